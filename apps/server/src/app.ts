@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { pickLang } from '@mostrador/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { errorBody } from './lib/errors.js';
+import { createMailer, type Mailer } from './mail/outbox.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { createSessions, type Sessions } from './modules/auth/session.js';
+import { createTokenService, type TokenService } from './modules/auth/tokens.js';
+import { corporationRoutes } from './modules/corporations/routes.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { authPlugin, createPermissionService } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    settings: Config;
+    database: Database;
+    tokens: TokenService;
+    sessions: Sessions;
+    permissions: ReturnType<typeof createPermissionService>;
+    jobs: JobQueue;
+    mailer: Mailer;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Pino logger settings; tests pass false. */
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the API + SPA server on an open database. No port is opened here: tests call
+ * `app.inject`, `server.ts` calls `listen`.
+ */
+export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const jobs = createJobQueue(database, app.log);
+  const mailer = createMailer(config, jobs, app.log);
+  mailer.bind(database.db);
+  app.decorate('settings', config);
+  app.decorate('database', database);
+  app.decorate('tokens', createTokenService(config.jwtSecret, config.accessTokenTtl));
+  app.decorate('jobs', jobs);
+  app.decorate('mailer', mailer);
+  app.decorate('permissions', createPermissionService(app));
+  app.decorate('sessions', createSessions(app));
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: { info: { title: 'Mostrador API', version: config.version } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authPlugin);
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(authRoutes);
+      await api.register(corporationRoutes);
+      await api.register(userRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerSpa(app, config.webDist);
+  return app;
+}
+
+/** Serves the built SPA; any non-API GET falls back to index.html (history-mode routing). */
+async function registerSpa(app: FastifyInstance, webDist: string) {
+  const hasSpa = existsSync(path.join(webDist, 'index.html'));
+  app.setNotFoundHandler((request, reply) => {
+    if (hasSpa && request.method === 'GET' && !request.url.startsWith('/api')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const lang = pickLang(request.headers['accept-language']);
+    return reply.status(404).send(errorBody('NOT_FOUND', lang, lang === 'es' ? 'La ruta no existe' : 'No such route'));
+  });
+  if (!hasSpa) {
+    app.log.warn(`No hay build del front end en ${webDist}: ejecuta "npm run build"`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    setHeaders: (reply, file) => {
+      if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, in one place (docs/OPERATIONS.md lists them).
+ * Relative paths resolve against the directory `npm` was started from (INIT_CWD), so
+ * `npm start` at the repository root keeps its data in ./data.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Mostrador <no-reply@mostrador.local>'),
+  SEED: z.enum(['true', 'false']).default('true'),
+  WORKERS: z.enum(['inline', 'off']).default('inline'),
+  BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  publicUrl: string;
+  jwtSecret: string;
+  accessTokenTtl: number;
+  sessionTtlDays: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  seed: boolean;
+  workers: 'inline' | 'off';
+  bodyLimit: number;
+  logLevel: string;
+  trustProxy: boolean;
+  webDist: string;
+  version: string;
+}
+
+export const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+function resolveFromInvocation(p: string): string {
+  return path.isAbsolute(p) ? p : path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
+/** A secret kept in DATA_DIR so tokens survive restarts of the embedded product. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Configuración inválida:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolveFromInvocation(e.DATA_DIR);
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new Error('JWT_SECRET es obligatorio en producción (al menos 32 caracteres)');
+  }
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    jwtSecret: e.JWT_SECRET ?? (overrides.jwtSecret || localSecret(dataDir)),
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    seed: e.SEED === 'true' && e.NODE_ENV !== 'production',
+    workers: e.WORKERS,
+    bodyLimit: e.BODY_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === 'true',
+    webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
+    version: pkg.version,
+    ...overrides,
+  };
+}

@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  pool: pg.Pool;
+  db: Db;
+  /** Where the embedded database listens, for `npm run invite` and psql while the server runs. */
+  connectionString: string;
+  close(): Promise<void>;
+}
+
+// bigint (count, sum) comes back as a string from pg: numbers are what the product needs.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+
+export interface EmbeddedInfo {
+  pid: number;
+  host: string;
+  port: number;
+}
+
+export function embeddedInfoFile(dataDir: string) {
+  return path.join(dataDir, 'embedded.json');
+}
+
+/** The running embedded server of this DATA_DIR, if there is one. */
+export function readEmbeddedInfo(dataDir: string): EmbeddedInfo | undefined {
+  const file = embeddedInfoFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as EmbeddedInfo;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startEmbedded(dataDir: string | 'memory://'): Promise<{ host: string; port: number; stop(): Promise<void> }> {
+  const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
+    workerData: { dataDir, host: '127.0.0.1', port: 0 },
+  });
+  const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.on('message', (msg: { type: string; host: string; port: number; message?: string }) => {
+      if (msg.type === 'ready') resolve(msg);
+      if (msg.type === 'error') reject(new Error(`No se pudo iniciar la base de datos embebida: ${msg.message}`));
+    });
+  });
+  return {
+    ...ready,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        worker.on('message', (msg: { type: string }) => {
+          if (msg.type === 'stopped') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        worker.postMessage({ type: 'stop' });
+      });
+      await worker.terminate();
+    },
+  };
+}
+
+export interface StartOptions {
+  databaseUrl?: string;
+  /** Directory of the embedded database, or 'memory://' for a throwaway one (tests). */
+  dataDir: string;
+}
+
+/**
+ * Opens the product's database: PostgreSQL when DATABASE_URL is set, else PGlite in a
+ * worker thread behind pglite-socket. Either way the rest of the server sees a `pg` pool.
+ */
+export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Promise<Database> {
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    pool.on('error', () => {});
+    return { kind: 'postgres', pool, db: drizzle(pool, { schema }), connectionString: databaseUrl, close: () => pool.end() };
+  }
+  const memory = dataDir === 'memory://';
+  let pgDir = dataDir;
+  if (!memory) {
+    const running = readEmbeddedInfo(dataDir);
+    if (running && running.pid !== process.pid) {
+      throw new Error(`Otro proceso (pid ${running.pid}) ya usa la base de datos embebida en ${dataDir}`);
+    }
+    pgDir = path.join(dataDir, 'pglite');
+    mkdirSync(pgDir, { recursive: true });
+  }
+  const embedded = await startEmbedded(pgDir);
+  const connectionString = `postgres://postgres@${embedded.host}:${embedded.port}/postgres`;
+  if (!memory) {
+    writeFileSync(embeddedInfoFile(dataDir), JSON.stringify({ pid: process.pid, host: embedded.host, port: embedded.port }));
+  }
+  // One connection: PGlite runs one query at a time anyway, and pglite-socket interleaves
+  // extended-protocol messages of concurrent connections (docs/decisions/0002-embedded-database.md).
+  const pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 0 });
+  pool.on('error', () => {});
+  return {
+    kind: 'pglite',
+    pool,
+    db: drizzle(pool, { schema }),
+    connectionString,
+    async close() {
+      await pool.end();
+      await embedded.stop();
+      if (!memory) rmSync(embeddedInfoFile(dataDir), { force: true });
+    },
+  };
+}
+
+/** Applies pending migrations; an advisory lock keeps several servers from racing. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(727001)');
+    await migrate(drizzle(client, { schema }), { migrationsFolder });
+    await client.query('select pg_advisory_unlock(727001)');
+  } finally {
+    client.release();
+  }
+}

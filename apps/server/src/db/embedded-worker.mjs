@@ -1,0 +1,26 @@
+// Runs PGlite in a worker thread behind pglite-socket, so the API's event loop never
+// blocks on a query and the server talks `pg` exactly as it does to PostgreSQL.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const { dataDir, host = '127.0.0.1', port = 0 } = workerData;
+
+try {
+  const db = await PGlite.create(dataDir);
+  const server = new PGLiteSocketServer({ db, host, port, maxConnections: 4 });
+  await server.start();
+  const [, actualPort] = server.getServerConn().split(':');
+  parentPort.postMessage({ type: 'ready', host, port: Number(actualPort) });
+  parentPort.on('message', async (msg) => {
+    if (msg?.type !== 'stop') return;
+    try {
+      await server.stop();
+      await db.close();
+    } finally {
+      parentPort.postMessage({ type: 'stopped' });
+    }
+  });
+} catch (error) {
+  parentPort.postMessage({ type: 'error', message: String(error?.stack ?? error) });
+}

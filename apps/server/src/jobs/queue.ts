@@ -1,0 +1,52 @@
+import { PgBoss } from 'pg-boss';
+import type { Database } from '../db/database.js';
+
+export type JobHandler<T> = (data: T) => Promise<void>;
+
+/**
+ * The job queue: pg-boss on the product's own database (ARCHITECTURE §6), sharing its
+ * pool so the embedded database keeps a single connection. Handlers are registered by
+ * modules; `start({ work: false })` lets an API server only enqueue while `npm run worker`
+ * processes run the handlers.
+ */
+export function createJobQueue(database: Database, log: { error: (obj: unknown, msg?: string) => void }) {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values as unknown[]) },
+    schema: 'pgboss',
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  const handlers = new Map<string, JobHandler<unknown>>();
+  let started = false;
+
+  return {
+    /** Declares a queue and what processes its jobs. */
+    define<T>(name: string, handler: JobHandler<T>) {
+      handlers.set(name, handler as JobHandler<unknown>);
+    },
+    async start({ work }: { work: boolean }) {
+      await boss.start();
+      started = true;
+      for (const [name, handler] of handlers) {
+        await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true });
+        if (work) {
+          await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+            for (const job of jobs) await handler(job.data);
+          });
+        }
+      }
+    },
+    async send(name: string, data: object, options: { singletonKey?: string; startAfter?: number } = {}) {
+      if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
+      if (!started) return null;
+      return boss.send(name, data, options);
+    },
+    get started() {
+      return started;
+    },
+    async stop() {
+      if (started) await boss.stop({ graceful: true, timeout: 5000, close: false });
+      started = false;
+    },
+  };
+}
+export type JobQueue = ReturnType<typeof createJobQueue>;

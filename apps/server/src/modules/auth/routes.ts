@@ -1,0 +1,137 @@
+import {
+  authQuery,
+  authResponse,
+  forgotInput,
+  loginInput,
+  loginResponse,
+  resetInput,
+  successMessages,
+  type Action,
+  type Module,
+} from '@mostrador/contract';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { corporations, memberships, passwordResets, users } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { assertNotLimited, clearFailures, failureKey, recordFailure } from './rate-limit.js';
+import { SESSION_COOKIE } from './session.js';
+import { hashSecret, newSecret } from './tokens.js';
+
+const okMessage = z.object({ status: z.literal(200), msg: z.string() });
+const RESET_TTL_MS = 60 * 60 * 1000;
+const FORGOT_MAX = 5;
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+
+  app.post(
+    '/login',
+    { config: { public: true }, schema: { tags: ['auth'], body: loginInput, response: { 200: loginResponse } } },
+    async (request, reply) => {
+      const { email, password, corporation } = request.body;
+      const key = failureKey('login', corporation, email);
+      await assertNotLimited(db, key);
+      const [user] = await db
+        .select({ id: users.id, passwordHash: users.passwordHash, disabled: users.disabled })
+        .from(users)
+        .innerJoin(corporations, eq(corporations.id, users.corporationId))
+        .where(and(eq(corporations.slug, corporation), eq(users.email, email)));
+      const valid = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
+      if (!user || !valid || user.disabled) {
+        await recordFailure(db, key);
+        throw new AppError('INVALID_CREDENTIALS');
+      }
+      const [{ n }] = await db.select({ n: count() }).from(memberships).where(eq(memberships.userId, user.id));
+      if (Number(n) === 0) throw new AppError('FORBIDDEN', 'Tu usuario no tiene compañías asignadas. Pide acceso a un administrador');
+      await clearFailures(db, key);
+      const session = await app.sessions.open(reply, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
+      return session.respond();
+    },
+  );
+
+  app.get(
+    '/token',
+    { config: { public: true }, schema: { tags: ['auth'], response: { 200: loginResponse } } },
+    async (request, reply) => app.sessions.refresh(reply, request.cookies[SESSION_COOKIE]),
+  );
+
+  app.post('/logout', { config: { public: true }, schema: { tags: ['auth'] } }, async (request, reply) => {
+    const cookieSecret = request.cookies[SESSION_COOKIE];
+    let sessionId: string | undefined;
+    const header = request.headers.authorization;
+    if (header?.toLowerCase().startsWith('bearer ')) {
+      sessionId = await app.tokens
+        .verify(header.slice(7))
+        .then((c) => c.sid)
+        .catch(() => undefined);
+    }
+    await app.sessions.revoke({ sessionId, cookieSecret });
+    app.sessions.clearCookie(reply);
+    return { status: 200 };
+  });
+
+  app.get(
+    '/auth',
+    { schema: { tags: ['auth'], querystring: authQuery, response: { 200: authResponse } } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const allowed = await app.permissions.allows(tenant, request.query.module as Module, request.query.action as Action);
+      return { allowed, role: tenant.role };
+    },
+  );
+
+  app.post(
+    '/forgot',
+    { config: { public: true }, schema: { tags: ['auth'], body: forgotInput, response: { 200: okMessage } } },
+    async (request) => {
+      const { email, corporation } = request.body;
+      const key = failureKey('forgot', corporation, email);
+      await assertNotLimited(db, key, FORGOT_MAX);
+      await recordFailure(db, key);
+      const [user] = await db
+        .select({ id: users.id, firstName: users.firstName, disabled: users.disabled })
+        .from(users)
+        .innerJoin(corporations, eq(corporations.id, users.corporationId))
+        .where(and(eq(corporations.slug, corporation), eq(users.email, email)));
+      if (user && !user.disabled) {
+        const { secret, hash } = newSecret();
+        const link = `${app.settings.publicUrl}/restablecer-contrasena?token=${secret}`;
+        const mailId = await db.transaction(async (tx) => {
+          await tx.insert(passwordResets).values({ userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+          return app.mailer.enqueue(tx, {
+            to: email,
+            subject: 'Restablece tu contraseña de Mostrador',
+            text: `Hola ${user.firstName}:\n\nPara elegir una nueva contraseña abre este enlace (vence en 1 hora y sirve una sola vez):\n${link}\n\nSi no lo pediste, ignora este correo.`,
+          });
+        });
+        await app.mailer.dispatch(mailId);
+      }
+      return { status: 200 as const, msg: successMessages.resetSent };
+    },
+  );
+
+  app.post(
+    '/reset',
+    { config: { public: true }, schema: { tags: ['auth'], body: resetInput, response: { 200: okMessage } } },
+    async (request) => {
+      const { token, password } = request.body;
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        const [reset] = await tx
+          .update(passwordResets)
+          .set({ usedAt: new Date() })
+          .where(
+            and(eq(passwordResets.tokenHash, hashSecret(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)),
+          )
+          .returning({ userId: passwordResets.userId });
+        if (!reset) throw new AppError('RESET_TOKEN_INVALID');
+        await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId));
+        await app.sessions.revokeAllOf(tx, reset.userId);
+      });
+      return { status: 200 as const, msg: successMessages.passwordChanged };
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import { defaultPermissions, type Role } from '@mostrador/contract';
+import type { Db } from '../../db/database.js';
+import { companies, corporations, memberships, rolePermissions, users } from '../../db/schema.js';
+import { hashPassword } from '../auth/passwords.js';
+
+export interface NewCorporation {
+  slug: string;
+  name: string;
+  companies: Array<{ name: string; country?: string }>;
+  users: Array<{
+    email: string;
+    first_name: string;
+    last_name: string;
+    password: string;
+    role: Role;
+    /** Names of the companies the user belongs to; the first is the default. */
+    companies: string[];
+  }>;
+}
+
+/**
+ * Creates a corporation with its companies, users, memberships and the default permission
+ * matrix, inside the caller's transaction. Used by registration and by the demo seed.
+ */
+export async function createCorporation(tx: Db, input: NewCorporation) {
+  const [corporation] = await tx.insert(corporations).values({ slug: input.slug, name: input.name }).returning();
+  const created = await tx
+    .insert(companies)
+    .values(input.companies.map((c) => ({ corporationId: corporation.id, name: c.name, country: c.country ?? 'PE' })))
+    .returning();
+  const byName = new Map(created.map((c) => [c.name, c.id]));
+  await tx.insert(rolePermissions).values(defaultPermissions().map((p) => ({ corporationId: corporation.id, ...p })));
+  const createdUsers = [];
+  for (const u of input.users) {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        corporationId: corporation.id,
+        email: u.email,
+        firstName: u.first_name,
+        lastName: u.last_name,
+        passwordHash: await hashPassword(u.password),
+      })
+      .returning();
+    await tx.insert(memberships).values(
+      u.companies.map((name, i) => {
+        const companyId = byName.get(name);
+        if (!companyId) throw new Error(`Compañía desconocida: ${name}`);
+        return { companyId, userId: user.id, role: u.role, isDefault: i === 0 };
+      }),
+    );
+    createdUsers.push(user);
+  }
+  return { corporation, companies: created, users: createdUsers };
+}

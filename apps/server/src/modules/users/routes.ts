@@ -1,0 +1,154 @@
+import { registerInput, roles, successMessages, updatePasswordInput, zId, zText } from '@mostrador/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { memberships, users } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { type Tenant, tenantOf } from '../../plugins/auth.js';
+import { hashPassword } from '../auth/passwords.js';
+
+const idParams = z.object({ id: zId() });
+
+const userOut = z.object({
+  _id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  disabled: z.boolean(),
+  role: z.enum(roles),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const userUpdate = z
+  .object({
+    first_name: zText(80),
+    last_name: zText(80),
+    disabled: z.boolean(),
+    role: z.enum(roles),
+  })
+  .partial()
+  .strict();
+
+/** A member of the caller's company, or 404: users of other companies do not exist here. */
+async function memberOf(db: Db, tenant: Tenant, userId: string) {
+  const [row] = await db
+    .select({ user: users, role: memberships.role })
+    .from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.companyId, tenant.companyId)))
+    .where(eq(users.id, userId));
+  if (!row) throw new AppError('NOT_FOUND', 'El usuario no existe');
+  return row;
+}
+
+function toWire(row: Awaited<ReturnType<typeof memberOf>>) {
+  const u = row.user;
+  return {
+    _id: u.id,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    email: u.email,
+    disabled: u.disabled,
+    role: row.role as (typeof roles)[number],
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}
+
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+
+  /** Own record: always; anyone else's: the role must allow it. */
+  async function assertSelfOr(tenant: Tenant, id: string, action: 'read' | 'update') {
+    if (id === tenant.userId) return;
+    if (!(await app.permissions.allows(tenant, 'users', action))) throw new AppError('FORBIDDEN');
+  }
+
+  app.get('/users/:id', { schema: { tags: ['users'], params: idParams, response: { 200: userOut } } }, async (request) => {
+    const tenant = tenantOf(request);
+    await assertSelfOr(tenant, request.params.id, 'read');
+    return toWire(await memberOf(db, tenant, request.params.id));
+  });
+
+  app.put(
+    '/users/:id',
+    { config: { permission: { module: 'users', action: 'update' } }, schema: { tags: ['users'], params: idParams, body: userUpdate } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { id } = request.params;
+      const { role, disabled, first_name, last_name } = request.body;
+      if (id === tenant.userId && (disabled === true || (role && role !== tenant.role))) {
+        throw new AppError('BAD_REQUEST', 'No puedes deshabilitarte ni cambiar tu propio rol');
+      }
+      await db.transaction(async (tx) => {
+        const current = await memberOf(tx, tenant, id);
+        await tx
+          .update(users)
+          .set({ firstName: first_name, lastName: last_name, disabled, updatedAt: new Date() })
+          .where(eq(users.id, id));
+        if (role) {
+          await tx.update(memberships).set({ role }).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
+        }
+        if (disabled === true && !current.user.disabled) await app.sessions.revokeAllOf(tx, id);
+      });
+      return { status: 200, msg: successMessages.updated, user: toWire(await memberOf(db, tenant, id)) };
+    },
+  );
+
+  app.put(
+    '/users/:id/update-password',
+    { schema: { tags: ['users'], params: idParams, body: updatePasswordInput } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const { id } = request.params;
+      await assertSelfOr(tenant, id, 'update');
+      const passwordHash = await hashPassword(request.body.newPassword);
+      const self = id === tenant.userId;
+      const session = await db.transaction(async (tx) => {
+        await memberOf(tx, tenant, id);
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
+        await app.sessions.revokeAllOf(tx, id);
+        // Your own change keeps you signed in here, on a fresh session; every other one is closed.
+        return self ? app.sessions.open(reply, id, { ip: request.ip, userAgent: request.headers['user-agent'] }, tx) : undefined;
+      });
+      if (session) return { ...(await session.respond()), msg: successMessages.passwordChanged };
+      return { status: 200, msg: successMessages.passwordChanged };
+    },
+  );
+
+  app.post(
+    '/register',
+    { config: { permission: { module: 'users', action: 'create' } }, schema: { tags: ['users'], body: registerInput } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const b = request.body;
+      const companyIds = [...new Set(b.companyIds)];
+      // An admin may add people only to companies they belong to themselves.
+      const mine = await db
+        .select({ companyId: memberships.companyId })
+        .from(memberships)
+        .where(and(eq(memberships.userId, tenant.userId), inArray(memberships.companyId, companyIds)));
+      if (mine.length !== companyIds.length) {
+        throw new AppError('VALIDATION', 'Alguna de las compañías no existe', [{ path: 'companyIds', msg: 'Compañía no válida' }]);
+      }
+      const passwordHash = await hashPassword(b.password);
+      const created = await db.transaction(async (tx) => {
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.corporationId, tenant.corporationId), eq(users.email, b.email)));
+        if (taken) throw new AppError('CONFLICT', 'Ya existe un usuario con ese correo', [{ path: 'email', msg: 'Correo ya registrado' }]);
+        const [user] = await tx
+          .insert(users)
+          .values({ corporationId: tenant.corporationId, email: b.email, firstName: b.first_name, lastName: b.last_name, passwordHash })
+          .returning({ id: users.id });
+        await tx
+          .insert(memberships)
+          .values(companyIds.map((companyId, i) => ({ companyId, userId: user.id, role: b.role, isDefault: i === 0 })));
+        return user;
+      });
+      return reply.status(201).send({ status: 201, msg: successMessages.created, user: toWire(await memberOf(db, tenant, created.id)) });
+    },
+  );
+};

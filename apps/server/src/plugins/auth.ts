@@ -1,0 +1,121 @@
+import type { Action, Module, Role } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.js';
+
+/** Who is calling: set for every request that carries a valid access token. */
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  corporationId: string;
+}
+
+/** The company a request works in: the ONE place tenant scope comes from. */
+export interface Tenant {
+  companyId: string;
+  corporationId: string;
+  userId: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No token needed (login, forgot, reset, public pages, webhooks). */
+    public?: boolean;
+    /** Needs a token but no company (refresh, logout, own profile). Default: company needed. */
+    company?: false;
+    /** The role must be allowed this module/action, from the stored permission matrix. */
+    permission?: { module: Module; action: Action };
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    tenant: Tenant | null;
+  }
+}
+
+/** The tenant of a request, for handlers that need it (the auth hook has already checked it). */
+export function tenantOf(request: FastifyRequest): Tenant {
+  if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
+  return request.tenant;
+}
+
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError('TOKEN_MISSING');
+  return request.auth;
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Authentication, tenancy and permissions in one hook, before any handler or body parse:
+ * token → live session → membership of X-Company-Id → stored permission.
+ */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('tenant', null);
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!request.routeOptions.url?.startsWith('/api') || config.public) return;
+
+    const token = bearer(request);
+    if (!token) throw new AppError('TOKEN_MISSING');
+    const claims = await app.tokens.verify(token);
+
+    const companyHeader = request.headers['x-company-id'];
+    const companyId = typeof companyHeader === 'string' && uuidPattern.test(companyHeader) ? companyHeader : null;
+    if (config.company !== false && !companyId) {
+      throw new AppError('COMPANY_FORBIDDEN', 'Selecciona una compañía (encabezado X-Company-Id)');
+    }
+
+    const { rows } = await app.database.pool.query<{
+      corporation_id: string;
+      disabled: boolean;
+      token_version: number;
+      revoked: boolean;
+      role: Role | null;
+    }>(
+      `select u.corporation_id, u.disabled, u.token_version,
+              (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role
+         from sessions s
+         join users u on u.id = s.user_id
+         left join memberships m on m.user_id = u.id and m.company_id = $3
+        where s.id = $1 and u.id = $2`,
+      [claims.sid, claims.sub, companyId],
+    );
+    const row = rows[0];
+    if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
+    request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
+
+    if (companyId && row.role) {
+      request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role };
+    }
+    if (config.company === false) return;
+    if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
+    if (config.permission) {
+      const allowed = await app.permissions.allows(request.tenant, config.permission.module, config.permission.action);
+      if (!allowed) throw new AppError('FORBIDDEN');
+    }
+  });
+});
+
+/** Answers from the stored matrix (role_permissions), never from code. */
+export function createPermissionService(app: FastifyInstance) {
+  return {
+    async allows(tenant: Pick<Tenant, 'corporationId' | 'role'>, module: Module, action: Action): Promise<boolean> {
+      const { rows } = await app.database.db.execute(
+        sql`select 1 from role_permissions where corporation_id = ${tenant.corporationId}
+            and role = ${tenant.role} and module = ${module} and action = ${action}`,
+      );
+      return rows.length > 0;
+    },
+  };
+}

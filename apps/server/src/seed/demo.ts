@@ -1,0 +1,43 @@
+import { count } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { corporations } from '../db/schema.js';
+import { createCorporation } from '../modules/corporations/service.js';
+
+/** The demo tenant, also written in the README. */
+export const DEMO_PASSWORD = 'demo1234';
+export const demoLogins = [
+  { corporation: 'demo', email: 'admin@demo.com', role: 'admin', companies: 'Demo Perú, Demo Chile' },
+  { corporation: 'demo', email: 'agente@demo.com', role: 'agente', companies: 'Demo Perú' },
+  { corporation: 'acme', email: 'admin@acme.com', role: 'admin', companies: 'Acme' },
+];
+
+/**
+ * Seeds the demo tenant when the database has no corporation at all. Never runs against a
+ * database that already has data, and the caller never calls it in production.
+ */
+export async function seedDemo(db: Db): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(727002)');
+    const [{ n }] = await tx.select({ n: count() }).from(corporations);
+    if (Number(n) > 0) return false;
+    await createCorporation(tx, {
+      slug: 'demo',
+      name: 'Demo',
+      companies: [
+        { name: 'Demo Perú', country: 'PE' },
+        { name: 'Demo Chile', country: 'CL' },
+      ],
+      users: [
+        { email: 'admin@demo.com', first_name: 'Ana', last_name: 'Administradora', password: DEMO_PASSWORD, role: 'admin', companies: ['Demo Perú', 'Demo Chile'] },
+        { email: 'agente@demo.com', first_name: 'Carlos', last_name: 'Agente', password: DEMO_PASSWORD, role: 'agent', companies: ['Demo Perú'] },
+      ],
+    });
+    await createCorporation(tx, {
+      slug: 'acme',
+      name: 'Acme',
+      companies: [{ name: 'Acme', country: 'CL' }],
+      users: [{ email: 'admin@acme.com', first_name: 'Alicia', last_name: 'Acme', password: DEMO_PASSWORD, role: 'admin', companies: ['Acme'] }],
+    });
+    return true;
+  });
+}

@@ -1,0 +1,17 @@
+import { loadConfig } from './config.js';
+import { boot } from './boot.js';
+
+/** `npm run worker`: processes jobs only, against the shared PostgreSQL (no HTTP port). */
+const config = loadConfig();
+if (!config.databaseUrl) {
+  console.error('npm run worker necesita DATABASE_URL: la base embebida solo admite un proceso.');
+  process.exit(1);
+}
+const booted = await boot({ config, work: true });
+booted.app.log.info('worker de trabajos en marcha');
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    await booted.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { forgotInput } from '@mostrador/contract';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { FormTextField } from '../../components/ui/form-text-field';
+import { PublicLayout } from '../../components/ui/public-layout';
+import { authApi } from './api';
+
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const form = useForm({ resolver: zodResolver(forgotInput), defaultValues: { corporation: '', email: '' } });
+  const forgot = useMutation({ mutationFn: authApi.forgot });
+
+  return (
+    <PublicLayout title={t('forgot.title')} subtitle={t('forgot.subtitle')}>
+      {forgot.isSuccess ? (
+        <Alert severity="success" role="status" sx={{ mb: 3 }}>
+          {forgot.data.msg}
+        </Alert>
+      ) : (
+        <Box
+          component="form"
+          noValidate
+          aria-label={t('forgot.title')}
+          onSubmit={form.handleSubmit((values) => forgot.mutate(values))}
+        >
+          <Stack spacing={2.5} sx={{ mb: 3 }}>
+            <FormTextField
+              control={form.control}
+              name="corporation"
+              label={t('login.corporation')}
+              placeholder={t('login.corporationPlaceholder')}
+              autoComplete="organization"
+              autoFocus
+            />
+            <FormTextField
+              control={form.control}
+              name="email"
+              type="email"
+              label={t('login.email')}
+              autoComplete="email"
+            />
+            <Button type="submit" variant="contained" size="large" disabled={forgot.isPending}>
+              {t('forgot.submit')}
+            </Button>
+          </Stack>
+        </Box>
+      )}
+      <Box sx={{ textAlign: 'center' }}>
+        <Link component={RouterLink} to="/login" variant="body2">
+          {t('forgot.back')}
+        </Link>
+      </Box>
+    </PublicLayout>
+  );
+}
+
+export default ForgotPasswordPage;

@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { loginInput } from '@mostrador/contract';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { FormTextField } from '../../components/ui/form-text-field';
+import { PublicLayout } from '../../components/ui/public-layout';
+import { showSuccess } from '../../lib/feedback';
+import { setSession, useSession } from '../../lib/session';
+import { authApi } from './api';
+
+/** Where to go after signing in: the protected page that sent us here, else Profile. */
+function useReturnPath(): string {
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  return from && from.startsWith('/') && !from.startsWith('/login') ? from : '/perfil';
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const returnPath = useReturnPath();
+  const session = useSession();
+  const form = useForm({
+    resolver: zodResolver(loginInput),
+    defaultValues: { corporation: params.get('corporation') ?? '', email: '', password: '' },
+  });
+  const login = useMutation({
+    mutationFn: authApi.login,
+    onSuccess: (response) => {
+      setSession(response);
+      showSuccess(t('success.welcome'));
+      navigate(returnPath, { replace: true });
+    },
+  });
+
+  if (session.token && session.user) return <Navigate to={returnPath} replace />;
+
+  return (
+    <PublicLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <Box
+        component="form"
+        noValidate
+        aria-label={t('login.title')}
+        onSubmit={form.handleSubmit((values) => login.mutate(values))}
+      >
+        <Stack spacing={2.5}>
+          <FormTextField
+            control={form.control}
+            name="corporation"
+            label={t('login.corporation')}
+            placeholder={t('login.corporationPlaceholder')}
+            autoComplete="organization"
+            autoFocus
+          />
+          <FormTextField
+            control={form.control}
+            name="email"
+            type="email"
+            label={t('login.email')}
+            autoComplete="username"
+          />
+          <FormTextField
+            control={form.control}
+            name="password"
+            type="password"
+            label={t('login.password')}
+            autoComplete="current-password"
+          />
+          <Button type="submit" variant="contained" size="large" disabled={login.isPending}>
+            {t('login.submit')}
+          </Button>
+          <Link component={RouterLink} to="/recuperar-contrasena" variant="body2" sx={{ alignSelf: 'center' }}>
+            {t('login.forgot')}
+          </Link>
+        </Stack>
+      </Box>
+    </PublicLayout>
+  );
+}
+
+export default LoginPage;

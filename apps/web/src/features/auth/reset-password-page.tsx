@@ -1,0 +1,95 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { resetInput } from '@mostrador/contract';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { FormTextField } from '../../components/ui/form-text-field';
+import { PublicLayout } from '../../components/ui/public-layout';
+import { ApiError } from '../../lib/api-client';
+import { showSuccess } from '../../lib/feedback';
+import { authApi } from './api';
+
+/** The page of the e-mailed link `/restablecer-contrasena?token=…`. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const form = useForm({
+    resolver: zodResolver(resetInput),
+    defaultValues: { token, password: '', passwordConfirmation: '' },
+  });
+  const reset = useMutation({
+    mutationFn: authApi.reset,
+    onSuccess: (response) => {
+      showSuccess(response.msg);
+      navigate('/login', { replace: true });
+    },
+  });
+  const tokenProblem = !token || form.formState.errors.token;
+  const serverMessages = reset.error instanceof ApiError ? reset.error.messages : [];
+
+  return (
+    <PublicLayout title={t('reset.title')} subtitle={t('reset.subtitle')}>
+      {tokenProblem && (
+        <Alert severity="error" sx={{ mb: 3 }}>
+          {t('reset.missingToken')}
+        </Alert>
+      )}
+      {serverMessages.length > 0 && (
+        <Alert severity="error" sx={{ mb: 3 }} data-testid="reset-error">
+          {serverMessages.map((message) => (
+            <div key={message}>{message}</div>
+          ))}
+        </Alert>
+      )}
+      {token && (
+        <Box
+          component="form"
+          noValidate
+          aria-label={t('reset.title')}
+          onSubmit={form.handleSubmit((values) => reset.mutate(values))}
+        >
+          <Stack spacing={2.5} sx={{ mb: 3 }}>
+            <FormTextField
+              control={form.control}
+              name="password"
+              type="password"
+              label={t('reset.password')}
+              autoComplete="new-password"
+              autoFocus
+            />
+            <FormTextField
+              control={form.control}
+              name="passwordConfirmation"
+              type="password"
+              label={t('reset.confirmation')}
+              autoComplete="new-password"
+            />
+            <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
+              {t('reset.submit')}
+            </Button>
+          </Stack>
+        </Box>
+      )}
+      <Stack spacing={1} sx={{ textAlign: 'center' }}>
+        {(tokenProblem || serverMessages.length > 0) && (
+          <Link component={RouterLink} to="/recuperar-contrasena" variant="body2">
+            {t('reset.requestNew')}
+          </Link>
+        )}
+        <Link component={RouterLink} to="/login" variant="body2">
+          {t('reset.back')}
+        </Link>
+      </Stack>
+    </PublicLayout>
+  );
+}
+
+export default ResetPasswordPage;

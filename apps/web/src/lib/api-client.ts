@@ -1,0 +1,248 @@
+import {
+  type ErrorCode,
+  errorMessagesOf,
+  type LoginResponse,
+  pickLang,
+  refreshableCodes,
+  SERVER_TIMEOUT_CONNECTION_ERROR,
+} from '@mostrador/contract';
+import { i18n } from '../i18n';
+import { showErrors, showSuccess, startLoading, stopLoading } from './feedback';
+import { navigateTo } from './navigation';
+import { clearSession, sessionStore, setSession } from './session';
+
+/**
+ * The one API client (ARCHITECTURE §8, SPEC §8): bearer token, X-Company-Id,
+ * Accept-Language, 60 s timeout, loading overlay, snackbars and the 401 rules.
+ */
+
+export const API_BASE = '/api';
+/** SPEC §9: request time-out 60 seconds. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** The server answered with a failure status. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly code: ErrorCode | undefined;
+  readonly messages: string[];
+
+  constructor(status: number, body: unknown, messages: string[]) {
+    super(messages[0] ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.code = codeOf(body);
+    this.messages = messages;
+  }
+}
+
+/** No response at all: network down, server gone, or the 60 s timeout. */
+export class NetworkError extends Error {
+  readonly timedOut: boolean;
+
+  constructor(cause: unknown, timedOut: boolean) {
+    super(timedOut ? 'Request timed out' : 'Network error', { cause });
+    this.name = 'NetworkError';
+    this.timedOut = timedOut;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Login, forgot, reset and public pages: no bearer, no company, no refresh (SPEC §6). */
+  public?: boolean;
+  /** Whether a 401 may trigger the token refresh and replay (default true). */
+  refresh?: boolean;
+  /** Show the loading overlay during the call (default true). */
+  overlay?: boolean;
+  /** Show failures in the error snackbar and apply the 401 navigation (default true). */
+  notify?: boolean;
+  /** Success snackbar: a message, or `true` for the server's `msg`. */
+  success?: string | boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+function codeOf(body: unknown): ErrorCode | undefined {
+  const errors = (body as { errors?: { code?: unknown } } | null)?.errors;
+  return errors && typeof errors.code === 'string' ? (errors.code as ErrorCode) : undefined;
+}
+
+function msgOf(body: unknown): string {
+  return errorMessagesOf(body)[0] ?? '';
+}
+
+function browserLanguage(): string | undefined {
+  return typeof navigator === 'undefined' ? undefined : navigator.language;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const url = `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${url}?${text}` : url;
+}
+
+function buildHeaders(options: RequestOptions): Headers {
+  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': pickLang(browserLanguage()) });
+  if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+  if (!options.public) {
+    const { token, companyId } = sessionStore.get();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    if (companyId) headers.set('X-Company-Id', companyId);
+  }
+  return headers;
+}
+
+/** One fetch with the timeout; throws NetworkError when nothing came back. */
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const onCallerAbort = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    return await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers: buildHeaders(options),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+  } catch (error) {
+    throw new NetworkError(error, timedOut);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isRefreshable(code: ErrorCode | undefined): boolean {
+  return !!code && (refreshableCodes.includes(code) || code === 'SESSION_REVOKED');
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * GET /api/token with the refresh cookie. One call at a time: concurrent 401s share it.
+ * Resolves true with the new session stored, false when the server refused it.
+ * Throws NetworkError when the server could not be reached.
+ */
+export function refreshSession(): Promise<boolean> {
+  if (!refreshing) {
+    refreshing = (async () => {
+      const response = await send('/token', { public: true });
+      if (!response.ok) return false;
+      const body = (await readBody(response)) as LoginResponse;
+      setSession(body, { keepCompany: true });
+      return true;
+    })().finally(() => {
+      refreshing = null;
+    });
+  }
+  return refreshing;
+}
+
+function signOutToLogin(body: unknown): void {
+  clearSession();
+  const msg = msgOf(body);
+  if (msg) showErrors([msg]);
+  navigateTo('/login');
+}
+
+function failureMessages(body: unknown): string[] {
+  const messages = errorMessagesOf(body);
+  return messages.length > 0 ? messages : [i18n.t(SERVER_TIMEOUT_CONNECTION_ERROR)];
+}
+
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const overlay = options.overlay ?? true;
+  const notify = options.notify ?? true;
+  const mayRefresh = !options.public && (options.refresh ?? true);
+  if (overlay) startLoading();
+  try {
+    let response = await send(path, options);
+    let body = await readBody(response);
+
+    if (response.status === 401 && mayRefresh && isRefreshable(codeOf(body))) {
+      let refreshed = false;
+      try {
+        refreshed = await refreshSession();
+      } catch {
+        refreshed = false;
+      }
+      if (!refreshed) {
+        signOutToLogin(body);
+        throw new ApiError(response.status, body, errorMessagesOf(body));
+      }
+      response = await send(path, options);
+      body = await readBody(response);
+      if (response.status === 401 && isRefreshable(codeOf(body))) {
+        signOutToLogin(body);
+        throw new ApiError(response.status, body, errorMessagesOf(body));
+      }
+    }
+
+    if (response.ok) {
+      if (options.success) {
+        const serverMsg = (body as { msg?: unknown } | null)?.msg;
+        const message = options.success === true ? (typeof serverMsg === 'string' ? serverMsg : '') : options.success;
+        if (message) showSuccess(message);
+      }
+      return body as T;
+    }
+
+    const messages = failureMessages(body);
+    if (response.status === 401 && !options.public) {
+      // A denied action (FORBIDDEN, COMPANY_FORBIDDEN): SPEC §8 sends the user to Profile.
+      if (notify) {
+        showErrors([`${i18n.t('errors.askPermissions')}${msgOf(body)}`]);
+        navigateTo('/perfil');
+      }
+    } else if (notify) {
+      showErrors(messages);
+    }
+    throw new ApiError(response.status, body, messages);
+  } finally {
+    if (overlay) stopLoading();
+  }
+}
+
+type BodyOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+export const api = {
+  get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T = unknown>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T = unknown>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T = unknown>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T = unknown>(path: string, options?: RequestOptions) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};
