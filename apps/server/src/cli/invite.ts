@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { loadConfig } from '../config.js';
 import { migrateDatabase, openDatabase, readEmbeddedInfo } from '../db/database.js';
-import { newSecret } from '../modules/auth/tokens.js';
+import { inviteStatement } from '../modules/corporations/invites.js';
 
 /**
  * `npm run invite [días]`: prints a one-time corporation registration link.
@@ -14,9 +14,7 @@ if (!Number.isFinite(days) || days <= 0) {
   process.exit(2);
 }
 const config = loadConfig(process.env, { jwtSecret: 'unused-by-invite-cli-unused-by-invite-cli' });
-const { secret, hash } = newSecret();
-const insert = `insert into registration_tokens (token_hash, note, expires_at)
-  values ('${hash}', 'npm run invite', now() + make_interval(days => ${Math.ceil(days)}))`;
+const { secret, sql: insert } = inviteStatement(days * 1440);
 
 const running = config.databaseUrl ? undefined : readEmbeddedInfo(config.dataDir);
 if (running) {

@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { es } from './es';
 
@@ -8,7 +8,7 @@ export function browserLocale(language: string | undefined = globalThis.navigato
   return two || 'es';
 }
 
-export const i18n = i18next.createInstance();
+export const i18n: I18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
   lng: browserLocale(),

@@ -42,7 +42,7 @@ async function memberOf(db: Db, tenant: Tenant, userId: string) {
   return row;
 }
 
-function toWire(row: Awaited<ReturnType<typeof memberOf>>) {
+function toWire(row: { user: typeof users.$inferSelect; role: string }) {
   const u = row.user;
   return {
     _id: u.id,
@@ -142,13 +142,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         const [user] = await tx
           .insert(users)
           .values({ corporationId: tenant.corporationId, email: b.email, firstName: b.first_name, lastName: b.last_name, passwordHash })
-          .returning({ id: users.id });
+          .returning();
         await tx
           .insert(memberships)
           .values(companyIds.map((companyId, i) => ({ companyId, userId: user.id, role: b.role, isDefault: i === 0 })));
         return user;
       });
-      return reply.status(201).send({ status: 201, msg: successMessages.created, user: toWire(await memberOf(db, tenant, created.id)) });
+      return reply.status(201).send({ status: 201, msg: successMessages.created, user: toWire({ user: created, role: b.role }) });
     },
   );
 };

@@ -1,0 +1,2 @@
+import { BrowserRouter, Routes, Route, Navigate, Link, useNavigate, Outlet } from 'react-router';
+console.log(BrowserRouter, Routes, Route, Navigate, Link, useNavigate, Outlet);

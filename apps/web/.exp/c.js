@@ -1,0 +1,2 @@
+import TextField from '@mui/material/TextField';
+console.log(TextField);

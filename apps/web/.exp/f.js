@@ -1,0 +1,2 @@
+import Dialog from '@mui/material/Dialog';
+console.log(Dialog);

@@ -1,0 +1,2 @@
+import { useForm } from 'react-hook-form';
+console.log(useForm);

@@ -1,0 +1,2 @@
+import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
+console.log(QueryClient, QueryClientProvider, useMutation, useQuery);

@@ -1,0 +1,9 @@
+import { createBrowserRouter } from 'react-router';
+import { setNavigator } from '../lib/navigation';
+import { routes } from './routes';
+
+export const router = createBrowserRouter(routes);
+
+setNavigator((to) => {
+  void router.navigate(to);
+});

@@ -1,0 +1,25 @@
+// `npm start` builds the SPA when its build is missing or older than its sources, so a
+// fresh clone needs no separate build step and a pulled change is never served stale.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const built = path.join(root, 'apps/web/dist/index.html');
+const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((p) =>
+  path.join(root, p),
+);
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(st.mtimeMs, ...readdirSync(p).map((f) => newest(path.join(p, f))));
+}
+
+const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
+if (stale) {
+  console.log('Construyendo el front end (apps/web)…');
+  const r = spawnSync('npm', ['run', 'build', '--workspace', '@mostrador/web'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
