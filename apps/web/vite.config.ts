@@ -15,5 +15,10 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      // The contract only declares constants and schemas: marking it side-effect free lets
+      // the first load take its messages without zod (see src/lib/contract-lazy.ts).
+      treeshake: { moduleSideEffects: [{ test: /packages[\\/]contract[\\/]src[\\/]/, sideEffects: false }] },
+    },
   },
 });

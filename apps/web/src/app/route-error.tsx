@@ -1,5 +1,6 @@
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PublicLayout } from '../components/ui/public-layout';
 
@@ -16,4 +17,30 @@ export function RouteError() {
       </Button>
     </PublicLayout>
   );
+}
+
+interface RouteErrorBoundaryProps {
+  children: ReactNode;
+  /** A new value (the path) clears the error, so navigating away recovers. */
+  resetKey: string;
+}
+
+export class RouteErrorBoundary extends Component<RouteErrorBoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+
+  componentDidUpdate(prev: RouteErrorBoundaryProps) {
+    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
+  }
+
+  render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
 }

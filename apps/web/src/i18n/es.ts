@@ -1,4 +1,4 @@
-import { formMessages, SERVER_TIMEOUT_CONNECTION_ERROR, successMessages } from '@mostrador/contract';
+import { formMessages, successMessages } from '@mostrador/contract';
 
 /** Every UI string of the SPA, in Spanish (the product language). */
 export const es = {
@@ -36,7 +36,8 @@ export const es = {
     connection: 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
     unexpected: 'Ocurrió un error inesperado',
   },
-  [SERVER_TIMEOUT_CONNECTION_ERROR]: 'No se obtuvo respuesta del servidor. Inténtalo de nuevo en unos momentos.',
+  /** The text of the contract's SERVER_TIMEOUT_CONNECTION_ERROR key (SPEC §8 fallback). */
+  SERVER_TIMEOUT_CONNECTION_ERROR: 'No se obtuvo respuesta del servidor. Inténtalo de nuevo en unos momentos.',
   login: {
     title: 'Iniciar sesión',
     subtitle: 'Ingresa con tu corporación, correo y contraseña',

@@ -1,11 +1,4 @@
-import {
-  type ErrorCode,
-  errorMessagesOf,
-  type LoginResponse,
-  pickLang,
-  refreshableCodes,
-  SERVER_TIMEOUT_CONNECTION_ERROR,
-} from '@mostrador/contract';
+import { type ErrorCode, type LoginResponse, pickLang, refreshableCodes } from '@mostrador/contract';
 import { i18n } from '../i18n';
 import { showErrors, showSuccess, startLoading, stopLoading } from './feedback';
 import { navigateTo } from './navigation';
@@ -73,8 +66,25 @@ function codeOf(body: unknown): ErrorCode | undefined {
   return errors && typeof errors.code === 'string' ? (errors.code as ErrorCode) : undefined;
 }
 
-function msgOf(body: unknown): string {
-  return errorMessagesOf(body)[0] ?? '';
+/** errorMessagesOf lives beside zod in the contract: loaded when a call first fails. */
+async function messagesOf(body: unknown): Promise<string[]> {
+  try {
+    const { errorMessagesOf } = await import('./contract-lazy');
+    return errorMessagesOf(body);
+  } catch {
+    // The chunk could not load: read the wire shape `{ errors: { msg } }` directly.
+    const msg = (body as { errors?: { msg?: unknown } } | null)?.errors?.msg;
+    return typeof msg === 'string' ? [msg] : [];
+  }
+}
+
+async function failureMessages(body: unknown): Promise<string[]> {
+  const messages = await messagesOf(body);
+  if (messages.length > 0) return messages;
+  const { SERVER_TIMEOUT_CONNECTION_ERROR } = await import('./contract-lazy').catch(() => ({
+    SERVER_TIMEOUT_CONNECTION_ERROR: 'SERVER_TIMEOUT_CONNECTION_ERROR',
+  }));
+  return [i18n.t(SERVER_TIMEOUT_CONNECTION_ERROR)];
 }
 
 function browserLanguage(): string | undefined {
@@ -167,16 +177,12 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-function signOutToLogin(body: unknown): void {
+async function signOutToLogin(body: unknown): Promise<string[]> {
   clearSession();
-  const msg = msgOf(body);
-  if (msg) showErrors([msg]);
+  const messages = await messagesOf(body);
+  if (messages[0]) showErrors([messages[0]]);
   navigateTo('/login');
-}
-
-function failureMessages(body: unknown): string[] {
-  const messages = errorMessagesOf(body);
-  return messages.length > 0 ? messages : [i18n.t(SERVER_TIMEOUT_CONNECTION_ERROR)];
+  return messages;
 }
 
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -195,15 +201,11 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       } catch {
         refreshed = false;
       }
-      if (!refreshed) {
-        signOutToLogin(body);
-        throw new ApiError(response.status, body, errorMessagesOf(body));
-      }
+      if (!refreshed) throw new ApiError(response.status, body, await signOutToLogin(body));
       response = await send(path, options);
       body = await readBody(response);
       if (response.status === 401 && isRefreshable(codeOf(body))) {
-        signOutToLogin(body);
-        throw new ApiError(response.status, body, errorMessagesOf(body));
+        throw new ApiError(response.status, body, await signOutToLogin(body));
       }
     }
 
@@ -216,11 +218,12 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       return body as T;
     }
 
-    const messages = failureMessages(body);
+    const messages = await failureMessages(body);
     if (response.status === 401 && !options.public) {
       // A denied action (FORBIDDEN, COMPANY_FORBIDDEN): SPEC §8 sends the user to Profile.
       if (notify) {
-        showErrors([`${i18n.t('errors.askPermissions')}${msgOf(body)}`]);
+        const msg = (await messagesOf(body))[0] ?? '';
+        showErrors([`${i18n.t('errors.askPermissions')}${msg}`]);
         navigateTo('/perfil');
       }
     } else if (notify) {

@@ -11,10 +11,11 @@ import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../components/ui/brand-mark';
+import { FullPageSpinner } from '../../components/ui/full-page-spinner';
 import { useSession } from '../../lib/session';
 import { CompanySwitcher } from './company-switcher';
 import { groupNavItems, navItems } from './nav-items';
@@ -146,7 +147,9 @@ export function AppShell() {
       )}
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}>
         <Toolbar />
-        <Outlet />
+        <Suspense fallback={<FullPageSpinner />}>
+          <Outlet />
+        </Suspense>
       </Box>
     </Box>
   );

@@ -1,11 +1,6 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { createContext, lazy, type ReactNode, Suspense, useCallback, useContext, useRef, useState } from 'react';
+
+const ConfirmDialogView = lazy(() => import('./confirm-dialog-view'));
 
 export interface ConfirmOptions {
   message: ReactNode;
@@ -13,59 +8,50 @@ export interface ConfirmOptions {
   title?: ReactNode;
 }
 
-type Confirm = (options: ConfirmOptions | string) => Promise<boolean>;
+export type Confirm = (options: ConfirmOptions | string) => Promise<boolean>;
 
 const ConfirmContext = createContext<Confirm | null>(null);
 
 /** Holds the one confirmation dialog of the app; `useConfirm()` opens it. */
 export function ConfirmProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  // The last options stay while the dialog fades out; `open` drives visibility.
   const [options, setOptions] = useState<ConfirmOptions | null>(null);
+  const [open, setOpen] = useState(false);
   const resolver = useRef<((value: boolean) => void) | null>(null);
 
   const confirm = useCallback<Confirm>((next) => {
     resolver.current?.(false);
     setOptions(typeof next === 'string' ? { message: next } : next);
+    setOpen(true);
     return new Promise<boolean>((resolve) => {
       resolver.current = resolve;
     });
   }, []);
 
-  const settle = (value: boolean) => {
+  const settle = useCallback((value: boolean) => {
     resolver.current?.(value);
     resolver.current = null;
-    setOptions(null);
-  };
+    setOpen(false);
+  }, []);
 
   return (
     <ConfirmContext.Provider value={confirm}>
       {children}
-      <Dialog
-        open={!!options}
-        onClose={() => settle(false)}
-        aria-labelledby="confirm-dialog-title"
-        aria-describedby="confirm-dialog-message"
-        maxWidth="xs"
-        fullWidth
-      >
-        <DialogTitle id="confirm-dialog-title">{options?.title ?? t('confirm.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText id="confirm-dialog-message" component="div">
-            {options?.message}
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => settle(false)}>{t('confirm.cancel')}</Button>
-          <Button onClick={() => settle(true)} variant="contained" autoFocus>
-            {t('confirm.accept')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {options && (
+        <Suspense fallback={null}>
+          <ConfirmDialogView
+            open={open}
+            title={options.title}
+            message={options.message}
+            onSettle={settle}
+          />
+        </Suspense>
+      )}
     </ConfirmContext.Provider>
   );
 }
 
-/** `const confirm = useConfirm(); if (await confirm('¿Eliminar?')) …` */
+/** `const confirm = useConfirm(); if (await confirm('¿Eliminar el registro?')) …` — resolves true on Aceptar. */
 export function useConfirm(): Confirm {
   const confirm = useContext(ConfirmContext);
   if (!confirm) throw new Error('useConfirm must be used inside <ConfirmProvider>');

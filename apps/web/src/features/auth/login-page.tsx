@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { loginInput } from '@mostrador/contract';
+import type { loginInput } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -11,8 +10,14 @@ import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
 import { showSuccess } from '../../lib/feedback';
+import { lazyZodResolver } from '../../lib/lazy-resolver';
 import { setSession, useSession } from '../../lib/session';
 import { authApi } from './api';
+
+/** The contract's loginInput, fetched once the user starts typing (see lazy-resolver.ts). */
+const loginResolver = lazyZodResolver<typeof loginInput>(() =>
+  import('../../lib/contract-lazy').then((contract) => contract.loginInput),
+);
 
 /** Where to go after signing in: the protected page that sent us here, else Profile. */
 function useReturnPath(): string {
@@ -28,7 +33,7 @@ export function LoginPage() {
   const returnPath = useReturnPath();
   const session = useSession();
   const form = useForm({
-    resolver: zodResolver(loginInput),
+    resolver: loginResolver,
     defaultValues: { corporation: params.get('corporation') ?? '', email: '', password: '' },
   });
   const login = useMutation({
@@ -48,6 +53,7 @@ export function LoginPage() {
         component="form"
         noValidate
         aria-label={t('login.title')}
+        onInput={loginResolver.preload}
         onSubmit={form.handleSubmit((values) => login.mutate(values))}
       >
         <Stack spacing={2.5}>

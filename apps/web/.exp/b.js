@@ -1,2 +1,0 @@
-import { BrowserRouter, Routes, Route, Navigate, Link, useNavigate, Outlet } from 'react-router';
-console.log(BrowserRouter, Routes, Route, Navigate, Link, useNavigate, Outlet);

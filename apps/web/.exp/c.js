@@ -1,2 +1,0 @@
-import TextField from '@mui/material/TextField';
-console.log(TextField);

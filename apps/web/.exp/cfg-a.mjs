@@ -1,1 +1,0 @@
-export default { root: '/work/main/apps/web/.exp', logLevel: 'silent', build: { outDir: '/tmp/exp-a', emptyOutDir: true, lib: { entry: '/work/main/apps/web/.exp/a.js', formats: ['es'], fileName: 'out' }, rolldownOptions: { external: [/^react($|\/)/, /^react-dom($|\/)/] }, minify: true } , define: { 'process.env.NODE_ENV': '"production"' } };

@@ -1,2 +1,0 @@
-import Dialog from '@mui/material/Dialog';
-console.log(Dialog);

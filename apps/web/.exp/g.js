@@ -1,2 +1,0 @@
-import { useForm } from 'react-hook-form';
-console.log(useForm);

@@ -1,2 +1,0 @@
-import { z } from 'zod';
-console.log(z.object({ a: z.string().min(1).pipe(z.email()) }));
