@@ -95,7 +95,7 @@ export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Prom
   let pgDir = dataDir;
   if (!memory) {
     const running = readEmbeddedInfo(dataDir);
-    if (running && running.pid !== process.pid) {
+    if (running) {
       throw new Error(`Otro proceso (pid ${running.pid}) ya usa la base de datos embebida en ${dataDir}`);
     }
     pgDir = path.join(dataDir, 'pglite');

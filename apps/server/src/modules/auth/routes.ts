@@ -27,6 +27,16 @@ const FORGOT_MAX = 5;
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
 
+  /** The account a login or reset names: an e-mail within a corporation. */
+  async function findAccount(corporation: string, email: string) {
+    const [user] = await db
+      .select({ id: users.id, firstName: users.firstName, passwordHash: users.passwordHash, disabled: users.disabled })
+      .from(users)
+      .innerJoin(corporations, eq(corporations.id, users.corporationId))
+      .where(and(eq(corporations.slug, corporation), eq(users.email, email)));
+    return user;
+  }
+
   app.post(
     '/login',
     { config: { public: true }, schema: { tags: ['auth'], body: loginInput, response: { 200: loginResponse } } },
@@ -34,11 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { email, password, corporation } = request.body;
       const key = failureKey('login', corporation, email);
       await assertNotLimited(db, key);
-      const [user] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, disabled: users.disabled })
-        .from(users)
-        .innerJoin(corporations, eq(corporations.id, users.corporationId))
-        .where(and(eq(corporations.slug, corporation), eq(users.email, email)));
+      const user = await findAccount(corporation, email);
       const valid = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
       if (!user || !valid || user.disabled) {
         await recordFailure(db, key);
@@ -91,11 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = failureKey('forgot', corporation, email);
       await assertNotLimited(db, key, FORGOT_MAX);
       await recordFailure(db, key);
-      const [user] = await db
-        .select({ id: users.id, firstName: users.firstName, disabled: users.disabled })
-        .from(users)
-        .innerJoin(corporations, eq(corporations.id, users.corporationId))
-        .where(and(eq(corporations.slug, corporation), eq(users.email, email)));
+      const user = await findAccount(corporation, email);
       if (user && !user.disabled) {
         const { secret, hash } = newSecret();
         const link = `${app.settings.publicUrl}/restablecer-contrasena?token=${secret}`;
