@@ -1,6 +1,8 @@
 // Sums the gzip size of the JavaScript /login loads first: the entry chunk, the lazy
-// login route, and every chunk they import statically. Run after `vite build`:
-//   node apps/web/scripts/measure-login-js.mjs
+// login route, and every chunk they import statically (what the browser fetches before
+// the form works; chunks fetched later on demand are not counted). Run after `vite build`:
+//   npm run size --workspace @mostrador/web
+// Exits 1 above the budget: LOGIN_JS_BUDGET_KB (default 150, the issue's target).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,5 +35,9 @@ for (const key of seen) {
 }
 rows.sort((a, b) => b.gzipKB - a.gzipKB);
 console.table(rows);
-console.log(`/login initial JS: ${(raw / 1024).toFixed(1)} kB raw, ${(gzip / 1024).toFixed(1)} kB gzip (limit 150 kB)`);
-if (gzip / 1024 > 150) process.exitCode = 1;
+const budget = Number(process.env.LOGIN_JS_BUDGET_KB ?? 150);
+console.log(`/login initial JS: ${(raw / 1024).toFixed(1)} kB raw, ${(gzip / 1024).toFixed(1)} kB gzip (budget ${budget} kB)`);
+if (gzip / 1024 > budget) {
+  console.error(`Over budget by ${(gzip / 1024 - budget).toFixed(1)} kB gzip`);
+  process.exitCode = 1;
+}

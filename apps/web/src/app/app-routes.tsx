@@ -14,6 +14,7 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const RegisterCorporationPage = lazy(() => import('../features/corporation-registration/register-corporation-page'));
+const QueryLayout = lazy(() => import('./query-layout'));
 const AppShell = lazy(() => import('./layout/app-shell'));
 const DiagnosticsPage = lazy(() => import('../features/diagnostics/diagnostics-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
@@ -30,11 +31,13 @@ export function AppRoutes() {
           <Route path="login" element={<LoginPage />} />
           <Route path="recuperar-contrasena" element={<ForgotPasswordPage />} />
           <Route path="restablecer-contrasena" element={<ResetPasswordPage />} />
-          <Route path="corporation/:token" element={<RegisterCorporationPage />} />
-          <Route element={<AppShell />}>
-            <Route path="test" element={<DiagnosticsPage />} />
-            <Route element={<RequireAuth />}>
-              <Route path="perfil" element={<ProfilePage />} />
+          <Route element={<QueryLayout />}>
+            <Route path="corporation/:token" element={<RegisterCorporationPage />} />
+            <Route element={<AppShell />}>
+              <Route path="test" element={<DiagnosticsPage />} />
+              <Route element={<RequireAuth />}>
+                <Route path="perfil" element={<ProfilePage />} />
+              </Route>
             </Route>
           </Route>
           <Route path="*" element={<NotFoundPage />} />

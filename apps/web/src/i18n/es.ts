@@ -73,6 +73,8 @@ export const es = {
     name: 'Nombre',
     email: 'Correo electrónico',
     corporation: 'Corporación',
+    corporationSlug: 'Identificador de la corporación',
+    currentCompany: 'Compañía seleccionada',
     companies: 'Mis compañías',
     companyName: 'Compañía',
     role: 'Rol',

@@ -155,6 +155,14 @@ function isRefreshable(code: ErrorCode | undefined): boolean {
   return !!code && (refreshableCodes.includes(code) || code === 'SESSION_REVOKED');
 }
 
+/**
+ * Callers report calls that got no response (SPEC §8 passes them on): the query cache for
+ * screens, useSubmit for the sign-in forms. `quiet` callers show the failure themselves.
+ */
+export function notifyNoResponse(error: unknown, quiet = false): void {
+  if (error instanceof NetworkError && !quiet) showErrors([i18n.t('errors.connection')]);
+}
+
 let refreshing: Promise<boolean> | null = null;
 
 /**

@@ -1,7 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { i18n } from '../i18n';
-import { NetworkError } from './api-client';
-import { showErrors } from './feedback';
+import { notifyNoResponse } from './api-client';
 
 /**
  * The client passes "no response" errors to the caller (SPEC §8); TanStack Query is that
@@ -9,7 +7,7 @@ import { showErrors } from './feedback';
  * notifications (`meta.quiet`) show the failure themselves.
  */
 function onError(error: unknown, meta: Record<string, unknown> | undefined): void {
-  if (error instanceof NetworkError && !meta?.quiet) showErrors([i18n.t('errors.connection')]);
+  notifyNoResponse(error, !!meta?.quiet);
 }
 
 export function createQueryClient(): QueryClient {

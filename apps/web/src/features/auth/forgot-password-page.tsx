@@ -5,22 +5,22 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const form = useForm({ resolver: zodResolver(forgotInput), defaultValues: { corporation: '', email: '' } });
-  const forgot = useMutation({ mutationFn: authApi.forgot });
+  const forgot = useSubmit(authApi.forgot);
 
   return (
     <PublicLayout title={t('forgot.title')} subtitle={t('forgot.subtitle')}>
-      {forgot.isSuccess ? (
+      {forgot.data ? (
         <Alert severity="success" role="status" sx={{ mb: 3 }}>
           {forgot.data.msg}
         </Alert>
@@ -29,7 +29,7 @@ export function ForgotPasswordPage() {
           component="form"
           noValidate
           aria-label={t('forgot.title')}
-          onSubmit={form.handleSubmit((values) => forgot.mutate(values))}
+          onSubmit={form.handleSubmit((values) => forgot.submit(values))}
         >
           <Stack spacing={2.5} sx={{ mb: 3 }}>
             <FormTextField
@@ -47,7 +47,7 @@ export function ForgotPasswordPage() {
               label={t('login.email')}
               autoComplete="email"
             />
-            <Button type="submit" variant="contained" size="large" disabled={forgot.isPending}>
+            <Button type="submit" variant="contained" size="large" disabled={forgot.pending}>
               {t('forgot.submit')}
             </Button>
           </Stack>

@@ -3,7 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -12,6 +11,7 @@ import { PublicLayout } from '../../components/ui/public-layout';
 import { showSuccess } from '../../lib/feedback';
 import { lazyZodResolver } from '../../lib/lazy-resolver';
 import { setSession, useSession } from '../../lib/session';
+import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
 /** The contract's loginInput, fetched once the user starts typing (see lazy-resolver.ts). */
@@ -36,13 +36,10 @@ export function LoginPage() {
     resolver: loginResolver,
     defaultValues: { corporation: params.get('corporation') ?? '', email: '', password: '' },
   });
-  const login = useMutation({
-    mutationFn: authApi.login,
-    onSuccess: (response) => {
-      setSession(response);
-      showSuccess(t('success.welcome'));
-      navigate(returnPath, { replace: true });
-    },
+  const login = useSubmit(authApi.login, (response) => {
+    setSession(response);
+    showSuccess(t('success.welcome'));
+    navigate(returnPath, { replace: true });
   });
 
   if (session.token && session.user) return <Navigate to={returnPath} replace />;
@@ -54,7 +51,7 @@ export function LoginPage() {
         noValidate
         aria-label={t('login.title')}
         onInput={loginResolver.preload}
-        onSubmit={form.handleSubmit((values) => login.mutate(values))}
+        onSubmit={form.handleSubmit((values) => login.submit(values))}
       >
         <Stack spacing={2.5}>
           <FormTextField
@@ -79,7 +76,7 @@ export function LoginPage() {
             label={t('login.password')}
             autoComplete="current-password"
           />
-          <Button type="submit" variant="contained" size="large" disabled={login.isPending}>
+          <Button type="submit" variant="contained" size="large" disabled={login.pending}>
             {t('login.submit')}
           </Button>
           <Link component={RouterLink} to="/recuperar-contrasena" variant="body2" sx={{ alignSelf: 'center' }}>

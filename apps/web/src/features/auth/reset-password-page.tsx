@@ -5,7 +5,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -13,6 +12,7 @@ import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
 import { ApiError } from '../../lib/api-client';
 import { showSuccess } from '../../lib/feedback';
+import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
 /** The page of the e-mailed link `/restablecer-contrasena?token=…`. */
@@ -25,12 +25,9 @@ export function ResetPasswordPage() {
     resolver: zodResolver(resetInput),
     defaultValues: { token, password: '', passwordConfirmation: '' },
   });
-  const reset = useMutation({
-    mutationFn: authApi.reset,
-    onSuccess: (response) => {
-      showSuccess(response.msg);
-      navigate('/login', { replace: true });
-    },
+  const reset = useSubmit(authApi.reset, (response) => {
+    showSuccess(response.msg);
+    navigate('/login', { replace: true });
   });
   const tokenProblem = !token || form.formState.errors.token;
   const serverMessages = reset.error instanceof ApiError ? reset.error.messages : [];
@@ -54,7 +51,7 @@ export function ResetPasswordPage() {
           component="form"
           noValidate
           aria-label={t('reset.title')}
-          onSubmit={form.handleSubmit((values) => reset.mutate(values))}
+          onSubmit={form.handleSubmit((values) => reset.submit(values))}
         >
           <Stack spacing={2.5} sx={{ mb: 3 }}>
             <FormTextField
@@ -72,7 +69,7 @@ export function ResetPasswordPage() {
               label={t('reset.confirmation')}
               autoComplete="new-password"
             />
-            <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
+            <Button type="submit" variant="contained" size="large" disabled={reset.pending}>
               {t('reset.submit')}
             </Button>
           </Stack>

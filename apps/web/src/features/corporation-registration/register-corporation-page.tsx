@@ -104,8 +104,8 @@ export function RegisterCorporationPage() {
   const check = useQuery({
     queryKey: queryKeys.registrationToken.detail(token),
     queryFn: () => registrationApi.checkToken(token),
-    retry: false,
     staleTime: Number.POSITIVE_INFINITY,
+    meta: { quiet: true },
   });
   const [registered, setRegistered] = useState<RegisterCorporationResponse | null>(null);
 

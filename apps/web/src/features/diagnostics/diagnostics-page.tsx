@@ -37,8 +37,8 @@ function StatusChip({ state, testId }: { state: Check; testId: string }) {
 export function DiagnosticsPage() {
   const { t, i18n } = useTranslation();
   const session = useSession();
-  const health = useQuery({ queryKey: queryKeys.health.all, queryFn: diagnosticsApi.health, retry: false });
-  const version = useQuery({ queryKey: queryKeys.version.all, queryFn: diagnosticsApi.version, retry: false });
+  const health = useQuery({ queryKey: queryKeys.health.all, queryFn: diagnosticsApi.health, meta: { quiet: true } });
+  const version = useQuery({ queryKey: queryKeys.version.all, queryFn: diagnosticsApi.version, meta: { quiet: true } });
 
   // Any HTTP answer, even an error status, proves the API is reachable.
   const answered = (q: { isSuccess: boolean; error: unknown }) => q.isSuccess || q.error instanceof ApiError;

@@ -20,7 +20,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PageHeader } from '../../components/ui/page-header';
-import { fullName, membershipsOf, setSession, useSession } from '../../lib/session';
+import { currentMembership, fullName, membershipsOf, setSession, useSession } from '../../lib/session';
 import { useSwitchCompany } from '../../lib/use-switch-company';
 import { profileApi } from './api';
 
@@ -39,7 +39,7 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-function WhoAmICard({ user }: { user: SessionUser }) {
+function WhoAmICard({ user, companyName }: { user: SessionUser; companyName: string | undefined }) {
   const { t } = useTranslation();
   return (
     <Card>
@@ -57,9 +57,9 @@ function WhoAmICard({ user }: { user: SessionUser }) {
           </Box>
         </Stack>
         <Stack spacing={2}>
-          <Field label={t('profile.name')} value={fullName(user)} />
-          <Field label={t('profile.email')} value={user.email} />
-          <Field label={t('profile.corporation')} value={`${user.corporation.name} (${user.corporation.slug})`} />
+          <Field label={t('profile.corporation')} value={user.corporation.name} />
+          <Field label={t('profile.corporationSlug')} value={user.corporation.slug} />
+          {companyName && <Field label={t('profile.currentCompany')} value={companyName} />}
         </Stack>
       </CardContent>
     </Card>
@@ -176,7 +176,8 @@ export function ChangePasswordCard({ user }: { user: SessionUser }) {
 
 export function ProfilePage() {
   const { t } = useTranslation();
-  const { user, companyId } = useSession();
+  const session = useSession();
+  const { user, companyId } = session;
   if (!user) return null;
   return (
     <>
@@ -189,7 +190,7 @@ export function ProfilePage() {
           alignItems: 'start',
         }}
       >
-        <WhoAmICard user={user} />
+        <WhoAmICard user={user} companyName={currentMembership(session)?.company.name} />
         <Stack spacing={3}>
           <CompaniesCard user={user} companyId={companyId} />
           <ChangePasswordCard user={user} />

@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PORT = 3100;
+
+// A fresh database for every run. Workers re-read this file: the variable keeps them on
+// the directory the first load created.
+process.env.MOSTRADOR_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'mostrador-e2e-'));
+
+export default defineConfig({
+  testDir: './e2e',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  outputDir: path.join(repoRoot, 'test-results'),
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: 'chromium',
+    locale: 'es-PE',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Debian's chromium: never download browsers, never pass --user-data-dir.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm start',
+    cwd: repoRoot,
+    url: `http://localhost:${PORT}/api/health`,
+    env: { PORT: String(PORT), DATA_DIR: process.env.MOSTRADOR_E2E_DATA_DIR },
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
