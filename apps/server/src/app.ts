@@ -91,7 +91,10 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 async function registerSpa(app: FastifyInstance, webDist: string) {
   const hasSpa = existsSync(path.join(webDist, 'index.html'));
   app.setNotFoundHandler((request, reply) => {
-    if (hasSpa && request.method === 'GET' && !request.url.startsWith('/api')) {
+    // Screens fall back to index.html; a missing file (an old asset after a deploy) is a real 404.
+    const pathname = request.url.split('?')[0];
+    const isScreen = !pathname.startsWith('/api') && !pathname.startsWith('/assets/') && !/\.[a-z0-9]+$/i.test(pathname);
+    if (hasSpa && request.method === 'GET' && isScreen) {
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
     const lang = pickLang(request.headers['accept-language']);
@@ -103,7 +106,8 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
   }
   await app.register(fastifyStatic, {
     root: webDist,
-    wildcard: false,
+    // files are looked up per request, so a rebuild is served without a restart
+    wildcard: true,
     index: false,
     setHeaders: (reply, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -20,7 +20,7 @@ export interface TestApp extends Booted {
  * A fresh product on a fresh database: in-memory PGlite, or a new PostgreSQL database created
  * beside TEST_DATABASE_URL and dropped afterwards. Migrated and seeded with the demo tenant.
  */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
@@ -41,7 +41,7 @@ export async function startTestApp(): Promise<TestApp> {
     };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const booted = await boot({ config, logger: false, work: true, databaseUrl, dataDir: databaseUrl ? dataDir : 'memory://' });
   return {
     ...booted,

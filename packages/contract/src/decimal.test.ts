@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDecimal, zDecimal } from './decimal.js';
-import { errorMessagesOf } from './errors.js';
+import { errorMessagesOf } from './error-messages.js';
 import { pickLang } from './messages-es.js';
 import { loginInput, registerCorporationForm } from './auth.js';
 
@@ -75,5 +75,14 @@ describe('language and errors', () => {
     ]);
     expect(errorMessagesOf({ errors: [{ msg: 'uno' }, { msg: 'dos' }] })).toEqual(['uno', 'dos']);
     expect(errorMessagesOf('nada')).toEqual([]);
+  });
+});
+
+describe('confirmation', () => {
+  it('tells a mismatch at once, even while other fields are still invalid', () => {
+    const r = registerCorporationForm.safeParse({ email: 'mal', password: '12345678', passwordConfirmation: 'otra' });
+    const paths = r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    expect(paths).toContain('passwordConfirmation: Las contraseñas no concuerdan');
+    expect(paths).toContain('email: Este campo debe ser un email válido');
   });
 });

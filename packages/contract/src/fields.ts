@@ -50,5 +50,10 @@ export function withConfirmation<T extends z.ZodObject>(schema: T, field: string
   return schema.refine((v: Record<string, unknown>) => v[field] === v[confirmField], {
     message: formMessages.confirmed,
     path: [confirmField],
+    // check as soon as both were typed, even while other fields are still invalid
+    when: (payload) => {
+      const v = payload.value as Record<string, unknown> | undefined;
+      return typeof v?.[field] === 'string' && typeof v?.[confirmField] === 'string';
+    },
   });
 }

@@ -1,5 +1,6 @@
 export * from './auth.js';
 export * from './decimal.js';
+export * from './error-messages.js';
 export * from './errors.js';
 export * from './fields.js';
 export * from './messages-es.js';
