@@ -3,6 +3,7 @@ export * from './decimal.js';
 export * from './error-messages.js';
 export * from './errors.js';
 export * from './fields.js';
+export * from './list-query.js';
 export * from './messages-es.js';
 export * from './permissions.js';
 export * from './phone.js';
