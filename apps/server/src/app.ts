@@ -108,7 +108,8 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
     root: webDist,
     // files are looked up per request, so a rebuild is served without a restart
     wildcard: true,
-    index: false,
+    // '/' is a screen too: the SPA redirects it to /login
+    index: ['index.html'],
     setHeaders: (reply, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
     },

@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('serving the SPA', () => {
   it('answers every screen path with index.html (history-mode routing)', async () => {
-    for (const url of ['/login', '/perfil', '/corporation/abc', '/una/ruta/que/no/existe']) {
+    for (const url of ['/', '/login', '/perfil', '/corporation/abc', '/una/ruta/que/no/existe']) {
       const res = await t.app.inject(url);
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<div id="root">');

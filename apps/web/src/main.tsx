@@ -3,11 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app/app-routes';
 import { AppProviders } from './app/providers';
-import './i18n';
-import { loadGtagFromSearch } from './lib/gtag';
 import { restoreSession } from './lib/restore-session';
 
-loadGtagFromSearch(window.location.search);
+// Analytics only with `?gtagid=` (SPEC §2): its code is not part of the first load otherwise.
+if (new URLSearchParams(window.location.search).has('gtagid')) {
+  void import('./lib/gtag').then(({ loadGtagFromSearch }) => loadGtagFromSearch(window.location.search));
+}
 void restoreSession();
 
 const root = document.getElementById('root');

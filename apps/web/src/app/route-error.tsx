@@ -1,12 +1,12 @@
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Component, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PublicLayout } from '../components/ui/public-layout';
+import { useT } from '../i18n';
 
 /** Shown when a screen fails to load or render (for example a chunk that did not load). */
 export function RouteError() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <PublicLayout title={t('routeError.title')}>
       <Typography color="text.secondary" sx={{ mb: 3 }}>

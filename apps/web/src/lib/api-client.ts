@@ -1,5 +1,11 @@
-import { type ErrorCode, type LoginResponse, pickLang, refreshableCodes } from '@mostrador/contract';
-import { i18n } from '../i18n';
+import {
+  type ErrorCode,
+  type LoginResponse,
+  pickLang,
+  refreshableCodes,
+  SERVER_TIMEOUT_CONNECTION_ERROR,
+} from '@mostrador/contract';
+import { t } from '../i18n';
 import { showErrors, showSuccess, startLoading, stopLoading } from './feedback';
 import { navigateTo } from './navigation';
 import { clearSession, sessionStore, setSession } from './session';
@@ -81,10 +87,8 @@ async function messagesOf(body: unknown): Promise<string[]> {
 async function failureMessages(body: unknown): Promise<string[]> {
   const messages = await messagesOf(body);
   if (messages.length > 0) return messages;
-  const { SERVER_TIMEOUT_CONNECTION_ERROR } = await import('./contract-lazy').catch(() => ({
-    SERVER_TIMEOUT_CONNECTION_ERROR: 'SERVER_TIMEOUT_CONNECTION_ERROR',
-  }));
-  return [i18n.t(SERVER_TIMEOUT_CONNECTION_ERROR)];
+  // The contract's key for "no message from the server" is also the dictionary's key.
+  return [t(SERVER_TIMEOUT_CONNECTION_ERROR)];
 }
 
 function browserLanguage(): string | undefined {
@@ -160,7 +164,7 @@ function isRefreshable(code: ErrorCode | undefined): boolean {
  * screens, useSubmit for the sign-in forms. `quiet` callers show the failure themselves.
  */
 export function notifyNoResponse(error: unknown, quiet = false): void {
-  if (error instanceof NetworkError && !quiet) showErrors([i18n.t('errors.connection')]);
+  if (error instanceof NetworkError && !quiet) showErrors([t('errors.connection')]);
 }
 
 let refreshing: Promise<boolean> | null = null;
@@ -231,7 +235,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       // A denied action (FORBIDDEN, COMPANY_FORBIDDEN): SPEC §8 sends the user to Profile.
       if (notify) {
         const msg = (await messagesOf(body))[0] ?? '';
-        showErrors([`${i18n.t('errors.askPermissions')}${msg}`]);
+        showErrors([`${t('errors.askPermissions')}${msg}`]);
         navigateTo('/perfil');
       }
     } else if (notify) {

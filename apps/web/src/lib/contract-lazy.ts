@@ -3,4 +3,4 @@
  * imported dynamically. The first load of /login keeps to the zod-free parts
  * (messages, codes, pickLang); these arrive when a form validates or a call fails.
  */
-export { errorMessagesOf, loginInput, SERVER_TIMEOUT_CONNECTION_ERROR } from '@mostrador/contract';
+export { errorMessagesOf, loginInput } from '@mostrador/contract';

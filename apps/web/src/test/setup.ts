@@ -2,7 +2,6 @@ import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetFeedback } from '../lib/feedback';
 import { clearSession } from '../lib/session';
-import '../i18n';
 
 afterEach(() => {
   cleanup();

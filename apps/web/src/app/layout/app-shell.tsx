@@ -12,7 +12,6 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { FullPageSpinner } from '../../components/ui/full-page-spinner';
@@ -20,11 +19,12 @@ import { useSession } from '../../lib/session';
 import { CompanySwitcher } from './company-switcher';
 import { groupNavItems, navItems } from './nav-items';
 import { UserMenu } from './user-menu';
+import { useT } from '../../i18n';
 
 export const DRAWER_WIDTH = 256;
 
 function NavList({ onNavigate }: { onNavigate?: () => void }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { pathname } = useLocation();
   return (
     <Box component="nav" aria-label={t('nav.menu')} sx={{ py: 1 }}>
@@ -78,7 +78,7 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
  * when nobody is signed in.
  */
 export function AppShell() {
-  const { t } = useTranslation();
+  const t = useT();
   const { user } = useSession();
   const [mobileOpen, setMobileOpen] = useState(false);
   const signedIn = !!user;

@@ -1,12 +1,12 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useTranslation } from 'react-i18next';
 import { membershipsOf, useSession } from '../../lib/session';
 import { useSwitchCompany } from '../../lib/use-switch-company';
+import { useT } from '../../i18n';
 
 /** Lists the user's companies; switching stores the id and refetches every query. */
 export function CompanySwitcher() {
-  const { t } = useTranslation();
+  const t = useT();
   const { user, companyId } = useSession();
   const switchCompany = useSwitchCompany();
   const memberships = membershipsOf(user);

@@ -9,13 +9,13 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { authApi } from '../../features/auth/api';
 import { clearSession, fullName, useSession } from '../../lib/session';
+import { useT } from '../../i18n';
 
 export function UserMenu() {
-  const { t } = useTranslation();
+  const t = useT();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useSession();

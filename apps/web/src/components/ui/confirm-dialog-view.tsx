@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../i18n';
 
 export interface ConfirmDialogViewProps {
   open: boolean;
@@ -16,7 +16,7 @@ export interface ConfirmDialogViewProps {
 
 /** SPEC §9: title 'Advertencia', buttons 'Aceptar' and 'Cancelar'. */
 export function ConfirmDialogView({ open, title, message, onSettle }: ConfirmDialogViewProps) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <Dialog
       open={open}

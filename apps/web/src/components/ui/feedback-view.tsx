@@ -2,8 +2,8 @@ import Alert from '@mui/material/Alert';
 import Backdrop from '@mui/material/Backdrop';
 import CircularProgress from '@mui/material/CircularProgress';
 import Snackbar from '@mui/material/Snackbar';
-import { useTranslation } from 'react-i18next';
 import { closeErrors, closeSuccess, useFeedback } from '../../lib/feedback';
+import { useT } from '../../i18n';
 
 /** SPEC §9: the success snackbar hides after 3000 ms; the error one stays until closed. */
 export const SUCCESS_AUTO_HIDE_MS = 3000;
@@ -13,7 +13,7 @@ export const SUCCESS_AUTO_HIDE_MS = 3000;
  * Loaded on demand by FeedbackHost, so first paint does not pay for it.
  */
 export function FeedbackView() {
-  const { t } = useTranslation();
+  const t = useT();
   const { loading, success, errors } = useFeedback();
   return (
     <>

@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../i18n';
 
 export function FullPageSpinner() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <Box sx={{ minHeight: '60vh', display: 'grid', placeItems: 'center' }}>
       <CircularProgress aria-label={t('app.loading')} />

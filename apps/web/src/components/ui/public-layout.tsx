@@ -3,8 +3,8 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { BrandMark } from './brand-mark';
+import { useT } from '../../i18n';
 
 export interface PublicLayoutProps {
   title: ReactNode;
@@ -16,7 +16,7 @@ export interface PublicLayoutProps {
 
 /** A centred card on a tinted background: login, password recovery, registration, not found. */
 export function PublicLayout({ title, subtitle, children, width = 440 }: PublicLayoutProps) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <Box
       component="main"

@@ -1,21 +1,20 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotInput } from '@mostrador/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { useT } from '../../i18n';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
 export function ForgotPasswordPage() {
-  const { t } = useTranslation();
-  const form = useForm({ resolver: zodResolver(forgotInput), defaultValues: { corporation: '', email: '' } });
+  const t = useT();
+  const form = useSchemaForm({ schema: forgotInput, defaultValues: { corporation: '', email: '' } });
   const forgot = useSubmit(authApi.forgot);
 
   return (
@@ -33,16 +32,14 @@ export function ForgotPasswordPage() {
         >
           <Stack spacing={2.5} sx={{ mb: 3 }}>
             <FormTextField
-              control={form.control}
-              name="corporation"
+              {...form.field('corporation')}
               label={t('login.corporation')}
               placeholder={t('login.corporationPlaceholder')}
               autoComplete="organization"
               autoFocus
             />
             <FormTextField
-              control={form.control}
-              name="email"
+              {...form.field('email')}
               type="email"
               label={t('login.email')}
               autoComplete="email"

@@ -1,23 +1,21 @@
-import type { loginInput } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { useT } from '../../i18n';
 import { showSuccess } from '../../lib/feedback';
-import { lazyZodResolver } from '../../lib/lazy-resolver';
 import { setSession, useSession } from '../../lib/session';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
-/** The contract's loginInput, fetched once the user starts typing (see lazy-resolver.ts). */
-const loginResolver = lazyZodResolver<typeof loginInput>(() =>
-  import('../../lib/contract-lazy').then((contract) => contract.loginInput),
-);
+/**
+ * The contract's loginInput, imported when the user starts typing (or on submit, which
+ * waits for it): zod stays out of the first load of /login.
+ */
+const loadLoginInput = () => import('../../lib/contract-lazy').then((contract) => contract.loginInput);
 
 /** Where to go after signing in: the protected page that sent us here, else Profile. */
 function useReturnPath(): string {
@@ -27,13 +25,13 @@ function useReturnPath(): string {
 }
 
 export function LoginPage() {
-  const { t } = useTranslation();
+  const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const returnPath = useReturnPath();
   const session = useSession();
-  const form = useForm({
-    resolver: loginResolver,
+  const form = useSchemaForm({
+    schema: loadLoginInput,
     defaultValues: { corporation: params.get('corporation') ?? '', email: '', password: '' },
   });
   const login = useSubmit(authApi.login, (response) => {
@@ -50,28 +48,26 @@ export function LoginPage() {
         component="form"
         noValidate
         aria-label={t('login.title')}
-        onInput={loginResolver.preload}
+        onInput={form.preload}
         onSubmit={form.handleSubmit((values) => login.submit(values))}
       >
-        <Stack spacing={2.5}>
+        {/* A flex column rather than Stack: Stack is not otherwise in the first load of /login. */}
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
           <FormTextField
-            control={form.control}
-            name="corporation"
+            {...form.field('corporation')}
             label={t('login.corporation')}
             placeholder={t('login.corporationPlaceholder')}
             autoComplete="organization"
             autoFocus
           />
           <FormTextField
-            control={form.control}
-            name="email"
+            {...form.field('email')}
             type="email"
             label={t('login.email')}
             autoComplete="username"
           />
           <FormTextField
-            control={form.control}
-            name="password"
+            {...form.field('password')}
             type="password"
             label={t('login.password')}
             autoComplete="current-password"
@@ -82,7 +78,7 @@ export function LoginPage() {
           <Link component={RouterLink} to="/recuperar-contrasena" variant="body2" sx={{ alignSelf: 'center' }}>
             {t('login.forgot')}
           </Link>
-        </Stack>
+        </Box>
       </Box>
     </PublicLayout>
   );

@@ -1,35 +1,34 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { resetInput } from '@mostrador/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { useT } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { showSuccess } from '../../lib/feedback';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
 
 /** The page of the e-mailed link `/restablecer-contrasena?token=…`. */
 export function ResetPasswordPage() {
-  const { t } = useTranslation();
+  const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const form = useForm({
-    resolver: zodResolver(resetInput),
+  const form = useSchemaForm({
+    schema: resetInput,
     defaultValues: { token, password: '', passwordConfirmation: '' },
   });
   const reset = useSubmit(authApi.reset, (response) => {
     showSuccess(response.msg);
     navigate('/login', { replace: true });
   });
-  const tokenProblem = !token || form.formState.errors.token;
+  const tokenProblem = !token || form.errors.token;
   const serverMessages = reset.error instanceof ApiError ? reset.error.messages : [];
 
   return (
@@ -55,16 +54,14 @@ export function ResetPasswordPage() {
         >
           <Stack spacing={2.5} sx={{ mb: 3 }}>
             <FormTextField
-              control={form.control}
-              name="password"
+              {...form.field('password')}
               type="password"
               label={t('reset.password')}
               autoComplete="new-password"
               autoFocus
             />
             <FormTextField
-              control={form.control}
-              name="passwordConfirmation"
+              {...form.field('passwordConfirmation')}
               type="password"
               label={t('reset.confirmation')}
               autoComplete="new-password"

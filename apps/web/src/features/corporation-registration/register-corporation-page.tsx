@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { registerCorporationForm } from '@mostrador/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,13 +8,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { browserLocale, useT } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { type RegisterCorporationResponse, registrationApi } from './api';
 
 const grid = { display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } } as const;
@@ -27,9 +26,9 @@ export interface RegisterCorporationFormProps {
 
 /** The registration form itself, validated by the contract's registerCorporationForm. */
 export function RegisterCorporationForm({ token, onRegistered }: RegisterCorporationFormProps) {
-  const { t } = useTranslation();
-  const form = useForm({
-    resolver: zodResolver(registerCorporationForm),
+  const t = useT();
+  const form = useSchemaForm({
+    schema: registerCorporationForm,
     defaultValues: {
       corporationName: '',
       corporation: '',
@@ -42,7 +41,7 @@ export function RegisterCorporationForm({ token, onRegistered }: RegisterCorpora
     },
   });
   const register = useMutation({ mutationFn: registrationApi.register, onSuccess: onRegistered });
-  const { control } = form;
+  const { field } = form;
 
   return (
     <Box
@@ -55,15 +54,14 @@ export function RegisterCorporationForm({ token, onRegistered }: RegisterCorpora
         {t('register.corporationSection')}
       </Typography>
       <Box sx={grid}>
-        <FormTextField control={control} name="corporationName" label={t('register.corporationName')} autoFocus />
+        <FormTextField {...field('corporationName')} label={t('register.corporationName')} autoFocus />
         <FormTextField
-          control={control}
-          name="corporation"
+          {...field('corporation')}
           label={t('register.corporation')}
           helperText={t('register.corporationHelp')}
         />
         <Box sx={{ gridColumn: '1 / -1' }}>
-          <FormTextField control={control} name="companyName" label={t('register.companyName')} />
+          <FormTextField {...field('companyName')} label={t('register.companyName')} />
         </Box>
       </Box>
       <Divider sx={{ my: 3 }} />
@@ -71,21 +69,19 @@ export function RegisterCorporationForm({ token, onRegistered }: RegisterCorpora
         {t('register.userSection')}
       </Typography>
       <Box sx={grid}>
-        <FormTextField control={control} name="first_name" label={t('register.firstName')} autoComplete="given-name" />
-        <FormTextField control={control} name="last_name" label={t('register.lastName')} autoComplete="family-name" />
+        <FormTextField {...field('first_name')} label={t('register.firstName')} autoComplete="given-name" />
+        <FormTextField {...field('last_name')} label={t('register.lastName')} autoComplete="family-name" />
         <Box sx={{ gridColumn: '1 / -1' }}>
-          <FormTextField control={control} name="email" type="email" label={t('register.email')} autoComplete="email" />
+          <FormTextField {...field('email')} type="email" label={t('register.email')} autoComplete="email" />
         </Box>
         <FormTextField
-          control={control}
-          name="password"
+          {...field('password')}
           type="password"
           label={t('register.password')}
           autoComplete="new-password"
         />
         <FormTextField
-          control={control}
-          name="passwordConfirmation"
+          {...field('passwordConfirmation')}
           type="password"
           label={t('register.passwordConfirmation')}
           autoComplete="new-password"
@@ -99,7 +95,7 @@ export function RegisterCorporationForm({ token, onRegistered }: RegisterCorpora
 }
 
 export function RegisterCorporationPage() {
-  const { t, i18n } = useTranslation();
+  const t = useT();
   const { token = '' } = useParams();
   const check = useQuery({
     queryKey: queryKeys.registrationToken.detail(token),
@@ -165,7 +161,7 @@ export function RegisterCorporationPage() {
       {!Number.isNaN(expires.getTime()) && (
         <Alert severity="info" sx={{ mb: 3 }}>
           {t('register.expiresAt', {
-            date: expires.toLocaleString(i18n.language, { dateStyle: 'long', timeStyle: 'short' }),
+            date: expires.toLocaleString(browserLocale(), { dateStyle: 'long', timeStyle: 'short' }),
           })}
         </Alert>
       )}

@@ -10,17 +10,17 @@ import ListItemText from '@mui/material/ListItemText';
 import Divider from '@mui/material/Divider';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { currentMembership, fullName, useSession } from '../../lib/session';
 import { diagnosticsApi } from './api';
+import { browserLocale, useT } from '../../i18n';
 
 type Check = 'checking' | 'ok' | 'fail';
 
 function StatusChip({ state, testId }: { state: Check; testId: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   if (state === 'checking') return <Chip label={t('diagnostics.checking')} size="small" data-testid={testId} />;
   const ok = state === 'ok';
   return (
@@ -35,7 +35,7 @@ function StatusChip({ state, testId }: { state: Check; testId: string }) {
 }
 
 export function DiagnosticsPage() {
-  const { t, i18n } = useTranslation();
+  const t = useT();
   const session = useSession();
   const health = useQuery({ queryKey: queryKeys.health.all, queryFn: diagnosticsApi.health, meta: { quiet: true } });
   const version = useQuery({ queryKey: queryKeys.version.all, queryFn: diagnosticsApi.version, meta: { quiet: true } });
@@ -70,7 +70,7 @@ export function DiagnosticsPage() {
       label: t('diagnostics.serverTime'),
       value:
         serverTime && !Number.isNaN(serverTime.getTime())
-          ? serverTime.toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' })
+          ? serverTime.toLocaleString(browserLocale(), { dateStyle: 'medium', timeStyle: 'medium' })
           : '—',
       testId: 'diag-time',
     },

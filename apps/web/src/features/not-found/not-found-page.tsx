@@ -1,11 +1,11 @@
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PublicLayout } from '../../components/ui/public-layout';
+import { useT } from '../../i18n';
 
 export function NotFoundPage() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <PublicLayout title={t('notFound.title')}>
       <Typography

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordForm, roleLabels, type SessionUser } from '@mostrador/contract';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -16,11 +15,11 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PageHeader } from '../../components/ui/page-header';
+import { useT } from '../../i18n';
 import { currentMembership, fullName, membershipsOf, setSession, useSession } from '../../lib/session';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSwitchCompany } from '../../lib/use-switch-company';
 import { profileApi } from './api';
 
@@ -40,7 +39,7 @@ function Field({ label, value }: { label: string; value: string }) {
 }
 
 function WhoAmICard({ user, companyName }: { user: SessionUser; companyName: string | undefined }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <Card>
       <CardHeader title={t('profile.whoAmI')} slotProps={{ title: { variant: 'h3', component: 'h2' } }} />
@@ -67,7 +66,7 @@ function WhoAmICard({ user, companyName }: { user: SessionUser; companyName: str
 }
 
 function CompaniesCard({ user, companyId }: { user: SessionUser; companyId: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const switchCompany = useSwitchCompany();
   const memberships = membershipsOf(user);
   return (
@@ -122,9 +121,9 @@ function CompaniesCard({ user, companyId }: { user: SessionUser; companyId: stri
 }
 
 export function ChangePasswordCard({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
-  const form = useForm({
-    resolver: zodResolver(changePasswordForm),
+  const t = useT();
+  const form = useSchemaForm({
+    schema: changePasswordForm,
     defaultValues: { newPassword: '', passwordConfirmation: '' },
   });
   const update = useMutation({
@@ -149,15 +148,13 @@ export function ChangePasswordCard({ user }: { user: SessionUser }) {
         >
           <Stack spacing={2.5}>
             <FormTextField
-              control={form.control}
-              name="newPassword"
+              {...form.field('newPassword')}
               type="password"
               label={t('profile.newPassword')}
               autoComplete="new-password"
             />
             <FormTextField
-              control={form.control}
-              name="passwordConfirmation"
+              {...form.field('passwordConfirmation')}
               type="password"
               label={t('profile.confirmPassword')}
               autoComplete="new-password"
@@ -175,7 +172,7 @@ export function ChangePasswordCard({ user }: { user: SessionUser }) {
 }
 
 export function ProfilePage() {
-  const { t } = useTranslation();
+  const t = useT();
   const session = useSession();
   const { user, companyId } = session;
   if (!user) return null;
