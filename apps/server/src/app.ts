@@ -18,6 +18,7 @@ import { createTokenService, type TokenService } from './modules/auth/tokens.js'
 import { corporationRoutes } from './modules/corporations/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { resourceRoutes } from './resources/crud.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 
@@ -79,6 +80,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(authRoutes);
       await api.register(corporationRoutes);
       await api.register(userRoutes);
+      await api.register(resourceRoutes);
     },
     { prefix: '/api' },
   );

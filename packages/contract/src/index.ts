@@ -1,5 +1,6 @@
 export * from './auth.js';
 export * from './decimal.js';
+export * from './define-resource.js';
 export * from './error-messages.js';
 export * from './errors.js';
 export * from './fields.js';
@@ -7,3 +8,4 @@ export * from './list-query.js';
 export * from './messages-es.js';
 export * from './permissions.js';
 export * from './phone.js';
+export * from './resources/index.js';

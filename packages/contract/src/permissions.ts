@@ -25,6 +25,8 @@ export const modules = {
   companies: { label: 'Compañías', agent: 'none' },
   groups: { label: 'Grupos', agent: 'read' },
   settings: { label: 'Configuración', agent: 'read' },
+  organization: { label: 'Organización', agent: 'read' },
+  catalog: { label: 'Catálogo', agent: 'read' },
   diagnostics: { label: 'Diagnóstico', agent: 'read' },
 } as const satisfies Record<string, { label: string; agent: 'all' | 'read' | 'none' }>;
 export type Module = keyof typeof modules;

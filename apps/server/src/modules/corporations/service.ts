@@ -1,4 +1,5 @@
 import { defaultPermissions, type Role } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { companies, corporations, memberships, rolePermissions, users } from '../../db/schema.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -52,4 +53,23 @@ export async function createCorporation(tx: Db, input: NewCorporation) {
     createdUsers.push(user);
   }
   return { corporation, companies: created, users: createdUsers };
+}
+
+/**
+ * A module added by a release gets its default permissions in every corporation that has no
+ * row for it yet; modules a corporation already has rows for (possibly edited) are left alone.
+ */
+export async function ensureModulePermissions(db: Db): Promise<void> {
+  const defaults = defaultPermissions();
+  const values = sql.join(
+    defaults.map((p) => sql`(${p.role}, ${p.module}, ${p.action})`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    insert into role_permissions (corporation_id, role, module, action)
+    select c.id, d.role, d.module, d.action
+      from corporations c
+      cross join (values ${values}) as d(role, module, action)
+     where not exists (select 1 from role_permissions rp where rp.corporation_id = c.id and rp.module = d.module)
+    on conflict do nothing`);
 }

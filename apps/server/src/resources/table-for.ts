@@ -1,0 +1,69 @@
+import { columnNameOf, fieldKind, isOptionalField, type Resource, tableNameOf } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  type PgColumnBuilderBase,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { companies } from '../db/schema.js';
+
+function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
+  const name = columnNameOf(field);
+  switch (fieldKind(schema)) {
+    case 'uuid':
+      return uuid(name);
+    case 'integer':
+      return integer(name);
+    case 'number':
+      return doublePrecision(name);
+    case 'boolean':
+      return boolean(name);
+    case 'timestamp':
+      return timestamp(name, { withTimezone: true });
+    case 'json':
+      return jsonb(name);
+    default:
+      return text(name);
+  }
+}
+
+/**
+ * The table of a standard resource, derived from its declaration: id, company_id (every
+ * index leads with it), one column per field, created_at/updated_at; an index per sortable
+ * field (with id, for stable keyset order) and a unique index per unique field.
+ */
+export function tableFor(resource: Resource) {
+  const name = tableNameOf(resource.key);
+  const fields = resource.fields as Record<string, z.ZodType>;
+  const columns: Record<string, PgColumnBuilderBase> = {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+  };
+  for (const [field, schema] of Object.entries(fields)) {
+    const column = columnFor(field, schema) as PgColumnBuilderBase & { notNull(): PgColumnBuilderBase };
+    columns[field] = isOptionalField(schema) ? column : column.notNull();
+  }
+  columns.createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+  columns.updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+  return pgTable(name, columns, (t) => {
+    const col = (f: string) => (t as unknown as Record<string, AnyPgColumn>)[f];
+    return [
+      ...resource.sortable.map((f) => index(`${name}_${columnNameOf(f)}_idx`).on(col('companyId'), col(f), col('id'))),
+      ...resource.unique.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_uq`).on(col('companyId'), col(f))),
+    ];
+  });
+}
+export type ResourceTable = ReturnType<typeof tableFor>;

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { Module } from './permissions.js';
+
+/**
+ * A standard resource (SPEC §7 "Standard resources") is declared once here: its API key,
+ * the module whose permissions guard it, its writable fields as zod, its operations and its
+ * list defaults. The server turns a declaration into a table and routes; the web turns it
+ * plus a small screen config into a list and a form. Adding a resource costs this
+ * declaration and a screen config — never a copied folder.
+ */
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+export interface ResourceOptions<S extends z.ZodRawShape> {
+  /** The exact API segment of the spec (`equipos-de-ventas`, `imagina_template_messages`). */
+  key: string;
+  /** Spanish singular and plural names, for messages and screens. */
+  label: string;
+  labelPlural: string;
+  module: Module;
+  /**
+   * Writable fields: the body of create (and, partially, of update). Normalise with zod's
+   * in-place checks (`.trim()`, `.toLowerCase()`, `.toUpperCase()`), not `.transform()`:
+   * the same schemas describe responses, which must serialise.
+   */
+  fields: S;
+  /** Default: list, create, update, delete. `get` adds GET /{id}. */
+  operations?: readonly Operation[];
+  /** The spec's delete with a body (ecommerces-attributes, ecommerces-orders, contactos). */
+  deleteWithBody?: boolean;
+  /** Default sort of the list (SPEC §9): name asc for most. */
+  defaultSort?: { field: Extract<keyof S, string> | 'createdAt' | 'updatedAt'; order: 'asc' | 'desc' };
+  /** Fields a user searches with `filter` (text fields). */
+  searchable?: ReadonlyArray<Extract<keyof S, string>>;
+  /** Fields the list may sort by, besides createdAt and updatedAt. */
+  sortable?: ReadonlyArray<Extract<keyof S, string>>;
+  /** Fields unique within a company (a 409 with a Spanish message on repeats). */
+  unique?: ReadonlyArray<Extract<keyof S, string>>;
+  /**
+   * Realistic Spanish records: the demo tenant's data, and the generic tests' inputs
+   * (at least three, with distinct unique values).
+   */
+  examples: ReadonlyArray<z.input<z.ZodObject<S>>>;
+}
+
+export const systemFields = ['_id', 'createdAt', 'updatedAt'] as const;
+
+export function defineResource<const S extends z.ZodRawShape>(options: ResourceOptions<S>) {
+  const input = z.object(options.fields).strict();
+  const entity = z.object({
+    _id: z.string(),
+    ...options.fields,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  });
+  const sortable = ['createdAt', 'updatedAt', ...(options.sortable ?? [])] as string[];
+  const defaultSort = options.defaultSort ?? { field: 'createdAt', order: 'desc' };
+  if (!sortable.includes(defaultSort.field)) sortable.push(defaultSort.field);
+  return {
+    ...options,
+    operations: options.operations ?? (['list', 'create', 'update', 'delete'] as const),
+    defaultSort,
+    sortable,
+    searchable: [...(options.searchable ?? [])] as string[],
+    unique: [...(options.unique ?? [])] as string[],
+    /** Create body. */
+    input,
+    /** Update body: any subset of the fields. */
+    patch: input.partial(),
+    /** A record as the API returns it. */
+    entity,
+  };
+}
+export type Resource = ReturnType<typeof defineResource>;
+
+/** The kind of column a field is stored in, read from its zod schema. */
+export type FieldKind = 'text' | 'uuid' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'json';
+
+export function fieldKind(schema: z.ZodType): FieldKind {
+  let s = schema as z.ZodType & { _zod: { def: Record<string, unknown> & { type: string } } };
+  for (;;) {
+    const def = s._zod.def;
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault') {
+      s = def.innerType as typeof s;
+    } else if (def.type === 'pipe') {
+      // a transform keeps the input's kind (`hex` → upper-cased text); a schema pipe its output's
+      const out = def.out as typeof s;
+      s = out._zod.def.type === 'transform' ? (def.in as typeof s) : out;
+    } else break;
+  }
+  const def = s._zod.def as { type: string; format?: string };
+  switch (def.type) {
+    case 'string':
+      return def.format === 'uuid' || def.format === 'guid' ? 'uuid' : 'text';
+    case 'enum':
+    case 'literal':
+      return 'text';
+    case 'number':
+      return def.format === 'safeint' || def.format === 'int32' ? 'integer' : 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'timestamp';
+    default:
+      return 'json';
+  }
+}
+
+/** Whether a field may be left out of a create body (its column is then nullable). */
+export function isOptionalField(schema: z.ZodType): boolean {
+  return schema.safeParse(undefined).success;
+}
+
+/** The table name of a resource key: snake_case (`equipos-de-ventas` → `equipos_de_ventas`). */
+export function tableNameOf(key: string): string {
+  return key.replace(/[^a-zA-Z0-9]+/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** The column name of a wire field: snake_case (`foreignLabelId` → `foreign_label_id`). */
+export function columnNameOf(field: string): string {
+  return field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
