@@ -5,18 +5,21 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
 let t: TestApp;
 let admin: Signed;
 let agent: Signed;
-let chile: string;
+/** The suite works in Demo Chile, which starts empty; Demo Perú holds the seeded examples. */
+let home: string;
+let peru: string;
 beforeAll(async () => {
   t = await startTestApp();
   [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
-  chile = admin.company('Demo Chile');
+  home = admin.company('Demo Chile');
+  peru = admin.company('Demo Perú');
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const call = (s: Signed, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company?: string) =>
-  t.app.inject({ method, url: `/api${url}`, headers: as(s, company), payload });
+  t.app.inject({ method, url: `/api${url}`, headers: as(s, company ?? (s === admin ? home : undefined)), payload });
 
 /** The wire form of an example after the schema's normalisation (trim, upper-case, …). */
 const normalised = (r: Resource, example: object) => r.input.parse(example) as Record<string, unknown>;
@@ -24,6 +27,12 @@ const normalised = (r: Resource, example: object) => r.input.parse(example) as R
 describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %s', (key, r) => {
   const [first, second, third] = r.examples as Array<Record<string, unknown>>;
   const total = async (company?: string) => (await call(admin, 'GET', `/${key}`, undefined, company)).json().totalDocs as number;
+
+  it('shows the demo tenant its Spanish examples', async () => {
+    const seeded = (await call(admin, 'GET', `/${key}`, undefined, peru)).json();
+    expect(seeded.totalDocs).toBe(r.examples.length);
+    expect(await total()).toBe(0);
+  });
 
   it('creates, reads, updates, lists and deletes within the company', async () => {
     const created = await call(admin, 'POST', `/${key}`, first);
@@ -98,16 +107,17 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %
 
   it('keeps every company to itself', async () => {
     const [own] = (await call(admin, 'GET', `/${key}?limit=1`)).json().payload;
-    // the same record does not exist from Demo Chile
-    expect((await call(admin, 'PUT', `/${key}/${own._id}`, second, chile)).statusCode).toBe(404);
-    expect((await call(admin, 'DELETE', `/${key}/${own._id}`, undefined, chile)).statusCode).toBe(404);
-    expect(await total(chile)).toBe(0);
+    const seeded = await total(peru);
+    // the same user, in another of their companies: the record does not exist there
+    expect((await call(admin, 'PUT', `/${key}/${own._id}`, second, peru)).statusCode).toBe(404);
+    expect((await call(admin, 'DELETE', `/${key}/${own._id}`, undefined, peru)).statusCode).toBe(404);
+    if (r.operations.includes('get')) expect((await call(admin, 'GET', `/${key}/${own._id}`, undefined, peru)).statusCode).toBe(404);
     // a company field in a body cannot move a record, nor plant one elsewhere
     for (const field of ['company', 'companyId', 'company_id']) {
-      expect((await call(admin, 'PUT', `/${key}/${own._id}`, { [field]: chile })).statusCode).toBe(400);
-      expect((await call(admin, 'POST', `/${key}`, { ...third, [field]: chile })).statusCode).toBe(400);
+      expect((await call(admin, 'PUT', `/${key}/${own._id}`, { [field]: peru })).statusCode).toBe(400);
+      expect((await call(admin, 'POST', `/${key}`, { ...third, [field]: peru })).statusCode).toBe(400);
     }
-    expect(await total(chile)).toBe(0);
+    expect(await total(peru)).toBe(seeded);
     const after = (await call(admin, 'GET', `/${key}?limit=50`)).json().payload.find((p: { _id: string }) => p._id === own._id);
     expect(after).toEqual(own);
   });

@@ -1,5 +1,7 @@
+import { resourceList } from '@mostrador/contract';
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { resourceTables } from '../db/resource-tables.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 
@@ -20,7 +22,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await tx.execute('select pg_advisory_xact_lock(727002)');
     const [{ n }] = await tx.select({ n: count() }).from(corporations);
     if (Number(n) > 0) return false;
-    await createCorporation(tx, {
+    const { companies: demoCompanies } = await createCorporation(tx, {
       slug: 'demo',
       name: 'Demo',
       companies: [
@@ -32,6 +34,13 @@ export async function seedDemo(db: Db): Promise<boolean> {
         { email: 'agente@demo.com', first_name: 'Carlos', last_name: 'Agente', password: DEMO_PASSWORD, role: 'agent', companies: ['Demo Perú'] },
       ],
     });
+    // Every standard resource shows its declared Spanish examples in Demo Perú.
+    const peru = demoCompanies.find((c) => c.name === 'Demo Perú');
+    if (!peru) throw new Error('Demo Perú missing');
+    for (const resource of resourceList) {
+      const rows = resource.examples.map((e) => ({ ...(resource.input.parse(e) as object), companyId: peru.id }));
+      await tx.insert(resourceTables[resource.key]).values(rows as never);
+    }
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',
