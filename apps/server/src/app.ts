@@ -55,8 +55,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.setSerializerCompiler(serializerCompiler);
 
   const jobs = createJobQueue(database, app.log);
-  const mailer = createMailer(config, jobs, app.log);
-  mailer.bind(database.db);
+  const mailer = createMailer(config, database.db, jobs, app.log);
   app.decorate('settings', config);
   app.decorate('database', database);
   app.decorate('tokens', createTokenService(config.jwtSecret, config.accessTokenTtl));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zEmail, zId, zLoginPassword, zOptionalText, zPassword, zSlug, zText, withConfirmation } from './fields.js';
+import { zEmail, zId, zLoginPassword, zPassword, zSlug, zText, withConfirmation } from './fields.js';
 import { formMessages } from './messages-es.js';
 import { actions, moduleNames, roles } from './permissions.js';
 
@@ -104,4 +104,3 @@ export const versionResponse = z.object({
   time: z.string(),
 });
 
-export { zOptionalText };

@@ -37,11 +37,8 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
     },
     async send(name: string, data: object, options: { singletonKey?: string; startAfter?: number } = {}) {
       if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
-      if (!started) return null;
+      if (!started) throw new Error(`La cola no está iniciada: ${name}`);
       return boss.send(name, data, options);
-    },
-    get started() {
-      return started;
     },
     async stop() {
       if (started) await boss.stop({ graceful: true, timeout: 5000, close: false });

@@ -17,12 +17,10 @@ export interface Mail {
  * that causes it; a job then sends it by SMTP (SMTP_URL) or, without SMTP, logs it and marks
  * it 'logged' so the embedded product shows the link in its console.
  */
-export function createMailer(config: Config, jobs: JobQueue, log: FastifyBaseLogger) {
+export function createMailer(config: Config, db: Db, jobs: JobQueue, log: FastifyBaseLogger) {
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
-  let db: Db | undefined;
 
   jobs.define<{ id: string }>('mail.send', async ({ id }) => {
-    if (!db) return;
     const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
     if (!mail || mail.status === 'sent' || mail.status === 'logged') return;
     try {
@@ -45,9 +43,6 @@ export function createMailer(config: Config, jobs: JobQueue, log: FastifyBaseLog
   });
 
   return {
-    bind(database: Db) {
-      db = database;
-    },
     /** Stores the mail (inside the caller's transaction); call `dispatch` after commit. */
     async enqueue(tx: Db, mail: Mail): Promise<string> {
       const [row] = await tx.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
@@ -58,7 +53,6 @@ export function createMailer(config: Config, jobs: JobQueue, log: FastifyBaseLog
     },
     /** On boot: queue what a crash left pending. */
     async dispatchPending() {
-      if (!db) return;
       const pending = await db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.status, 'pending'));
       for (const { id } of pending) await this.dispatch(id);
     },

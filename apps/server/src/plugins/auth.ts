@@ -40,11 +40,6 @@ export function tenantOf(request: FastifyRequest): Tenant {
   return request.tenant;
 }
 
-export function authOf(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw new AppError('TOKEN_MISSING');
-  return request.auth;
-}
-
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;

@@ -1,6 +1,6 @@
 import { listQuery, pageOf, type Resource, resources, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceTables } from '../db/resource-tables.js';
 import { tenantOf } from '../plugins/auth.js';
@@ -22,7 +22,7 @@ function registerResource(app: FastifyInstance, resource: Resource) {
   const permission = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: resource.module, action } });
   const tags = [resource.key];
   const ops = new Set(resource.operations);
-  const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   if (ops.has('list')) {
     r.get(base, { config: permission('list'), schema: { tags, querystring: listQuery, response: { 200: pageOf(resource.entity.partial()) } } }, (req) =>

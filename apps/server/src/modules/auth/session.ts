@@ -66,7 +66,7 @@ export function createSessions(app: FastifyInstance) {
     });
   }
 
-  async function respond(reply: FastifyReply, userId: string, sessionId: string, tokenVersion: number) {
+  async function respond(userId: string, sessionId: string, tokenVersion: number) {
     const user = await loadSessionUser(app.database.db, userId);
     const token = await app.tokens.sign({ sub: userId, sid: sessionId, ver: tokenVersion });
     return { status: 200 as const, token, expiresIn: app.tokens.ttlSeconds, user: { ...user, token } };
@@ -88,7 +88,7 @@ export function createSessions(app: FastifyInstance) {
         .returning({ id: sessions.id });
       const [user] = await tx.select({ ver: users.tokenVersion }).from(users).where(eq(users.id, userId));
       setCookie(reply, secret);
-      return { sessionId: session.id, respond: () => respond(reply, userId, session.id, user.ver) };
+      return { sessionId: session.id, respond: () => respond(userId, session.id, user.ver) };
     },
 
     /** GET /api/token: a new access token from the session cookie (sliding expiry). */
@@ -112,7 +112,7 @@ export function createSessions(app: FastifyInstance) {
       }
       const [user] = await app.database.db.select({ ver: users.tokenVersion }).from(users).where(eq(users.id, row.userId));
       setCookie(reply, cookieSecret);
-      return respond(reply, row.userId, row.id, user.ver);
+      return respond(row.userId, row.id, user.ver);
     },
 
     async revoke(where: { sessionId?: string; cookieSecret?: string }) {
