@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from './mail/outbox.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
+import { companyRoutes } from './modules/companies/routes.js';
 import { corporationRoutes } from './modules/corporations/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -79,6 +80,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(authRoutes);
       await api.register(corporationRoutes);
       await api.register(userRoutes);
+      await api.register(companyRoutes);
       await api.register(resourceRoutes);
     },
     { prefix: '/api' },

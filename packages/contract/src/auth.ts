@@ -50,6 +50,13 @@ export const authQuery = z.object({
 });
 export const authResponse = z.object({ allowed: z.boolean(), role: z.enum(roles) });
 
+/** GET /api/permissions: what the caller's role may do in the current company, per module. */
+export const permissionsResponse = z.object({
+  role: z.enum(roles),
+  permissions: z.record(z.string(), z.array(z.enum(actions))),
+});
+export type PermissionsResponse = z.infer<typeof permissionsResponse>;
+
 export const forgotInput = z.object({ email: zEmail(), corporation: zSlug() });
 
 export const resetInput = withConfirmation(

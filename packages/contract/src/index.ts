@@ -1,4 +1,5 @@
 export * from './auth.js';
+export * from './constants.js';
 export * from './decimal.js';
 export * from './define-resource.js';
 export * from './error-messages.js';
@@ -9,3 +10,4 @@ export * from './messages-es.js';
 export * from './permissions.js';
 export * from './phone.js';
 export * from './resources/index.js';
+export * from './organization.js';

@@ -15,6 +15,9 @@ export const roleLabels: Record<Role, string> = {
 export const actions = ['list', 'read', 'create', 'update', 'delete'] as const;
 export type Action = (typeof actions)[number];
 
+/** What an agent may do in a module by default: everything, list/read/create/update (work), list/read, nothing. */
+export type AgentAccess = 'all' | 'work' | 'read' | 'none';
+
 /**
  * Modules group screens and resources (SPEC §2 groups). Later capabilities add theirs here.
  * `manage` marks modules that agents may only read at most.
@@ -27,8 +30,16 @@ export const modules = {
   settings: { label: 'Configuración', agent: 'read' },
   organization: { label: 'Organización', agent: 'read' },
   catalog: { label: 'Catálogo', agent: 'read' },
+  ecommerce: { label: 'E-commerce', agent: 'read' },
+  marketplace: { label: 'Marketplaces', agent: 'read' },
+  leads: { label: 'Leads y contactos', agent: 'work' },
+  chats: { label: 'Chat y comentarios', agent: 'work' },
+  messaging: { label: 'Mensajería', agent: 'read' },
+  marketing: { label: 'Marketing', agent: 'read' },
+  integrations: { label: 'Teléfonos e integraciones', agent: 'none' },
+  metrics: { label: 'Métricas', agent: 'none' },
   diagnostics: { label: 'Diagnóstico', agent: 'read' },
-} as const satisfies Record<string, { label: string; agent: 'all' | 'read' | 'none' }>;
+} as const satisfies Record<string, { label: string; agent: AgentAccess }>;
 export type Module = keyof typeof modules;
 export const moduleNames = Object.keys(modules) as Module[];
 
@@ -41,8 +52,10 @@ export function defaultPermissions(): Array<{ role: Role; module: Module; action
     for (const action of actions) {
       rows.push({ role: 'admin', module, action });
       if (module !== 'companies' || readActions.includes(action)) rows.push({ role: 'supervisor', module, action });
-      const agent = modules[module].agent as 'all' | 'read' | 'none';
-      if (agent === 'all' || (agent === 'read' && readActions.includes(action))) rows.push({ role: 'agent', module, action });
+      const agent: AgentAccess = modules[module].agent;
+      const agentMay =
+        agent === 'all' || (agent === 'work' && action !== 'delete') || (agent === 'read' && readActions.includes(action));
+      if (agentMay) rows.push({ role: 'agent', module, action });
     }
   }
   return rows;

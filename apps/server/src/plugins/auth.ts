@@ -112,5 +112,15 @@ export function createPermissionService(app: FastifyInstance) {
       );
       return rows.length > 0;
     },
+    /** The role's whole matrix: module → actions (the web hides what the role may not do). */
+    async matrix(tenant: Pick<Tenant, 'corporationId' | 'role'>): Promise<Record<string, Action[]>> {
+      const { rows } = await app.database.db.execute<{ module: string; action: Action }>(
+        sql`select module, action from role_permissions where corporation_id = ${tenant.corporationId}
+            and role = ${tenant.role} order by module, action`,
+      );
+      const out: Record<string, Action[]> = {};
+      for (const r of rows) (out[r.module] ??= []).push(r.action);
+      return out;
+    },
   };
 }

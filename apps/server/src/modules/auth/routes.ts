@@ -1,6 +1,7 @@
 import {
   authQuery,
   authResponse,
+  permissionsResponse,
   forgotInput,
   loginInput,
   loginResponse,
@@ -88,6 +89,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       return { allowed, role: tenant.role };
     },
   );
+
+  app.get('/permissions', { schema: { tags: ['auth'], response: { 200: permissionsResponse } } }, async (request) => {
+    const tenant = tenantOf(request);
+    return { role: tenant.role, permissions: await app.permissions.matrix(tenant) };
+  });
 
   app.post(
     '/forgot',

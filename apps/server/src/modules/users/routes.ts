@@ -1,5 +1,17 @@
-import { registerInput, roles, successMessages, updatePasswordInput, zId, zText } from '@mostrador/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import {
+  listQuery,
+  pageOf,
+  registerInput,
+  roles,
+  successMessages,
+  totalPagesOf,
+  updatePasswordInput,
+  userOut,
+  userSortFields,
+  zId,
+  zText,
+} from '@mostrador/contract';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
@@ -9,17 +21,6 @@ import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { hashPassword } from '../auth/passwords.js';
 
 const idParams = z.object({ id: zId() });
-
-const userOut = z.object({
-  _id: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  disabled: z.boolean(),
-  role: z.enum(roles),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
 
 const userUpdate = z
   .object({
@@ -56,8 +57,80 @@ function toWire(row: { user: typeof users.$inferSelect; role: string }) {
   };
 }
 
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
+
+  /** The company's members (SPEC §7: default sort name asc), searched by name and e-mail. */
+  app.get(
+    '/users',
+    { config: { permission: { module: 'users', action: 'list' } }, schema: { tags: ['users'], querystring: listQuery, response: { 200: pageOf(userOut.partial()) } } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const q = request.query;
+      const sort = q.sort ?? 'name';
+      if (!(userSortFields as readonly string[]).includes(sort)) {
+        throw new AppError('VALIDATION', `No se puede ordenar por «${sort}»`, [{ path: 'sort', msg: `Valores posibles: ${userSortFields.join(', ')}` }]);
+      }
+      const wire = Object.keys(userOut.shape);
+      const unknown = q.fields?.filter((f) => !wire.includes(f)) ?? [];
+      if (unknown.length) {
+        throw new AppError('VALIDATION', `Campo desconocido: ${unknown.join(', ')}`, [{ path: 'fields', msg: `Campos posibles: ${wire.join(', ')}` }]);
+      }
+      const direction = (q.order ?? 'asc') === 'asc' ? asc : desc;
+      const term = q.filter ? `%${escapeLike(q.filter)}%` : undefined;
+      const where = and(
+        eq(memberships.companyId, tenant.companyId),
+        term ? or(ilike(users.firstName, term), ilike(users.lastName, term), ilike(users.email, term), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, term)) : undefined,
+      );
+      const orderBy = {
+        name: [direction(users.firstName), direction(users.lastName)],
+        email: [direction(users.email)],
+        role: [direction(memberships.role)],
+        createdAt: [direction(users.createdAt)],
+      }[sort as (typeof userSortFields)[number]];
+      const [rows, [{ n }]] = await Promise.all([
+        db
+          .select({ user: users, role: memberships.role })
+          .from(users)
+          .innerJoin(memberships, eq(memberships.userId, users.id))
+          .where(where)
+          .orderBy(...orderBy, direction(users.id))
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit),
+        db.select({ n: count() }).from(users).innerJoin(memberships, eq(memberships.userId, users.id)).where(where),
+      ]);
+      const totalDocs = Number(n);
+      const pick = (u: ReturnType<typeof toWire>) =>
+        q.fields ? Object.fromEntries(Object.entries(u).filter(([k]) => k === '_id' || q.fields?.includes(k))) : u;
+      return { payload: rows.map((r) => pick(toWire(r))), totalDocs, totalPages: totalPagesOf(totalDocs, q.limit), page: q.page, limit: q.limit };
+    },
+  );
+
+  /**
+   * Removes a user from the current company (their account stays for their other
+   * companies; with none left it is disabled and signed out everywhere).
+   */
+  app.delete(
+    '/users/:id',
+    { config: { permission: { module: 'users', action: 'delete' } }, schema: { tags: ['users'], params: idParams } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { id } = request.params;
+      if (id === tenant.userId) throw new AppError('BAD_REQUEST', 'No puedes quitarte a ti mismo de la compañía');
+      await db.transaction(async (tx) => {
+        await memberOf(tx, tenant, id);
+        await tx.delete(memberships).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
+        const [{ left }] = await tx.select({ left: count() }).from(memberships).where(eq(memberships.userId, id));
+        if (Number(left) === 0) {
+          await tx.update(users).set({ disabled: true, updatedAt: new Date() }).where(eq(users.id, id));
+          await app.sessions.revokeAllOf(tx, id);
+        }
+      });
+      return { status: 200, _id: id, msg: successMessages.deleted };
+    },
+  );
 
   /** Own record: always; anyone else's: the role must allow it. */
   async function assertSelfOr(tenant: Tenant, id: string, action: 'read' | 'update') {

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { formMessages } from './messages-es.js';
+import { zId, zText } from './fields.js';
+import { countryCodes } from './phone.js';
+import { roles } from './permissions.js';
+
+/**
+ * Organisation calls that are not plain standard resources: companies live at corporation
+ * level, users through memberships, group members through a join (SPEC §7 Users, Groups).
+ */
+
+/** Settings a company keeps (/configuracion). Not shown in the spec: time zone and currency. */
+export const companySettings = z
+  .object({
+    timezone: z.enum(['America/Lima', 'America/Santiago', 'America/Bogota', 'Europe/Madrid'], { error: 'Zona horaria no válida' }),
+    currency: z.enum(['PEN', 'CLP', 'COP', 'EUR', 'USD'], { error: 'Moneda no válida' }),
+  })
+  .partial()
+  .strict();
+
+export const companyInput = z
+  .object({
+    name: zText(120),
+    country: z.enum(countryCodes, { error: formMessages.required }),
+    settings: companySettings.optional(),
+  })
+  .strict();
+export const companyPatch = companyInput.partial();
+
+export const companyOut = z.object({
+  _id: z.string(),
+  name: z.string(),
+  country: z.string(),
+  settings: companySettings,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Company = z.infer<typeof companyOut>;
+
+/** A member of the current company, as GET /users lists it. */
+export const userOut = z.object({
+  _id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  disabled: z.boolean(),
+  role: z.enum(roles),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CompanyUser = z.infer<typeof userOut>;
+
+/** Fields GET /users sorts by: `name` (first then last name, the default), email, role, createdAt. */
+export const userSortFields = ['name', 'email', 'role', 'createdAt'] as const;
+
+/** PUT /groups/{id}/users/: the whole member list of a group (users of the company). */
+export const groupMembersInput = z.object({ userIds: z.array(zId()).max(1000) }).strict();
