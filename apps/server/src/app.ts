@@ -17,6 +17,7 @@ import { createSessions, type Sessions } from './modules/auth/session.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
 import { corporationRoutes } from './modules/corporations/routes.js';
+import { groupRoutes } from './modules/groups/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { resourceRoutes } from './resources/crud.js';
@@ -81,6 +82,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(corporationRoutes);
       await api.register(userRoutes);
       await api.register(companyRoutes);
+      await api.register(groupRoutes);
       await api.register(resourceRoutes);
     },
     { prefix: '/api' },

@@ -137,3 +137,33 @@ describe('companies of a corporation', () => {
     expect((await call(acme, 'GET', '/companies', undefined, otherId)).json().totalDocs).toBe(1);
   });
 });
+
+describe('group members', () => {
+  it('lists and replaces a group’s members among the company’s users', async () => {
+    const group = (await call(admin, 'POST', '/groups', { name: 'Turno mañana' })).json();
+    const people = (await call(admin, 'GET', '/users')).json().payload as Array<{ _id: string; first_name: string }>;
+    expect((await call(admin, 'GET', `/groups/${group._id}/users`)).json()).toEqual({ payload: [] });
+
+    const put = await call(admin, 'PUT', `/groups/${group._id}/users/`, { userIds: people.map((p) => p._id) });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().msg).toBe('Usuarios actualizados con éxito');
+    expect((await call(admin, 'GET', `/groups/${group._id}/users`)).json().payload.map((u: { first_name: string }) => u.first_name)).toEqual(['Ana', 'Carlos']);
+
+    // a user of another corporation cannot be planted in the group; nothing changes
+    // (Acme's first company was deleted above: sign in again to land in the one it kept)
+    const acmeNow = await login(t, demo.acme);
+    const acmeUser = (await call(acmeNow, 'GET', '/users')).json().payload[0]._id;
+    const bad = await call(admin, 'PUT', `/groups/${group._id}/users/`, { userIds: [people[0]._id, acmeUser] });
+    expect(bad.statusCode).toBe(400);
+    expect((await call(admin, 'GET', `/groups/${group._id}/users`)).json().payload).toHaveLength(2);
+    // another company's caller does not see the group at all
+    expect((await call(acmeNow, 'GET', `/groups/${group._id}/users`)).statusCode).toBe(404);
+    expect((await call(acmeNow, 'PUT', `/groups/${group._id}/users/`, { userIds: [] })).statusCode).toBe(404);
+
+    const only = await call(admin, 'PUT', `/groups/${group._id}/users`, { userIds: [people[1]._id] });
+    expect(only.json().payload.map((u: { first_name: string }) => u.first_name)).toEqual(['Carlos']);
+    // deleting the group takes its member list with it
+    expect((await call(admin, 'DELETE', `/groups/${group._id}`)).statusCode).toBe(200);
+    expect((await call(admin, 'GET', `/groups/${group._id}/users`)).statusCode).toBe(404);
+  });
+});

@@ -1,11 +1,13 @@
-import { type Resource, resourceList } from '@mostrador/contract';
+import { defaultPermissions, fieldKind, type Resource, resourceList } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { resourceTables } from '../src/db/resource-tables.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let admin: Signed;
 let agent: Signed;
-/** The suite works in Demo Chile, which starts empty; Demo Perú holds the seeded examples. */
+/** The suite works in Demo Chile, which starts empty; Demo Perú holds the seeded demo data. */
 let home: string;
 let peru: string;
 beforeAll(async () => {
@@ -18,115 +20,216 @@ afterAll(async () => {
   await t?.close();
 });
 
+type Rec = Record<string, unknown>;
 const call = (s: Signed, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company?: string) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(s, company ?? (s === admin ? home : undefined)), payload });
 
 /** The wire form of an example after the schema's normalisation (trim, upper-case, …). */
-const normalised = (r: Resource, example: object) => r.input.parse(example) as Record<string, unknown>;
+const normalised = (r: Resource, example: object) => r.input.parse(example) as Rec;
+
+/** What the API returns for an example: secrets replaced by their `<field>Set` flag. */
+function expectedWire(r: Resource, example: object): Rec {
+  const out: Rec = {};
+  for (const [k, v] of Object.entries(normalised(r, example))) {
+    if (r.writeOnly.includes(k)) out[`${k}Set`] = true;
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The spec's delete body of a record: the declared fields, with the record's values. */
+const deleteBodyOf = (r: Resource, example: object) =>
+  r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, normalised(r, example)[k]])) : undefined;
+
+/** Makes a record the way the product would: POST where the API creates, else as a sync job stores it. */
+async function make(r: Resource, example: object, company = home): Promise<Rec> {
+  if (r.operations.includes('create')) {
+    const res = await call(admin, 'POST', `/${r.path}`, example, company);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json();
+  }
+  const [row] = await t.database.db
+    .insert(resourceTables[r.key])
+    .values({ ...normalised(r, example), companyId: company } as never)
+    .returning();
+  return { _id: (row as Rec).id };
+}
+
+const agentMay = (r: Resource, action: string) => defaultPermissions().some((p) => p.role === 'agent' && p.module === r.module && p.action === action);
 
 describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %s', (key, r) => {
-  const [first, second, third] = r.examples as Array<Record<string, unknown>>;
-  const total = async (company?: string) => (await call(admin, 'GET', `/${key}`, undefined, company)).json().totalDocs as number;
+  const [first, second, third] = r.examples as Rec[];
+  const url = `/${r.path}`;
+  const ops = new Set(r.operations);
+  const total = async (company?: string) => (await call(admin, 'GET', url, undefined, company)).json().totalDocs as number;
+  const remove = (id: string, example: object, company?: string) => call(admin, 'DELETE', `${url}/${id}`, deleteBodyOf(r, example), company);
 
-  it('shows the demo tenant its Spanish examples', async () => {
-    const seeded = (await call(admin, 'GET', `/${key}`, undefined, peru)).json();
-    expect(seeded.totalDocs).toBe(r.examples.length);
+  it('shows the demo tenant its Spanish records', async () => {
+    const seeded = (await call(admin, 'GET', url, undefined, peru)).json();
+    expect(seeded.totalDocs).toBeGreaterThanOrEqual(r.examples.length);
     expect(await total()).toBe(0);
   });
 
   it('creates, reads, updates, lists and deletes within the company', async () => {
-    const created = await call(admin, 'POST', `/${key}`, first);
-    expect(created.statusCode).toBe(201);
-    const record = created.json();
-    expect(record).toMatchObject(normalised(r, first));
+    const record = await make(r, first);
     expect(record._id).toMatch(/^[0-9a-f-]{36}$/);
-
-    if (r.operations.includes('get')) {
-      expect((await call(admin, 'GET', `/${key}/${record._id}`)).json()).toEqual(record);
+    if (ops.has('create')) {
+      expect(record).toMatchObject(expectedWire(r, first));
+      for (const secret of r.writeOnly) expect(record).not.toHaveProperty(secret);
     }
-    const updated = await call(admin, 'PUT', `/${key}/${record._id}`, second);
-    expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toMatchObject(normalised(r, second));
-
-    const list = (await call(admin, 'GET', `/${key}`)).json();
+    const id = record._id as string;
+    if (ops.has('get')) {
+      const got = (await call(admin, 'GET', `${url}/${id}`)).json();
+      expect(got).toMatchObject({ _id: id, ...expectedWire(r, first) });
+    }
+    if (ops.has('update')) {
+      const updated = await call(admin, 'PUT', `${url}/${id}`, second);
+      expect(updated.statusCode).toBe(200);
+      expect(updated.json()).toMatchObject(expectedWire(r, second));
+    }
+    const list = (await call(admin, 'GET', url)).json();
     expect(list).toMatchObject({ totalDocs: 1, totalPages: 1, page: 1, limit: 20 });
-    expect(list.payload[0]._id).toBe(record._id);
+    expect(list.payload[0]._id).toBe(id);
+    for (const secret of r.writeOnly) expect(list.payload[0]).not.toHaveProperty(secret);
 
-    const del = await call(admin, 'DELETE', `/${key}/${record._id}`);
-    expect(del.statusCode).toBe(200);
+    const current = ops.has('update') ? second : first;
+    if (r.deleteBody) {
+      // a delete body that does not match the record deletes nothing
+      expect((await call(admin, 'DELETE', `${url}/${id}`)).statusCode).toBe(400);
+      const stored = normalised(r, current);
+      const wrong = Object.fromEntries(
+        Object.keys(r.deleteBody.shape).map((k) => {
+          const v = stored[k];
+          return [k, k === 'country' ? (v === 'ES' ? 'PE' : 'ES') : typeof v === 'number' ? v + 1 : crypto.randomUUID()];
+        }),
+      );
+      const mismatch = await call(admin, 'DELETE', `${url}/${id}`, wrong);
+      expect(mismatch.statusCode).toBe(400);
+      expect(await total()).toBe(1);
+    }
+    const del = await remove(id, current);
+    expect(del.statusCode, del.body).toBe(200);
     expect(await total()).toBe(0);
-    expect((await call(admin, 'DELETE', `/${key}/${record._id}`)).statusCode).toBe(404);
+    expect((await remove(id, current)).statusCode).toBe(404);
   });
 
   it('pages, sorts, searches and trims fields', async () => {
-    for (const example of r.examples) expect((await call(admin, 'POST', `/${key}`, example)).statusCode).toBe(201);
+    for (const example of r.examples) await make(r, example);
     const n = r.examples.length;
-    const page = (await call(admin, 'GET', `/${key}?limit=2&page=2`)).json();
+    const page = (await call(admin, 'GET', `${url}?limit=2&page=2`)).json();
     expect(page).toMatchObject({ totalDocs: n, totalPages: Math.ceil(n / 2), page: 2 });
     expect(page.payload).toHaveLength(Math.min(2, n - 2));
 
     const field = r.defaultSort.field;
     const values = (order: string) =>
-      call(admin, 'GET', `/${key}?sort=${field}&order=${order}&limit=50`).then((res) => res.json().payload.map((p: Record<string, string>) => p[field]));
+      call(admin, 'GET', `${url}?sort=${field}&order=${order}&limit=50`).then((res) => res.json().payload.map((p: Rec) => p[field]));
     const asc = await values('asc');
     // the examples are chosen so that every collation orders them alike
-    expect(asc).toEqual([...asc].sort((a, b) => (String(a).toLowerCase() < String(b).toLowerCase() ? -1 : 1)));
+    const cmp = (a: unknown, b: unknown) =>
+      typeof a === 'number' && typeof b === 'number' ? a - b : String(a).toLowerCase() < String(b).toLowerCase() ? -1 : String(a) === String(b) ? 0 : 1;
+    expect(asc).toEqual([...asc].sort(cmp));
     expect(asc).toHaveLength(n);
     expect(await values('desc')).toEqual([...asc].reverse());
 
     const searchField = r.searchable[0];
     const needle = String(normalised(r, third)[searchField]).slice(0, 6);
-    const found = (await call(admin, 'GET', `/${key}?filter=${encodeURIComponent(needle)}`)).json();
+    const found = (await call(admin, 'GET', `${url}?filter=${encodeURIComponent(needle)}`)).json();
     expect(found.totalDocs).toBeGreaterThanOrEqual(1);
-    expect(found.payload.every((p: Record<string, unknown>) => r.searchable.some((f) => String(p[f] ?? '').toLowerCase().includes(needle.toLowerCase())))).toBe(true);
-    const none = (await call(admin, 'GET', `/${key}?filter=zzzz-no-existe`)).json();
+    expect(found.payload.every((p: Rec) => r.searchable.some((f) => String(p[f] ?? '').toLowerCase().includes(needle.toLowerCase())))).toBe(true);
+    const none = (await call(admin, 'GET', `${url}?filter=zzzz-no-existe`)).json();
     expect(none).toMatchObject({ totalDocs: 0, payload: [] });
 
-    const trimmed = (await call(admin, 'GET', `/${key}?fields=${searchField}`)).json().payload[0];
+    const trimmed = (await call(admin, 'GET', `${url}?fields=${searchField}`)).json().payload[0];
     expect(Object.keys(trimmed).sort()).toEqual(['_id', searchField].sort());
   });
 
   it('refuses bad queries and bad input with Spanish 400s and writes nothing', async () => {
     const before = await total();
-    const badSort = await call(admin, 'GET', `/${key}?sort=password`);
+    const badSort = await call(admin, 'GET', `${url}?sort=password`);
     expect(badSort.statusCode).toBe(400);
     expect(badSort.json().errors.msg).toBe('No se puede ordenar por «password»');
-    const badField = await call(admin, 'GET', `/${key}?fields=secreto`);
+    const badField = await call(admin, 'GET', `${url}?fields=secreto`);
     expect(badField.statusCode).toBe(400);
     expect(badField.json().errors.msg).toBe('Campo desconocido: secreto');
+    for (const secret of r.writeOnly) expect((await call(admin, 'GET', `${url}?fields=${secret}`)).statusCode).toBe(400);
 
-    const empty = await call(admin, 'POST', `/${key}`, {});
-    expect(empty.statusCode).toBe(400);
-    expect(empty.json().errors.details).toContainEqual(expect.objectContaining({ msg: 'Este campo es requerido' }));
-    if (r.unique.length) {
-      const dup = await call(admin, 'POST', `/${key}`, first);
-      expect(dup.statusCode).toBe(409);
+    if (ops.has('create')) {
+      const empty = await call(admin, 'POST', url, {});
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().errors.details).toContainEqual(expect.objectContaining({ msg: 'Este campo es requerido' }));
+      if (r.unique.length) expect((await call(admin, 'POST', url, first)).statusCode).toBe(409);
+    } else {
+      expect((await call(admin, 'POST', url, first)).statusCode).toBe(404);
     }
     expect(await total()).toBe(before);
   });
 
   it('keeps every company to itself', async () => {
-    const [own] = (await call(admin, 'GET', `/${key}?limit=1`)).json().payload;
+    const [own] = (await call(admin, 'GET', `${url}?limit=1`)).json().payload;
+    const example = r.examples.find((e) => (r.unique.length ? r.unique.every((u) => normalised(r, e)[u] === own[u]) : true)) ?? first;
     const seeded = await total(peru);
     // the same user, in another of their companies: the record does not exist there
-    expect((await call(admin, 'PUT', `/${key}/${own._id}`, second, peru)).statusCode).toBe(404);
-    expect((await call(admin, 'DELETE', `/${key}/${own._id}`, undefined, peru)).statusCode).toBe(404);
-    if (r.operations.includes('get')) expect((await call(admin, 'GET', `/${key}/${own._id}`, undefined, peru)).statusCode).toBe(404);
+    if (ops.has('update')) expect((await call(admin, 'PUT', `${url}/${own._id}`, second, peru)).statusCode).toBe(404);
+    expect((await remove(own._id, example, peru)).statusCode).toBe(404);
+    if (ops.has('get')) expect((await call(admin, 'GET', `${url}/${own._id}`, undefined, peru)).statusCode).toBe(404);
     // a company field in a body cannot move a record, nor plant one elsewhere
     for (const field of ['company', 'companyId', 'company_id']) {
-      expect((await call(admin, 'PUT', `/${key}/${own._id}`, { [field]: peru })).statusCode).toBe(400);
-      expect((await call(admin, 'POST', `/${key}`, { ...third, [field]: peru })).statusCode).toBe(400);
+      if (ops.has('update')) expect((await call(admin, 'PUT', `${url}/${own._id}`, { [field]: peru })).statusCode).toBe(400);
+      if (ops.has('create')) expect((await call(admin, 'POST', url, { ...third, [field]: peru })).statusCode).toBe(400);
     }
     expect(await total(peru)).toBe(seeded);
-    const after = (await call(admin, 'GET', `/${key}?limit=50`)).json().payload.find((p: { _id: string }) => p._id === own._id);
+    const after = (await call(admin, 'GET', `${url}?limit=50`)).json().payload.find((p: { _id: string }) => p._id === own._id);
     expect(after).toEqual(own);
   });
 
   it('follows the role permissions of its module', async () => {
-    const list = await call(agent, 'GET', `/${key}`);
-    expect(list.statusCode).toBe(200);
-    const create = await call(agent, 'POST', `/${key}`, first);
-    expect(create.statusCode).toBe(401);
-    expect(create.json().errors.code).toBe('FORBIDDEN');
+    const agentCompany = agent.company('Demo Perú');
+    const list = await call(agent, 'GET', url, undefined, agentCompany);
+    expect(list.statusCode).toBe(agentMay(r, 'list') ? 200 : 401);
+    if (ops.has('create')) {
+      const create = await call(agent, 'POST', url, { ...first, ...Object.fromEntries(r.unique.map((u) => [u, undefined])) }, agentCompany);
+      if (agentMay(r, 'create')) expect(create.statusCode).not.toBe(401);
+      else expect(create.json().errors.code).toBe('FORBIDDEN');
+    }
+    if (!agentMay(r, 'delete')) {
+      const del = await call(agent, 'DELETE', `${url}/${crypto.randomUUID()}`, deleteBodyOf(r, first), agentCompany);
+      expect(del.json().errors.code).toBe('FORBIDDEN');
+    }
+  });
+});
+
+/** Every reference field of every resource that creates records: company-checked, cleaned on delete. */
+const referenceCases = resourceList.flatMap((r) =>
+  r.operations.includes('create')
+    ? Object.entries(r.refs)
+        .map(([field, keys]) => ({ r, field, target: resourceList.find((x) => x.key === keys.find((k) => k !== r.key)) }))
+        .filter((c): c is { r: Resource; field: string; target: Resource } => Boolean(c.target))
+        .map((c) => [`${c.r.key}.${c.field} → ${c.target.key}`, c] as const)
+    : [],
+);
+
+describe.each(referenceCases)('reference %s', (_name, { r, field, target }) => {
+  const many = fieldKind((r.fields as Record<string, z.ZodType>)[field]) === 'json';
+  const value = (id: string) => (many ? [id] : id);
+  const url = `/${r.path}`;
+
+  it('accepts only records of the same company and lets go of a deleted one', async () => {
+    const company = (await call(admin, 'POST', '/companies', { name: `Refs ${r.key} ${field}`, country: 'PE' })).json()._id as string;
+    const targetRecord = await make(target, target.examples[0], company);
+    const [foreign] = (await call(admin, 'GET', `/${target.path}?limit=1`, undefined, peru)).json().payload;
+
+    const stolen = await call(admin, 'POST', url, { ...r.examples[0], [field]: value(foreign._id) }, company);
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json().errors.details).toContainEqual({ path: field, msg: 'No existe en esta compañía' });
+    expect((await call(admin, 'GET', url, undefined, company)).json().totalDocs).toBe(0);
+
+    const created = await call(admin, 'POST', url, { ...r.examples[0], [field]: value(targetRecord._id as string) }, company);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()[field]).toEqual(value(targetRecord._id as string));
+
+    const del = await call(admin, 'DELETE', `/${target.path}/${targetRecord._id}`, deleteBodyOf(target, target.examples[0]), company);
+    expect(del.statusCode, del.body).toBe(200);
+    const [after] = (await call(admin, 'GET', url, undefined, company)).json().payload;
+    expect(after[field] ?? (many ? [] : undefined)).toEqual(many ? [] : undefined);
   });
 });

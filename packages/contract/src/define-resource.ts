@@ -25,8 +25,26 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
   fields: S;
   /** Default: list, create, update, delete. `get` adds GET /{id}. */
   operations?: readonly Operation[];
-  /** The spec's delete with a body (ecommerces-attributes, ecommerces-orders, contactos). */
-  deleteWithBody?: boolean;
+  /** The exact API path when it is not `/<key>` (chat groups live at `users/chat_groups`). */
+  path?: string;
+  /**
+   * The spec's delete with a body (ecommerces-attributes, ecommerces-orders, contactos): the
+   * body names the record as the external system knows it, and the server deletes only when
+   * every given field equals the stored one (decision 0010).
+   */
+  deleteBody?: z.ZodObject;
+  /**
+   * Fields holding ids of another resource's records (`brandId: 'brands'`, also arrays of
+   * ids): the server accepts only ids of the caller's company; forms offer them as choices.
+   * Several keys: the id may be a record of any of them (labels reference each other across
+   * categories, tags and mostrador labels).
+   */
+  refs?: Partial<Record<Extract<keyof S, string>, string | readonly string[]>>;
+  /**
+   * Secrets (tokens, API keys, client secrets): accepted on create and update, stored, never
+   * returned. Responses carry `<field>Set: true` instead, so a form can say it is kept.
+   */
+  writeOnly?: ReadonlyArray<Extract<keyof S, string>>;
   /** Default sort of the list (SPEC §9): name asc for most. */
   defaultSort?: { field: Extract<keyof S, string> | 'createdAt' | 'updatedAt'; order: 'asc' | 'desc' };
   /** Fields a user searches with `filter` (text fields). */
@@ -46,9 +64,16 @@ export const systemFields = ['_id', 'createdAt', 'updatedAt'] as const;
 
 export function defineResource<const S extends z.ZodRawShape>(options: ResourceOptions<S>) {
   const input = z.object(options.fields).strict();
+  const writeOnly = [...(options.writeOnly ?? [])] as string[];
+  const readable: Record<string, unknown> = {};
+  for (const [field, schema] of Object.entries(options.fields)) {
+    if (writeOnly.includes(field)) readable[`${field}Set`] = z.boolean().optional();
+    else readable[field] = schema;
+  }
   const entity = z.object({
     _id: z.string(),
-    ...options.fields,
+    // typed as the fields: a write-only field is absent from responses, its `<field>Set` flag present
+    ...(readable as unknown as S),
     createdAt: z.string(),
     updatedAt: z.string(),
   });
@@ -62,6 +87,11 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     sortable,
     searchable: [...(options.searchable ?? [])] as string[],
     unique: [...(options.unique ?? [])] as string[],
+    writeOnly,
+    refs: Object.fromEntries(
+      Object.entries(options.refs ?? {}).map(([field, keys]) => [field, [keys as string | string[]].flat()]),
+    ) as Record<string, string[]>,
+    path: options.path ?? options.key,
     /** Create body. */
     input,
     /** Update body: any subset of the fields. */

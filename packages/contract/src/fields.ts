@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { formMessages } from './messages-es.js';
+import { countryCodes } from './phone.js';
 
 /**
  * Field builders shared by forms and server: one schema, both sides.
  * Every builder answers with the spec's Spanish messages.
  */
-const requiredError = (iss: { input?: unknown }) =>
-  iss.input === undefined || iss.input === null ? formMessages.required : formMessages.invalid;
+/** An error map: 'Este campo es requerido' when the value is missing, `message` when it is of the wrong kind. */
+export const requiredOr =
+  (message: string) =>
+  (iss: { input?: unknown }): string =>
+    iss.input === undefined || iss.input === null ? formMessages.required : message;
+
+const requiredError = requiredOr(formMessages.invalid);
 
 export const zText = (max = 200) =>
   z.string({ error: requiredError }).trim().min(1, formMessages.required).max(max, formMessages.tooLong);
@@ -44,6 +50,66 @@ export const zSlug = () =>
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, formMessages.slug);
 
 export const zId = () => z.uuid({ error: 'El identificador no es válido' });
+
+/** The id of another resource's record (declare the field in `refs`): optional, a uuid. */
+export const zRefId = () => zId().optional();
+
+/** Ids of other resources' records (declare the field in `refs`): optional, a list of uuids. */
+export const zRefIds = (max = 500) => z.array(zId(), { error: formMessages.invalid }).max(max, formMessages.tooLong).optional();
+
+/** One of fixed values (statuses, platforms, languages): required, else 'Elige una de las opciones…'. */
+export const zEnum = <const T extends readonly [string, ...string[]]>(values: T, message: string = formMessages.option) =>
+  z.enum(values, { error: requiredOr(message) });
+
+/** A yes/no flag a form may leave out (active, isDefault, answered). */
+export const zOptionalBoolean = () => z.boolean({ error: formMessages.invalid }).optional();
+
+/** A country the product sells in (SPEC §9): PE, CL, CO or ES. */
+export const zCountry = () => zEnum(countryCodes, formMessages.country);
+
+/** An amount (price, total, cost): a number, zero or more. */
+export const zAmount = () => z.number({ error: requiredOr(formMessages.decimal) }).min(0, formMessages.nonNegative);
+
+/** An integer (stock, counters, an external system's numeric id), `min` or more (default 0). */
+export const zInteger = (min = 0) =>
+  z
+    .int({ error: requiredOr(formMessages.integer) })
+    .min(min, min === 0 ? formMessages.nonNegative : `Este campo debe ser al menos ${min}`);
+
+/** An http(s) URL, trimmed. */
+export const zUrl = (max = 500) =>
+  z
+    .string({ error: requiredError })
+    .trim()
+    .min(1, formMessages.required)
+    .max(max, formMessages.tooLong)
+    .pipe(z.url({ protocol: /^https?$/, error: formMessages.url }));
+
+/** A colour as #RRGGBB, upper-cased. */
+export const zHexColor = () =>
+  z
+    .string({ error: requiredError })
+    .trim()
+    .regex(/^#[0-9a-fA-F]{6}$/, formMessages.hex)
+    .toUpperCase();
+
+/**
+ * A phone number as the product stores it: digits only, country code first (51987654321).
+ * SPEC §5's normalisation (strip non-digits, prefix the dialling code) is the form's job; the
+ * schema only checks, since a `.transform()` could not describe responses.
+ */
+export const zPhone = () =>
+  z
+    .string({ error: requiredError })
+    .trim()
+    .min(1, formMessages.required)
+    .regex(/^\d{8,15}$/, formMessages.phone);
+
+/**
+ * An instant as text: ISO 8601 in UTC (`2025-03-14T15:30:00Z`, what `toISOString()` writes).
+ * UTC only, so that text order is time order when the precision is the same.
+ */
+export const zDateTime = () => z.iso.datetime({ error: requiredOr(formMessages.datetime) });
 
 /** Adds the 'confirmed' rule: `confirmField` must equal `field`. */
 export function withConfirmation<T extends z.ZodObject>(schema: T, field: string, confirmField: string) {

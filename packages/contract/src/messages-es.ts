@@ -13,6 +13,14 @@ export const formMessages = {
   tooLong: 'Este campo es demasiado largo',
   invalid: 'Este campo no es válido',
   slug: 'Solo letras minúsculas, números y guiones',
+  url: 'Debe ser una URL válida',
+  hex: 'Debe ser un color hexadecimal como #28156C',
+  integer: 'Este campo debe ser un número entero',
+  nonNegative: 'Este campo no puede ser negativo',
+  option: 'Elige una de las opciones disponibles',
+  country: 'Elige un país: PE, CL, CO o ES',
+  phone: 'Solo dígitos, con el código de país (de 8 a 15 dígitos)',
+  datetime: 'Debe ser una fecha y hora ISO 8601 en UTC, como 2025-03-14T15:30:00Z',
 } as const;
 
 export const successMessages = {

@@ -2,13 +2,95 @@
 import { resources } from '@mostrador/contract';
 import { tableFor } from '../resources/table-for.js';
 
+export const agentesTable = tableFor(resources["agentes"]);
+export const botsTable = tableFor(resources["bots"]);
 export const brandsTable = tableFor(resources["brands"]);
+export const catalogsTable = tableFor(resources["catalogs"]);
+export const categoriesTable = tableFor(resources["categories"]);
+export const chatGroupsTable = tableFor(resources["chat_groups"]);
+export const chatsTable = tableFor(resources["chats"]);
+export const cleanLeadsTable = tableFor(resources["clean-leads"]);
 export const colorsTable = tableFor(resources["colors"]);
+export const commentsFacebookTable = tableFor(resources["comments-facebook"]);
+export const commentsWithoutResponsesTable = tableFor(resources["comments-without-responses"]);
+export const contactosTable = tableFor(resources["contactos"]);
+export const ecommercesTable = tableFor(resources["ecommerces"]);
+export const ecommercesAttributesTable = tableFor(resources["ecommerces-attributes"]);
+export const ecommercesCategoriesTable = tableFor(resources["ecommerces-categories"]);
+export const ecommercesContactsTable = tableFor(resources["ecommerces-contacts"]);
+export const ecommercesOrdersTable = tableFor(resources["ecommerces-orders"]);
+export const ecommercesTagsTable = tableFor(resources["ecommerces-tags"]);
+export const ecommercesVariationsTable = tableFor(resources["ecommerces-variations"]);
+export const equiposDeVentasTable = tableFor(resources["equipos-de-ventas"]);
+export const facebookAudiencesTable = tableFor(resources["facebook-audiences"]);
+export const facebookLabelsTable = tableFor(resources["facebook-labels"]);
+export const gravityFormsTable = tableFor(resources["gravity-forms"]);
+export const groupsTable = tableFor(resources["groups"]);
+export const imaginaTemplateMessagesTable = tableFor(resources["imagina_template_messages"]);
+export const leadsTable = tableFor(resources["leads"]);
+export const llmTrackerTable = tableFor(resources["llm-tracker"]);
 export const locacionesTable = tableFor(resources["locaciones"]);
+export const mailchimpContactsTable = tableFor(resources["mailchimp-contacts"]);
+export const mailchimpTagsTable = tableFor(resources["mailchimp-tags"]);
+export const mailchimpsTable = tableFor(resources["mailchimps"]);
+export const marketingCampaignsTable = tableFor(resources["marketing-campaigns"]);
+export const marketingSegmentsTable = tableFor(resources["marketing-segments"]);
+export const marketplaceSourcesTable = tableFor(resources["marketplace-sources"]);
+export const massiveMessagesLogsTable = tableFor(resources["massive-messages-logs"]);
+export const mostradorLabelsTable = tableFor(resources["mostrador-labels"]);
+export const productsTable = tableFor(resources["products"]);
+export const retailRocketTagsTable = tableFor(resources["retail-rocket-tags"]);
+export const telefonosTable = tableFor(resources["telefonos"]);
+export const telegramGroupsTable = tableFor(resources["telegram-groups"]);
+export const telegramRoutinesTable = tableFor(resources["telegram-routines"]);
+export const templateMessagesLogsTable = tableFor(resources["template-messages-logs"]);
+export const vendorsTable = tableFor(resources["vendors"]);
+export const woocommercesTable = tableFor(resources["woocommerces"]);
 
 /** The table of each resource key. */
 export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
+  "agentes": agentesTable,
+  "bots": botsTable,
   "brands": brandsTable,
+  "catalogs": catalogsTable,
+  "categories": categoriesTable,
+  "chat_groups": chatGroupsTable,
+  "chats": chatsTable,
+  "clean-leads": cleanLeadsTable,
   "colors": colorsTable,
+  "comments-facebook": commentsFacebookTable,
+  "comments-without-responses": commentsWithoutResponsesTable,
+  "contactos": contactosTable,
+  "ecommerces": ecommercesTable,
+  "ecommerces-attributes": ecommercesAttributesTable,
+  "ecommerces-categories": ecommercesCategoriesTable,
+  "ecommerces-contacts": ecommercesContactsTable,
+  "ecommerces-orders": ecommercesOrdersTable,
+  "ecommerces-tags": ecommercesTagsTable,
+  "ecommerces-variations": ecommercesVariationsTable,
+  "equipos-de-ventas": equiposDeVentasTable,
+  "facebook-audiences": facebookAudiencesTable,
+  "facebook-labels": facebookLabelsTable,
+  "gravity-forms": gravityFormsTable,
+  "groups": groupsTable,
+  "imagina_template_messages": imaginaTemplateMessagesTable,
+  "leads": leadsTable,
+  "llm-tracker": llmTrackerTable,
   "locaciones": locacionesTable,
+  "mailchimp-contacts": mailchimpContactsTable,
+  "mailchimp-tags": mailchimpTagsTable,
+  "mailchimps": mailchimpsTable,
+  "marketing-campaigns": marketingCampaignsTable,
+  "marketing-segments": marketingSegmentsTable,
+  "marketplace-sources": marketplaceSourcesTable,
+  "massive-messages-logs": massiveMessagesLogsTable,
+  "mostrador-labels": mostradorLabelsTable,
+  "products": productsTable,
+  "retail-rocket-tags": retailRocketTagsTable,
+  "telefonos": telefonosTable,
+  "telegram-groups": telegramGroupsTable,
+  "telegram-routines": telegramRoutinesTable,
+  "template-messages-logs": templateMessagesLogsTable,
+  "vendors": vendorsTable,
+  "woocommerces": woocommercesTable,
 };

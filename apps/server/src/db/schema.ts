@@ -155,3 +155,18 @@ export const mailOutbox = pgTable(
   },
   (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
 );
+
+/**
+ * Live row counts of the standard resources per company, kept by statement-level triggers
+ * (db/counters.ts): an unfiltered list answers its total from here instead of counting a
+ * million rows. No foreign key: a company's cascade delete decrements these rows itself.
+ */
+export const resourceCounts = pgTable(
+  'resource_counts',
+  {
+    companyId: uuid('company_id').notNull(),
+    resource: text('resource').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.resource] })],
+);

@@ -1,24 +1,43 @@
-import { listQuery, pageOf, type Resource, resources, zId } from '@mostrador/contract';
+import { fieldKind, listQuery, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceTables } from '../db/resource-tables.js';
 import { tenantOf } from '../plugins/auth.js';
-import { repositoryFor } from './repository.js';
+import { type Referrer, repositoryFor } from './repository.js';
 
 const idParams = z.object({ id: zId() });
 
-function tableOf(resource: Resource) {
-  const table = resourceTables[resource.key];
-  if (!table) throw new Error(`Falta la tabla de ${resource.key}: ejecuta npm run db:generate`);
+function tableOf(key: string) {
+  const table = resourceTables[key];
+  if (!table) throw new Error(`Falta la tabla de ${key}: ejecuta npm run db:generate`);
   return table;
+}
+
+/** Fields of every resource that hold ids of `key`'s records: cleaned when one is deleted. */
+function referrersOf(key: string): Referrer[] {
+  return resourceList.flatMap((r) =>
+    Object.entries(r.refs)
+      .filter(([, keys]) => keys.includes(key))
+      .map(([field]) => ({
+        resource: r,
+        table: tableOf(r.key),
+        field,
+        many: fieldKind((r.fields as Record<string, z.ZodType>)[field]) === 'json',
+      })),
+  );
+}
+
+/** The repository of a declared resource (also for modules that extend one, like groups). */
+export function repositoryOf(resource: Resource) {
+  return repositoryFor(resource, tableOf(resource.key), tableOf, () => referrersOf(resource.key));
 }
 
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
-  const repo = repositoryFor(resource, tableOf(resource));
+  const repo = repositoryOf(resource);
   const { db } = app.database;
-  const base = `/${resource.key}`;
+  const base = `/${resource.path}`;
   const permission = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: resource.module, action } });
   const tags = [resource.key];
   const ops = new Set(resource.operations);
@@ -45,8 +64,10 @@ function registerResource(app: FastifyInstance, resource: Resource) {
     );
   }
   if (ops.has('delete')) {
-    r.delete(`${base}/:id`, { config: permission('delete'), schema: { tags, params: idParams } }, async (req) => {
-      await repo.remove(db, tenantOf(req), req.params.id);
+    // the spec's delete with a body: the body must name the record as it is stored
+    const body = resource.deleteBody;
+    r.delete(`${base}/:id`, { config: permission('delete'), schema: { tags, params: idParams, ...(body ? { body } : {}) } }, async (req) => {
+      await repo.remove(db, tenantOf(req), req.params.id, body ? (req.body as Record<string, unknown>) : undefined);
       return { status: 200, _id: req.params.id };
     });
   }
@@ -54,5 +75,5 @@ function registerResource(app: FastifyInstance, resource: Resource) {
 
 /** Every standard resource of the contract, served by the one generic layer. */
 export const resourceRoutes: FastifyPluginAsyncZod = async (app) => {
-  for (const resource of Object.values(resources) as Resource[]) registerResource(app, resource);
+  for (const resource of resourceList) registerResource(app, resource);
 };

@@ -1,10 +1,22 @@
-import { columnNameOf, type ListQuery, type Page, type Resource, totalPagesOf } from '@mostrador/contract';
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { columnNameOf, tableNameOf, type ListQuery, type Page, type Resource, totalPagesOf } from '@mostrador/contract';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
+import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
 import type { Tenant } from '../plugins/auth.js';
 import type { ResourceTable } from './table-for.js';
+
+/** Tables of the other resources, by key: references are checked and cleaned through them. */
+export type TableLookup = (key: string) => ResourceTable;
+
+/** A resource field that holds ids of `key`'s records (scalar or array). */
+export interface Referrer {
+  resource: Resource;
+  table: ResourceTable;
+  field: string;
+  many: boolean;
+}
 
 type Row = Record<string, unknown> & { id: string; createdAt: Date; updatedAt: Date };
 export type WireRecord = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
@@ -16,15 +28,22 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * here, and only here: a handler cannot reach a row of another company, and ids of another
  * company simply do not exist (404).
  */
-export function repositoryFor(resource: Resource, table: ResourceTable) {
+export function repositoryFor(resource: Resource, table: ResourceTable, tableOf: TableLookup, referrers: () => Referrer[] = () => []) {
   const columns = table as unknown as Record<string, AnyPgColumn>;
   const fieldNames = Object.keys(resource.fields);
-  const wireFields = new Set(['_id', ...fieldNames, 'createdAt', 'updatedAt']);
+  const secret = new Set(resource.writeOnly);
+  const wireFields = new Set(['_id', ...fieldNames.map((f) => (secret.has(f) ? `${f}Set` : f)), 'createdAt', 'updatedAt']);
+  const tableName = tableNameOf(resource.key);
   const scope = (tenant: Tenant, extra?: SQL) => and(eq(columns.companyId, tenant.companyId), extra);
 
   function toWire(row: Row, fields?: string[]): WireRecord {
     const out: Record<string, unknown> = { _id: row.id };
-    for (const f of fieldNames) if (row[f] !== null && row[f] !== undefined) out[f] = row[f];
+    for (const f of fieldNames) {
+      if (row[f] === null || row[f] === undefined) continue;
+      // secrets are stored, never returned: the form only learns that one is kept
+      if (secret.has(f)) out[`${f}Set`] = true;
+      else out[f] = row[f];
+    }
     out.createdAt = row.createdAt.toISOString();
     out.updatedAt = row.updatedAt.toISOString();
     if (!fields) return out as WireRecord;
@@ -45,6 +64,28 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
     throw error;
   }
 
+  /** Every id a body names in a reference field must be a record of the caller's company. */
+  async function assertReferences(db: Db, tenant: Tenant, input: Record<string, unknown>) {
+    const details: Array<{ path: string; msg: string }> = [];
+    for (const [field, keys] of Object.entries(resource.refs)) {
+      const value = input[field];
+      if (value === undefined || value === null) continue;
+      const wanted = [...new Set((Array.isArray(value) ? value : [value]) as string[])];
+      if (wanted.length === 0) continue;
+      const found = new Set<string>();
+      for (const key of keys) {
+        const other = tableOf(key) as unknown as Record<string, AnyPgColumn>;
+        const rows = await db
+          .select({ id: other.id })
+          .from(tableOf(key))
+          .where(and(eq(other.companyId, tenant.companyId), inArray(other.id, wanted)));
+        for (const r of rows) found.add(r.id as string);
+      }
+      if (found.size < wanted.length) details.push({ path: field, msg: 'No existe en esta compañía' });
+    }
+    if (details.length) throw new AppError('VALIDATION', 'Alguna referencia no existe en esta compañía', details);
+  }
+
   return {
     resource,
     async list(db: Db, tenant: Tenant, q: ListQuery): Promise<Page<WireRecord>> {
@@ -63,7 +104,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
       const search = term && resource.searchable.length ? or(...resource.searchable.map((f) => ilike(columns[f], term))) : undefined;
       const where = scope(tenant, search ?? (term ? sql`false` : undefined));
       const direction = order === 'asc' ? asc : desc;
-      const [rows, [{ n }]] = await Promise.all([
+      const [rows, counted] = await Promise.all([
         db
           .select()
           .from(table)
@@ -71,9 +112,15 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
           .orderBy(direction(columns[sortField]), direction(columns.id))
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
-        db.select({ n: count() }).from(table).where(where),
+        // an unfiltered total is the trigger-kept counter (db/counters.ts); a search counts its matches
+        term
+          ? db.select({ n: count() }).from(table).where(where)
+          : db
+              .select({ n: resourceCounts.n })
+              .from(resourceCounts)
+              .where(and(eq(resourceCounts.companyId, tenant.companyId), eq(resourceCounts.resource, tableName))),
       ]);
-      const totalDocs = Number(n);
+      const totalDocs = Number(counted[0]?.n ?? 0);
       return {
         payload: (rows as Row[]).map((r) => toWire(r, q.fields)),
         totalDocs,
@@ -88,6 +135,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
       return toWire(row as Row);
     },
     async create(db: Db, tenant: Tenant, input: Record<string, unknown>): Promise<WireRecord> {
+      await assertReferences(db, tenant, input);
       const [row] = await db
         .insert(table)
         .values({ ...input, companyId: tenant.companyId } as never)
@@ -96,6 +144,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
       return toWire(row as Row);
     },
     async update(db: Db, tenant: Tenant, id: string, patch: Record<string, unknown>): Promise<WireRecord> {
+      await assertReferences(db, tenant, patch);
       const [row] = await db
         .update(table)
         .set({ ...patch, updatedAt: new Date() } as never)
@@ -105,9 +154,42 @@ export function repositoryFor(resource: Resource, table: ResourceTable) {
       if (!row) throw new AppError('NOT_FOUND');
       return toWire(row as Row);
     },
-    async remove(db: Db, tenant: Tenant, id: string): Promise<void> {
-      const deleted = await db.delete(table).where(scope(tenant, eq(columns.id, id))).returning({ id: columns.id });
-      if (deleted.length === 0) throw new AppError('NOT_FOUND');
+    /**
+     * Deletes one record and, in the same transaction, every reference to it from other
+     * records of the company (a scalar reference becomes empty, an id leaves a list).
+     * `expected`: the spec's delete body — each given field must equal the stored one.
+     */
+    async remove(db: Db, tenant: Tenant, id: string, expected?: Record<string, unknown>): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(table).where(scope(tenant, eq(columns.id, id))).for('update');
+        if (!row) throw new AppError('NOT_FOUND');
+        // every field of the delete body names the record: a stored value must be sent and equal,
+        // an empty one must not be sent
+        const mismatched = Object.keys(resource.deleteBody?.shape ?? {})
+          .map((f) => [f, (expected ?? {})[f], (row as Row)[f]] as const)
+          .filter(([, given, stored]) => (stored === null || stored === undefined ? given !== undefined : String(stored) !== String(given)));
+        if (mismatched.length) {
+          throw new AppError(
+            'VALIDATION',
+            'Los datos enviados no corresponden al registro',
+            mismatched.map(([f]) => ({ path: f, msg: 'No coincide con el registro' })),
+          );
+        }
+        await tx.delete(table).where(scope(tenant, eq(columns.id, id)));
+        for (const ref of referrers()) {
+          const other = ref.table as unknown as Record<string, AnyPgColumn>;
+          const column = other[ref.field];
+          const sameCompany = eq(other.companyId, tenant.companyId);
+          if (ref.many) {
+            await tx
+              .update(ref.table)
+              .set({ [ref.field]: sql`${column} - ${id}::text` } as never)
+              .where(and(sameCompany, sql`${column} ? ${id}::text`));
+          } else {
+            await tx.update(ref.table).set({ [ref.field]: null } as never).where(and(sameCompany, eq(column, id)));
+          }
+        }
+      });
     },
   };
 }

@@ -1,9 +1,8 @@
-import { resourceList } from '@mostrador/contract';
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { resourceTables } from '../db/resource-tables.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
+import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -34,13 +33,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
         { email: 'agente@demo.com', first_name: 'Carlos', last_name: 'Agente', password: DEMO_PASSWORD, role: 'agent', companies: ['Demo Perú'] },
       ],
     });
-    // Every standard resource shows its declared Spanish examples in Demo Perú.
+    // Every standard resource shows its Spanish examples (and the volume lists more) in Demo Perú.
     const peru = demoCompanies.find((c) => c.name === 'Demo Perú');
     if (!peru) throw new Error('Demo Perú missing');
-    for (const resource of resourceList) {
-      const rows = resource.examples.map((e) => ({ ...(resource.input.parse(e) as object), companyId: peru.id }));
-      await tx.insert(resourceTables[resource.key]).values(rows as never);
-    }
+    await seedResources(tx, peru.id);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
-import { zOptionalText, zText } from '../fields.js';
+import { zOptionalText, zText, zUrl } from '../fields.js';
 
 /**
  * brands (SPEC §7). Fields are not shown in the spec: a brand has a name (unique in the
@@ -13,7 +12,7 @@ export const brands = defineResource({
   module: 'catalog',
   fields: {
     name: zText(120),
-    logoUrl: z.url({ error: 'Debe ser una URL válida' }).max(500).optional(),
+    logoUrl: zUrl().optional(),
     description: zOptionalText(500).optional(),
   },
   defaultSort: { field: 'name', order: 'asc' },

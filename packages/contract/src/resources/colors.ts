@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
-import { zText } from '../fields.js';
+import { zHexColor, zText } from '../fields.js';
 
 /** colors (SPEC §7). Not shown in the spec: a colour has a name and a hex code (#RRGGBB). */
 export const colors = defineResource({
@@ -10,11 +9,7 @@ export const colors = defineResource({
   module: 'catalog',
   fields: {
     name: zText(60),
-    hex: z
-      .string({ error: 'Este campo es requerido' })
-      .trim()
-      .regex(/^#[0-9a-fA-F]{6}$/, 'Debe ser un color hexadecimal como #28156C')
-      .toUpperCase(),
+    hex: zHexColor(),
   },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'hex'],

@@ -15,6 +15,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
+import { groupMembers } from '../../db/join-tables.js';
 import { memberships, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
@@ -122,6 +123,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await db.transaction(async (tx) => {
         await memberOf(tx, tenant, id);
         await tx.delete(memberships).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
+        await tx.delete(groupMembers).where(and(eq(groupMembers.userId, id), eq(groupMembers.companyId, tenant.companyId)));
         const [{ left }] = await tx.select({ left: count() }).from(memberships).where(eq(memberships.userId, id));
         if (Number(left) === 0) {
           await tx.update(users).set({ disabled: true, updatedAt: new Date() }).where(eq(users.id, id));

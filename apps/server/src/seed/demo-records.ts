@@ -1,0 +1,100 @@
+/**
+ * Generated demo records for the lists that live on volume, so a newcomer pages through a
+ * living product (several pages at 30 per page). Deterministic: the same demo every time,
+ * dated over the last four months so lists and metrics look like a working business.
+ */
+const firstNames = ['María', 'José', 'Lucía', 'Carlos', 'Rosa', 'Jorge', 'Ana', 'Luis', 'Carmen', 'Miguel', 'Sofía', 'Diego', 'Valeria', 'Andrés', 'Daniela', 'Fernando', 'Gabriela', 'Ricardo', 'Patricia', 'Renzo'];
+const lastNames = ['Quispe', 'Flores', 'Sánchez', 'Rodríguez', 'García', 'Mamani', 'Huamán', 'Chávez', 'Torres', 'Ramírez', 'Vargas', 'Castillo', 'Rojas', 'Mendoza', 'Paredes', 'Gutiérrez'];
+const messages = [
+  'Hola, ¿tienen delivery a Surco?',
+  '¿Cuánto cuesta el pack familiar?',
+  'Quiero hacer un pedido para mañana',
+  '¿Aceptan Yape o Plin?',
+  'Buenas tardes, ¿siguen con la promoción?',
+  '¿Tienen stock de la talla M?',
+  'Gracias, ya realicé el pago',
+  '¿A qué hora abren el sábado?',
+];
+const statuses = ['sin-asignar', 're-conectar', 'informado-al-agente', 'compra-realizada', 'compra-fallida'] as const;
+const platforms = ['whatsapp', 'whatsapp', 'facebook', 'instagram', 'whatsapp', 'web'] as const;
+const DAY = 86_400_000;
+
+/** A small deterministic generator (LCG): the demo is the same on every machine. */
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return s / 2_147_483_648;
+  };
+}
+const pick = <T>(r: () => number, list: readonly T[]) => list[Math.floor(r() * list.length)];
+
+function people(count: number, seed: number) {
+  const r = random(seed);
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) => {
+    const first = pick(r, firstNames);
+    const last = pick(r, lastNames);
+    const at = new Date(now - Math.floor(r() * 120 * DAY));
+    const slug = `${first}.${last}${i}`.normalize('NFD').replace(/[^a-zA-Z0-9.]/g, '').toLowerCase();
+    return { name: `${first} ${last}`, telefono: `519${String(10_000_000 + Math.floor(r() * 89_999_999))}`, email: `${slug}@gmail.com`, at, r };
+  });
+}
+
+const dated = (at: Date) => ({ createdAt: at, updatedAt: at });
+
+export const demoRecords: Record<string, () => Array<Record<string, unknown>>> = {
+  leads: () =>
+    people(95, 11).map((p, i) => ({
+      name: p.name,
+      telefono: p.telefono,
+      ...(i % 3 === 0 ? { email: p.email } : {}),
+      platform: pick(p.r, platforms),
+      status: pick(p.r, statuses),
+      details: [{ message: pick(p.r, messages), source: 'WhatsApp', updatedAt: p.at.toISOString(), ...(i % 3 === 0 ? { email: p.email } : {}) }],
+      ...dated(p.at),
+    })),
+  'clean-leads': () =>
+    people(70, 23).map((p) => ({
+      name: p.name,
+      telefono: p.telefono,
+      email: p.email,
+      status: pick(p.r, statuses),
+      details: [{ email: p.email, message: pick(p.r, messages), updatedAt: p.at.toISOString() }],
+      ...dated(p.at),
+    })),
+  chats: () =>
+    people(64, 37).map((p, i) => ({
+      contactName: p.name,
+      platform: pick(p.r, ['whatsapp', 'facebook', 'instagram'] as const),
+      status: i % 4 === 0 ? 'closed' : 'open',
+      unreadCount: i % 5 === 0 ? 0 : Math.floor(p.r() * 6),
+      lastMessageAt: p.at.toISOString(),
+      lastMessagePreview: pick(p.r, messages),
+      ...dated(p.at),
+    })),
+  contactos: () => people(40, 41).map((p) => ({ nombre: p.name, telefono: p.telefono, email: p.email, ...dated(p.at) })),
+  'template-messages-logs': () =>
+    people(75, 53).map((p, i) => ({
+      templateName: pick(p.r, ['bienvenida_cliente', 'recordatorio_pago', 'promo_fin_de_mes']),
+      telefono: p.telefono,
+      status: i % 11 === 0 ? 'failed' : pick(p.r, ['sent', 'delivered', 'read'] as const),
+      ...(i % 11 === 0 ? { error: '131047: Han pasado más de 24 horas desde la última respuesta del cliente' } : {}),
+      ...dated(p.at),
+    })),
+  'llm-tracker': () =>
+    people(80, 67).map((p) => {
+      const feature = pick(p.r, ['chat', 'sentiment', 'summary', 'classification'] as const);
+      const promptTokens = 300 + Math.floor(p.r() * 2500);
+      const completionTokens = 50 + Math.floor(p.r() * 600);
+      return {
+        name: `${{ chat: 'Respuesta sugerida', sentiment: 'Análisis de sentimiento', summary: 'Resumen de chat', classification: 'Clasificación de motivo' }[feature]} · ${p.name}`,
+        model: 'gpt-4o-mini',
+        feature,
+        promptTokens,
+        completionTokens,
+        costUsd: Math.round((promptTokens * 0.15 + completionTokens * 0.6) / 10) / 100_000,
+        ...dated(p.at),
+      };
+    }),
+};

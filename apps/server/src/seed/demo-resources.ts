@@ -1,0 +1,57 @@
+import { fieldKind, type Resource, resourceList } from '@mostrador/contract';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { Db } from '../db/database.js';
+import { resourceTables } from '../db/resource-tables.js';
+import { demoRecords } from './demo-records.js';
+
+type Row = Record<string, unknown>;
+
+/** References a seed fills: those to other resources (a field that may point at its own resource stays empty). */
+const linksOf = (r: Resource) => Object.entries(r.refs).filter(([, keys]) => !keys.includes(r.key));
+
+/** Resources in an order where every referenced resource comes first. */
+function dependencyOrder(): Resource[] {
+  const done = new Set<string>();
+  const out: Resource[] = [];
+  const visit = (r: Resource) => {
+    if (done.has(r.key)) return;
+    done.add(r.key);
+    for (const [, keys] of linksOf(r)) for (const k of keys) visit(resourceList.find((x) => x.key === k) as Resource);
+    out.push(r);
+  };
+  for (const r of resourceList) visit(r);
+  return out;
+}
+
+/**
+ * Fills one company with every resource's declared Spanish examples plus the generated
+ * records of the lists that live on volume (leads, chats, logs), linked the way a real
+ * company's data is: each product gets a brand, each agent a sales team… Examples leave
+ * reference fields out (they cannot know ids); they are set here, round-robin over the
+ * referenced resource's records, inserting referenced resources first.
+ */
+export async function seedResources(db: Db, companyId: string): Promise<void> {
+  const ids = new Map<string, string[]>();
+  for (const resource of dependencyOrder()) {
+    const links = linksOf(resource);
+    const rows = [...resource.examples, ...(demoRecords[resource.key]?.() ?? [])].map((example, i) => {
+      const { createdAt, updatedAt, ...fields } = example as Row;
+      const row: Row = { ...(resource.input.parse(fields) as Row), companyId, ...(createdAt ? { createdAt, updatedAt } : {}) };
+      for (const [field, keys] of links) {
+        const targets = keys.flatMap((k) => ids.get(k) ?? []);
+        if (targets.length === 0 || row[field] !== undefined) continue;
+        const many = fieldKind((resource.fields as Record<string, z.ZodType>)[field]) === 'json';
+        const one = targets[i % targets.length];
+        row[field] = many ? [...new Set([one, targets[(i * 7 + 3) % targets.length]])].slice(0, 1 + (i % 2)) : one;
+      }
+      return row;
+    });
+    const table = resourceTables[resource.key];
+    const inserted = await db
+      .insert(table)
+      .values(rows as never)
+      .returning({ id: (table as unknown as Record<string, AnyPgColumn>).id });
+    ids.set(resource.key, inserted.map((r) => r.id as string));
+  }
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { platforms } from '../constants.js';
+import { defineResource } from '../define-resource.js';
+import { formMessages } from '../messages-es.js';
+import { requiredOr, zDateTime, zEmail, zEnum, zOptionalText, zPhone, zRefId, zRefIds, zText } from '../fields.js';
+
+/** A lead's state: the lead screens of SPEC §2 (/lead/sin-asignar …). */
+export const leadStatuses = ['sin-asignar', 're-conectar', 'informado-al-agente', 'compra-realizada', 'compra-fallida'] as const;
+export type LeadStatus = (typeof leadStatuses)[number];
+export const leadStatusLabels: Record<LeadStatus, string> = {
+  'sin-asignar': 'Sin asignar',
+  're-conectar': 'Re-conectar',
+  'informado-al-agente': 'Informado al agente',
+  'compra-realizada': 'Compra realizada',
+  'compra-fallida': 'Compra fallida',
+};
+
+/** Where a lead came from: the platforms of SPEC §9, and web (forms, online store). */
+export const leadPlatforms = [...platforms, 'web'] as const;
+export type LeadPlatform = (typeof leadPlatforms)[number];
+
+/** One contact of a lead (SPEC §3: details, each with email; clean leads: with updatedAt, newest first). */
+export const leadDetail = z
+  .object({
+    email: zEmail().optional(),
+    message: zOptionalText(4000).optional(),
+    source: zOptionalText(120).optional(),
+    updatedAt: zDateTime(),
+  })
+  .strict();
+export const leadDetails = () => z.array(leadDetail, { error: requiredOr(formMessages.invalid) }).max(500, formMessages.tooLong).optional();
+
+/**
+ * leads (SPEC §3, §7): people who wrote to the business. From SPEC §3: telefonoId (the
+ * business number they wrote to), mostradorLabels (ids of Mostrador labels; the spec's name,
+ * hence no `Ids`), telefono, details (each with email) and audienceId (the Facebook audience
+ * the lead was sent to, a facebook-audiences record). Not shown: a name, an email, the
+ * platform, the status (the lead screens of SPEC §2) and the assigned agent. Default sort
+ * createdAt desc: newest leads first.
+ */
+export const leads = defineResource({
+  key: 'leads',
+  label: 'Lead',
+  labelPlural: 'Leads',
+  module: 'leads',
+  fields: {
+    name: zText(120),
+    telefono: zPhone().optional(),
+    email: zEmail().optional(),
+    platform: zEnum(leadPlatforms),
+    status: zEnum(leadStatuses),
+    telefonoId: zRefId(),
+    agenteId: zRefId(),
+    mostradorLabels: zRefIds(),
+    audienceId: zRefId(),
+    details: leadDetails(),
+  },
+  refs: { telefonoId: 'telefonos', agenteId: 'agentes', mostradorLabels: 'mostrador-labels', audienceId: 'facebook-audiences' },
+  defaultSort: { field: 'createdAt', order: 'desc' },
+  searchable: ['name', 'telefono', 'email'],
+  sortable: ['name', 'status'],
+  examples: [
+    {
+      name: 'María Fernández',
+      telefono: '51987001122',
+      email: 'maria.fernandez@gmail.com',
+      platform: 'whatsapp',
+      status: 'sin-asignar',
+      details: [{ email: 'maria.fernandez@gmail.com', message: 'Hola, ¿tienen delivery a Surco?', source: 'whatsapp', updatedAt: '2025-03-14T15:30:00Z' }],
+    },
+    {
+      name: 'Luis Paredes',
+      telefono: '51955443322',
+      platform: 'facebook',
+      status: 'informado-al-agente',
+      details: [{ message: 'Quiero el precio por caja de Inca Kola', source: 'messenger', updatedAt: '2025-03-15T10:05:00Z' }],
+    },
+    { name: 'Rosa Quispe', email: 'rosa.quispe@hotmail.com', platform: 'instagram', status: 'compra-realizada' },
+  ],
+});

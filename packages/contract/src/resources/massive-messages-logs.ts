@@ -1,0 +1,46 @@
+import { campaignStatuses } from '../constants.js';
+import { defineResource } from '../define-resource.js';
+import { zEnum, zInteger, zText } from '../fields.js';
+
+/**
+ * massive-messages-logs (SPEC §7, /marketing/historial_mensajes_masivos): one row per
+ * massive send. Not shown in the spec: a name, the message, the number of recipients and how
+ * many were sent and failed, and the send's status (the campaign statuses of SPEC §9).
+ * Default sort createdAt desc: the latest send first.
+ */
+export const massiveMessagesLogs = defineResource({
+  key: 'massive-messages-logs',
+  label: 'Envío masivo',
+  labelPlural: 'Historial de mensajes masivos',
+  module: 'messaging',
+  fields: {
+    name: zText(200),
+    message: zText(4096),
+    total: zInteger(0),
+    sent: zInteger(0),
+    failed: zInteger(0),
+    status: zEnum(campaignStatuses),
+  },
+  defaultSort: { field: 'createdAt', order: 'desc' },
+  searchable: ['name', 'message'],
+  sortable: ['name', 'status'],
+  examples: [
+    {
+      name: 'Ofertas de verano',
+      message: '¡Llegó el verano! 2x1 en gaseosas de 1.5 L hasta el domingo.',
+      total: 1250,
+      sent: 1250,
+      failed: 0,
+      status: 'sent',
+    },
+    {
+      name: 'Aviso de feriado',
+      message: 'Este 28 de julio atendemos de 9 a. m. a 1 p. m. ¡Felices Fiestas Patrias!',
+      total: 980,
+      sent: 961,
+      failed: 19,
+      status: 'sent_with_some_errors',
+    },
+    { name: 'Canastas Día de la Madre', message: 'Sorprende a mamá: canastas desde S/ 59.90.', total: 1500, sent: 0, failed: 0, status: 'pending' },
+  ],
+});
