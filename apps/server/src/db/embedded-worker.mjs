@@ -2,12 +2,14 @@
 // blocks on a query and the server talks `pg` exactly as it does to PostgreSQL.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const { dataDir, host = '127.0.0.1', port = 0 } = workerData;
 
 try {
-  const db = await PGlite.create(dataDir);
+  // pg_trgm: the trigram indexes that make list searches (ILIKE '%…%') fast, as on PostgreSQL
+  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, host, port, maxConnections: 4 });
   await server.start();
   const [, actualPort] = server.getServerConn().split(':');

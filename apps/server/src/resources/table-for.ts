@@ -40,7 +40,8 @@ function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
 /**
  * The table of a standard resource, derived from its declaration: id, company_id (every
  * index leads with it), one column per field, created_at/updated_at; an index per sortable
- * field (with id, for stable keyset order) and a unique index per unique field.
+ * field (with id, for stable keyset order), a unique index per unique field and a trigram
+ * index per searchable field.
  */
 export function tableFor(resource: Resource) {
   const name = tableNameOf(resource.key);
@@ -63,6 +64,8 @@ export function tableFor(resource: Resource) {
     return [
       ...resource.sortable.map((f) => index(`${name}_${columnNameOf(f)}_idx`).on(col('companyId'), col(f), col('id'))),
       ...resource.unique.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_uq`).on(col('companyId'), col(f))),
+      // a search is ILIKE '%text%' on each searchable field: trigram indexes serve it (pg_trgm)
+      ...resource.searchable.map((f) => index(`${name}_${columnNameOf(f)}_trgm`).using('gin', sql`${col(f)} gin_trgm_ops`)),
     ];
   });
 }
