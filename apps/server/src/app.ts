@@ -21,6 +21,7 @@ import { groupRoutes } from './modules/groups/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { resourceRoutes } from './resources/crud.js';
+import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 
@@ -29,6 +30,8 @@ declare module 'fastify' {
     settings: Config;
     database: Database;
     tokens: TokenService;
+    /** Seals integration secrets at rest. */
+    secrets: SecretBox;
     sessions: Sessions;
     permissions: ReturnType<typeof createPermissionService>;
     jobs: JobQueue;
@@ -61,6 +64,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('settings', config);
   app.decorate('database', database);
   app.decorate('tokens', createTokenService(config.jwtSecret, config.accessTokenTtl));
+  app.decorate('secrets', createSecretBox(config.secretsKey));
   app.decorate('jobs', jobs);
   app.decorate('mailer', mailer);
   app.decorate('permissions', createPermissionService(app));

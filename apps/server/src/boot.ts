@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { type Database, migrateDatabase, openDatabase } from './db/database.js';
+import { createSecretBox } from './lib/secret-box.js';
 import { ensureModulePermissions } from './modules/corporations/service.js';
 import { seedDemo } from './seed/demo.js';
 
@@ -23,7 +24,7 @@ export async function boot(
   });
   try {
     await migrateDatabase(database);
-    const seeded = config.seed ? await seedDemo(database.db) : false;
+    const seeded = config.seed ? await seedDemo(database.db, createSecretBox(config.secretsKey)) : false;
     await ensureModulePermissions(database.db);
     const app = await buildApp({ config, database, logger: options.logger });
     await app.jobs.start({ work: options.work ?? config.workers === 'inline' });

@@ -16,6 +16,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32).optional(),
+  SECRETS_KEY: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
   SMTP_URL: z.string().optional(),
@@ -36,6 +37,8 @@ export interface Config {
   dataDir: string;
   publicUrl: string;
   jwtSecret: string;
+  /** Key material for integration secrets at rest (lib/secret-box.ts). */
+  secretsKey: string;
   accessTokenTtl: number;
   sessionTtlDays: number;
   smtpUrl?: string;
@@ -85,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     jwtSecret: e.JWT_SECRET ?? (overrides.jwtSecret || localSecret(dataDir)),
+    // without SECRETS_KEY, stored secrets are sealed with a key derived from the JWT secret
+    secretsKey: e.SECRETS_KEY ?? `derived:${e.JWT_SECRET ?? (overrides.jwtSecret || localSecret(dataDir))}`,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     smtpUrl: e.SMTP_URL || undefined,

@@ -24,7 +24,7 @@ describe('embedded product', () => {
     expect(second.seeded).toBe(false);
     const { rows } = await second.database.pool.query(`select name from companies order by name`);
     expect(rows.map((r) => r.name)).toEqual(['Acme', 'Demo Chile', 'Demo Perú SAC']);
-    expect(await seedDemo(second.database.db)).toBe(false);
+    expect(await seedDemo(second.database.db, second.app.secrets)).toBe(false);
     const res = await second.app.inject({
       method: 'POST',
       url: '/api/login',

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { resourceTables } from '../db/resource-tables.js';
 import { tenantOf } from '../plugins/auth.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { type Referrer, repositoryFor } from './repository.js';
 
 const idParams = z.object({ id: zId() });
@@ -29,13 +30,13 @@ function referrersOf(key: string): Referrer[] {
 }
 
 /** The repository of a declared resource (also for modules that extend one, like groups). */
-export function repositoryOf(resource: Resource) {
-  return repositoryFor(resource, tableOf(resource.key), tableOf, () => referrersOf(resource.key));
+export function repositoryOf(resource: Resource, secrets: Pick<SecretBox, 'seal'>) {
+  return repositoryFor(resource, tableOf(resource.key), tableOf, secrets, () => referrersOf(resource.key));
 }
 
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
-  const repo = repositoryOf(resource);
+  const repo = repositoryOf(resource, app.secrets);
   const { db } = app.database;
   const base = `/${resource.path}`;
   const permission = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: resource.module, action } });

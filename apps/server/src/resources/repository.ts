@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
 import type { ResourceTable } from './table-for.js';
 
@@ -28,7 +29,13 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * here, and only here: a handler cannot reach a row of another company, and ids of another
  * company simply do not exist (404).
  */
-export function repositoryFor(resource: Resource, table: ResourceTable, tableOf: TableLookup, referrers: () => Referrer[] = () => []) {
+export function repositoryFor(
+  resource: Resource,
+  table: ResourceTable,
+  tableOf: TableLookup,
+  secrets: Pick<SecretBox, 'seal'>,
+  referrers: () => Referrer[] = () => [],
+) {
   const columns = table as unknown as Record<string, AnyPgColumn>;
   const fieldNames = Object.keys(resource.fields);
   const secret = new Set(resource.writeOnly);
@@ -64,6 +71,14 @@ export function repositoryFor(resource: Resource, table: ResourceTable, tableOf:
     throw error;
   }
 
+  /** Write-only fields are sealed before they reach the database (lib/secret-box.ts). */
+  function sealSecrets(input: Record<string, unknown>): Record<string, unknown> {
+    if (secret.size === 0) return input;
+    const out = { ...input };
+    for (const f of secret) if (out[f] !== undefined && out[f] !== null) out[f] = secrets.seal(out[f]);
+    return out;
+  }
+
   /** Every id a body names in a reference field must be a record of the caller's company. */
   async function assertReferences(db: Db, tenant: Tenant, input: Record<string, unknown>) {
     const details: Array<{ path: string; msg: string }> = [];
@@ -88,6 +103,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable, tableOf:
 
   return {
     resource,
+    sealSecrets,
     async list(db: Db, tenant: Tenant, q: ListQuery): Promise<Page<WireRecord>> {
       const sortField = q.sort ?? resource.defaultSort.field;
       if (!resource.sortable.includes(sortField)) {
@@ -138,7 +154,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable, tableOf:
       await assertReferences(db, tenant, input);
       const [row] = await db
         .insert(table)
-        .values({ ...input, companyId: tenant.companyId } as never)
+        .values({ ...sealSecrets(input), companyId: tenant.companyId } as never)
         .returning()
         .catch(uniqueViolation);
       return toWire(row as Row);
@@ -147,7 +163,7 @@ export function repositoryFor(resource: Resource, table: ResourceTable, tableOf:
       await assertReferences(db, tenant, patch);
       const [row] = await db
         .update(table)
-        .set({ ...patch, updatedAt: new Date() } as never)
+        .set({ ...sealSecrets(patch), updatedAt: new Date() } as never)
         .where(scope(tenant, eq(columns.id, id)))
         .returning()
         .catch(uniqueViolation);

@@ -2,6 +2,7 @@ import { fieldKind, type Resource, resourceList } from '@mostrador/contract';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { resourceTables } from '../db/resource-tables.js';
 import { demoRecords } from './demo-records.js';
 
@@ -31,13 +32,14 @@ function dependencyOrder(): Resource[] {
  * reference fields out (they cannot know ids); they are set here, round-robin over the
  * referenced resource's records, inserting referenced resources first.
  */
-export async function seedResources(db: Db, companyId: string): Promise<void> {
+export async function seedResources(db: Db, companyId: string, secrets: Pick<SecretBox, 'seal'>): Promise<void> {
   const ids = new Map<string, string[]>();
   for (const resource of dependencyOrder()) {
     const links = linksOf(resource);
     const rows = [...resource.examples, ...(demoRecords[resource.key]?.() ?? [])].map((example, i) => {
       const { createdAt, updatedAt, ...fields } = example as Row;
       const row: Row = { ...(resource.input.parse(fields) as Row), companyId, ...(createdAt ? { createdAt, updatedAt } : {}) };
+      for (const f of resource.writeOnly) if (row[f] !== undefined) row[f] = secrets.seal(row[f]);
       for (const [field, keys] of links) {
         const targets = keys.flatMap((k) => ids.get(k) ?? []);
         if (targets.length === 0 || row[field] !== undefined) continue;

@@ -1,5 +1,6 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 import { seedResources } from './demo-resources.js';
@@ -16,7 +17,7 @@ export const demoLogins = [
  * Seeds the demo tenant when the database has no corporation at all. Never runs against a
  * database that already has data, and the caller never calls it in production.
  */
-export async function seedDemo(db: Db): Promise<boolean> {
+export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(727002)');
     const [{ n }] = await tx.select({ n: count() }).from(corporations);
@@ -36,7 +37,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     // Every standard resource shows its Spanish examples (and the volume lists more) in Demo Perú.
     const peru = demoCompanies.find((c) => c.name === 'Demo Perú');
     if (!peru) throw new Error('Demo Perú missing');
-    await seedResources(tx, peru.id);
+    await seedResources(tx, peru.id, secrets);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -18,7 +18,7 @@ const membersOut = z.object({ payload: z.array(userOut) });
  */
 export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const repo = repositoryOf(resources.groups);
+  const repo = repositoryOf(resources.groups, app.secrets);
   const tags = ['groups'];
 
   async function members(database: Db, tenant: Tenant, groupId: string) {
