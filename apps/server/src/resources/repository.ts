@@ -1,9 +1,10 @@
-import { columnNameOf, tableNameOf, type ListQuery, type Page, type Resource, totalPagesOf } from '@mostrador/contract';
+import { columnNameOf, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
+import { containsPattern, listRules, pageResult } from '../lib/list.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
 import type { ResourceTable } from './table-for.js';
@@ -22,7 +23,6 @@ export interface Referrer {
 type Row = Record<string, unknown> & { id: string; createdAt: Date; updatedAt: Date };
 export type WireRecord = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Data access of one standard resource. Every statement is scoped by the tenant's company
@@ -39,11 +39,12 @@ export function repositoryFor(
   const columns = table as unknown as Record<string, AnyPgColumn>;
   const fieldNames = Object.keys(resource.fields);
   const secret = new Set(resource.writeOnly);
-  const wireFields = new Set(['_id', ...fieldNames.map((f) => (secret.has(f) ? `${f}Set` : f)), 'createdAt', 'updatedAt']);
+  const wireFields = ['_id', ...fieldNames.map((f) => (secret.has(f) ? `${f}Set` : f)), 'createdAt', 'updatedAt'];
+  const rules = listRules(resource.sortable, wireFields);
   const tableName = tableNameOf(resource.key);
   const scope = (tenant: Tenant, extra?: SQL) => and(eq(columns.companyId, tenant.companyId), extra);
 
-  function toWire(row: Row, fields?: string[]): WireRecord {
+  function toWire(row: Row): WireRecord {
     const out: Record<string, unknown> = { _id: row.id };
     for (const f of fieldNames) {
       if (row[f] === null || row[f] === undefined) continue;
@@ -53,8 +54,7 @@ export function repositoryFor(
     }
     out.createdAt = row.createdAt.toISOString();
     out.updatedAt = row.updatedAt.toISOString();
-    if (!fields) return out as WireRecord;
-    return Object.fromEntries(Object.entries(out).filter(([k]) => k === '_id' || fields.includes(k))) as WireRecord;
+    return out as WireRecord;
   }
 
   function uniqueViolation(error: unknown): never {
@@ -105,18 +105,10 @@ export function repositoryFor(
     resource,
     sealSecrets,
     async list(db: Db, tenant: Tenant, q: ListQuery): Promise<Page<WireRecord>> {
-      const sortField = q.sort ?? resource.defaultSort.field;
-      if (!resource.sortable.includes(sortField)) {
-        throw new AppError('VALIDATION', `No se puede ordenar por «${sortField}»`, [
-          { path: 'sort', msg: `Valores posibles: ${resource.sortable.join(', ')}` },
-        ]);
-      }
-      const unknown = q.fields?.filter((f) => !wireFields.has(f)) ?? [];
-      if (unknown.length) {
-        throw new AppError('VALIDATION', `Campo desconocido: ${unknown.join(', ')}`, [{ path: 'fields', msg: `Campos posibles: ${[...wireFields].join(', ')}` }]);
-      }
+      const sortField = rules.sortOf(q, resource.defaultSort.field);
+      rules.assertFields(q);
       const order = q.order ?? (q.sort ? 'asc' : resource.defaultSort.order);
-      const term = q.filter ? `%${escapeLike(q.filter)}%` : undefined;
+      const term = q.filter ? containsPattern(q.filter) : undefined;
       const search = term && resource.searchable.length ? or(...resource.searchable.map((f) => ilike(columns[f], term))) : undefined;
       const where = scope(tenant, search ?? (term ? sql`false` : undefined));
       const direction = order === 'asc' ? asc : desc;
@@ -136,14 +128,11 @@ export function repositoryFor(
               .from(resourceCounts)
               .where(and(eq(resourceCounts.companyId, tenant.companyId), eq(resourceCounts.resource, tableName))),
       ]);
-      const totalDocs = Number(counted[0]?.n ?? 0);
-      return {
-        payload: (rows as Row[]).map((r) => toWire(r, q.fields)),
-        totalDocs,
-        totalPages: totalPagesOf(totalDocs, q.limit),
-        page: q.page,
-        limit: q.limit,
-      };
+      return pageResult(
+        (rows as Row[]).map((r) => toWire(r)),
+        Number(counted[0]?.n ?? 0),
+        q,
+      );
     },
     async get(db: Db, tenant: Tenant, id: string): Promise<WireRecord> {
       const [row] = await db.select().from(table).where(scope(tenant, eq(columns.id, id)));

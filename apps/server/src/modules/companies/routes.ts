@@ -1,15 +1,16 @@
-import { companyInput, companyOut, companyPatch, listQuery, pageOf, successMessages, totalPagesOf, zId } from '@mostrador/contract';
+import { companyInput, companyOut, companyPatch, listQuery, pageOf, successMessages, zId } from '@mostrador/contract';
 import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { companies, memberships } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
+import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 
 const idParams = z.object({ id: zId() });
 const sortable = ['name', 'country', 'createdAt'] as const;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const rules = listRules(sortable, Object.keys(companyOut.shape));
 
 function toWire(row: typeof companies.$inferSelect) {
   return {
@@ -54,16 +55,14 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/companies',
-    { config: { permission: { module: 'companies', action: 'list' } }, schema: { tags, querystring: listQuery, response: { 200: pageOf(companyOut) } } },
+    { config: { permission: { module: 'companies', action: 'list' } }, schema: { tags, querystring: listQuery, response: { 200: pageOf(companyOut.partial()) } } },
     async (request) => {
       const tenant = tenantOf(request);
       const q = request.query;
-      const sort = q.sort ?? 'name';
-      if (!(sortable as readonly string[]).includes(sort)) {
-        throw new AppError('VALIDATION', `No se puede ordenar por «${sort}»`, [{ path: 'sort', msg: `Valores posibles: ${sortable.join(', ')}` }]);
-      }
+      const sort = rules.sortOf(q, 'name');
+      rules.assertFields(q);
       const direction = (q.order ?? 'asc') === 'asc' ? asc : desc;
-      const where = and(mine(tenant), q.filter ? ilike(companies.name, `%${escapeLike(q.filter)}%`) : undefined);
+      const where = and(mine(tenant), q.filter ? ilike(companies.name, containsPattern(q.filter)) : undefined);
       const [rows, [{ n }]] = await Promise.all([
         db
           .select({ company: companies })
@@ -75,8 +74,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
           .offset((q.page - 1) * q.limit),
         db.select({ n: count() }).from(companies).innerJoin(memberships, eq(memberships.companyId, companies.id)).where(where),
       ]);
-      const totalDocs = Number(n);
-      return { payload: rows.map((r) => toWire(r.company)), totalDocs, totalPages: totalPagesOf(totalDocs, q.limit), page: q.page, limit: q.limit };
+      return pageResult(rows.map((r) => toWire(r.company)), Number(n), q);
     },
   );
 

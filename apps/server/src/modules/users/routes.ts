@@ -4,7 +4,6 @@ import {
   registerInput,
   roles,
   successMessages,
-  totalPagesOf,
   updatePasswordInput,
   userOut,
   userSortFields,
@@ -18,6 +17,7 @@ import type { Db } from '../../db/database.js';
 import { groupMembers } from '../../db/join-tables.js';
 import { memberships, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
+import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { hashPassword } from '../auth/passwords.js';
 
@@ -58,7 +58,7 @@ function toWire(row: { user: typeof users.$inferSelect; role: string }) {
   };
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const rules = listRules(userSortFields, Object.keys(userOut.shape));
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
@@ -70,17 +70,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tenant = tenantOf(request);
       const q = request.query;
-      const sort = q.sort ?? 'name';
-      if (!(userSortFields as readonly string[]).includes(sort)) {
-        throw new AppError('VALIDATION', `No se puede ordenar por «${sort}»`, [{ path: 'sort', msg: `Valores posibles: ${userSortFields.join(', ')}` }]);
-      }
-      const wire = Object.keys(userOut.shape);
-      const unknown = q.fields?.filter((f) => !wire.includes(f)) ?? [];
-      if (unknown.length) {
-        throw new AppError('VALIDATION', `Campo desconocido: ${unknown.join(', ')}`, [{ path: 'fields', msg: `Campos posibles: ${wire.join(', ')}` }]);
-      }
+      const sort = rules.sortOf(q, 'name');
+      rules.assertFields(q);
       const direction = (q.order ?? 'asc') === 'asc' ? asc : desc;
-      const term = q.filter ? `%${escapeLike(q.filter)}%` : undefined;
+      const term = q.filter ? containsPattern(q.filter) : undefined;
       const where = and(
         eq(memberships.companyId, tenant.companyId),
         term ? or(ilike(users.firstName, term), ilike(users.lastName, term), ilike(users.email, term), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, term)) : undefined,
@@ -102,10 +95,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           .offset((q.page - 1) * q.limit),
         db.select({ n: count() }).from(users).innerJoin(memberships, eq(memberships.userId, users.id)).where(where),
       ]);
-      const totalDocs = Number(n);
-      const pick = (u: ReturnType<typeof toWire>) =>
-        q.fields ? Object.fromEntries(Object.entries(u).filter(([k]) => k === '_id' || q.fields?.includes(k))) : u;
-      return { payload: rows.map((r) => pick(toWire(r))), totalDocs, totalPages: totalPagesOf(totalDocs, q.limit), page: q.page, limit: q.limit };
+      return pageResult(rows.map(toWire), Number(n), q);
     },
   );
 
