@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserLocale, t } from '.';
+import { browserLocale, displayLocale, t } from '.';
 
 describe('t', () => {
   it('reads the Spanish dictionary, contract messages included', () => {
@@ -19,6 +19,9 @@ describe('t', () => {
 
   it('takes the locale from the browser language, es by default', () => {
     expect(browserLocale('en-US')).toBe('en');
+    // dates and numbers stay Spanish in a Spanish interface
+    expect(displayLocale('en-US')).toBe('es-PE');
+    expect(displayLocale('es-CL')).toBe('es-CL');
     expect(browserLocale('')).toBe('es');
   });
 });

@@ -40,3 +40,11 @@ export function browserLocale(language: string | undefined = globalThis.navigato
   const two = (language ?? '').slice(0, 2).toLowerCase();
   return two || 'es';
 }
+
+/**
+ * The locale dates and numbers are written in. The interface is Spanish, so they are too:
+ * the browser's own Spanish variant (es-CL, es-CO…) when it has one, else Peru's.
+ */
+export function displayLocale(language: string | undefined = globalThis.navigator?.language): string {
+  return language?.toLowerCase().startsWith('es') ? language : 'es-PE';
+}

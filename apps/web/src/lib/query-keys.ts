@@ -12,9 +12,27 @@ export function createQueryKeys<K extends string>(key: K) {
   };
 }
 
+export type QueryKeys<K extends string = string> = ReturnType<typeof createQueryKeys<K>>;
+
+const resourceKeyCache = new Map<string, QueryKeys>();
+
+/** The keys of a resource by its API key (`brands`, `equipos-de-ventas`): one factory for all of them. */
+export function resourceKeys(key: string): QueryKeys {
+  let keys = resourceKeyCache.get(key);
+  if (!keys) {
+    keys = createQueryKeys(key);
+    resourceKeyCache.set(key, keys);
+  }
+  return keys;
+}
+
 export const queryKeys = {
   health: createQueryKeys('health'),
   version: createQueryKeys('version'),
   registrationToken: createQueryKeys('register-corporation'),
-  users: createQueryKeys('users'),
+  users: resourceKeys('users'),
+  companies: resourceKeys('companies'),
+  permissions: createQueryKeys('permissions'),
+  /** A group's members: `['groups', 'detail', id, 'users']`. */
+  groupMembers: (groupId: string) => [...resourceKeys('groups').detail(groupId), 'users'] as const,
 };

@@ -9,7 +9,7 @@ import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 
 const idParams = z.object({ id: zId() });
-const sortable = ['name', 'country', 'createdAt'] as const;
+const sortable = ['name', 'country', 'createdAt', 'updatedAt'] as const;
 const rules = listRules(sortable, Object.keys(companyOut.shape));
 
 function toWire(row: typeof companies.$inferSelect) {

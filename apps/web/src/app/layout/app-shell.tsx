@@ -1,73 +1,152 @@
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import MenuIcon from '@mui/icons-material/Menu';
+import SearchIcon from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import ListSubheader from '@mui/material/ListSubheader';
+import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { FullPageSpinner } from '../../components/ui/full-page-spinner';
+import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
+import { storage } from '../../lib/storage';
+import type { NavGroup } from '../../resources/registry';
 import { CompanySwitcher } from './company-switcher';
-import { groupNavItems, navItems } from './nav-items';
+import { activePath, filterNavItems, groupLabelKey, groupNavItems, navItems } from './nav-items';
 import { UserMenu } from './user-menu';
 import { useT } from '../../i18n';
 
-export const DRAWER_WIDTH = 256;
+export const DRAWER_WIDTH = 272;
+
+const OPEN_GROUPS_KEY = 'navOpenGroups';
 
 function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const t = useT();
   const { pathname } = useLocation();
+  const { mayList } = usePermissions();
+  const [filter, setFilter] = useState('');
+  const visible = navItems.filter((item) => !item.module || mayList(item.module));
+  const current = activePath(visible, pathname);
+  const currentGroup = visible.find((item) => item.path === current)?.group;
+  const [open, setOpen] = useState<Set<NavGroup>>(() => {
+    const stored = storage.getJSON<NavGroup[]>(OPEN_GROUPS_KEY);
+    return new Set(Array.isArray(stored) ? stored : ['organization', 'system']);
+  });
+  // The current screen's group opens by itself.
+  useEffect(() => {
+    if (currentGroup) setOpen((prev) => (prev.has(currentGroup) ? prev : new Set([...prev, currentGroup])));
+  }, [currentGroup]);
+  const toggle = (group: NavGroup) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(group)) next.delete(group);
+      else next.add(group);
+      storage.setJSON(OPEN_GROUPS_KEY, [...next]);
+      return next;
+    });
+  const filtering = filter.trim() !== '';
+  const groups = groupNavItems(filterNavItems(visible, filter, (group) => t(groupLabelKey(group))));
+
   return (
-    <Box component="nav" aria-label={t('nav.menu')} sx={{ py: 1 }}>
-      {groupNavItems(navItems).map(({ group, items }) => (
-        <List
-          key={group}
-          dense
-          subheader={
-            <ListSubheader
-              component="div"
-              disableSticky
-              sx={{ lineHeight: '32px', fontSize: '0.72rem', fontWeight: 700, letterSpacing: '0.08em', textTransform: 'uppercase' }}
+    <Box component="nav" aria-label={t('nav.menu')} sx={{ pb: 2 }}>
+      <Box sx={{ px: 2, pt: 2, pb: 1 }}>
+        <TextField
+          size="small"
+          type="search"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          placeholder={t('nav.filter')}
+          slotProps={{
+            htmlInput: { 'aria-label': t('nav.filter') },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      </Box>
+      {groups.length === 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ px: 3, py: 1 }}>
+          {t('nav.noMatches')}
+        </Typography>
+      )}
+      {groups.map(({ group, items }) => {
+        const expanded = filtering || open.has(group);
+        const label = t(groupLabelKey(group));
+        const listId = `nav-group-${group}`;
+        return (
+          <Box key={group}>
+            <ListItemButton
+              onClick={() => toggle(group)}
+              aria-expanded={expanded}
+              aria-controls={listId}
+              disabled={filtering}
+              sx={{ mx: 1, borderRadius: 2, py: 0.5, '&.Mui-disabled': { opacity: 1 } }}
             >
-              {t(group)}
-            </ListSubheader>
-          }
-        >
-          {items.map(({ label, path, icon: Icon }) => {
-            const selected = pathname === path || pathname.startsWith(`${path}/`);
-            return (
-              <ListItemButton
-                key={path}
-                component={RouterLink}
-                to={path}
-                selected={selected}
-                aria-current={selected ? 'page' : undefined}
-                onClick={onNavigate}
-                sx={{
-                  mx: 1,
-                  borderRadius: 2,
-                  '&.Mui-selected': { bgcolor: 'rgba(40, 21, 108, 0.08)', color: 'primary.main' },
-                  '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.main' },
+              <ListItemText
+                primary={label}
+                slotProps={{
+                  primary: {
+                    sx: {
+                      fontSize: '0.7rem',
+                      fontWeight: 700,
+                      letterSpacing: '0.05em',
+                      whiteSpace: 'nowrap',
+                      textTransform: 'uppercase',
+                      color: group === currentGroup ? 'primary.main' : 'text.secondary',
+                    },
+                  },
                 }}
-              >
-                <ListItemIcon sx={{ minWidth: 36 }}>
-                  <Icon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={t(label)} slotProps={{ primary: { sx: { fontWeight: selected ? 600 : 500 } } }} />
-              </ListItemButton>
-            );
-          })}
-        </List>
-      ))}
+              />
+              {!filtering && (expanded ? <ExpandLess fontSize="small" color="action" /> : <ExpandMore fontSize="small" color="action" />)}
+            </ListItemButton>
+            <Collapse in={expanded} timeout="auto" unmountOnExit>
+              <List dense disablePadding id={listId} aria-label={label} sx={{ pb: 0.5 }}>
+                {items.map(({ label: itemLabel, path, icon: Icon }) => {
+                  const selected = path === current;
+                  return (
+                    <ListItemButton
+                      key={path}
+                      component={RouterLink}
+                      to={path}
+                      selected={selected}
+                      aria-current={selected ? 'page' : undefined}
+                      onClick={onNavigate}
+                      sx={{
+                        mx: 1,
+                        borderRadius: 2,
+                        '&.Mui-selected': { bgcolor: 'rgba(40, 21, 108, 0.08)', color: 'primary.main' },
+                        '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.main' },
+                      }}
+                    >
+                      <ListItemIcon sx={{ minWidth: 36 }}>
+                        <Icon fontSize="small" />
+                      </ListItemIcon>
+                      <ListItemText primary={itemLabel} slotProps={{ primary: { sx: { fontWeight: selected ? 600 : 500 } } }} />
+                    </ListItemButton>
+                  );
+                })}
+              </List>
+            </Collapse>
+          </Box>
+        );
+      })}
     </Box>
   );
 }

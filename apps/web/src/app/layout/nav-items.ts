@@ -1,27 +1,44 @@
-import Person from '@mui/icons-material/Person';
-import MonitorHeart from '@mui/icons-material/MonitorHeart';
+import type { Module } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import type { MessageKey } from '../../i18n';
+import { type NavGroup, navGroups, screens } from '../../resources/registry';
 
 /**
- * The navigation drawer, grouped as SPEC §2 groups the routes. A new screen adds one line.
- * `group` and `label` are keys of the UI dictionary (i18n/es.ts).
+ * The navigation drawer, generated from the screen registry (resources/registry.ts) and
+ * grouped as SPEC §2 groups the routes. A new screen adds its line there.
  */
 export interface NavItem {
-  group: MessageKey;
-  label: MessageKey;
+  group: NavGroup;
+  label: string;
   path: string;
   icon: SvgIconComponent;
+  module?: Module;
 }
 
-export const navItems: NavItem[] = [
-  { group: 'nav.groups.organization', label: 'nav.profile', path: '/perfil', icon: Person },
-  { group: 'nav.groups.system', label: 'nav.diagnostics', path: '/test', icon: MonitorHeart },
-];
+export const navItems: NavItem[] = screens.map(({ group, label, path, icon, module }) => ({ group, label, path, icon, module }));
 
-/** Items grouped in first-seen order. */
-export function groupNavItems(items: NavItem[]): Array<{ group: MessageKey; items: NavItem[] }> {
-  const groups = new Map<MessageKey, NavItem[]>();
-  for (const item of items) groups.set(item.group, [...(groups.get(item.group) ?? []), item]);
-  return [...groups].map(([group, grouped]) => ({ group, items: grouped }));
+export const groupLabelKey = (group: NavGroup): MessageKey => `nav.groups.${group}`;
+
+/** Items grouped in the registry's group order. */
+export function groupNavItems(items: NavItem[]): Array<{ group: NavGroup; items: NavItem[] }> {
+  return navGroups.map((group) => ({ group, items: items.filter((item) => item.group === group) })).filter((g) => g.items.length > 0);
+}
+
+/** Lower case without accents: 'Compañías' matches 'companias'. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+/** Items whose label, group or path contains the typed text. */
+export function filterNavItems(items: NavItem[], text: string, groupLabel: (group: NavGroup) => string): NavItem[] {
+  const needle = fold(text.trim());
+  if (!needle) return items;
+  return items.filter((item) => fold(`${item.label} ${groupLabel(item.group)} ${item.path}`).includes(needle));
+}
+
+/** The item of the current page: the longest path that is the pathname or a parent of it. */
+export function activePath(items: NavItem[], pathname: string): string | undefined {
+  return items
+    .filter((item) => pathname === item.path || pathname.startsWith(`${item.path}/`))
+    .sort((a, b) => b.path.length - a.path.length)[0]?.path;
 }

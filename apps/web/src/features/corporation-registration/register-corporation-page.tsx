@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
-import { browserLocale, useT } from '../../i18n';
+import { displayLocale, useT } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { useSchemaForm } from '../../lib/use-schema-form';
@@ -161,7 +161,7 @@ export function RegisterCorporationPage() {
       {!Number.isNaN(expires.getTime()) && (
         <Alert severity="info" sx={{ mb: 3 }}>
           {t('register.expiresAt', {
-            date: expires.toLocaleString(browserLocale(), { dateStyle: 'long', timeStyle: 'short' }),
+            date: expires.toLocaleString(displayLocale(), { dateStyle: 'long', timeStyle: 'short' }),
           })}
         </Alert>
       )}

@@ -15,7 +15,7 @@ import { ApiError } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { currentMembership, fullName, useSession } from '../../lib/session';
 import { diagnosticsApi } from './api';
-import { browserLocale, useT } from '../../i18n';
+import { displayLocale, useT } from '../../i18n';
 
 type Check = 'checking' | 'ok' | 'fail';
 
@@ -70,7 +70,7 @@ export function DiagnosticsPage() {
       label: t('diagnostics.serverTime'),
       value:
         serverTime && !Number.isNaN(serverTime.getTime())
-          ? serverTime.toLocaleString(browserLocale(), { dateStyle: 'medium', timeStyle: 'medium' })
+          ? serverTime.toLocaleString(displayLocale(), { dateStyle: 'medium', timeStyle: 'medium' })
           : '—',
       testId: 'diag-time',
     },

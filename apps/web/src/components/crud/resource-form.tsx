@@ -1,0 +1,179 @@
+import Box from '@mui/material/Box';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
+import { ApiError, api } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
+import { useSession } from '../../lib/session';
+import { type FieldSpec, fieldSpecsOf } from './field-model';
+import { FieldInput } from './field-input';
+import { bodyOf, changesOf, type FormMode, type FormValue, type FormValues, valuesOf } from './form-values';
+import { dialOf } from './phone';
+import type { FieldConfig, ResourceRecord, ScreenConfig } from './types';
+import { useSaveRecord } from './use-resource';
+import { type FieldErrors, serverFieldErrors, validateBody } from './validation';
+
+/** The fields a screen's form shows, in its order, for create or edit. */
+export function formSpecsOf(config: ScreenConfig, mode: FormMode): FieldSpec[] {
+  const { resource } = config;
+  const all = fieldSpecsOf(resource.fields, { refs: resource.refs, writeOnly: resource.writeOnly });
+  const order = (config.form as readonly string[] | undefined) ?? all.map((s) => s.name);
+  const byName = new Map(all.map((s) => [s.name, s]));
+  return order
+    .map((name) => byName.get(name))
+    .filter((spec): spec is FieldSpec => !!spec)
+    .filter((spec) => {
+      const only = (config.fields as Record<string, { only?: FormMode }> | undefined)?.[spec.name]?.only;
+      return !only || only === mode;
+    });
+}
+
+/** The company's dialling code, for phone numbers typed without it (Peru's when unknown). */
+function useCompanyDial(enabled: boolean): string {
+  const { companyId } = useSession();
+  const companies = useQuery({
+    queryKey: queryKeys.companies.list({ companyId, purpose: 'dial' }),
+    queryFn: () =>
+      api.get<{ payload: Array<{ _id: string; country?: string }> }>('/companies', {
+        query: { limit: 200 },
+        overlay: false,
+        notify: false,
+      }),
+    enabled,
+    staleTime: 5 * 60_000,
+    meta: { quiet: true },
+  });
+  return dialOf(companies.data?.payload?.find((c) => c._id === companyId)?.country);
+}
+
+export interface ResourceFormState {
+  mode: FormMode;
+  specs: FieldSpec[];
+  values: FormValues;
+  errors: FieldErrors;
+  pending: boolean;
+  setValue: (field: string, value: FormValue) => void;
+  submit: (event?: FormEvent) => Promise<void>;
+  formRef: React.RefObject<HTMLFormElement | null>;
+  dial: string;
+}
+
+/**
+ * The state of a resource's form: values from the record (edit) or empty (create),
+ * validated by the contract schema (`input` on create, `patch` on edit) before sending,
+ * and a 400's field details shown under the fields.
+ */
+export function useResourceForm(
+  config: ScreenConfig,
+  record: ResourceRecord | undefined,
+  onSaved: (record: ResourceRecord | undefined) => void,
+): ResourceFormState {
+  const mode: FormMode = record ? 'edit' : 'create';
+  const { resource } = config;
+  const specs = useMemo(() => formSpecsOf(config, mode), [config, mode]);
+  const initial = useMemo(() => {
+    const defaults = typeof config.defaults === 'function' ? config.defaults() : config.defaults;
+    return valuesOf(specs, record ?? (defaults as Record<string, unknown> | undefined));
+  }, [specs, record, config.defaults]);
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submitted = useRef(false);
+  const formRef = useRef<HTMLFormElement | null>(null);
+  const save = useSaveRecord(resource);
+  const dial = useCompanyDial(specs.some((s) => s.widget === 'phone' || s.fields?.some((f) => f.widget === 'phone')));
+
+  const check = (next: FormValues) => {
+    const body = mode === 'create' ? bodyOf(specs, next, 'create') : changesOf(specs, next, initial);
+    const schema = mode === 'create' ? resource.input : resource.patch;
+    return { body, result: validateBody(schema, body, specs, next) };
+  };
+
+  const latest = useRef(values);
+  const setValue = (field: string, value: FormValue) => {
+    const next = { ...latest.current, [field]: value };
+    latest.current = next;
+    setValues(next);
+    if (submitted.current) setErrors(check(next).result.errors);
+  };
+
+  /** Focuses the first field, in the order shown, that has a message. */
+  const focusFirstError = (found: FieldErrors) => {
+    const boxes = formRef.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [];
+    for (const box of boxes) {
+      if (!box.dataset.field || !(box.dataset.field in found)) continue;
+      const target = box.querySelector<HTMLElement>('input:not([type="hidden"]), textarea, [role="combobox"]');
+      if (target) {
+        target.focus();
+        return;
+      }
+    }
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    submitted.current = true;
+    const { body, result } = check(latest.current);
+    setErrors(result.errors);
+    if (!result.success) {
+      focusFirstError(result.errors);
+      return;
+    }
+    if (mode === 'edit' && Object.keys(body).length === 0) {
+      onSaved(record);
+      return;
+    }
+    try {
+      const saved = await save.mutateAsync({ id: record?._id, body: result.data });
+      onSaved(saved);
+    } catch (error) {
+      // A 400's details (and a 409's: a repeated unique value) name the fields at fault.
+      const found = error instanceof ApiError ? serverFieldErrors(error.body) : {};
+      if (Object.keys(found).length > 0) {
+        setErrors(found);
+        focusFirstError(found);
+      }
+    }
+  };
+
+  return { mode, specs, values, errors, pending: save.isPending, setValue, submit, formRef, dial };
+}
+
+export interface ResourceFormFieldsProps {
+  config: ScreenConfig;
+  form: ResourceFormState;
+  record?: ResourceRecord;
+  id?: string;
+}
+
+/** The form element with one input per field; its submit buttons live with the caller (dialog or page). */
+export function ResourceFormFields({ config, form, record, id }: ResourceFormFieldsProps) {
+  const fieldConfigs = (config.fields ?? {}) as Record<string, FieldConfig | undefined>;
+  return (
+    <Box
+      component="form"
+      id={id}
+      ref={form.formRef}
+      noValidate
+      onSubmit={form.submit}
+      aria-label={form.mode === 'create' ? config.newLabel : config.editLabel}
+      sx={{ display: 'grid', gap: 2.5, pt: 1 }}
+    >
+      {form.specs.map((spec) => (
+        <Box key={spec.name} data-field={spec.name} sx={{ minWidth: 0 }}>
+          <FieldInput
+            spec={spec}
+            config={fieldConfigs[spec.name]}
+            value={form.values[spec.name] ?? ''}
+            onChange={(value) => form.setValue(spec.name, value)}
+            errors={form.errors}
+            path={spec.name}
+            mode={form.mode}
+            record={record}
+            dial={form.dial}
+          />
+        </Box>
+      ))}
+      {/* Enter in a text field submits */}
+      <button type="submit" hidden aria-hidden tabIndex={-1} />
+    </Box>
+  );
+}

@@ -1,0 +1,114 @@
+import type { Module, Operation } from '@mostrador/contract';
+import type { SvgIconComponent } from '@mui/icons-material';
+import type { ReactNode } from 'react';
+import type { z } from 'zod';
+import type { FieldWidget } from './field-model';
+
+/**
+ * What the generic list and form need to know about a resource. A contract declaration
+ * (`resources.brands`) is one as it is; the special APIs (users, companies) describe
+ * themselves with the same shape in their screen config.
+ */
+export interface ResourceDescriptor {
+  /** API key (query keys, refs). */
+  key: string;
+  label: string;
+  labelPlural: string;
+  module: Module;
+  fields: Readonly<Record<string, z.ZodType | z.core.$ZodType>>;
+  operations: readonly Operation[];
+  /** API path, without /api and without slashes around it. */
+  path: string;
+  /** Create body schema. */
+  input: z.ZodType;
+  /** Update body schema (partial). */
+  patch: z.ZodType;
+  defaultSort: { field: string; order: 'asc' | 'desc' };
+  sortable: readonly string[];
+  searchable: readonly string[];
+  refs: Readonly<Record<string, readonly string[]>>;
+  writeOnly: readonly string[];
+  deleteBody?: z.ZodObject;
+  /** Create posts here instead of `path` (users: `register`). */
+  createPath?: string;
+}
+
+/** A record as lists and forms handle it. */
+export type ResourceRecord = { _id: string } & Record<string, unknown>;
+
+export interface FieldConfig {
+  label?: string;
+  /** Overrides the widget read from the schema (`textarea` for a long text, `color`…). */
+  widget?: FieldWidget;
+  /** Spanish labels of enum values (contract maps such as `campaignStatusLabels`). */
+  options?: Readonly<Record<string, string>>;
+  helperText?: string;
+  placeholder?: string;
+  /** Labels of the inner fields of an object or an array of objects. */
+  fields?: Readonly<Record<string, FieldConfig>>;
+  /** Only on create (a password) or only on edit. */
+  only?: 'create' | 'edit';
+  /** Ids of these resources' records, for a nested field the declaration's `refs` cannot name. */
+  refs?: readonly string[];
+}
+
+interface ColumnBase {
+  label?: string;
+  /** Hidden on phones (default: every column after the second). */
+  hideOnMobile?: boolean;
+}
+
+/** A field's column, formatted by the field's widget unless `render` says otherwise. */
+export interface FieldColumn<F extends string = string> extends ColumnBase {
+  field: F | 'createdAt' | 'updatedAt';
+  render?: (row: ResourceRecord) => ReactNode;
+}
+
+/** A computed column (a user's full name): any name, its own cell; sortable when the API sorts by it. */
+export interface ComputedColumn extends ColumnBase {
+  field: string;
+  label: string;
+  render: (row: ResourceRecord) => ReactNode;
+}
+
+export type ColumnConfig<F extends string = string> = FieldColumn<F> | ComputedColumn;
+
+export type Column<F extends string = string> = F | 'createdAt' | 'updatedAt' | ColumnConfig<F>;
+
+/** The small, per-screen part: Spanish texts, columns, form fields, and what the screen allows. */
+export interface ScreenConfig<R extends ResourceDescriptor = ResourceDescriptor> {
+  resource: R;
+  title: string;
+  subtitle: string;
+  newLabel: string;
+  editLabel: string;
+  emptyMessage: string;
+  noResultsMessage: string;
+  columns: ReadonlyArray<Column<FieldOf<R>>>;
+  /** Form fields in order (default: every field in declaration order). */
+  form?: ReadonlyArray<FieldOf<R>>;
+  /** Labels and widget overrides by field. */
+  fields?: Partial<Record<FieldOf<R>, FieldConfig>>;
+  /** `false` hides what the API would allow (variations: no create, no edit). */
+  create?: false;
+  edit?: false;
+  delete?: false;
+  /** Edit on a page of its own (`/usuarios/{id}`) instead of the dialog. */
+  editPath?: (row: ResourceRecord) => string;
+  /** An extra row action to a page of its own (group members). */
+  detail?: { label: string; path: (row: ResourceRecord) => string; icon?: SvgIconComponent };
+  /** The field naming a record in confirmations and ref choices (default name / nombre / title). */
+  displayField?: FieldOf<R>;
+  /** Values a create starts with (a function: read when the form opens). */
+  defaults?: Partial<Record<FieldOf<R>, unknown>> | (() => Partial<Record<FieldOf<R>, unknown>>);
+}
+
+export type FieldOf<R extends ResourceDescriptor> = Extract<keyof R['fields'], string>;
+
+/**
+ * A config is checked against its resource's field names, then handed on as a plain
+ * `ScreenConfig` (field-name types do not survive being listed beside other resources).
+ */
+export function defineScreen<R extends ResourceDescriptor>(config: ScreenConfig<R>): ScreenConfig {
+  return config as unknown as ScreenConfig;
+}

@@ -1,0 +1,149 @@
+import { roleLabels } from '@mostrador/contract';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import InputAdornment from '@mui/material/InputAdornment';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { PageHeader } from '../../components/ui/page-header';
+import { useT } from '../../i18n';
+import { usePermissions } from '../../lib/permissions';
+import { queryKeys, resourceKeys } from '../../lib/query-keys';
+import { useSession } from '../../lib/session';
+import { groupsApi } from './api';
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+
+/** /grupos/{id}: choose which of the company's users belong to the group, then save them all at once. */
+export function GroupMembersPage() {
+  const t = useT();
+  const { id = '' } = useParams();
+  const { companyId } = useSession();
+  const queryClient = useQueryClient();
+  const permissions = usePermissions();
+  const canSave = permissions.can('groups', 'update');
+
+  const group = useQuery({ queryKey: [...resourceKeys('groups').detail(id), companyId], queryFn: () => groupsApi.get(id) });
+  const members = useQuery({ queryKey: [...queryKeys.groupMembers(id), companyId], queryFn: () => groupsApi.members(id) });
+  const users = useQuery({ queryKey: queryKeys.users.list({ companyId, purpose: 'group-members' }), queryFn: groupsApi.companyUsers });
+
+  const [selected, setSelected] = useState<Set<string> | null>(null);
+  const [filter, setFilter] = useState('');
+  // The saved members are the starting selection.
+  useEffect(() => {
+    if (members.data) setSelected(new Set(members.data.payload.map((u) => u._id)));
+  }, [members.data]);
+
+  const save = useMutation({
+    mutationFn: (userIds: string[]) => groupsApi.setMembers(id, userIds),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.groupMembers(id) }),
+  });
+
+  const visible = useMemo(() => {
+    const needle = fold(filter.trim());
+    const all = users.data?.payload ?? [];
+    return needle ? all.filter((u) => fold(`${u.first_name} ${u.last_name} ${u.email}`).includes(needle)) : all;
+  }, [users.data, filter]);
+
+  const toggle = (userId: string) =>
+    setSelected((prev) => {
+      const next = new Set(prev ?? []);
+      if (next.has(userId)) next.delete(userId);
+      else next.add(userId);
+      return next;
+    });
+
+  const loading = group.isLoading || members.isLoading || users.isLoading;
+  const failed = group.isError || members.isError || users.isError;
+
+  return (
+    <>
+      <Button component={RouterLink} to="/grupos" startIcon={<ArrowBackIcon />} sx={{ mb: 1, ml: -1 }}>
+        {t('crud.back')}
+      </Button>
+      <PageHeader
+        title={group.data ? `Miembros de ${group.data.name}` : 'Miembros del grupo'}
+        subtitle="Elige qué usuarios de la compañía pertenecen a este grupo"
+        actions={
+          canSave ? (
+            <Button
+              variant="contained"
+              disabled={!selected || save.isPending}
+              onClick={() => selected && save.mutate([...selected])}
+            >
+              {t('crud.save')}
+            </Button>
+          ) : undefined
+        }
+      />
+      {failed && <Alert severity="warning">{t('crud.notFound')}</Alert>}
+      {loading && <Skeleton variant="rounded" height={320} sx={{ maxWidth: 720 }} />}
+      {!loading && !failed && (
+        <Card sx={{ maxWidth: 720 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 2, flexWrap: 'wrap' }}>
+            <TextField
+              size="small"
+              type="search"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+              placeholder={t('crud.search')}
+              fullWidth={false}
+              sx={{ flex: '1 1 220px' }}
+              slotProps={{
+                htmlInput: { 'aria-label': t('crud.search') },
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <SearchIcon fontSize="small" />
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+            <Typography variant="body2" color="text.secondary" data-testid="members-count">
+              {`${selected?.size ?? 0} seleccionados`}
+            </Typography>
+          </Box>
+          {visible.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {users.data?.payload.length ? 'Ningún usuario coincide con la búsqueda' : 'Aún no hay usuarios en esta compañía'}
+            </Typography>
+          ) : (
+            <List aria-label="Usuarios de la compañía" sx={{ borderTop: 1, borderColor: 'divider' }}>
+              {visible.map((user) => {
+                const checked = selected?.has(user._id) ?? false;
+                const labelId = `member-${user._id}`;
+                return (
+                  <ListItem key={user._id} disablePadding secondaryAction={<Chip size="small" variant="outlined" label={roleLabels[user.role] ?? user.role} />}>
+                    <ListItemButton onClick={() => toggle(user._id)} disabled={!canSave} dense>
+                      <ListItemIcon sx={{ minWidth: 40 }}>
+                        <Checkbox edge="start" checked={checked} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-labelledby': labelId } }} />
+                      </ListItemIcon>
+                      <ListItemText id={labelId} primary={`${user.first_name} ${user.last_name}`} secondary={user.email} />
+                    </ListItemButton>
+                  </ListItem>
+                );
+              })}
+            </List>
+          )}
+        </Card>
+      )}
+    </>
+  );
+}
+
+export default GroupMembersPage;

@@ -1,0 +1,53 @@
+import { companyInput, companyPatch } from '@mostrador/contract';
+import { defineScreen, type ResourceDescriptor } from '../components/crud/types';
+
+/** Timezone and currency labels of a company's settings (the contract's enums). */
+export const timezoneLabels: Record<string, string> = {
+  'America/Lima': 'Lima (GMT-5)',
+  'America/Santiago': 'Santiago de Chile',
+  'America/Bogota': 'Bogotá (GMT-5)',
+  'Europe/Madrid': 'Madrid',
+};
+export const currencyLabels: Record<string, string> = {
+  PEN: 'Sol peruano (PEN)',
+  CLP: 'Peso chileno (CLP)',
+  COP: 'Peso colombiano (COP)',
+  EUR: 'Euro (EUR)',
+  USD: 'Dólar estadounidense (USD)',
+};
+
+/** Companies of the corporation: GET/POST /companies, PUT/DELETE /companies/{id} (companyInput, companyPatch). */
+export const companiesResource = {
+  key: 'companies',
+  label: 'Compañía',
+  labelPlural: 'Compañías',
+  module: 'companies',
+  fields: companyInput.shape,
+  operations: ['list', 'create', 'update', 'delete'],
+  path: 'companies',
+  input: companyInput,
+  patch: companyPatch,
+  defaultSort: { field: 'name', order: 'asc' },
+  sortable: ['name', 'createdAt', 'updatedAt'],
+  searchable: ['name'],
+  refs: {},
+  writeOnly: [],
+} as const satisfies ResourceDescriptor;
+
+export const settingsFields = {
+  label: 'Ajustes',
+  fields: { timezone: { label: 'Zona horaria', options: timezoneLabels }, currency: { label: 'Moneda', options: currencyLabels } },
+};
+
+export const screen = defineScreen({
+  resource: companiesResource,
+  title: 'Compañías',
+  subtitle: 'Las compañías de tu corporación; cada una guarda sus propios datos',
+  newLabel: 'Nueva compañía',
+  editLabel: 'Editar compañía',
+  emptyMessage: 'Aún no hay compañías',
+  noResultsMessage: 'Ninguna compañía coincide con la búsqueda',
+  columns: ['name', 'country', 'createdAt'],
+  form: ['name', 'country', 'settings'],
+  fields: { settings: settingsFields },
+});

@@ -1,0 +1,158 @@
+import type { Module } from '@mostrador/contract';
+import type { SvgIconComponent } from '@mui/icons-material';
+import AccountTree from '@mui/icons-material/AccountTree';
+import AutoAwesome from '@mui/icons-material/AutoAwesome';
+import Badge from '@mui/icons-material/Badge';
+import BookmarkBorder from '@mui/icons-material/BookmarkBorder';
+import Campaign from '@mui/icons-material/Campaign';
+import Business from '@mui/icons-material/Business';
+import Category from '@mui/icons-material/Category';
+import CommentsDisabled from '@mui/icons-material/CommentsDisabled';
+import ContactMail from '@mui/icons-material/ContactMail';
+import Contacts from '@mui/icons-material/Contacts';
+import Diversity3 from '@mui/icons-material/Diversity3';
+import DonutLarge from '@mui/icons-material/DonutLarge';
+import DynamicForm from '@mui/icons-material/DynamicForm';
+import EventRepeat from '@mui/icons-material/EventRepeat';
+import Facebook from '@mui/icons-material/Facebook';
+import ForwardToInbox from '@mui/icons-material/ForwardToInbox';
+import Groups from '@mui/icons-material/Groups';
+import History from '@mui/icons-material/History';
+import Hub from '@mui/icons-material/Hub';
+import Inventory2 from '@mui/icons-material/Inventory2';
+import Label from '@mui/icons-material/Label';
+import LocalOffer from '@mui/icons-material/LocalOffer';
+import MarkEmailRead from '@mui/icons-material/MarkEmailRead';
+import MenuBook from '@mui/icons-material/MenuBook';
+import MonitorHeart from '@mui/icons-material/MonitorHeart';
+import Palette from '@mui/icons-material/Palette';
+import PeopleAlt from '@mui/icons-material/PeopleAlt';
+import Person from '@mui/icons-material/Person';
+import PhoneAndroid from '@mui/icons-material/PhoneAndroid';
+import Psychology from '@mui/icons-material/Psychology';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import RecentActors from '@mui/icons-material/RecentActors';
+import RocketLaunch from '@mui/icons-material/RocketLaunch';
+import Sell from '@mui/icons-material/Sell';
+import Settings from '@mui/icons-material/Settings';
+import ShoppingCart from '@mui/icons-material/ShoppingCart';
+import SmartToy from '@mui/icons-material/SmartToy';
+import Store from '@mui/icons-material/Store';
+import Storefront from '@mui/icons-material/Storefront';
+import SupportAgent from '@mui/icons-material/SupportAgent';
+import Telegram from '@mui/icons-material/Telegram';
+import Tune from '@mui/icons-material/Tune';
+import ViewModule from '@mui/icons-material/ViewModule';
+import type { ComponentType } from 'react';
+import type { ScreenConfig } from '../components/crud/types';
+import { t } from '../i18n';
+
+/** The drawer's groups, in SPEC §2's order; labels are `nav.groups.<group>` in i18n/es.ts. */
+export const navGroups = [
+  'organization',
+  'integrations',
+  'catalog',
+  'marketplaces',
+  'ecommerce',
+  'metrics',
+  'facebook',
+  'messaging',
+  'system',
+] as const;
+export type NavGroup = (typeof navGroups)[number];
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+interface EntryBase {
+  /** The Spanish route (SPEC §2). */
+  path: string;
+  /** Other routes to the same screen (/facebook is /bots). */
+  aliases?: readonly string[];
+  group: NavGroup;
+  /** Drawer label. */
+  label: string;
+  icon: SvgIconComponent;
+  /** Hidden from the drawer when the role may not list this module. */
+  module?: Module;
+  /** Reachable without signing in (the diagnostics page). */
+  public?: boolean;
+  /** Sub-routes with pages of their own (`:id` is the record). */
+  children?: ReadonlyArray<{ path: string; page: () => PageModule }>;
+}
+
+/** A standard screen: the generic list page driven by a screen config (`resources/<key>.ts`). */
+export interface ConfigEntry extends EntryBase {
+  /** The API key it lists (checked against the contract's module in registry.test.ts). */
+  resource: string;
+  load: () => Promise<{ screen: ScreenConfig }>;
+  /** `${path}/:id` edits a record on the generic detail page instead of a dialog. */
+  detailPage?: boolean;
+}
+
+/** A screen of its own (profile, settings). */
+export interface PageEntry extends EntryBase {
+  page: () => PageModule;
+}
+
+export type ScreenEntry = ConfigEntry | PageEntry;
+
+export const isConfigEntry = (entry: ScreenEntry): entry is ConfigEntry => 'load' in entry;
+
+/**
+ * Every screen of the authenticated area, once: routes and drawer entries are generated
+ * from this list, and every screen loads lazily. Adding a screen: its config file and one line.
+ */
+export const screens: ScreenEntry[] = [
+  // Organización
+  { path: '/usuarios', group: 'organization', label: 'Usuarios', icon: PeopleAlt, module: 'users', resource: 'users', load: () => import('./users'), detailPage: true },
+  { path: '/grupos', group: 'organization', label: 'Grupos', icon: Groups, module: 'groups', resource: 'groups', load: () => import('./groups'), children: [{ path: ':id', page: () => import('../features/groups/group-members-page') }] },
+  { path: '/companias', group: 'organization', label: 'Compañías', icon: Business, module: 'companies', resource: 'companies', load: () => import('./companies') },
+  { path: '/equipo-de-ventas', group: 'organization', label: 'Equipo de ventas', icon: Diversity3, module: 'organization', resource: 'equipos-de-ventas', load: () => import('./equipos-de-ventas') },
+  { path: '/locaciones', group: 'organization', label: 'Locaciones', icon: Store, module: 'organization', resource: 'locaciones', load: () => import('./locaciones') },
+  { path: '/agentes', group: 'organization', label: 'Agentes', icon: SupportAgent, module: 'organization', resource: 'agentes', load: () => import('./agentes') },
+  { path: '/vendedores', group: 'organization', label: 'Vendedores', icon: Badge, module: 'organization', resource: 'vendors', load: () => import('./vendors') },
+  { path: '/perfil', group: 'organization', label: t('nav.profile'), icon: Person, page: () => import('../features/profile/profile-page') },
+  { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
+  // Teléfonos e integraciones
+  { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('./gravity-forms') },
+  { path: '/telefonos', group: 'integrations', label: 'Teléfonos', icon: PhoneAndroid, module: 'integrations', resource: 'telefonos', load: () => import('./telefonos') },
+  { path: '/bots', aliases: ['/facebook'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('./bots') },
+  { path: '/telegram/grupos', group: 'integrations', label: 'Grupos de Telegram', icon: Telegram, module: 'messaging', resource: 'telegram-groups', load: () => import('./telegram-groups') },
+  { path: '/telegram/rutinas', group: 'integrations', label: 'Rutinas de Telegram', icon: EventRepeat, module: 'messaging', resource: 'telegram-routines', load: () => import('./telegram-routines') },
+  { path: '/mailchimp', group: 'integrations', label: 'Mailchimp', icon: MarkEmailRead, module: 'marketing', resource: 'mailchimps', load: () => import('./mailchimps') },
+  { path: '/mailchimp/contactos', group: 'integrations', label: 'Contactos de Mailchimp', icon: ContactMail, module: 'marketing', resource: 'mailchimp-contacts', load: () => import('./mailchimp-contacts') },
+  { path: '/mailchimp/etiquetas', group: 'integrations', label: 'Etiquetas de Mailchimp', icon: LocalOffer, module: 'marketing', resource: 'mailchimp-tags', load: () => import('./mailchimp-tags') },
+  { path: '/retail-rocket/etiquetas', group: 'integrations', label: 'Etiquetas RetailRocket', icon: RocketLaunch, module: 'marketing', resource: 'retail-rocket-tags', load: () => import('./retail-rocket-tags') },
+  { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
+  // Catálogo y órdenes
+  { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },
+  { path: '/productos', group: 'catalog', label: 'Productos', icon: Inventory2, module: 'catalog', resource: 'products', load: () => import('./products') },
+  { path: '/marcas', group: 'catalog', label: 'Marcas', icon: Sell, module: 'catalog', resource: 'brands', load: () => import('./brands') },
+  { path: '/categorias', group: 'catalog', label: 'Categorías', icon: Category, module: 'catalog', resource: 'categories', load: () => import('./categories') },
+  { path: '/colores', group: 'catalog', label: 'Colores', icon: Palette, module: 'catalog', resource: 'colors', load: () => import('./colors') },
+  // Marketplaces
+  { path: '/marketplaces/fuentes', group: 'marketplaces', label: 'Fuentes', icon: Hub, module: 'marketplace', resource: 'marketplace-sources', load: () => import('./marketplace-sources') },
+  // E-commerce
+  { path: '/ecommerce/productos', group: 'ecommerce', label: 'Productos', icon: Storefront, module: 'ecommerce', resource: 'ecommerces', load: () => import('./ecommerces') },
+  { path: '/ecommerce/productos-variaciones', group: 'ecommerce', label: 'Variaciones', icon: ViewModule, module: 'ecommerce', resource: 'ecommerces-variations', load: () => import('./ecommerces-variations') },
+  { path: '/ecommerce/categorias', group: 'ecommerce', label: 'Categorías', icon: AccountTree, module: 'ecommerce', resource: 'ecommerces-categories', load: () => import('./ecommerces-categories') },
+  { path: '/ecommerce/etiquetas', group: 'ecommerce', label: 'Etiquetas', icon: Label, module: 'ecommerce', resource: 'ecommerces-tags', load: () => import('./ecommerces-tags') },
+  { path: '/ecommerce/atributos', group: 'ecommerce', label: 'Atributos', icon: Tune, module: 'ecommerce', resource: 'ecommerces-attributes', load: () => import('./ecommerces-attributes') },
+  { path: '/ecommerce/contactos', group: 'ecommerce', label: 'Contactos', icon: Contacts, module: 'ecommerce', resource: 'ecommerces-contacts', load: () => import('./ecommerces-contacts') },
+  { path: '/ecommerce/ordenes', group: 'ecommerce', label: 'Órdenes', icon: ReceiptLong, module: 'ecommerce', resource: 'ecommerces-orders', load: () => import('./ecommerces-orders') },
+  // Métricas y contactos
+  { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('./llm-tracker') },
+  // Facebook y comentarios
+  { path: '/etiquetas-facebook', group: 'facebook', label: 'Etiquetas de Facebook', icon: Facebook, module: 'leads', resource: 'facebook-labels', load: () => import('./facebook-labels') },
+  { path: '/etiquetas-mostrador', group: 'facebook', label: 'Etiquetas Mostrador', icon: BookmarkBorder, module: 'leads', resource: 'mostrador-labels', load: () => import('./mostrador-labels') },
+  { path: '/comentarios-sin-respuesta', group: 'facebook', label: 'Comentarios sin respuesta', icon: CommentsDisabled, module: 'chats', resource: 'comments-without-responses', load: () => import('./comments-without-responses') },
+  { path: '/facebook-audiencias', group: 'facebook', label: 'Audiencias de Facebook', icon: RecentActors, module: 'marketing', resource: 'facebook-audiences', load: () => import('./facebook-audiences') },
+  // Mensajería y marketing
+  { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('./imagina-template-messages') },
+  { path: '/marketing/campaigns', group: 'messaging', label: 'Campañas', icon: Campaign, module: 'marketing', resource: 'marketing-campaigns', load: () => import('./marketing-campaigns') },
+  { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },
+  { path: '/marketing/historial-plantillas', group: 'messaging', label: 'Historial de plantillas', icon: History, module: 'messaging', resource: 'template-messages-logs', load: () => import('./template-messages-logs') },
+  { path: '/marketing/historial_mensajes_masivos', group: 'messaging', label: 'Historial de mensajes masivos', icon: ForwardToInbox, module: 'messaging', resource: 'massive-messages-logs', load: () => import('./massive-messages-logs') },
+  // Sistema
+  { path: '/test', group: 'system', label: t('nav.diagnostics'), icon: MonitorHeart, public: true, page: () => import('../features/diagnostics/diagnostics-page') },
+];
