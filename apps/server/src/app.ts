@@ -13,6 +13,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { errorBody } from './lib/errors.js';
 import { createMailer, type Mailer } from './mail/outbox.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { channelRoutes } from './modules/channels/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
@@ -20,6 +21,7 @@ import { corporationRoutes } from './modules/corporations/routes.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
@@ -88,6 +90,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(companyRoutes);
       await api.register(groupRoutes);
       await api.register(resourceRoutes);
+      await api.register(channelRoutes);
+      await api.register(webhookRoutes);
     },
     { prefix: '/api' },
   );

@@ -27,7 +27,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WEB_DIST: z.string().optional(),
+  META_APP_SECRET: z.string().min(1).optional(),
+  WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional(),
 });
+
+/** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
+export const demoWebhookSecrets = { metaAppSecret: 'mostrador-demo-app-secret', webhookVerifyToken: 'mostrador-demo-verify-token' };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -50,6 +55,13 @@ export interface Config {
   trustProxy: boolean;
   webDist: string;
   version: string;
+  /**
+   * Meta app secret: the HMAC key of `X-Hub-Signature-256` on WhatsApp/Messenger webhooks.
+   * Demo value outside production; unset in production → the webhooks answer 503.
+   */
+  metaAppSecret?: string;
+  /** What Meta must send as `hub.verify_token` when subscribing a webhook (same rule). */
+  webhookVerifyToken?: string;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -79,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new Error('JWT_SECRET es obligatorio en producción (al menos 32 caracteres)');
   }
+  // Production never uses the demo webhook secrets: without them the webhooks refuse every call (503)
+  const demoSecrets: Partial<typeof demoWebhookSecrets> = e.NODE_ENV === 'production' ? {} : demoWebhookSecrets;
   const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   return {
     env: e.NODE_ENV,
@@ -101,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY === 'true',
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     version: pkg.version,
+    metaAppSecret: e.META_APP_SECRET ?? demoSecrets.metaAppSecret,
+    webhookVerifyToken: e.WEBHOOK_VERIFY_TOKEN ?? demoSecrets.webhookVerifyToken,
     ...overrides,
   };
 }

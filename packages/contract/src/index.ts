@@ -11,3 +11,4 @@ export * from './permissions.js';
 export * from './phone.js';
 export * from './resources/index.js';
 export * from './organization.js';
+export * from './channels.js';

@@ -1,12 +1,61 @@
 /**
  * Countries the product sells in (SPEC §9) and their dialling codes. The spec lists 58 for
  * Colombia; 58 is Venezuela's code and Colombia's is 57 (docs/decisions/0005-colombia-57.md).
+ * `national`: the digit counts of a number without its dialling code (Peru: 9-digit mobiles,
+ * 8-digit landlines with their area code; Chile 9; Colombia 10, mobiles and landlines since
+ * 2021; España 9).
  */
 export const countries = [
-  { code: 'PE', name: 'Perú', dial: '51' },
-  { code: 'CL', name: 'Chile', dial: '56' },
-  { code: 'CO', name: 'Colombia', dial: '57' },
-  { code: 'ES', name: 'España', dial: '34' },
+  { code: 'PE', name: 'Perú', dial: '51', national: [9, 8] },
+  { code: 'CL', name: 'Chile', dial: '56', national: [9] },
+  { code: 'CO', name: 'Colombia', dial: '57', national: [10] },
+  { code: 'ES', name: 'España', dial: '34', national: [9] },
 ] as const;
 export type CountryCode = (typeof countries)[number]['code'];
 export const countryCodes = countries.map((c) => c.code) as [CountryCode, ...CountryCode[]];
+
+type Country = (typeof countries)[number];
+const byCode = (code: CountryCode): Country => countries.find((c) => c.code === code) as Country;
+const fits = (c: Country, nationalDigits: number) => (c.national as readonly number[]).includes(nationalDigits);
+
+/**
+ * SPEC §5's phone normalisation: strips every non-digit and prefixes the dialling code of
+ * `defaultCountry` when the number has none. A number written internationally (`+…` or
+ * `00…`) keeps its own code; a number that already starts with a known code and has that
+ * country's length keeps it; a national number (optionally with trunk zeros) gets the default
+ * country's code. Answers digits only (`51987654321`), or null when nothing usable remains
+ * (fewer than 8 or more than 15 digits, the range `zPhone` accepts).
+ */
+export function normalisePhone(raw: string | number | null | undefined, defaultCountry: CountryCode = 'PE'): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = String(raw).trim();
+  let digits = text.replace(/\D/g, '');
+  let international = text.startsWith('+');
+  if (!international && digits.startsWith('00')) {
+    digits = digits.slice(2);
+    international = true;
+  }
+  const home = byCode(defaultCountry);
+  let out: string;
+  if (international) out = digits;
+  else {
+    // trunk zeros (01 of Lima) never start a number with its code
+    digits = digits.replace(/^0+/, '');
+    if (fits(home, digits.length)) out = home.dial + digits;
+    else if (countries.some((c) => digits.startsWith(c.dial) && fits(c, digits.length - c.dial.length))) out = digits;
+    else if (digits.startsWith(home.dial)) out = digits;
+    else out = home.dial + digits;
+  }
+  return out.length >= 8 && out.length <= 15 ? out : null;
+}
+
+/**
+ * The country of a number with its dialling code (SPEC §5: "a country is inferred from a
+ * number's prefix"): the country whose code starts the number and whose length matches,
+ * else the first whose code starts it; undefined for other countries.
+ */
+export function countryOfPhone(phone: string | null | undefined): CountryCode | undefined {
+  const digits = String(phone ?? '').replace(/\D/g, '');
+  const prefixed = countries.filter((c) => digits.startsWith(c.dial));
+  return (prefixed.find((c) => fits(c, digits.length - c.dial.length)) ?? prefixed[0])?.code;
+}

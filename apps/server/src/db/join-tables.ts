@@ -1,5 +1,6 @@
-import { index, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { groupsTable } from './resource-tables.js';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { chatsTable, groupsTable, leadsTable } from './resource-tables.js';
 import { companies, users } from './schema.js';
 
 /** Members of a group (SPEC §7 Groups: GET /groups/{id}/users, PUT /groups/{id}/users/). */
@@ -18,4 +19,119 @@ export const groupMembers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_company_user_idx').on(t.companyId, t.userId)],
+);
+
+/**
+ * Channel settings of a company (issue 4): its WhatsApp line, its page (Messenger) and the
+ * Instagram account linked to it. A provider event names only `provider_id` (phone number id,
+ * page id, Instagram account id), so that id is unique per kind across all companies: an
+ * event finds exactly one company, and the webhook job takes the company from here, never
+ * from the payload. The access token is sealed (lib/secret-box.ts).
+ */
+export const channels = pgTable(
+  'channels',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    providerId: text('provider_id').notNull(),
+    businessAccountId: text('business_account_id'),
+    displayPhoneNumber: text('display_phone_number'),
+    name: text('name'),
+    pageId: text('page_id'),
+    accessToken: text('access_token'),
+    accessTokenLast4: text('access_token_last4'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('channels_company_kind_uq').on(t.companyId, t.kind), uniqueIndex('channels_kind_provider_uq').on(t.kind, t.providerId)],
+);
+
+/**
+ * Every provider event received by a verified webhook, once: `(provider, event_id)` is the
+ * provider's message id (WhatsApp `messages[].id`, `statuses[].id:status`, Messenger `mid`),
+ * so a replayed delivery inserts nothing and enqueues nothing. The company is unknown until
+ * the job resolves the channel, hence no company_id leading the indexes.
+ * status: pending → processed | ignored (unknown channel, nothing to do).
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    accountId: text('account_id').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webhook_events_provider_event_uq').on(t.provider, t.eventId),
+    index('webhook_events_status_idx').on(t.status, t.receivedAt),
+  ],
+);
+
+/**
+ * Who a platform user is in a company: one row per (company, platform, platform user id),
+ * pointing at their lead and chat. The unique key makes find-or-create of a lead safe under
+ * concurrent deliveries, and the lookup index-backed at any volume.
+ */
+export const leadIdentities = pgTable(
+  'lead_identities',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    platformUserId: text('platform_user_id').notNull(),
+    leadId: uuid('lead_id')
+      .notNull()
+      .references(() => leadsTable.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id').references(() => chatsTable.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.platform, t.platformUserId] }), index('lead_identities_company_lead_idx').on(t.companyId, t.leadId)],
+);
+
+/**
+ * Messages of a chat (SPEC §3 Chat: each with mid and isActive; §5 media kinds). A deleted
+ * message is marked inactive. `provider_message_id` (the mid) is unique per company, so a
+ * message is stored once however often it arrives. The thread reads by (company, chat, time).
+ */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chatsTable.id, { onDelete: 'cascade' }),
+    direction: text('direction').notNull(),
+    kind: text('kind').notNull().default('text'),
+    text: text('text'),
+    mediaUrl: text('media_url'),
+    mediaId: text('media_id'),
+    mimeType: text('mime_type'),
+    providerMessageId: text('provider_message_id'),
+    status: text('status').notNull(),
+    statusError: text('status_error'),
+    isActive: boolean('is_active').notNull().default(true),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_messages_company_chat_created_idx').on(t.companyId, t.chatId, t.createdAt),
+    uniqueIndex('chat_messages_company_provider_id_uq').on(t.companyId, t.providerMessageId),
+  ],
 );

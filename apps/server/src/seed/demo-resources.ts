@@ -8,8 +8,13 @@ import { demoRecords } from './demo-records.js';
 
 type Row = Record<string, unknown>;
 
-/** References a seed fills: those to other resources (a field that may point at its own resource stays empty). */
-const linksOf = (r: Resource) => Object.entries(r.refs).filter(([, keys]) => !keys.includes(r.key));
+/**
+ * References a seed fills: those to other resources. A field that may point at its own
+ * resource stays empty, and so does one pointing at a generated list of people (a chat's
+ * lead, a lead's clean lead): such links are identities, not something to deal round-robin.
+ */
+const linksOf = (r: Resource) =>
+  Object.entries(r.refs).filter(([, keys]) => !keys.includes(r.key) && !keys.some((k) => k in demoRecords));
 
 /** Resources in an order where every referenced resource comes first. */
 function dependencyOrder(): Resource[] {
@@ -30,7 +35,7 @@ function dependencyOrder(): Resource[] {
  * records of the lists that live on volume (leads, chats, logs), linked the way a real
  * company's data is: each product gets a brand, each agent a sales team… Examples leave
  * reference fields out (they cannot know ids); they are set here, round-robin over the
- * referenced resource's records, inserting referenced resources first.
+ * referenced resource's records, inserting referenced resources first (see linksOf).
  */
 export async function seedResources(db: Db, companyId: string, secrets: Pick<SecretBox, 'seal'>): Promise<void> {
   const ids = new Map<string, string[]>();

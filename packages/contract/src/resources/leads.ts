@@ -35,7 +35,8 @@ export const leadDetails = () => z.array(leadDetail, { error: requiredOr(formMes
  * business number they wrote to), mostradorLabels (ids of Mostrador labels; the spec's name,
  * hence no `Ids`), telefono, details (each with email) and audienceId (the Facebook audience
  * the lead was sent to, a facebook-audiences record). Not shown: a name, an email, the
- * platform, the status (the lead screens of SPEC §2) and the assigned agent. Default sort
+ * platform, the status (the lead screens of SPEC §2) and the assigned agent; the platform's
+ * user id and the clean lead it belongs to (webhooks, docs/decisions/0013). Default sort
  * createdAt desc: newest leads first.
  */
 export const leads = defineResource({
@@ -54,8 +55,18 @@ export const leads = defineResource({
     mostradorLabels: zRefIds(),
     audienceId: zRefId(),
     details: leadDetails(),
+    /** The person's id on the platform (WhatsApp wa_id, Messenger PSID, Instagram IGSID), set by the webhooks. */
+    platformUserId: zOptionalText(200).optional(),
+    /** The clean lead (one per person) this lead was merged into, by normalised phone or e-mail. */
+    cleanLeadId: zRefId(),
   },
-  refs: { telefonoId: 'telefonos', agenteId: 'agentes', mostradorLabels: 'mostrador-labels', audienceId: 'facebook-audiences' },
+  refs: {
+    telefonoId: 'telefonos',
+    agenteId: 'agentes',
+    mostradorLabels: 'mostrador-labels',
+    audienceId: 'facebook-audiences',
+    cleanLeadId: 'clean-leads',
+  },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'telefono', 'email'],
   sortable: ['name', 'status'],

@@ -1,0 +1,158 @@
+import {
+  type Channel,
+  type ChannelKind,
+  channelKindParams,
+  channelList,
+  channelOut,
+  metaChannelInput,
+  whatsappChannelInput,
+} from '@mostrador/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { channels } from '../../db/join-tables.js';
+import { AppError } from '../../lib/errors.js';
+import { type Tenant, tenantOf } from '../../plugins/auth.js';
+
+type Row = typeof channels.$inferSelect;
+
+const kindOrder: Record<ChannelKind, number> = { whatsapp: 0, messenger: 1, instagram: 2 };
+
+/** A channel as the browser sees it: never the token, only whether one is kept and its last 4 characters. */
+function toWire(row: Row): Channel {
+  const optional = (v: string | null) => v ?? undefined;
+  return {
+    _id: row.id,
+    kind: row.kind as ChannelKind,
+    providerId: row.providerId,
+    businessAccountId: optional(row.businessAccountId),
+    displayPhoneNumber: optional(row.displayPhoneNumber),
+    name: optional(row.name),
+    pageId: optional(row.pageId),
+    accessTokenSet: Boolean(row.accessToken),
+    accessTokenLast4: optional(row.accessTokenLast4),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const alreadyTaken: Record<ChannelKind, string> = {
+  whatsapp: 'Ese número de WhatsApp (phone number id) ya está conectado a otra compañía',
+  messenger: 'Esa página de Facebook ya está conectada a otra compañía',
+  instagram: 'Esa cuenta de Instagram ya está conectada a otra compañía',
+};
+const fieldOf: Record<ChannelKind, string> = { whatsapp: 'phoneNumberId', messenger: 'pageId', instagram: 'instagramAccountId' };
+
+/**
+ * Channel settings of the current company (the /whatsapp screen): its WhatsApp line and its
+ * page with the linked Instagram account. A provider id belongs to one company only (the
+ * webhooks route events by it); the access token is sealed at rest (lib/secret-box.ts).
+ */
+export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+  const tags = ['channels'];
+
+  async function list(database: Db, tenant: Tenant): Promise<Channel[]> {
+    const rows = await database.select().from(channels).where(eq(channels.companyId, tenant.companyId)).orderBy(asc(channels.createdAt));
+    return rows.map(toWire).sort((a, b) => kindOrder[a.kind] - kindOrder[b.kind]);
+  }
+
+  /** Creates or replaces the company's channel of one kind; a token left out keeps the stored one. */
+  async function upsert(
+    tx: Db,
+    tenant: Tenant,
+    kind: ChannelKind,
+    values: { providerId: string; businessAccountId?: string; displayPhoneNumber?: string; name?: string; pageId?: string; accessToken?: string },
+  ) {
+    const [taken] = await tx
+      .select({ companyId: channels.companyId })
+      .from(channels)
+      .where(and(eq(channels.kind, kind), eq(channels.providerId, values.providerId)));
+    if (taken && taken.companyId !== tenant.companyId) {
+      throw new AppError('CONFLICT', alreadyTaken[kind], [{ path: fieldOf[kind], msg: 'Ya está en uso' }]);
+    }
+    const { accessToken, ...rest } = values;
+    const set = {
+      ...rest,
+      businessAccountId: rest.businessAccountId ?? null,
+      displayPhoneNumber: rest.displayPhoneNumber ?? null,
+      name: rest.name ?? null,
+      pageId: rest.pageId ?? null,
+      ...(accessToken ? { accessToken: app.secrets.seal(accessToken), accessTokenLast4: accessToken.slice(-4) } : {}),
+      updatedAt: new Date(),
+    };
+    try {
+      await tx
+        .insert(channels)
+        .values({ ...set, companyId: tenant.companyId, kind })
+        .onConflictDoUpdate({ target: [channels.companyId, channels.kind], set });
+    } catch (error) {
+      const e = error as { code?: string; cause?: { code?: string } };
+      // another company took the id between the check and the write
+      if ((e.code ?? e.cause?.code) === '23505') throw new AppError('CONFLICT', alreadyTaken[kind]);
+      throw error;
+    }
+  }
+
+  app.get(
+    '/channels',
+    { config: { permission: { module: 'integrations', action: 'list' } }, schema: { tags, response: { 200: channelList } } },
+    async (request) => ({ payload: await list(db, tenantOf(request)) }),
+  );
+
+  app.put(
+    '/channels/whatsapp',
+    {
+      config: { permission: { module: 'integrations', action: 'update' } },
+      schema: { tags, body: whatsappChannelInput, response: { 200: channelOut } },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { phoneNumberId, ...rest } = request.body;
+      return db.transaction(async (tx) => {
+        await upsert(tx, tenant, 'whatsapp', { providerId: phoneNumberId, ...rest });
+        return (await list(tx, tenant)).find((c) => c.kind === 'whatsapp') as Channel;
+      });
+    },
+  );
+
+  app.put(
+    '/channels/meta',
+    {
+      config: { permission: { module: 'integrations', action: 'update' } },
+      schema: { tags, body: metaChannelInput, response: { 200: channelList } },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { pageId, pageName, instagramAccountId, accessToken } = request.body;
+      const payload = await db.transaction(async (tx) => {
+        await upsert(tx, tenant, 'messenger', { providerId: pageId, name: pageName, accessToken });
+        if (instagramAccountId) {
+          await upsert(tx, tenant, 'instagram', { providerId: instagramAccountId, name: pageName, pageId, accessToken });
+        } else if (instagramAccountId === null) {
+          await tx.delete(channels).where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, 'instagram')));
+        }
+        return (await list(tx, tenant)).filter((c) => c.kind !== 'whatsapp');
+      });
+      return { payload };
+    },
+  );
+
+  app.delete(
+    '/channels/:kind',
+    {
+      config: { permission: { module: 'integrations', action: 'delete' } },
+      schema: { tags, params: channelKindParams, response: { 200: z.object({ status: z.number(), kind: z.string() }) } },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const deleted = await db
+        .delete(channels)
+        .where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, request.params.kind)))
+        .returning({ id: channels.id });
+      if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Ese canal no está configurado');
+      return { status: 200, kind: request.params.kind };
+    },
+  );
+};

@@ -1,0 +1,172 @@
+import { type CountryCode, type LeadPlatform, normalisePhone, resources } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { InboundMessage, Provider, StatusUpdate } from '../../integrations/meta/events.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { Tenant } from '../../plugins/auth.js';
+import { repositoryOf } from '../../resources/crud.js';
+
+/** What processing an event did: processed, or ignored with the reason (Spanish, for the log). */
+export type Outcome = { status: 'processed' } | { status: 'ignored'; reason: string };
+
+/**
+ * The company an event belongs to, as the one tenant scope of the repositories: it comes from
+ * the channel the event was addressed to, never from the payload. No user acts here.
+ */
+export function channelTenant(companyId: string): Tenant {
+  return { companyId, corporationId: '', userId: '', role: 'admin' };
+}
+
+/** Leads and chats name Messenger's platform 'facebook' (SPEC §9 platforms). */
+export const platformOf = (provider: Provider): LeadPlatform & ('facebook' | 'whatsapp' | 'instagram') =>
+  provider === 'messenger' ? 'facebook' : provider;
+
+const kindLabels = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' } as const;
+const previewOf = (m: InboundMessage) =>
+  (m.text?.trim() || (m.kind === 'text' ? '' : `[${kindLabels[m.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
+const fallbackName = (provider: Provider, from: string) =>
+  `${provider === 'whatsapp' ? 'WhatsApp' : provider === 'messenger' ? 'Messenger' : 'Instagram'} ${from.slice(-4)}`;
+
+type Row = Record<string, unknown>;
+type Detail = { email?: string; message?: string; source?: string; updatedAt: string };
+const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
+/** Serialises work on one key inside the transaction (two deliveries of one person, one phone). */
+const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+
+/**
+ * Inbound messages: find or create the lead (by platform user id, then by normalised phone),
+ * its clean lead (one per person: merged by normalised phone, then e-mail), its chat (one per
+ * lead and platform), and store the message once. Runs inside the event's transaction.
+ */
+export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
+  const leads = repositoryOf(resources.leads, secrets);
+  const cleanLeads = repositoryOf(resources['clean-leads'], secrets);
+  const chats = repositoryOf(resources.chats, secrets);
+
+  /** The person's clean lead, found by phone or e-mail, else created; the new contact is added to its details, newest first. */
+  async function cleanLeadFor(tx: Db, tenant: Tenant, person: { name: string; telefono?: string; email?: string }, detail: Detail) {
+    const c = tenant.companyId;
+    if (person.telefono) await lockOn(tx, `${c}:telefono:${person.telefono}`);
+    const [found] = await rowsOf<{ id: string; details: Detail[] | null }>(
+      tx,
+      sql`select id, details from clean_leads where company_id = ${c} and (
+            ${person.telefono ?? null}::text is not null and telefono = ${person.telefono ?? null}
+            or ${person.email ?? null}::text is not null and email = ${person.email ?? null})
+          order by (telefono is not distinct from ${person.telefono ?? null}) desc, created_at limit 1`,
+    );
+    if (!found) {
+      const input = resources['clean-leads'].input.parse({ ...person, status: 'sin-asignar', details: [detail] });
+      return (await cleanLeads.create(tx, tenant, input))._id;
+    }
+    const details = [detail, ...(found.details ?? [])].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1)).slice(0, 500);
+    await tx.execute(sql`update clean_leads set details = ${JSON.stringify(details)}::jsonb,
+        telefono = coalesce(telefono, ${person.telefono ?? null}), email = coalesce(email, ${person.email ?? null}), updated_at = now()
+      where company_id = ${c} and id = ${found.id}`);
+    return found.id;
+  }
+
+  return {
+    async message(tx: Db, companyId: string, country: CountryCode, provider: Provider, m: InboundMessage): Promise<Outcome> {
+      if (m.ignore) return { status: 'ignored', reason: m.ignore };
+      const tenant = channelTenant(companyId);
+      const c = companyId;
+      const platform = platformOf(provider);
+      const phone = m.phone ? (normalisePhone(m.phone, country) ?? undefined) : undefined;
+      const name = m.name?.replace(/\s+/g, ' ').trim().slice(0, 120) || fallbackName(provider, m.from);
+      const preview = previewOf(m);
+      const detail: Detail = { message: preview.slice(0, 4000) || undefined, source: provider, updatedAt: m.timestamp };
+
+      await lockOn(tx, `${c}:${platform}:${m.from}`);
+      // the lead: by the person's platform id, else (WhatsApp) by the normalised phone, else new
+      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null }>(
+        tx,
+        sql`select lead_id, chat_id from lead_identities where company_id = ${c} and platform = ${platform} and platform_user_id = ${m.from}`,
+      );
+      let [lead] = identity
+        ? await rowsOf<{ id: string; name: string; clean_lead_id: string | null }>(
+            tx,
+            sql`select id, name, clean_lead_id from leads where company_id = ${c} and id = ${identity.lead_id}`,
+          )
+        : [];
+      if (!lead && phone) {
+        [lead] = await rowsOf(
+          tx,
+          sql`select id, name, clean_lead_id from leads where company_id = ${c} and platform = ${platform} and telefono = ${phone} order by created_at limit 1`,
+        );
+      }
+      if (!lead) {
+        const cleanLeadId = await cleanLeadFor(tx, tenant, { name, telefono: phone }, detail);
+        const input = resources.leads.input.parse({
+          name,
+          telefono: phone,
+          platform,
+          status: 'sin-asignar',
+          platformUserId: m.from,
+          cleanLeadId,
+          details: [detail],
+        });
+        const created = await leads.create(tx, tenant, input);
+        lead = { id: created._id, name, clean_lead_id: cleanLeadId };
+      } else {
+        // a known person: their clean lead shows the activity; a lead without one (imported, or
+        // its clean lead deleted) is merged now, as a new contact
+        let cleanLeadId = lead.clean_lead_id;
+        if (cleanLeadId) {
+          const touched = await rowsOf(tx, sql`update clean_leads set updated_at = now() where company_id = ${c} and id = ${cleanLeadId} returning id`);
+          if (touched.length === 0) cleanLeadId = null;
+        }
+        cleanLeadId ??= await cleanLeadFor(tx, tenant, { name: lead.name, telefono: phone }, detail);
+        if (lead.clean_lead_id !== cleanLeadId || !identity) {
+          await tx.execute(sql`update leads set clean_lead_id = ${cleanLeadId}, platform_user_id = coalesce(platform_user_id, ${m.from}),
+              updated_at = now() where company_id = ${c} and id = ${lead.id}`);
+        }
+      }
+
+      // the chat: one per lead and platform
+      let chatId = identity?.chat_id ?? undefined;
+      if (chatId) {
+        const [chat] = await rowsOf(tx, sql`select id from chats where company_id = ${c} and id = ${chatId}`);
+        if (!chat) chatId = undefined;
+      }
+      if (!chatId) {
+        const input = resources.chats.input.parse({ contactName: lead.name, platform, leadId: lead.id, status: 'open', unreadCount: 0 });
+        chatId = (await chats.create(tx, tenant, input))._id;
+      }
+      await tx.execute(sql`insert into lead_identities (company_id, platform, platform_user_id, lead_id, chat_id)
+          values (${c}, ${platform}, ${m.from}, ${lead.id}, ${chatId})
+          on conflict (company_id, platform, platform_user_id) do update set lead_id = excluded.lead_id, chat_id = excluded.chat_id`);
+
+      // the message, once per provider id
+      const inserted = await rowsOf(
+        tx,
+        sql`insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, provider_message_id, status, sent_at)
+            values (${c}, ${chatId}, 'in', ${m.kind}, ${m.text ?? null}, ${m.mediaUrl ?? null}, ${m.mediaId ?? null}, ${m.mimeType ?? null},
+                    ${m.messageId}, 'received', ${m.timestamp})
+            on conflict (company_id, provider_message_id) do nothing returning id`,
+      );
+      if (inserted.length === 0) return { status: 'ignored', reason: 'mensaje ya guardado' };
+      await tx.execute(sql`update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
+          last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
+          last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
+        where company_id = ${c} and id = ${chatId}`);
+      return { status: 'processed' };
+    },
+
+    /** A delivery status of a message the company sent: it only moves forward (sent → delivered → read; failed). */
+    async status(tx: Db, companyId: string, s: StatusUpdate): Promise<Outcome> {
+      const rank = sql`(case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 when 'failed' then 4 else -1 end)`;
+      const newRank = { sent: 1, delivered: 2, read: 3, failed: 4 }[s.status];
+      const [message] = await rowsOf<{ id: string; moved: boolean }>(
+        tx,
+        sql`select id, ${rank} < ${newRank} as moved from chat_messages
+            where company_id = ${companyId} and provider_message_id = ${s.messageId} and direction = 'out' for update`,
+      );
+      if (!message) return { status: 'ignored', reason: 'mensaje desconocido' };
+      if (message.moved) {
+        await tx.execute(sql`update chat_messages set status = ${s.status}, status_error = ${s.error ?? null}, updated_at = now()
+            where company_id = ${companyId} and id = ${message.id}`);
+      }
+      return { status: 'processed' };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { pickLang } from '@mostrador/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { metaEvents, type ProviderEvent, whatsappEvents } from '../../integrations/meta/events.js';
+import { isValidSignature } from '../../integrations/meta/signature.js';
+import { AppError, errorBody } from '../../lib/errors.js';
+import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
+
+const handshakeQuery = z.looseObject({
+  'hub.mode': z.string().optional(),
+  'hub.verify_token': z.string().optional(),
+  'hub.challenge': z.string().max(500, 'hub.challenge es demasiado largo').optional(),
+});
+
+/**
+ * Provider webhooks (issue 4 "Channels in"): `/webhooks/whatsapp` (WhatsApp Cloud API) and
+ * `/webhooks/meta` (Messenger and Instagram). No token: Meta proves itself with the verify
+ * token on the GET handshake and with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with
+ * the app secret) on every POST. This plugin is encapsulated: its catch-all parser keeps the
+ * raw body for the signature here only, the rest of the app parses JSON as usual.
+ * A verified event is stored once (a replay changes nothing), queued, and answered at once.
+ */
+export async function webhookRoutes(app: FastifyInstance) {
+  const processor = createWebhookProcessor(app.database.db, app.secrets);
+  app.jobs.define<{ id: string }>(WEBHOOK_QUEUE, async ({ id }) => {
+    await processor.process(id);
+  });
+  // events a crash left pending are queued again when the server is ready (the queue has started)
+  app.addHook('onReady', async () => {
+    try {
+      for (const id of await processor.pendingIds()) await app.jobs.send(WEBHOOK_QUEUE, { id }, { singletonKey: id });
+    } catch (error) {
+      app.log.warn({ err: error }, 'no se pudieron reencolar los eventos de webhook pendientes');
+    }
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  const { metaAppSecret, webhookVerifyToken } = app.settings;
+  if (!metaAppSecret || !webhookVerifyToken) {
+    app.log.warn('META_APP_SECRET o WEBHOOK_VERIFY_TOKEN sin definir: los webhooks de WhatsApp y Meta rechazan todo (503)');
+  }
+  const unconfigured = (request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(503)
+      .send(errorBody('INTERNAL', pickLang(request.headers['accept-language']), 'Webhooks sin configurar: faltan META_APP_SECRET y WEBHOOK_VERIFY_TOKEN'));
+
+  const handshake = async (request: FastifyRequest<{ Querystring: z.infer<typeof handshakeQuery> }>, reply: FastifyReply) => {
+    if (!webhookVerifyToken) return unconfigured(request, reply);
+    const q = request.query;
+    if (q['hub.mode'] !== 'subscribe' || q['hub.verify_token'] !== webhookVerifyToken || !q['hub.challenge']) {
+      const lang = pickLang(request.headers['accept-language']);
+      return reply.status(403).send(errorBody('FORBIDDEN', lang, 'El token de verificación del webhook no coincide'));
+    }
+    return reply.type('text/plain; charset=utf-8').send(q['hub.challenge']);
+  };
+
+  const receive = (extract: (body: unknown) => ProviderEvent[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!metaAppSecret) return unconfigured(request, reply);
+    const raw = request.body;
+    if (!Buffer.isBuffer(raw) || !isValidSignature(raw, request.headers['x-hub-signature-256'], metaAppSecret)) {
+      throw new AppError('TOKEN_INVALID', 'Firma del evento ausente o no válida (X-Hub-Signature-256)');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new AppError('BAD_REQUEST', 'El cuerpo del evento no es un JSON válido');
+    }
+    const events = extract(body);
+    const ids = await storeEvents(app.database.db, events);
+    for (const id of ids) {
+      // stored first: if queueing fails, the event stays pending and is queued again on start
+      await app.jobs.send(WEBHOOK_QUEUE, { id }, { singletonKey: id }).catch((error: unknown) => {
+        request.log.error({ err: error, id }, 'no se pudo encolar el evento de webhook');
+      });
+    }
+    return reply.status(200).send({ received: events.length, stored: ids.length });
+  };
+
+  const config = { public: true } as const;
+  const tags = ['webhooks'];
+  const schema = { tags, querystring: handshakeQuery };
+  app.get('/webhooks/whatsapp', { config, schema }, handshake);
+  app.get('/webhooks/meta', { config, schema }, handshake);
+  app.post('/webhooks/whatsapp', { config, schema: { tags } }, receive(whatsappEvents));
+  app.post('/webhooks/meta', { config, schema: { tags } }, receive(metaEvents));
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { formMessages } from './messages-es.js';
+import { requiredOr, zOptionalText, zPhone } from './fields.js';
+
+/**
+ * Channel settings of a company (issue 4 "Channels in", the /whatsapp screen): its WhatsApp
+ * Cloud API line and its Facebook page (Messenger) with, optionally, the Instagram account
+ * linked to it. Provider events reach the company through these ids, so an id belongs to one
+ * company only. The access token is stored sealed and never returned: responses say
+ * `accessTokenSet` and show its last four characters.
+ */
+export const channelKinds = ['whatsapp', 'messenger', 'instagram'] as const;
+export type ChannelKind = (typeof channelKinds)[number];
+export const channelKindLabels: Record<ChannelKind, string> = { whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram' };
+
+/** A Graph API id (phone number id, WhatsApp business account id, page id, Instagram account id): digits. */
+export const zGraphId = () =>
+  z
+    .string({ error: requiredOr(formMessages.invalid) })
+    .trim()
+    .min(1, formMessages.required)
+    .max(40, formMessages.tooLong)
+    .regex(/^\d+$/, 'Solo dígitos: el identificador que muestra Meta');
+
+/** An access token: kept when left out, replaced when given. */
+const zAccessToken = () =>
+  z
+    .string({ error: formMessages.invalid })
+    .trim()
+    .min(20, 'El token de acceso parece incompleto')
+    .max(4000, formMessages.tooLong)
+    .regex(/^\S+$/, 'El token de acceso no lleva espacios');
+
+/** PUT /api/channels/whatsapp: the company's WhatsApp Cloud API line. */
+export const whatsappChannelInput = z
+  .object({
+    phoneNumberId: zGraphId(),
+    businessAccountId: zGraphId().optional(),
+    /** The line's number as customers see it (digits with country code). */
+    displayPhoneNumber: zPhone().optional(),
+    accessToken: zAccessToken().optional(),
+  })
+  .strict();
+export type WhatsappChannelInput = z.infer<typeof whatsappChannelInput>;
+
+/** PUT /api/channels/meta: the company's Facebook page (Messenger) and its Instagram account. */
+export const metaChannelInput = z
+  .object({
+    pageId: zGraphId(),
+    pageName: zOptionalText(120).optional(),
+    /** The Instagram professional account linked to the page; null disconnects Instagram. */
+    instagramAccountId: zGraphId().nullable().optional(),
+    accessToken: zAccessToken().optional(),
+  })
+  .strict();
+export type MetaChannelInput = z.infer<typeof metaChannelInput>;
+
+/** A channel as the API returns it (never the token). */
+export const channelOut = z.object({
+  _id: z.string(),
+  kind: z.enum(channelKinds),
+  /** The provider's id events carry: phone number id (WhatsApp), page id (Messenger), Instagram account id. */
+  providerId: z.string(),
+  businessAccountId: z.string().optional(),
+  displayPhoneNumber: z.string().optional(),
+  /** Page name (Messenger) or the page an Instagram account belongs to. */
+  name: z.string().optional(),
+  pageId: z.string().optional(),
+  accessTokenSet: z.boolean(),
+  /** The token's last four characters, so a user can tell which one is stored. */
+  accessTokenLast4: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Channel = z.infer<typeof channelOut>;
+export const channelList = z.object({ payload: z.array(channelOut) });
+export const channelKindParams = z.object({ kind: z.enum(channelKinds, { error: 'Canal desconocido' }) }).strict();
+
+/** Kinds of a chat message (SPEC §5 media kinds) and its delivery statuses (issue 4). */
+export const chatMessageKinds = ['text', 'image', 'video', 'audio', 'document'] as const;
+export type ChatMessageKind = (typeof chatMessageKinds)[number];
+export const chatMessageStatuses = ['received', 'pending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type ChatMessageStatus = (typeof chatMessageStatuses)[number];
+export const chatMessageStatusLabels: Record<ChatMessageStatus, string> = {
+  received: 'Recibido',
+  pending: 'Pendiente',
+  sent: 'Enviado',
+  delivered: 'Entregado',
+  read: 'Leído',
+  failed: 'Fallido',
+};
