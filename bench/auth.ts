@@ -7,31 +7,10 @@
  *   npm run auth --workspace @mostrador/bench            # PGlite (in memory)
  *   DATABASE_URL=postgres://… npm run auth --workspace @mostrador/bench
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { boot } from '../apps/server/src/boot.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { startBench } from './start.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-});
-const booted = await boot({ config, logger: false, work: false, dataDir: config.databaseUrl ? dataDir : 'memory://' });
-const address = await booted.app.listen({ port: 0, host: '127.0.0.1' });
-
-const login = await fetch(`${address}/api/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'admin@demo.com', password: 'demo1234', corporation: 'demo' }),
-});
-const { token, user } = (await login.json()) as { token: string; user: { companyId: string } };
+const { booted, address, token, user } = await startBench();
 
 async function run(title: string, opts: autocannon.Options) {
   const r = await autocannon({ connections: 10, duration: 5, ...opts });

@@ -10,33 +10,12 @@
  *   DATABASE_URL=postgres://…/empty_db npm run leads --workspace @mostrador/bench
  *   LEADS=100000 npm run leads …                                     # another size
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { boot } from '../apps/server/src/boot.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { startBench } from './start.js';
 
 const LEADS = Number(process.env.LEADS ?? 1_000_000);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-});
-const booted = await boot({ config, logger: false, work: false, dataDir: config.databaseUrl ? dataDir : 'memory://' });
-const address = await booted.app.listen({ port: 0, host: '127.0.0.1' });
+const { booted, address, token } = await startBench();
 const { pool } = booted.database;
-
-const login = await fetch(`${address}/api/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'admin@demo.com', password: 'demo1234', corporation: 'demo' }),
-});
-const { token } = (await login.json()) as { token: string };
 const headers = { authorization: `Bearer ${token}` };
 
 // A fresh company of the demo corporation, with the demo admin as its admin.

@@ -1,0 +1,30 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { boot } from '../apps/server/src/boot.js';
+import { loadConfig } from '../apps/server/src/config.js';
+
+/**
+ * The product as a benchmark runs it: a fresh in-memory PGlite (or DATABASE_URL), the demo
+ * tenant seeded, listening on a free port, and the demo admin signed in.
+ */
+export async function startBench() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-bench-'));
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const booted = await boot({ config, logger: false, work: false, dataDir: config.databaseUrl ? dataDir : 'memory://' });
+  const address = await booted.app.listen({ port: 0, host: '127.0.0.1' });
+  const login = await fetch(`${address}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@demo.com', password: 'demo1234', corporation: 'demo' }),
+  });
+  const { token, user } = (await login.json()) as { token: string; user: { companyId: string } };
+  return { booted, address, token, user };
+}
