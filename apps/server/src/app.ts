@@ -4,9 +4,10 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { pickLang } from '@mostrador/contract';
+import { pickLang, spanishIssue, type ZodIssueLike } from '@mostrador/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
@@ -26,6 +27,9 @@ import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+
+// zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
+z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
 
 declare module 'fastify' {
   interface FastifyInstance {

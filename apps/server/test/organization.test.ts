@@ -153,6 +153,8 @@ describe('group members', () => {
     // (Acme's first company was deleted above: sign in again to land in the one it kept)
     const acmeNow = await login(t, demo.acme);
     const acmeUser = (await call(acmeNow, 'GET', '/users')).json().payload[0]._id;
+    const notAList = await call(admin, 'PUT', `/groups/${group._id}/users/`, { userIds: people[0]._id });
+    expect(notAList.json().errors.details).toEqual([{ path: 'userIds', msg: 'Debe ser una lista' }]);
     const bad = await call(admin, 'PUT', `/groups/${group._id}/users/`, { userIds: [people[0]._id, acmeUser] });
     expect(bad.statusCode).toBe(400);
     expect((await call(admin, 'GET', `/groups/${group._id}/users`)).json().payload).toHaveLength(2);

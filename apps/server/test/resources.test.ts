@@ -95,7 +95,9 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %
     const current = ops.has('update') ? second : first;
     if (r.deleteBody) {
       // a delete body that does not match the record deletes nothing
-      expect((await call(admin, 'DELETE', `${url}/${id}`)).statusCode).toBe(400);
+      const bodiless = await call(admin, 'DELETE', `${url}/${id}`);
+      expect(bodiless.statusCode).toBe(400);
+      expect(bodiless.json().errors.msg).toBe('Falta el cuerpo de la solicitud');
       const stored = normalised(r, current);
       const wrong = Object.fromEntries(
         Object.keys(r.deleteBody.shape).map((k) => {
@@ -174,7 +176,11 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %
     if (ops.has('get')) expect((await call(admin, 'GET', `${url}/${own._id}`, undefined, peru)).statusCode).toBe(404);
     // a company field in a body cannot move a record, nor plant one elsewhere
     for (const field of ['company', 'companyId', 'company_id']) {
-      if (ops.has('update')) expect((await call(admin, 'PUT', `${url}/${own._id}`, { [field]: peru })).statusCode).toBe(400);
+      if (ops.has('update')) {
+        const moved = await call(admin, 'PUT', `${url}/${own._id}`, { [field]: peru });
+        expect(moved.statusCode).toBe(400);
+        expect(moved.json().errors.msg).toBe(`Campo no permitido: ${field}`);
+      }
       if (ops.has('create')) expect((await call(admin, 'POST', url, { ...third, [field]: peru })).statusCode).toBe(400);
     }
     expect(await total(peru)).toBe(seeded);

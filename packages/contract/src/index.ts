@@ -12,3 +12,4 @@ export * from './phone.js';
 export * from './resources/index.js';
 export * from './organization.js';
 export * from './channels.js';
+export * from './zod-messages.js';
