@@ -9,11 +9,27 @@ import { roles } from './permissions.js';
  * level, users through memberships, group members through a join (SPEC §7 Users, Groups).
  */
 
+/** Time zones and currencies a company may keep (/configuracion), with their Spanish names. */
+export const timezoneLabels = {
+  'America/Lima': 'Lima (GMT-5)',
+  'America/Santiago': 'Santiago de Chile',
+  'America/Bogota': 'Bogotá (GMT-5)',
+  'Europe/Madrid': 'Madrid',
+} as const;
+export const currencyLabels = {
+  PEN: 'Sol peruano (PEN)',
+  CLP: 'Peso chileno (CLP)',
+  COP: 'Peso colombiano (COP)',
+  EUR: 'Euro (EUR)',
+  USD: 'Dólar estadounidense (USD)',
+} as const;
+const keysOf = <T extends object>(o: T) => Object.keys(o) as [Extract<keyof T, string>, ...Array<Extract<keyof T, string>>];
+
 /** Settings a company keeps (/configuracion). Not shown in the spec: time zone and currency. */
 export const companySettings = z
   .object({
-    timezone: z.enum(['America/Lima', 'America/Santiago', 'America/Bogota', 'Europe/Madrid'], { error: 'Zona horaria no válida' }),
-    currency: z.enum(['PEN', 'CLP', 'COP', 'EUR', 'USD'], { error: 'Moneda no válida' }),
+    timezone: z.enum(keysOf(timezoneLabels), { error: 'Zona horaria no válida' }),
+    currency: z.enum(keysOf(currencyLabels), { error: 'Moneda no válida' }),
   })
   .partial()
   .strict();
@@ -36,6 +52,8 @@ export const companyOut = z.object({
   updatedAt: z.string(),
 });
 export type Company = z.infer<typeof companyOut>;
+/** Fields GET /companies sorts by (default name asc). */
+export const companySortFields = ['name', 'country', 'createdAt', 'updatedAt'] as const;
 
 /** A member of the current company, as GET /users lists it. */
 export const userOut = z.object({
@@ -49,6 +67,12 @@ export const userOut = z.object({
   updatedAt: z.string(),
 });
 export type CompanyUser = z.infer<typeof userOut>;
+
+/** PUT /users/{id}: a member's names, role and whether they may sign in (all optional). */
+export const userPatch = z
+  .object({ first_name: zText(80), last_name: zText(80), disabled: z.boolean(), role: z.enum(roles) })
+  .partial()
+  .strict();
 
 /** Fields GET /users sorts by: `name` (first then last name, the default), email, role, createdAt. */
 export const userSortFields = ['name', 'email', 'role', 'createdAt'] as const;

@@ -1,20 +1,5 @@
-import { companyInput, companyPatch } from '@mostrador/contract';
+import { companyInput, companyPatch, companySortFields, currencyLabels, timezoneLabels } from '@mostrador/contract';
 import { defineScreen, type ResourceDescriptor } from '../components/crud/types';
-
-/** Timezone and currency labels of a company's settings (the contract's enums). */
-export const timezoneLabels: Record<string, string> = {
-  'America/Lima': 'Lima (GMT-5)',
-  'America/Santiago': 'Santiago de Chile',
-  'America/Bogota': 'Bogotá (GMT-5)',
-  'Europe/Madrid': 'Madrid',
-};
-export const currencyLabels: Record<string, string> = {
-  PEN: 'Sol peruano (PEN)',
-  CLP: 'Peso chileno (CLP)',
-  COP: 'Peso colombiano (COP)',
-  EUR: 'Euro (EUR)',
-  USD: 'Dólar estadounidense (USD)',
-};
 
 /** Companies of the corporation: GET/POST /companies, PUT/DELETE /companies/{id} (companyInput, companyPatch). */
 export const companiesResource = {
@@ -28,7 +13,7 @@ export const companiesResource = {
   input: companyInput,
   patch: companyPatch,
   defaultSort: { field: 'name', order: 'asc' },
-  sortable: ['name', 'createdAt', 'updatedAt'],
+  sortable: companySortFields,
   searchable: ['name'],
   refs: {},
   writeOnly: [],

@@ -1,11 +1,11 @@
-import { registerInput, roleLabels, userOut, userSortFields } from '@mostrador/contract';
+import { registerInput, roleLabels, userOut, userPatch, userSortFields } from '@mostrador/contract';
 import { defineScreen, type ResourceDescriptor } from '../components/crud/types';
 import { sessionStore } from '../lib/session';
 
 /**
  * Users are not a standard resource: they are listed per company (GET /users), created
- * through POST /register (registerInput) and edited with PUT /users/{id}
- * ({first_name, last_name, role, disabled}); DELETE removes them from the current company.
+ * through POST /register (registerInput) and edited with PUT /users/{id} (userPatch);
+ * DELETE removes them from the current company.
  */
 const fields = { ...registerInput.shape, disabled: userOut.shape.disabled.optional() };
 
@@ -19,7 +19,7 @@ export const usersResource = {
   path: 'users',
   createPath: 'register',
   input: registerInput,
-  patch: registerInput.pick({ first_name: true, last_name: true, role: true }).extend({ disabled: userOut.shape.disabled }).partial().strict(),
+  patch: userPatch,
   defaultSort: { field: 'name', order: 'asc' },
   sortable: userSortFields,
   searchable: ['first_name', 'last_name', 'email'],

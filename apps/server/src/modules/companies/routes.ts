@@ -1,4 +1,4 @@
-import { companyInput, companyOut, companyPatch, listQuery, pageOf, successMessages, zId } from '@mostrador/contract';
+import { companyInput, companyOut, companyPatch, companySortFields, listQuery, pageOf, successMessages, zId } from '@mostrador/contract';
 import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,8 +9,7 @@ import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 
 const idParams = z.object({ id: zId() });
-const sortable = ['name', 'country', 'createdAt', 'updatedAt'] as const;
-const rules = listRules(sortable, Object.keys(companyOut.shape));
+const rules = listRules(companySortFields, Object.keys(companyOut.shape));
 
 function toWire(row: typeof companies.$inferSelect) {
   return {
@@ -69,7 +68,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
           .from(companies)
           .innerJoin(memberships, eq(memberships.companyId, companies.id))
           .where(where)
-          .orderBy(direction(companies[sort as (typeof sortable)[number]]), direction(companies.id))
+          .orderBy(direction(companies[sort as (typeof companySortFields)[number]]), direction(companies.id))
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
         db.select({ n: count() }).from(companies).innerJoin(memberships, eq(memberships.companyId, companies.id)).where(where),

@@ -6,9 +6,9 @@ import {
   successMessages,
   updatePasswordInput,
   userOut,
+  userPatch,
   userSortFields,
   zId,
-  zText,
 } from '@mostrador/contract';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,16 +22,6 @@ import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { hashPassword } from '../auth/passwords.js';
 
 const idParams = z.object({ id: zId() });
-
-const userUpdate = z
-  .object({
-    first_name: zText(80),
-    last_name: zText(80),
-    disabled: z.boolean(),
-    role: z.enum(roles),
-  })
-  .partial()
-  .strict();
 
 /** A member of the caller's company, or 404: users of other companies do not exist here. */
 async function memberOf(db: Db, tenant: Tenant, userId: string) {
@@ -138,7 +128,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/users/:id',
-    { config: { permission: { module: 'users', action: 'update' } }, schema: { tags: ['users'], params: idParams, body: userUpdate } },
+    { config: { permission: { module: 'users', action: 'update' } }, schema: { tags: ['users'], params: idParams, body: userPatch } },
     async (request) => {
       const tenant = tenantOf(request);
       const { id } = request.params;
