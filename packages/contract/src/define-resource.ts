@@ -105,19 +105,66 @@ export type Resource = ReturnType<typeof defineResource>;
 /** The kind of column a field is stored in, read from its zod schema. */
 export type FieldKind = 'text' | 'uuid' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'json';
 
-export function fieldKind(schema: z.ZodType): FieldKind {
-  let s = schema as z.ZodType & { _zod: { def: Record<string, unknown> & { type: string } } };
-  for (;;) {
-    const def = s._zod.def;
-    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault') {
-      s = def.innerType as typeof s;
+export type SchemaDef = Record<string, unknown> & { type: string; format?: string; checks?: Array<{ _zod: { def: SchemaCheck } }> };
+export interface SchemaCheck {
+  check: string;
+  format?: string;
+  maximum?: number;
+  minimum?: number;
+  pattern?: RegExp;
+}
+export type SchemaNode = z.ZodType & { _zod: { def: SchemaDef } };
+
+export interface UnwrappedSchema {
+  core: SchemaNode;
+  optional: boolean;
+  nullable: boolean;
+  defaultValue?: unknown;
+  /** Checks of every layer (a pipe's input keeps its `.max()`, its output the format). */
+  checks: SchemaCheck[];
+}
+
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional', 'lazy']);
+
+/**
+ * Peels optional / nullable / default / pipe layers off a schema, keeping what they said: what
+ * the table generator (`fieldKind`) and the web's form builder both read a field by.
+ */
+export function unwrapSchema(schema: z.ZodType): UnwrappedSchema {
+  let node = schema as SchemaNode;
+  let optional = false;
+  let nullable = false;
+  let defaultValue: unknown;
+  const checks: SchemaCheck[] = [];
+  for (let depth = 0; depth < 20; depth++) {
+    const def = node._zod.def;
+    for (const c of def.checks ?? []) checks.push(c._zod.def);
+    if (WRAPPERS.has(def.type)) {
+      if (def.type === 'optional') optional = true;
+      if (def.type === 'nullable') nullable = true;
+      if (def.type === 'default' || def.type === 'prefault') {
+        optional = true;
+        const value = def.defaultValue;
+        defaultValue = typeof value === 'function' ? (value as () => unknown)() : value;
+      }
+      if (def.type === 'lazy') node = (def.getter as () => SchemaNode)();
+      else node = def.innerType as SchemaNode;
     } else if (def.type === 'pipe') {
-      // a transform keeps the input's kind (`hex` → upper-cased text); a schema pipe its output's
-      const out = def.out as typeof s;
-      s = out._zod.def.type === 'transform' ? (def.in as typeof s) : out;
+      const out = def.out as SchemaNode;
+      const input = def.in as SchemaNode;
+      // a transform keeps the input's kind; a schema pipe (string → email) its output's
+      if (out._zod.def.type === 'transform') node = input;
+      else {
+        for (const c of input._zod.def.checks ?? []) checks.push(c._zod.def);
+        node = out;
+      }
     } else break;
   }
-  const def = s._zod.def as { type: string; format?: string };
+  return { core: node, optional, nullable, defaultValue, checks };
+}
+
+export function fieldKind(schema: z.ZodType): FieldKind {
+  const def = unwrapSchema(schema).core._zod.def;
   switch (def.type) {
     case 'string':
       return def.format === 'uuid' || def.format === 'guid' ? 'uuid' : 'text';

@@ -1,3 +1,4 @@
+import { type SchemaCheck, type SchemaDef, type SchemaNode, unwrapSchema as unwrap } from '@mostrador/contract';
 import type { z } from 'zod';
 
 /**
@@ -50,60 +51,9 @@ export interface FieldSpec {
   schema: z.ZodType;
 }
 
-type Def = Record<string, unknown> & { type: string; format?: string; checks?: Array<{ _zod: { def: CheckDef } }> };
-interface CheckDef {
-  check: string;
-  format?: string;
-  maximum?: number;
-  minimum?: number;
-  pattern?: RegExp;
-}
-type Node = z.ZodType & { _zod: { def: Def } };
-
-export interface Unwrapped {
-  core: Node;
-  optional: boolean;
-  nullable: boolean;
-  defaultValue?: unknown;
-  /** Checks of every layer (a pipe's input keeps its `.max()`, its output the format). */
-  checks: CheckDef[];
-}
-
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional', 'lazy']);
-
-/** Peels optional / nullable / default / pipe layers off a schema, keeping what they said. */
-export function unwrap(schema: z.ZodType): Unwrapped {
-  let node = schema as Node;
-  let optional = false;
-  let nullable = false;
-  let defaultValue: unknown;
-  const checks: CheckDef[] = [];
-  for (let depth = 0; depth < 20; depth++) {
-    const def = node._zod.def;
-    for (const c of def.checks ?? []) checks.push(c._zod.def);
-    if (WRAPPERS.has(def.type)) {
-      if (def.type === 'optional') optional = true;
-      if (def.type === 'nullable') nullable = true;
-      if (def.type === 'default' || def.type === 'prefault') {
-        optional = true;
-        const value = def.defaultValue;
-        defaultValue = typeof value === 'function' ? (value as () => unknown)() : value;
-      }
-      if (def.type === 'lazy') node = (def.getter as () => Node)();
-      else node = def.innerType as Node;
-    } else if (def.type === 'pipe') {
-      const out = def.out as Node;
-      const input = def.in as Node;
-      // a transform keeps the input's kind; a schema pipe (string → email) its output's
-      if (out._zod.def.type === 'transform') node = input;
-      else {
-        for (const c of input._zod.def.checks ?? []) checks.push(c._zod.def);
-        node = out;
-      }
-    } else break;
-  }
-  return { core: node, optional, nullable, defaultValue, checks };
-}
+type Def = SchemaDef;
+type CheckDef = SchemaCheck;
+type Node = SchemaNode;
 
 function maxLengthOf(checks: CheckDef[]): number | undefined {
   const max = checks.filter((c) => c.check === 'max_length').map((c) => c.maximum ?? Infinity);
