@@ -1,3 +1,4 @@
+import { countryCodes } from './phone.js';
 import { z } from 'zod';
 import { zEmail, zId, zLoginPassword, zPassword, zSlug, zText, withConfirmation } from './fields.js';
 import { formMessages } from './messages-es.js';
@@ -12,7 +13,8 @@ export type LoginInput = z.infer<typeof loginInput>;
 
 /** One company the user may work in (SPEC §3: corporation.companies[{company:{_id,name}, default}]). */
 export const membershipSchema = z.object({
-  company: z.object({ _id: z.string(), name: z.string() }),
+  /** `country`: the company's (phones typed without a dialling code get its code). */
+  company: z.object({ _id: z.string(), name: z.string(), country: z.enum(countryCodes).optional() }),
   default: z.boolean(),
   role: z.enum(roles),
 });

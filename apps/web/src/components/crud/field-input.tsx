@@ -1,4 +1,4 @@
-import { countries } from '@mostrador/contract';
+import { type CountryCode, countries, normalisePhone } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -15,7 +15,7 @@ import type { FieldSpec } from './field-model';
 import type { FormMode, FormValue, FormValues } from './form-values';
 import { ChipsField } from './chips-field';
 import { ObjectRowsField } from './object-rows-field';
-import { normalisePhone } from './phone';
+
 import { RefField } from './ref-field';
 import type { FieldConfig, ResourceRecord } from './types';
 import type { FieldErrors } from './validation';
@@ -33,7 +33,8 @@ export interface FieldInputProps {
   /** The record being edited (for `<field>Set` of secrets). */
   record?: ResourceRecord;
   /** Dialling code of the company's country, for phone numbers typed without it. */
-  dial?: string;
+  /** The company's country: a phone typed without its dialling code gets this one's. */
+  country?: CountryCode;
 }
 
 const COUNTRY_LABELS: Record<string, string> = Object.fromEntries(countries.map((c) => [c.code, c.name]));
@@ -44,7 +45,7 @@ export function optionLabel(value: string, config?: FieldConfig): string {
 }
 
 /** One form input, chosen by the field's widget (see field-model.ts). */
-export function FieldInput({ spec, config, value, onChange, errors, path, mode, record, dial }: FieldInputProps) {
+export function FieldInput({ spec, config, value, onChange, errors, path, mode, record, country }: FieldInputProps) {
   const t = useT();
   const id = useId();
   const widget = config?.refs ? (spec.widget === 'strings' || spec.widget === 'refs' ? 'refs' : 'ref') : (config?.widget ?? spec.widget);
@@ -124,7 +125,7 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
           errors={errors}
           path={path}
           error={error}
-          dial={dial}
+          country={country}
         />
       );
     case 'object': {
@@ -152,7 +153,7 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
                     errors={errors}
                     path={`${path}.${innerSpec.name}`}
                     mode={mode}
-                    dial={dial}
+                    country={country}
                   />
                 </Box>
               );
@@ -231,7 +232,7 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
           type="tel"
           value={text}
           onChange={onText}
-          onBlur={() => text.trim() && onChange(normalisePhone(text, dial))}
+          onBlur={() => text.trim() && onChange(normalisePhone(text, country) ?? text)}
           slotProps={{ htmlInput: { inputMode: 'tel' } }}
         />
       );

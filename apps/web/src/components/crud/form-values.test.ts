@@ -2,7 +2,6 @@ import { resources } from '@mostrador/contract';
 import { describe, expect, it } from 'vitest';
 import { fieldSpecsOf } from './field-model';
 import { bodyOf, changesOf, isoToLocalInput, localInputToIso, valuesOf } from './form-values';
-import { normalisePhone } from './phone';
 
 const specsOf = (key: keyof typeof resources) => {
   const r = resources[key];
@@ -63,16 +62,5 @@ describe('form values', () => {
     expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     expect(localInputToIso(local)).toBe('2025-03-14T15:30:00Z');
     expect(isoToLocalInput('no es fecha')).toBe('');
-  });
-});
-
-describe('normalisePhone (SPEC §5)', () => {
-  it('strips non-digits and prefixes the dialling code when missing', () => {
-    expect(normalisePhone('987 654 321')).toBe('51987654321');
-    expect(normalisePhone('+51 987-654-321')).toBe('51987654321');
-    expect(normalisePhone('9 8765 4321', '56')).toBe('56987654321');
-    expect(normalisePhone('300 123 4567', '57')).toBe('573001234567');
-    expect(normalisePhone('56987654321')).toBe('56987654321');
-    expect(normalisePhone('---')).toBe('');
   });
 });

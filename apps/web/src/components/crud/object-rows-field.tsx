@@ -1,3 +1,4 @@
+import type { CountryCode } from '@mostrador/contract';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
@@ -22,11 +23,11 @@ export interface ObjectRowsFieldProps {
   errors: FieldErrors;
   path: string;
   error?: string;
-  dial?: string;
+  country?: CountryCode;
 }
 
 /** An array of small objects (an attribute's terms): one row of inputs per item, add and remove. */
-export function ObjectRowsField({ label, specs, config, value, onChange, errors, path, error, dial }: ObjectRowsFieldProps) {
+export function ObjectRowsField({ label, specs, config, value, onChange, errors, path, error, country }: ObjectRowsFieldProps) {
   const t = useT();
   const columns = specs.length > 2 ? { xs: '1fr', sm: '1fr 1fr' } : { xs: '1fr', sm: `repeat(${specs.length}, 1fr)` };
   return (
@@ -50,7 +51,7 @@ export function ObjectRowsField({ label, specs, config, value, onChange, errors,
                     errors={errors}
                     path={`${path}.${index}.${spec.name}`}
                     mode="create"
-                    dial={dial}
+                    country={country}
                   />
                 </Box>
               ))}

@@ -1,13 +1,11 @@
+import type { CountryCode } from '@mostrador/contract';
 import Box from '@mui/material/Box';
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
-import { ApiError, api } from '../../lib/api-client';
-import { queryKeys } from '../../lib/query-keys';
-import { useSession } from '../../lib/session';
+import { ApiError } from '../../lib/api-client';
+import { currentMembership, useSession } from '../../lib/session';
 import { type FieldSpec, fieldSpecsOf } from './field-model';
 import { FieldInput } from './field-input';
 import { bodyOf, changesOf, type FormMode, type FormValue, type FormValues, valuesOf } from './form-values';
-import { dialOf } from './phone';
 import type { FieldConfig, ResourceRecord, ScreenConfig } from './types';
 import { useSaveRecord } from './use-resource';
 import { type FieldErrors, serverFieldErrors, validateBody } from './validation';
@@ -27,22 +25,10 @@ export function formSpecsOf(config: ScreenConfig, mode: FormMode): FieldSpec[] {
     });
 }
 
-/** The company's dialling code, for phone numbers typed without it (Peru's when unknown). */
-function useCompanyDial(enabled: boolean): string {
-  const { companyId } = useSession();
-  const companies = useQuery({
-    queryKey: queryKeys.companies.list({ companyId, purpose: 'dial' }),
-    queryFn: () =>
-      api.get<{ payload: Array<{ _id: string; country?: string }> }>('/companies', {
-        query: { limit: 200 },
-        overlay: false,
-        notify: false,
-      }),
-    enabled,
-    staleTime: 5 * 60_000,
-    meta: { quiet: true },
-  });
-  return dialOf(companies.data?.payload?.find((c) => c._id === companyId)?.country);
+/** The current company's country: phones typed without a dialling code get its code. */
+function useCompanyCountry(): CountryCode | undefined {
+  const session = useSession();
+  return currentMembership(session)?.company.country;
 }
 
 export interface ResourceFormState {
@@ -54,7 +40,7 @@ export interface ResourceFormState {
   setValue: (field: string, value: FormValue) => void;
   submit: (event?: FormEvent) => Promise<void>;
   formRef: React.RefObject<HTMLFormElement | null>;
-  dial: string;
+  country: CountryCode | undefined;
 }
 
 /**
@@ -79,7 +65,7 @@ export function useResourceForm(
   const submitted = useRef(false);
   const formRef = useRef<HTMLFormElement | null>(null);
   const save = useSaveRecord(resource);
-  const dial = useCompanyDial(specs.some((s) => s.widget === 'phone' || s.fields?.some((f) => f.widget === 'phone')));
+  const country = useCompanyCountry();
 
   const check = (next: FormValues) => {
     const body = mode === 'create' ? bodyOf(specs, next, 'create') : changesOf(specs, next, initial);
@@ -134,7 +120,7 @@ export function useResourceForm(
     }
   };
 
-  return { mode, specs, values, errors, pending: save.isPending, setValue, submit, formRef, dial };
+  return { mode, specs, values, errors, pending: save.isPending, setValue, submit, formRef, country };
 }
 
 export interface ResourceFormFieldsProps {
@@ -168,7 +154,7 @@ export function ResourceFormFields({ config, form, record, id }: ResourceFormFie
             path={spec.name}
             mode={form.mode}
             record={record}
-            dial={form.dial}
+            country={form.country}
           />
         </Box>
       ))}
