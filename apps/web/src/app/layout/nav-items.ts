@@ -2,6 +2,7 @@ import type { Module } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import type { MessageKey } from '../../i18n';
 import { type NavGroup, navGroups, screens } from '../../resources/registry';
+import { fold } from '../../lib/text';
 
 /**
  * The navigation drawer, generated from the screen registry (resources/registry.ts) and
@@ -24,10 +25,6 @@ export function groupNavItems(items: NavItem[]): Array<{ group: NavGroup; items:
   return navGroups.map((group) => ({ group, items: items.filter((item) => item.group === group) })).filter((g) => g.items.length > 0);
 }
 
-/** Lower case without accents: 'Compañías' matches 'companias'. */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
-}
 
 /** Items whose label, group or path contains the typed text. */
 export function filterNavItems(items: NavItem[], text: string, groupLabel: (group: NavGroup) => string): NavItem[] {

@@ -24,9 +24,9 @@ import { useT } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { queryKeys, resourceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
+import { fold } from '../../lib/text';
 import { groupsApi } from './api';
 
-const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 
 /** /grupos/{id}: choose which of the company's users belong to the group, then save them all at once. */
 export function GroupMembersPage() {
