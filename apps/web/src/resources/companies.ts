@@ -1,14 +1,14 @@
 import { companyInput, companyPatch, companySortFields, currencyLabels, timezoneLabels } from '@mostrador/contract';
 import { defineScreen, type ResourceDescriptor } from '../components/crud/types';
 
-/** Companies of the corporation: GET/POST /companies, PUT/DELETE /companies/{id} (companyInput, companyPatch). */
+/** Companies of the corporation: GET/POST /companies, GET/PUT/DELETE /companies/{id} (companyInput, companyPatch). */
 export const companiesResource = {
   key: 'companies',
   label: 'Compañía',
   labelPlural: 'Compañías',
   module: 'companies',
   fields: companyInput.shape,
-  operations: ['list', 'create', 'update', 'delete'],
+  operations: ['list', 'get', 'create', 'update', 'delete'],
   path: 'companies',
   input: companyInput,
   patch: companyPatch,

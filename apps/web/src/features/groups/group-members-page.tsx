@@ -1,4 +1,4 @@
-import { roleLabels } from '@mostrador/contract';
+import { type CompanyUser, resources, roleLabels } from '@mostrador/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -22,10 +22,12 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
-import { queryKeys, resourceKeys } from '../../lib/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { fold } from '../../lib/text';
-import { groupsApi } from './api';
+import { useResourceList, useResourceRecord } from '../../components/crud/use-resource';
+import { usersResource } from '../../resources/users';
+import { groupsApi, MEMBER_CHOICES_LIMIT } from './api';
 
 
 /** /grupos/{id}: choose which of the company's users belong to the group, then save them all at once. */
@@ -37,9 +39,9 @@ export function GroupMembersPage() {
   const permissions = usePermissions();
   const canSave = permissions.can('groups', 'update');
 
-  const group = useQuery({ queryKey: [...resourceKeys('groups').detail(id), companyId], queryFn: () => groupsApi.get(id) });
+  const group = useResourceRecord(resources.groups, id);
   const members = useQuery({ queryKey: [...queryKeys.groupMembers(id), companyId], queryFn: () => groupsApi.members(id) });
-  const users = useQuery({ queryKey: queryKeys.users.list({ companyId, purpose: 'group-members' }), queryFn: groupsApi.companyUsers });
+  const users = useResourceList(usersResource, { sort: 'name', order: 'asc', page: 1, limit: MEMBER_CHOICES_LIMIT });
 
   const [selected, setSelected] = useState<Set<string> | null>(null);
   const [filter, setFilter] = useState('');
@@ -55,7 +57,7 @@ export function GroupMembersPage() {
 
   const visible = useMemo(() => {
     const needle = fold(filter.trim());
-    const all = users.data?.payload ?? [];
+    const all = (users.data?.payload ?? []) as unknown as CompanyUser[];
     return needle ? all.filter((u) => fold(`${u.first_name} ${u.last_name} ${u.email}`).includes(needle)) : all;
   }, [users.data, filter]);
 

@@ -11,7 +11,7 @@ import { useId } from 'react';
 import { ResourceFormFields, useResourceForm } from '../../components/crud/resource-form';
 import { PAGE_SIZES } from '../../components/crud/pagination';
 import type { ResourceRecord } from '../../components/crud/types';
-import { useResourceList } from '../../components/crud/use-resource';
+import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../i18n';
 import { refreshSession } from '../../lib/api-client';
@@ -46,8 +46,8 @@ export function SettingsPage() {
   const permissions = usePermissions();
   const { itemsPerPage } = usePreferences();
   const canEdit = permissions.can('companies', 'update');
-  const companies = useResourceList(companiesScreen.resource, { sort: 'name', order: 'asc', page: 1, limit: 200 }, canEdit);
-  const company = companies.data?.payload.find((c) => c._id === session.companyId);
+  const companyQuery = useResourceRecord(companiesScreen.resource, canEdit ? (session.companyId ?? undefined) : undefined);
+  const company = companyQuery.data;
   const membership = currentMembership(session);
 
   return (
@@ -59,7 +59,7 @@ export function SettingsPage() {
           <CardContent sx={{ pt: 0 }}>
             {!canEdit ? (
               <Typography color="text.secondary">Solo un administrador puede cambiar los datos de la compañía.</Typography>
-            ) : companies.isLoading ? (
+            ) : companyQuery.isLoading ? (
               <Skeleton variant="rounded" height={240} />
             ) : company ? (
               <CompanyForm key={String(company.updatedAt)} company={company} />
