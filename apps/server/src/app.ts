@@ -23,6 +23,8 @@ import { groupRoutes } from './modules/groups/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { eventRoutes } from './modules/events/routes.js';
+import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
@@ -42,6 +44,8 @@ declare module 'fastify' {
     permissions: ReturnType<typeof createPermissionService>;
     jobs: JobQueue;
     mailer: Mailer;
+    /** Real-time events to the company's open browsers (GET /api/events). */
+    realtime: Realtime;
   }
 }
 
@@ -73,6 +77,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('secrets', createSecretBox(config.secretsKey));
   app.decorate('jobs', jobs);
   app.decorate('mailer', mailer);
+  app.decorate('realtime', createRealtime(database, app.log));
   app.decorate('permissions', createPermissionService(app));
   app.decorate('sessions', createSessions(app));
 
@@ -96,6 +101,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(resourceRoutes);
       await api.register(channelRoutes);
       await api.register(webhookRoutes);
+      await api.register(eventRoutes);
     },
     { prefix: '/api' },
   );

@@ -27,6 +27,7 @@ export async function boot(
     const seeded = config.seed ? await seedDemo(database.db, createSecretBox(config.secretsKey)) : false;
     await ensureModulePermissions(database.db);
     const app = await buildApp({ config, database, logger: options.logger });
+    await app.realtime.start();
     await app.jobs.start({ work: options.work ?? config.workers === 'inline' });
     await app.mailer.dispatchPending();
     return {
@@ -35,6 +36,7 @@ export async function boot(
       seeded,
       async close() {
         await app.jobs.stop();
+        await app.realtime.stop();
         await app.close();
         await database.close();
       },

@@ -13,3 +13,5 @@ export * from './resources/index.js';
 export * from './organization.js';
 export * from './channels.js';
 export * from './zod-messages.js';
+export * from './chat-api.js';
+export * from './lead-api.js';

@@ -106,7 +106,8 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   return text ? `${url}?${text}` : url;
 }
 
-function buildHeaders(options: RequestOptions): Headers {
+/** The headers of a call: language, and the bearer token and company unless public (also for the events stream). */
+export function buildHeaders(options: RequestOptions): Headers {
   const headers = new Headers({ Accept: 'application/json', 'Accept-Language': pickLang(browserLanguage()) });
   if (options.body !== undefined) headers.set('Content-Type', 'application/json');
   if (!options.public) {

@@ -1,0 +1,46 @@
+import type { RealtimeEvent } from '@mostrador/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tenantOf } from '../../plugins/auth.js';
+
+/** How often an idle stream sends a comment, so proxies keep it open (and a dead client is noticed). */
+export const HEARTBEAT_MS = 25_000;
+
+/**
+ * GET /api/events: Server-Sent Events with the company's real-time events (new messages,
+ * statuses, chats, leads) to this browser. Authenticated like every call (bearer token and
+ * company header): the web reads it with fetch, not EventSource, so the headers go along.
+ * Scoped to the caller's company by the one tenant of the request.
+ */
+export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** Open streams, ended when the server closes (else a close would wait for every browser). */
+  const open = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const end of open) end();
+  });
+  app.get('/events', { config: { permission: { module: 'chats', action: 'list' } }, schema: { tags: ['events'] } }, async (request, reply) => {
+    const tenant = tenantOf(request);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(': conectado\n\n');
+    const send = (event: RealtimeEvent) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const unsubscribe = app.realtime.subscribe(tenant.companyId, send);
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(end);
+    };
+    const end = () => {
+      close();
+      res.end();
+    };
+    open.add(end);
+    request.raw.once('close', close);
+  });
+};

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { chatMessageKinds, chatMessageStatuses } from './channels.js';
+import { platforms } from './constants.js';
+import { zId, zOptionalText, zUrl } from './fields.js';
+import { CHAT_LIST_LIMIT } from './list-query.js';
+import { leadStatuses } from './resources/leads.js';
+
+/**
+ * The chat calls (SPEC §7 Chats, issue 4 "Chat"). Everything under /api/chats, scoped to
+ * the caller's company. Paths (the spec's names where it gives them):
+ *
+ *   GET    /chats/get_chats                 the inbox: chatInboxQuery → Page<ChatSummary>
+ *   GET    /chats/recent_chats              { limit (10) } → { payload: ChatSummary[] }
+ *   GET    /chats/get_all_by_lead_id        { leadId, platform, before?, limit? } → ChatThread
+ *   GET    /chats/get_all_by_cleanlead_id   { cleanLeadId } → { payload: ChatSummary[] } (every chat of the person)
+ *   GET    /chats/:id/messages              { before?, limit? } → ChatThread
+ *   POST   /chats/:id/messages              sendMessageInput → 201 ChatMessage
+ *   POST   /chats/:id/read                  → ChatSummary (unreadCount 0)
+ *   DELETE /chats/:id/messages/:messageId   → { status: 200, _id } (the message becomes isActive false)
+ *   GET    /chats/media/:messageId          the media bytes (downloaded from the provider by its media id)
+ *   POST   /chats/send_massive_message      massiveMessageInput → MassiveMessageResult
+ *   GET    /events                          Server-Sent Events: RealtimeEvent (see below)
+ */
+
+/** WhatsApp's customer-service window (Cloud API): after 24 h without a customer message only templates may be sent. */
+export const WHATSAPP_WINDOW_HOURS = 24;
+export const chatMessages_es = {
+  outsideWindow:
+    'Pasaron más de 24 horas desde el último mensaje del cliente: WhatsApp solo permite escribirle con una plantilla aprobada.',
+  noChannel: 'La compañía no tiene configurado este canal: configúralo en /whatsapp',
+  sent: 'Mensajes enviados con éxito',
+} as const;
+
+/** The lead a chat belongs to, as the inbox and the side panel show it. */
+export const chatLeadOut = z.object({
+  _id: z.string(),
+  name: z.string(),
+  telefono: z.string().optional(),
+  email: z.string().optional(),
+  status: z.enum(leadStatuses).optional(),
+  agenteId: z.string().optional(),
+  mostradorLabels: z.array(z.string()).optional(),
+  cleanLeadId: z.string().optional(),
+});
+
+/** A chat in the inbox: the chats record plus its lead and the WhatsApp window. */
+export const chatSummaryOut = z.object({
+  _id: z.string(),
+  contactName: z.string(),
+  platform: z.enum(platforms),
+  status: z.enum(['open', 'closed']),
+  unreadCount: z.number().int(),
+  lastMessageAt: z.string().optional(),
+  lastMessagePreview: z.string().optional(),
+  lead: chatLeadOut.optional(),
+  /** Until when a free-form message may be sent (WhatsApp: last customer message + 24 h); absent when there is no customer message. */
+  windowOpenUntil: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ChatSummary = z.infer<typeof chatSummaryOut>;
+
+/** One message of a thread (SPEC §3 Chat: mid and isActive). Text is plain text, never HTML. */
+export const chatMessageOut = z.object({
+  _id: z.string(),
+  chatId: z.string(),
+  /** The provider's message id (WhatsApp wamid, Messenger mid). */
+  mid: z.string().optional(),
+  direction: z.enum(['in', 'out']),
+  kind: z.enum(chatMessageKinds),
+  text: z.string().optional(),
+  /** A link to the media (sent by link, or the provider's link); inbound provider media is served by GET /chats/media/:_id. */
+  mediaUrl: z.string().optional(),
+  /** The message has media stored at the provider (download through /chats/media/:_id). */
+  hasMedia: z.boolean(),
+  mimeType: z.string().optional(),
+  status: z.enum(chatMessageStatuses),
+  /** The provider's reason when status is failed. */
+  statusError: z.string().optional(),
+  isActive: z.boolean(),
+  /** The user who sent it (outbound). */
+  sentBy: z.string().optional(),
+  sentAt: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageOut>;
+
+/** A thread: its chat and a page of messages, oldest first; `hasMore` when older ones exist (ask with before=<oldest sentAt>). */
+export const chatThreadOut = z.object({
+  chat: chatSummaryOut,
+  payload: z.array(chatMessageOut),
+  hasMore: z.boolean(),
+});
+export type ChatThread = z.infer<typeof chatThreadOut>;
+
+const zBool = () =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'Debe ser true o false' })
+    .transform((v) => v === true || v === 'true' || v === '1');
+
+/** GET /chats/get_chats: the inbox, newest activity first. */
+export const chatInboxQuery = z
+  .object({
+    page: z.coerce.number({ error: 'La página debe ser un número' }).int('La página debe ser un entero').min(1, 'La página empieza en 1').default(1),
+    limit: z.coerce.number({ error: 'El límite debe ser un número' }).int().min(1, 'El límite mínimo es 1').max(100, 'El límite máximo es 100').default(CHAT_LIST_LIMIT),
+    /** Search in the contact's name, phone and the last message. */
+    filter: z.string().trim().max(200, 'La búsqueda es demasiado larga').optional(),
+    platform: z.enum(platforms, { error: 'Canal desconocido' }).optional(),
+    status: z.enum(['open', 'closed'], { error: 'Estado desconocido' }).optional(),
+    leadStatus: z.enum(leadStatuses, { error: 'Estado de lead desconocido' }).optional(),
+    agenteId: zId().optional(),
+    mostradorLabelId: zId().optional(),
+    /** A chat group (SPEC §7 chat groups): chats whose lead carries one of its labels or is assigned to one of its agents. */
+    chatGroupId: zId().optional(),
+    unread: zBool().optional(),
+  })
+  .strict();
+export type ChatInboxQuery = z.input<typeof chatInboxQuery>;
+
+export const recentChatsQuery = z
+  .object({ limit: z.coerce.number({ error: 'El límite debe ser un número' }).int().min(1, 'El límite mínimo es 1').max(50, 'El límite máximo es 50').default(CHAT_LIST_LIMIT) })
+  .strict();
+
+export const threadQuery = z
+  .object({
+    before: z.iso.datetime({ offset: true, error: 'Fecha inválida' }).optional(),
+    limit: z.coerce.number({ error: 'El límite debe ser un número' }).int().min(1, 'El límite mínimo es 1').max(200, 'El límite máximo es 200').default(50),
+  })
+  .strict();
+
+export const threadByLeadQuery = threadQuery.extend({ leadId: zId(), platform: z.enum(platforms, { error: 'Canal desconocido' }) }).strict();
+export const chatsByCleanLeadQuery = z.object({ cleanLeadId: zId() }).strict();
+
+/** POST /chats/:id/messages: text, or media by link (SPEC §5 kinds) with an optional caption. */
+export const sendMessageInput = z
+  .object({
+    kind: z.enum(chatMessageKinds, { error: 'Tipo de mensaje desconocido' }).default('text'),
+    text: zOptionalText(4096).optional(),
+    mediaUrl: zUrl().optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.kind === 'text' && !v.text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'Escribe un mensaje' });
+    if (v.kind !== 'text' && !v.mediaUrl) ctx.addIssue({ code: 'custom', path: ['mediaUrl'], message: 'Falta el enlace del archivo' });
+  });
+export type SendMessageInput = z.input<typeof sendMessageInput>;
+
+/** POST /chats/send_massive_message: one text to many chats, sent through the queue. */
+export const massiveMessageInput = z
+  .object({
+    chatIds: z.array(zId(), { error: 'Debe ser una lista' }).min(1, 'Elige al menos un chat').max(1000, 'Como máximo 1000 chats por envío'),
+    text: z.string({ error: 'Este campo es requerido' }).trim().min(1, 'Este campo es requerido').max(4096, 'El mensaje es demasiado largo'),
+  })
+  .strict();
+export const massiveMessageResult = z.object({
+  msg: z.string(),
+  queued: z.number().int(),
+  /** Chats not sent to, with the reason (outside the WhatsApp window, no channel, unknown chat). */
+  skipped: z.array(z.object({ chatId: z.string(), contactName: z.string().optional(), reason: z.string() })),
+});
+export type MassiveMessageResult = z.infer<typeof massiveMessageResult>;
+
+/**
+ * What GET /api/events streams to every open browser of the company (SSE, `event: <type>`,
+ * `data: <json>`). A `ping` comment keeps the connection open.
+ */
+export const realtimeEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message.created'), chat: chatSummaryOut, message: chatMessageOut }),
+  z.object({ type: z.literal('message.updated'), chatId: z.string(), message: chatMessageOut }),
+  z.object({ type: z.literal('chat.updated'), chat: chatSummaryOut }),
+  z.object({ type: z.literal('lead.updated'), leadId: z.string() }),
+]);
+export type RealtimeEvent = z.infer<typeof realtimeEvent>;
