@@ -6,9 +6,10 @@ import { loadConfig } from '../apps/server/src/config.js';
 
 /**
  * The product as a benchmark runs it: a fresh in-memory PGlite (or DATABASE_URL), the demo
- * tenant seeded, listening on a free port, and the demo admin signed in.
+ * tenant seeded, listening on a free port, and the demo admin signed in. `work`: this
+ * process also runs the queue's jobs (the webhook benchmark).
  */
-export async function startBench() {
+export async function startBench({ work = false }: { work?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-bench-'));
   const config = loadConfig({
     ...process.env,
@@ -18,7 +19,7 @@ export async function startBench() {
     PORT: '0',
     LOG_LEVEL: 'silent',
   });
-  const booted = await boot({ config, logger: false, work: false, dataDir: config.databaseUrl ? dataDir : 'memory://' });
+  const booted = await boot({ config, logger: false, work, dataDir: config.databaseUrl ? dataDir : 'memory://' });
   const address = await booted.app.listen({ port: 0, host: '127.0.0.1' });
   const login = await fetch(`${address}/api/login`, {
     method: 'POST',

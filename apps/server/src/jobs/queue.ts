@@ -3,6 +3,9 @@ import type { Database } from '../db/database.js';
 
 export type JobHandler<T> = (data: T) => Promise<void>;
 
+/** Jobs a worker takes per fetch. */
+const WORK_BATCH = 20;
+
 /**
  * The job queue: pg-boss on the product's own database (ARCHITECTURE §6), sharing its
  * pool so the embedded database keeps a single connection. Handlers are registered by
@@ -29,8 +32,18 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       for (const [name, handler] of handlers) {
         await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true });
         if (work) {
-          await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
-            for (const job of jobs) await handler(job.data);
+          // Batches of 20 fetched back to back while the backlog lasts (a burst of webhooks is
+          // processed at once, not one job per poll); a failed job is failed alone, so the
+          // queue retries it without redoing the rest of its batch.
+          await boss.work<unknown>(name, { pollingIntervalSeconds: 1, batchSize: WORK_BATCH, burstWhenBatchFull: true }, async (jobs) => {
+            for (const job of jobs) {
+              try {
+                await handler(job.data);
+              } catch (error) {
+                log.error({ err: error, queue: name, job: job.id }, 'trabajo fallido');
+                await boss.fail(name, job.id, { message: String(error).slice(0, 2000) });
+              }
+            }
           });
         }
       }
