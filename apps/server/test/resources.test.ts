@@ -154,6 +154,10 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %
     expect(badField.statusCode).toBe(400);
     expect(badField.json().errors.msg).toBe('Campo desconocido: secreto');
     for (const secret of r.writeOnly) expect((await call(admin, 'GET', `${url}?fields=${secret}`)).statusCode).toBe(400);
+    // the list query is strict: a misspelt filter is refused, never a silently wider list
+    const unknownParam = await call(admin, 'GET', `${url}?estado=abierto`);
+    expect(unknownParam.statusCode).toBe(400);
+    expect(unknownParam.json().errors.details).toContainEqual({ path: '', msg: 'Campo no permitido: estado' });
 
     if (ops.has('create')) {
       const empty = await call(admin, 'POST', url, {});
@@ -237,5 +241,86 @@ describe.each(referenceCases)('reference %s', (_name, { r, field, target }) => {
     expect(del.statusCode, del.body).toBe(200);
     const [after] = (await call(admin, 'GET', url, undefined, company)).json().payload;
     expect(after[field] ?? (many ? [] : undefined)).toEqual(many ? [] : undefined);
+  });
+});
+
+/** Every declared field filter (`filterable`): narrows the list, counts what it shows, refuses bad values in Spanish. */
+const filterCases = resourceList.filter((r) => r.filterable.length > 0).map((r) => [r.key, r] as const);
+
+describe.each(filterCases)('field filters of %s', (key, r) => {
+  const url = `/${r.path}`;
+  const fields = r.fields as Record<string, z.ZodType>;
+  let company: string;
+  const list = (query: string) => call(admin, 'GET', `${url}?${query}`, undefined, company);
+  const totalOf = async (query: string) => {
+    const res = await list(query);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { totalDocs: number; totalPages: number; payload: Rec[] };
+  };
+  const refused = async (query: string, path: string, msg: string) => {
+    const res = await list(query);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors.details).toContainEqual({ path, msg });
+  };
+
+  beforeAll(async () => {
+    company = (await call(admin, 'POST', '/companies', { name: `Filtros ${key}`, country: 'PE' })).json()._id;
+    for (const example of r.examples) await make(r, example, company);
+  });
+
+  it.each(r.filterable.filter((f) => f !== 'createdAt' && !r.refs[f]))('%s: equality, with its own totals', async (field) => {
+    const values = r.examples.map((e) => normalised(r, e)[field]);
+    for (const value of new Set(values.filter((v) => v !== undefined))) {
+      const page = await totalOf(`${field}=${encodeURIComponent(String(value))}&limit=1`);
+      const expected = values.filter((v) => v === value).length;
+      expect(page.totalDocs).toBe(expected);
+      expect(page.totalPages).toBe(expected);
+      expect(page.payload[0][field]).toBe(value);
+    }
+    // a value the field itself refuses gets the field's own Spanish message
+    const bad = fields[field].safeParse('zzz-no-existe');
+    expect(bad.success).toBe(false);
+    await refused(`${field}=zzz-no-existe`, field, bad.error?.issues[0].message ?? '');
+  });
+
+  it.each(r.filterable.filter((f) => r.refs[f]))('%s: records of the referenced id only', async (field) => {
+    const many = fieldKind(fields[field]) === 'json';
+    const target = resourceList.find((x) => x.key === r.refs[field].find((k) => k !== r.key));
+    if (!target) throw new Error(`no target for ${key}.${field}`);
+    const targetRecord = await make(target, target.examples[0], company);
+    const other = await make(target, target.examples[1], company);
+    const value = (id: string) => (many ? [id] : id);
+    const tagged = await make(r, { ...r.examples[0], [field]: value(targetRecord._id as string) }, company);
+
+    const found = await totalOf(`${field}=${targetRecord._id}`);
+    expect(found.totalDocs).toBe(1);
+    expect(found.payload.map((p) => p._id)).toEqual([tagged._id]);
+    expect((await totalOf(`${field}=${other._id}`)).totalDocs).toBe(0);
+    expect((await totalOf(`${field}=${crypto.randomUUID()}`)).totalDocs).toBe(0);
+    if (many) {
+      // a list of ids: comma-separated or JSON, any of them
+      expect((await totalOf(`${field}=${other._id},${targetRecord._id}`)).totalDocs).toBe(1);
+      expect((await totalOf(`${field}=${encodeURIComponent(JSON.stringify([targetRecord._id]))}`)).totalDocs).toBe(1);
+      await refused(`${field}=no-es-un-id`, field, 'Debe ser un id o una lista de ids');
+    } else {
+      await refused(`${field}=no-es-un-id`, field, 'El identificador no es válido');
+    }
+    // a filter for another company's record finds nothing here
+    const [foreign] = (await call(admin, 'GET', `/${target.path}?limit=1`, undefined, peru)).json().payload;
+    expect((await totalOf(`${field}=${foreign._id}`)).totalDocs).toBe(0);
+    const body = r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, tagged[k]])) : undefined;
+    expect((await call(admin, 'DELETE', `${url}/${tagged._id}`, body, company)).statusCode).toBe(200);
+  });
+
+  it.each(r.filterable.filter((f) => f === 'createdAt'))('%s: from (inclusive) and to (exclusive)', async () => {
+    const n = (await totalOf('')).totalDocs;
+    const [newest] = (await totalOf('sort=createdAt&order=desc&limit=1')).payload;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    expect((await totalOf(`from=${encodeURIComponent(tomorrow)}`)).totalDocs).toBe(0);
+    expect((await totalOf(`to=${encodeURIComponent(tomorrow)}`)).totalDocs).toBe(n);
+    expect((await totalOf(`from=${encodeURIComponent(newest.createdAt as string)}`)).totalDocs).toBeGreaterThanOrEqual(1);
+    expect((await totalOf(`to=${encodeURIComponent(newest.createdAt as string)}&from=2020-01-01T00:00:00-05:00`)).totalDocs).toBeLessThan(n);
+    await refused('from=ayer', 'from', 'Fecha inválida (ISO 8601)');
+    await refused('to=2025-13-01', 'to', 'Fecha inválida (ISO 8601)');
   });
 });

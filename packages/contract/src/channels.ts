@@ -73,7 +73,21 @@ export const channelOut = z.object({
   updatedAt: z.string(),
 });
 export type Channel = z.infer<typeof channelOut>;
-export const channelList = z.object({ payload: z.array(channelOut) });
+/**
+ * What a user pastes in Meta's dashboard to subscribe the webhooks (GET /channels, the
+ * /whatsapp screen): the callback URLs under the server's PUBLIC_URL, and whether the server
+ * is set up for them (the verify token's value is the server's WEBHOOK_VERIFY_TOKEN, never sent).
+ */
+export const channelWebhooks = z.object({
+  whatsappUrl: z.string(),
+  metaUrl: z.string(),
+  /** The server has WEBHOOK_VERIFY_TOKEN and META_APP_SECRET (without them the webhooks answer 503). */
+  configured: z.boolean(),
+  /** Outside production the server uses a known demo verify token: shown so a demo can be wired. */
+  demoVerifyToken: z.string().optional(),
+});
+export type ChannelWebhooks = z.infer<typeof channelWebhooks>;
+export const channelList = z.object({ payload: z.array(channelOut), webhooks: channelWebhooks.optional() });
 export const channelKindParams = z.object({ kind: z.enum(channelKinds, { error: 'Canal desconocido' }) }).strict();
 
 /** Kinds of a chat message (SPEC §5 media kinds) and its delivery statuses (issue 4). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ListQuery, listQuery } from './list-query.js';
 import type { Module } from './permissions.js';
 
 /**
@@ -51,6 +52,14 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
   searchable?: ReadonlyArray<Extract<keyof S, string>>;
   /** Fields the list may sort by, besides createdAt and updatedAt. */
   sortable?: ReadonlyArray<Extract<keyof S, string>>;
+  /**
+   * Fields the list filters by, one query parameter each (GET /leads?status=sin-asignar):
+   * an enum or a reference → equality, checked by the field's own schema; a list of ids
+   * (`mostradorLabels`) → records holding any of the given ids (one id, comma-separated or a
+   * JSON list); 'createdAt' → `from` / `to` (ISO 8601, from inclusive, to exclusive). Each
+   * scalar one gets a (company, field, default sort) index.
+   */
+  filterable?: ReadonlyArray<Extract<keyof S, string> | 'createdAt'>;
   /** Fields unique within a company (a 409 with a Spanish message on repeats). */
   unique?: ReadonlyArray<Extract<keyof S, string>>;
   /**
@@ -61,6 +70,53 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
 }
 
 export const systemFields = ['_id', 'createdAt', 'updatedAt'] as const;
+
+/** An instant in a query string: ISO 8601 with its offset (`2025-03-01T00:00:00-05:00`, `…Z`). */
+export const zQueryDate = () => z.iso.datetime({ offset: true, error: 'Fecha inválida (ISO 8601)' });
+
+/**
+ * Ids in a query string: one id, comma-separated ids or a JSON list ('["id1","id2"]'),
+ * parsed to a list (empty text: an empty list).
+ */
+export const zIdsText = (message = 'Debe ser un id o una lista de ids') =>
+  z
+    .string()
+    .trim()
+    .max(4000, 'Demasiados ids')
+    .transform((v, ctx) => {
+      if (!v) return [] as string[];
+      let ids: unknown;
+      try {
+        ids = v.startsWith('[') ? JSON.parse(v) : v.split(',').map((s) => s.trim()).filter(Boolean);
+      } catch {
+        ids = undefined;
+      }
+      const parsed = z.array(z.uuid()).safeParse(ids);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed.data;
+    });
+
+/**
+ * The query parameter(s) of one filterable field. Equality filters reuse the field's own
+ * schema (its Spanish messages); lists of ids become id text; createdAt becomes from/to.
+ */
+function filterParams(resourceKey: string, field: string, schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (field === 'createdAt') return { from: zQueryDate().optional(), to: zQueryDate().optional() };
+  if (!schema) throw new Error(`${resourceKey}: filterable «${field}» no es un campo`);
+  const core = unwrapSchema(schema).core._zod.def;
+  if (core.type === 'array') {
+    const element = (core.element as SchemaNode | undefined)?._zod.def;
+    if (element?.type !== 'string' || !['uuid', 'guid'].includes(String(element.format))) {
+      throw new Error(`${resourceKey}: solo se filtra por listas de ids («${field}»)`);
+    }
+    return { [field]: zIdsText().optional() };
+  }
+  if (core.type === 'enum' || core.type === 'literal' || core.type === 'string') return { [field]: schema.optional() };
+  throw new Error(`${resourceKey}: no se puede filtrar por «${field}» (${core.type})`);
+}
 
 export function defineResource<const S extends z.ZodRawShape>(options: ResourceOptions<S>) {
   const input = z.object(options.fields).strict();
@@ -80,6 +136,11 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
   const sortable = ['createdAt', 'updatedAt', ...(options.sortable ?? [])] as string[];
   const defaultSort = options.defaultSort ?? { field: 'createdAt', order: 'desc' };
   if (!sortable.includes(defaultSort.field)) sortable.push(defaultSort.field);
+  const filterable = [...(options.filterable ?? [])] as string[];
+  const filterShape = Object.assign(
+    {},
+    ...filterable.map((f) => filterParams(options.key, f, (options.fields as unknown as Record<string, z.ZodType>)[f])),
+  ) as Record<string, z.ZodType>;
   return {
     ...options,
     operations: options.operations ?? (['list', 'create', 'update', 'delete'] as const),
@@ -87,6 +148,12 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     sortable,
     searchable: [...(options.searchable ?? [])] as string[],
     unique: [...(options.unique ?? [])] as string[],
+    filterable,
+    /**
+     * The list's query: sort, order, page, limit, filter, fields and one parameter per
+     * filterable field. Strict: an unknown parameter is a 400, never a silently wider list.
+     */
+    listQuery: listQuery.extend(filterShape).strict() as unknown as z.ZodType<ListQuery & Record<string, unknown>, Record<string, unknown>>,
     writeOnly,
     refs: Object.fromEntries(
       Object.entries(options.refs ?? {}).map(([field, keys]) => [field, [keys as string | string[]].flat()]),
@@ -94,8 +161,20 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     path: options.path ?? options.key,
     /** Create body. */
     input,
-    /** Update body: any subset of the fields. */
-    patch: input.partial(),
+    /**
+     * Update body: any subset of the fields; an optional field may be sent as null to clear
+     * it (unassigning a lead's agent, removing a brand's logo).
+     */
+    patch: z
+      .object(
+        Object.fromEntries(
+          Object.entries(options.fields as unknown as Record<string, z.ZodType>).map(([f, schema]) => [
+            f,
+            (unwrapSchema(schema).optional ? schema.nullable() : schema).optional(),
+          ]),
+        ),
+      )
+      .strict() as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> }>,
     /** A record as the API returns it. */
     entity,
   };

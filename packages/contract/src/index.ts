@@ -15,3 +15,4 @@ export * from './channels.js';
 export * from './zod-messages.js';
 export * from './chat-api.js';
 export * from './lead-api.js';
+export * from './contact-frequency.js';

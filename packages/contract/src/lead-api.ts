@@ -99,6 +99,13 @@ export const sendToAudienceInput = z
   })
   .strict();
 export const audienceSendResult = z.object({ msg: z.string(), sendId: z.string(), count: z.number().int() });
+/**
+ * A send's state (decision 0015): queued → pendiente-de-integracion (the job marked the
+ * records as members of the audience; the upload to Meta comes with the integration) |
+ * cancelado (the audience was deleted before the job ran).
+ */
+export const audienceSendStatuses = ['queued', 'pendiente-de-integracion', 'cancelado'] as const;
+export type AudienceSendStatus = (typeof audienceSendStatuses)[number];
 
 /** POST /clean-leads/set_mostrador_labels_massive: add labels to every clean lead of a segment. */
 export const labelsMassiveInput = z
@@ -108,6 +115,34 @@ export const labelsMassiveInput = z
     hasToSendToMailchimp: z.boolean().optional(),
   })
   .strict();
+/** `updated`: clean leads of the segment that lacked a label and now carry them all. */
+export const labelsMassiveResult = z.object({ msg: z.string(), updated: z.number().int(), mailchimpSyncId: z.string().optional() });
+
+/** GET /leads/summary: the widest window, in months. */
+export const LEADS_SUMMARY_MAX_MONTHS = 36;
+
+/** GET /clean-leads/get_lead_odoo_values?id= */
+export const odooValuesQuery = z.object({ id: zId() }).strict();
+/**
+ * The values an Odoo CRM `crm.lead` create takes for a clean lead (decision 0015). Real
+ * crm.lead fields, except the three an integration resolves to ids first: `tag_names` →
+ * tag_ids (crm.tag by name), `user_email` → user_id (res.users by login), `stage_name` →
+ * stage_id (crm.stage by name).
+ */
+export const odooLeadValues = z.object({
+  name: z.string(),
+  contact_name: z.string(),
+  email_from: z.string().optional(),
+  phone: z.string().optional(),
+  type: z.literal('lead'),
+  description: z.string(),
+  tag_names: z.array(z.string()),
+  user_email: z.string().optional(),
+  stage_name: z.string(),
+  probability: z.number(),
+  active: z.boolean(),
+});
+export type OdooLeadValues = z.infer<typeof odooLeadValues>;
 
 /** POST /leads/import: what happened to each row. Row numbers count the header as row 1. */
 export const leadImportResult = z.object({

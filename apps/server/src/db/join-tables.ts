@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { chatsTable, groupsTable, leadsTable } from './resource-tables.js';
+import { chatsTable, cleanLeadsTable, facebookAudiencesTable, groupsTable, leadsTable, marketingSegmentsTable } from './resource-tables.js';
 import { companies, users } from './schema.js';
 
 /** Members of a group (SPEC §7 Groups: GET /groups/{id}/users, PUT /groups/{id}/users/). */
@@ -126,12 +126,108 @@ export const chatMessages = pgTable(
     status: text('status').notNull(),
     statusError: text('status_error'),
     isActive: boolean('is_active').notNull().default(true),
+    /** The user who sent an outbound message (null for inbound ones and for a deleted user). */
+    sentBy: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('chat_messages_company_chat_created_idx').on(t.companyId, t.chatId, t.createdAt),
+    // the thread: newest first from the index, `before` a sentAt (modules/chats/queries.ts)
+    index('chat_messages_company_chat_sent_idx').on(t.companyId, t.chatId, t.sentAt, t.id),
     uniqueIndex('chat_messages_company_provider_id_uq').on(t.companyId, t.providerMessageId),
   ],
+);
+
+/**
+ * When the customer last wrote in a chat (one row per chat that has an inbound message),
+ * kept by the webhook job. The WhatsApp/Messenger 24-hour window of a chat is this time plus
+ * WHATSAPP_WINDOW_HOURS: the inbox reads it for its page by primary key instead of looking
+ * through chat_messages, and the send refuses a free-form message outside it (decision 0014).
+ */
+export const chatWindows = pgTable('chat_windows', {
+  chatId: uuid('chat_id')
+    .primaryKey()
+    .references(() => chatsTable.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A send of leads or clean leads to a Facebook custom audience (POST /leads/send-to-audience,
+ * /clean-leads/send-to-audience; decision 0015): what was asked, by whom, how many matched,
+ * and what the `audience.upload` job did. status: queued → pendiente-de-integracion (the
+ * records were marked as members; nothing was uploaded to Meta yet) | cancelado (the
+ * audience was deleted before the job ran).
+ */
+export const audienceSends = pgTable(
+  'audience_sends',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    audienceId: uuid('audience_id').references(() => facebookAudiencesTable.id, { onDelete: 'set null' }),
+    facebookAudienceId: text('facebook_audience_id'),
+    labels: jsonb('labels').notNull(),
+    showMissingLeads: boolean('show_missing_leads').notNull().default(false),
+    count: integer('count').notNull(),
+    marked: integer('marked'),
+    status: text('status').notNull().default('queued'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [index('audience_sends_company_created_idx').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * Which leads and clean leads were sent to which audience (one of lead_id / clean_lead_id is
+ * set): showMissingLeads lists the records without a row here. Deleting the record or the
+ * audience removes its rows.
+ */
+export const audienceMembers = pgTable(
+  'audience_members',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    audienceId: uuid('audience_id')
+      .notNull()
+      .references(() => facebookAudiencesTable.id, { onDelete: 'cascade' }),
+    leadId: uuid('lead_id').references(() => leadsTable.id, { onDelete: 'cascade' }),
+    cleanLeadId: uuid('clean_lead_id').references(() => cleanLeadsTable.id, { onDelete: 'cascade' }),
+    sendId: uuid('send_id').references(() => audienceSends.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('audience_members_lead_uq').on(t.companyId, t.audienceId, t.leadId),
+    uniqueIndex('audience_members_clean_lead_uq').on(t.companyId, t.audienceId, t.cleanLeadId),
+  ],
+);
+
+/**
+ * A request to sync Mostrador labels of a segment's clean leads to Mailchimp
+ * (set_mostrador_labels_massive with hasToSendToMailchimp; decision 0015). status: queued →
+ * pendiente-de-integracion (the Mailchimp sync itself comes with that integration).
+ */
+export const mailchimpLabelSyncs = pgTable(
+  'mailchimp_label_syncs',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    segmentId: uuid('segment_id').references(() => marketingSegmentsTable.id, { onDelete: 'set null' }),
+    labelIds: jsonb('label_ids').notNull(),
+    count: integer('count').notNull(),
+    status: text('status').notNull().default('queued'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [index('mailchimp_label_syncs_company_created_idx').on(t.companyId, t.createdAt)],
 );

@@ -1,4 +1,4 @@
-import { fieldKind, listQuery, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
+import { fieldKind, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,7 +45,8 @@ function registerResource(app: FastifyInstance, resource: Resource) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   if (ops.has('list')) {
-    r.get(base, { config: permission('list'), schema: { tags, querystring: listQuery, response: { 200: pageOf(resource.entity.partial()) } } }, (req) =>
+    // the list query: paging, sort, search and the declared field filters (strict: unknown parameters are 400s)
+    r.get(base, { config: permission('list'), schema: { tags, querystring: resource.listQuery, response: { 200: pageOf(resource.entity.partial()) } } }, (req) =>
       repo.list(db, tenantOf(req), req.query),
     );
   }

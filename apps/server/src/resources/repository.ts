@@ -1,5 +1,5 @@
 import { columnNameOf, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
@@ -22,6 +22,11 @@ export interface Referrer {
 
 type Row = Record<string, unknown> & { id: string; createdAt: Date; updatedAt: Date };
 export type WireRecord = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
+/** A list query with the resource's field filters (`resource.listQuery`, parsed). */
+export type FilteredQuery = ListQuery & Record<string, unknown>;
+
+/** `array['a', 'b']::text[]`, each id a bound parameter. */
+export const textArray = (values: readonly string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
 
 
 /**
@@ -101,27 +106,58 @@ export function repositoryFor(
     if (details.length) throw new AppError('VALIDATION', 'Alguna referencia no existe en esta compañía', details);
   }
 
+  /** The conditions of the field filters a query names (resource.filterable). */
+  function filterConditions(q: Record<string, unknown>): SQL[] {
+    const out: SQL[] = [];
+    for (const f of resource.filterable) {
+      if (f === 'createdAt') {
+        if (typeof q.from === 'string') out.push(gte(columns.createdAt, new Date(q.from)));
+        if (typeof q.to === 'string') out.push(lt(columns.createdAt, new Date(q.to)));
+        continue;
+      }
+      const value = q[f];
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) {
+        // a list of ids holds any of the given ones (GIN index); no ids: no filter
+        if (value.length) out.push(sql`${columns[f]} ?| ${textArray(value as string[])}`);
+      } else out.push(eq(columns[f], value));
+    }
+    return out;
+  }
+
+  /** Where, order and whether the list is narrowed (its total must then be counted). */
+  function plan(tenant: Tenant, q: FilteredQuery, extra?: SQL) {
+    const sortField = rules.sortOf(q, resource.defaultSort.field);
+    rules.assertFields(q);
+    const order = q.order ?? (q.sort ? 'asc' : resource.defaultSort.order);
+    const term = q.filter ? containsPattern(q.filter) : undefined;
+    const search = term && resource.searchable.length ? or(...resource.searchable.map((f) => ilike(columns[f], term))) : undefined;
+    const filters = filterConditions(q);
+    if (extra) filters.push(extra);
+    const where = scope(tenant, and(search ?? (term ? sql`false` : undefined), ...filters)) as SQL;
+    const direction = order === 'asc' ? asc : desc;
+    return { where, narrowed: Boolean(term) || filters.length > 0, orderBy: [direction(columns[sortField]), direction(columns.id)] };
+  }
+
   return {
     resource,
     sealSecrets,
-    async list(db: Db, tenant: Tenant, q: ListQuery): Promise<Page<WireRecord>> {
-      const sortField = rules.sortOf(q, resource.defaultSort.field);
-      rules.assertFields(q);
-      const order = q.order ?? (q.sort ? 'asc' : resource.defaultSort.order);
-      const term = q.filter ? containsPattern(q.filter) : undefined;
-      const search = term && resource.searchable.length ? or(...resource.searchable.map((f) => ilike(columns[f], term))) : undefined;
-      const where = scope(tenant, search ?? (term ? sql`false` : undefined));
-      const direction = order === 'asc' ? asc : desc;
+    /**
+     * The page of a list. `extra`: a condition a module adds (the advanced filter's platform);
+     * `q` carries the field filters of `resource.filterable`.
+     */
+    async list(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<Page<WireRecord>> {
+      const { where, narrowed, orderBy } = plan(tenant, q, extra);
       const [rows, counted] = await Promise.all([
         db
           .select()
           .from(table)
           .where(where)
-          .orderBy(direction(columns[sortField]), direction(columns.id))
+          .orderBy(...orderBy)
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
-        // an unfiltered total is the trigger-kept counter (db/counters.ts); a search counts its matches
-        term
+        // an unfiltered total is the trigger-kept counter (db/counters.ts); a search or filter counts its matches
+        narrowed
           ? db.select({ n: count() }).from(table).where(where)
           : db
               .select({ n: resourceCounts.n })
@@ -134,6 +170,25 @@ export function repositoryFor(
         q,
       );
     },
+    /** Every matching record, sorted, without paging: at most `max`, else a Spanish 400. */
+    async all(db: Db, tenant: Tenant, q: FilteredQuery, max: number, extra?: SQL): Promise<{ payload: WireRecord[] }> {
+      const { where, orderBy } = plan(tenant, q, extra);
+      const rows = (await db
+        .select()
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(max + 1)) as Row[];
+      if (rows.length > max) {
+        throw new AppError('VALIDATION', 'Demasiados registros: acota el filtro', [{ path: 'limit', msg: `Como máximo ${max} registros` }]);
+      }
+      return { payload: pageResult(rows.map((r) => toWire(r)), rows.length, q).payload };
+    },
+    /** The company scope, search and field filters of a query, for modules that count or update what a list shows. */
+    whereOf(tenant: Tenant, q: Partial<FilteredQuery>, extra?: SQL): SQL {
+      return plan(tenant, { page: 1, limit: 1, fields: undefined, ...q }, extra).where;
+    },
+    toWire: (row: Record<string, unknown>) => toWire(row as Row),
     async get(db: Db, tenant: Tenant, id: string): Promise<WireRecord> {
       const [row] = await db.select().from(table).where(scope(tenant, eq(columns.id, id)));
       if (!row) throw new AppError('NOT_FOUND');

@@ -41,7 +41,8 @@ function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
  * The table of a standard resource, derived from its declaration: id, company_id (every
  * index leads with it), one column per field, created_at/updated_at; an index per sortable
  * field (with id, for stable keyset order), a unique index per unique field and a trigram
- * index per searchable field.
+ * index per searchable field; per filterable field a (company, field, default sort, id) index, or
+ * a GIN index for a list of ids.
  */
 export function tableFor(resource: Resource) {
   const name = tableNameOf(resource.key);
@@ -63,6 +64,15 @@ export function tableFor(resource: Resource) {
     const col = (f: string) => (t as unknown as Record<string, AnyPgColumn>)[f];
     return [
       ...resource.sortable.map((f) => index(`${name}_${columnNameOf(f)}_idx`).on(col('companyId'), col(f), col('id'))),
+      // a filtered list (a lead bucket) reads one field's value in the default order: (company, field, sort, id);
+      // a list of ids is matched with ?| through a GIN index
+      ...resource.filterable
+        .filter((f) => f !== 'createdAt' && f !== resource.defaultSort.field)
+        .map((f) =>
+          fieldKind(fields[f]) === 'json'
+            ? index(`${name}_${columnNameOf(f)}_gin`).using('gin', col(f))
+            : index(`${name}_${columnNameOf(f)}_filter_idx`).on(col('companyId'), col(f), col(resource.defaultSort.field), col('id')),
+        ),
       ...resource.unique.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_uq`).on(col('companyId'), col(f))),
       // a search is ILIKE '%text%' on each searchable field: trigram indexes serve it (pg_trgm)
       ...resource.searchable.map((f) => index(`${name}_${columnNameOf(f)}_trgm`).using('gin', sql`${col(f)} gin_trgm_ops`)),

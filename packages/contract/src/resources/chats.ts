@@ -31,6 +31,7 @@ export const chats = defineResource({
   defaultSort: { field: 'updatedAt', order: 'desc' },
   searchable: ['contactName', 'lastMessagePreview'],
   sortable: ['contactName', 'lastMessageAt'],
+  filterable: ['platform', 'status', 'leadId'],
   examples: [
     {
       contactName: 'María Fernández',

@@ -1,5 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import { zEmail, zEnum, zPhone, zRefId, zRefIds, zText } from '../fields.js';
+import { zEmail, zEnum, zInteger, zOptionalBoolean, zPhone, zRefId, zRefIds, zText } from '../fields.js';
 import { leadDetails, leadStatuses } from './leads.js';
 
 /**
@@ -21,11 +21,17 @@ export const cleanLeads = defineResource({
     agenteId: zRefId(),
     mostradorLabels: zRefIds(),
     details: leadDetails(),
+    /** How often the business may write to the person, in days (/dias-frecuencia, decision 0017). */
+    contactFrequencyDays: zInteger(1).max(365, 'Este campo debe ser como máximo 365').optional(),
+    /** The person asked not to receive messages (/dias-frecuencia). */
+    optOut: zOptionalBoolean(),
   },
   refs: { agenteId: 'agentes', mostradorLabels: 'mostrador-labels' },
   defaultSort: { field: 'updatedAt', order: 'desc' },
   searchable: ['name', 'telefono', 'email'],
   sortable: ['name', 'status'],
+  filterable: ['status', 'agenteId', 'mostradorLabels', 'telefono', 'email', 'createdAt'],
+  operations: ['list', 'get', 'create', 'update', 'delete'],
   examples: [
     {
       name: 'María Fernández',

@@ -25,6 +25,7 @@ export const contactos = defineResource({
   defaultSort: { field: 'nombre', order: 'asc' },
   searchable: ['nombre', 'telefono', 'email'],
   sortable: ['nombre'],
+  filterable: ['telefonoId'],
   examples: [
     { nombre: 'Carmen Vargas', telefono: '51999111222', email: 'carmen.vargas@gmail.com' },
     { nombre: 'Eduardo Chávez', telefono: '51988222333' },

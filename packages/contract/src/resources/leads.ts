@@ -70,6 +70,7 @@ export const leads = defineResource({
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'telefono', 'email'],
   sortable: ['name', 'status'],
+  filterable: ['status', 'platform', 'agenteId', 'mostradorLabels', 'cleanLeadId', 'telefonoId', 'telefono', 'email', 'createdAt'],
   examples: [
     {
       name: 'María Fernández',
