@@ -29,6 +29,9 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   META_APP_SECRET: z.string().min(1).optional(),
   WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional(),
+  SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional(),
+  GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
+  SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -62,6 +65,16 @@ export interface Config {
   metaAppSecret?: string;
   /** What Meta must send as `hub.verify_token` when subscribing a webhook (same rule). */
   webhookVerifyToken?: string;
+  /**
+   * Who outbound chat messages go through (decision 0014): `graph`, Meta's Graph API (WhatsApp
+   * Cloud API, Messenger Send API) with each channel's token; `sandbox`, a local stand-in that
+   * accepts and reports statuses without reaching Meta. Default sandbox, graph in production.
+   */
+  sendProvider: 'graph' | 'sandbox';
+  /** Base of the Graph API, version included (tests point it at a fake server). */
+  graphApiUrl: string;
+  /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
+  sandboxStatusSeconds: number;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -117,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     version: pkg.version,
     metaAppSecret: e.META_APP_SECRET ?? demoSecrets.metaAppSecret,
     webhookVerifyToken: e.WEBHOOK_VERIFY_TOKEN ?? demoSecrets.webhookVerifyToken,
+    sendProvider: e.SEND_PROVIDER ?? (e.NODE_ENV === 'production' ? 'graph' : 'sandbox'),
+    graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
+    sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
+import { seedDemoChats } from './demo-chats.js';
 import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
@@ -38,6 +39,7 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promis
     const peru = demoCompanies.find((c) => c.name === 'Demo Perú');
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
+    await seedDemoChats(tx, peru.id);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

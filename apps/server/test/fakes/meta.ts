@@ -136,3 +136,106 @@ export function deliver(
   if (sig !== null) headers['x-hub-signature-256'] = sig;
   return t.app.inject({ method: 'POST', url: path, headers, payload: body });
 }
+
+/** One request the fake Graph API received. */
+export interface GraphRequest {
+  method: string;
+  /** Path and query, e.g. /v21.0/109000000000001/messages. */
+  path: string;
+  authorization?: string;
+  body?: unknown;
+}
+
+export interface FakeGraph {
+  /** GRAPH_API_URL for the app under test: http://127.0.0.1:<port>/v21.0 */
+  url: string;
+  requests: GraphRequest[];
+  /** Media the fake serves: GET /v21.0/{media-id} → {url}, GET url → the bytes. */
+  media: Map<string, { bytes: Buffer; mimeType: string }>;
+  /** The next POST …/messages answers this Graph error (status and body) instead of accepting. */
+  failNext(status: number, error: { message: string; type?: string; code?: number; error_subcode?: number }): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake of Meta's Graph API on 127.0.0.1 (tests never reach the internet), answering in the
+ * documented shapes: the WhatsApp Cloud API (`POST /{phone-number-id}/messages` →
+ * `{messaging_product, contacts, messages:[{id}]}`), the Messenger Send API (`POST
+ * /{page-id}/messages` → `{recipient_id, message_id}`), media (`GET /{media-id}` →
+ * `{url, mime_type, …}`, then the bytes at that url) and errors (`{error:{message, type,
+ * code, error_subcode, fbtrace_id}}`). Every call must carry `Authorization: Bearer <token>`.
+ */
+export async function startFakeGraph(token: string): Promise<FakeGraph> {
+  const { createServer } = await import('node:http');
+  const requests: GraphRequest[] = [];
+  const media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  const failures: Array<{ status: number; error: object }> = [];
+  let origin = '';
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = raw;
+      }
+      const path = req.url ?? '/';
+      requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
+      const json = (status: number, value: object) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
+      const graphError = (status: number, error: object) => json(status, { error: { type: 'OAuthException', fbtrace_id: 'AbCdEfGh123', ...error } });
+      if (req.headers.authorization !== `Bearer ${token}`) {
+        return graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
+      }
+      const download = path.match(/^\/lookaside\/([^/?]+)/);
+      if (req.method === 'GET' && download) {
+        const m = media.get(decodeURIComponent(download[1]));
+        if (!m) return graphError(404, { message: 'Not found', code: 100 });
+        res.writeHead(200, { 'content-type': m.mimeType, 'content-length': String(m.bytes.length) });
+        return res.end(m.bytes);
+      }
+      const send = path.match(/^\/v21\.0\/(\d+)\/messages$/);
+      if (req.method === 'POST' && send) {
+        const failure = failures.shift();
+        if (failure) return graphError(failure.status, failure.error);
+        const b = body as { messaging_product?: string; to?: string; recipient?: { id?: string } };
+        if (b?.messaging_product === 'whatsapp') {
+          return json(200, { messaging_product: 'whatsapp', contacts: [{ input: b.to, wa_id: b.to }], messages: [{ id: wamid() }] });
+        }
+        return json(200, { recipient_id: b?.recipient?.id, message_id: mid() });
+      }
+      const object = path.match(/^\/v21\.0\/([^/?]+)$/);
+      if (req.method === 'GET' && object) {
+        const id = decodeURIComponent(object[1]);
+        const m = media.get(id);
+        if (!m) {
+          return graphError(400, {
+            message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+            type: 'GraphMethodException',
+            code: 100,
+            error_subcode: 33,
+          });
+        }
+        return json(200, { url: `${origin}/lookaside/${encodeURIComponent(id)}?ext=1&hash=abc`, mime_type: m.mimeType, sha256: 'abc', file_size: m.bytes.length, id, messaging_product: 'whatsapp' });
+      }
+      return graphError(400, { message: `Unknown path components: ${path}`, code: 2500 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  origin = `http://127.0.0.1:${address.port}`;
+  return {
+    url: `${origin}/v21.0`,
+    requests,
+    media,
+    failNext(status, error) {
+      failures.push({ status, error });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

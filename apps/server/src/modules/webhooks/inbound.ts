@@ -5,9 +5,13 @@ import type { InboundMessage, Provider, StatusUpdate } from '../../integrations/
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
+import type { ChatEffect } from '../chats/events.js';
 
-/** What processing an event did: processed, or ignored with the reason (Spanish, for the log). */
-export type Outcome = { status: 'processed' } | { status: 'ignored'; reason: string };
+/**
+ * What processing an event did: processed (with what it changed in a chat, published to the
+ * company's browsers once the transaction commits), or ignored with the reason (Spanish, for the log).
+ */
+export type Outcome = { status: 'processed'; effect?: ChatEffect } | { status: 'ignored'; reason: string };
 
 /**
  * The company an event belongs to, as the one tenant scope of the repositories: it comes from
@@ -137,34 +141,38 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
           on conflict (company_id, platform, platform_user_id) do update set lead_id = excluded.lead_id, chat_id = excluded.chat_id`);
 
       // the message, once per provider id
-      const inserted = await rowsOf(
+      const [inserted] = await rowsOf<{ id: string }>(
         tx,
         sql`insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, provider_message_id, status, sent_at)
             values (${c}, ${chatId}, 'in', ${m.kind}, ${m.text ?? null}, ${m.mediaUrl ?? null}, ${m.mediaId ?? null}, ${m.mimeType ?? null},
                     ${m.messageId}, 'received', ${m.timestamp})
             on conflict (company_id, provider_message_id) do nothing returning id`,
       );
-      if (inserted.length === 0) return { status: 'ignored', reason: 'mensaje ya guardado' };
+      if (!inserted) return { status: 'ignored', reason: 'mensaje ya guardado' };
+      // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014)
+      await tx.execute(sql`insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
+          on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)`);
       await tx.execute(sql`update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
         where company_id = ${c} and id = ${chatId}`);
-      return { status: 'processed' };
+      return { status: 'processed', effect: { type: 'message.created', chatId, messageId: inserted.id } };
     },
 
     /** A delivery status of a message the company sent: it only moves forward (sent → delivered → read; failed). */
     async status(tx: Db, companyId: string, s: StatusUpdate): Promise<Outcome> {
       const rank = sql`(case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 when 'failed' then 4 else -1 end)`;
       const newRank = { sent: 1, delivered: 2, read: 3, failed: 4 }[s.status];
-      const [message] = await rowsOf<{ id: string; moved: boolean }>(
+      const [message] = await rowsOf<{ id: string; chat_id: string; moved: boolean }>(
         tx,
-        sql`select id, ${rank} < ${newRank} as moved from chat_messages
+        sql`select id, chat_id, ${rank} < ${newRank} as moved from chat_messages
             where company_id = ${companyId} and provider_message_id = ${s.messageId} and direction = 'out' for update`,
       );
       if (!message) return { status: 'ignored', reason: 'mensaje desconocido' };
       if (message.moved) {
         await tx.execute(sql`update chat_messages set status = ${s.status}, status_error = ${s.error ?? null}, updated_at = now()
             where company_id = ${companyId} and id = ${message.id}`);
+        return { status: 'processed', effect: { type: 'message.updated', chatId: message.chat_id, messageId: message.id } };
       }
       return { status: 'processed' };
     },

@@ -4,7 +4,9 @@ import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
 import { companies } from '../../db/schema.js';
 import type { InboundMessage, ProviderEvent, StatusUpdate } from '../../integrations/meta/events.js';
+import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { publishChatEffect } from '../chats/events.js';
 import { createInbound, type Outcome } from './inbound.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';
@@ -28,15 +30,22 @@ export async function storeEvents(db: Db, events: ProviderEvent[]): Promise<stri
  * The webhook job: one stored event, in one transaction. The company comes from the channel
  * the event was addressed to (phone number id, page id, Instagram account id), never from the
  * payload; an event for no known channel is kept as ignored. Idempotent: only a pending event
- * is processed, under a row lock, and its effects are keyed by provider ids.
+ * is processed, under a row lock, and its effects are keyed by provider ids. With `realtime`,
+ * a new message or a status that moved is published to the company's browsers after the
+ * transaction commits (message.created, message.updated).
  */
-export function createWebhookProcessor(db: Db, secrets: Pick<SecretBox, 'seal'>) {
+export function createWebhookProcessor(
+  db: Db,
+  secrets: Pick<SecretBox, 'seal'>,
+  realtime?: Pick<Realtime, 'publish'>,
+  log?: { warn: (obj: unknown, msg?: string) => void },
+) {
   const inbound = createInbound(secrets);
 
-  async function run(id: string): Promise<'processed' | 'ignored' | 'skipped'> {
+  async function run(id: string): Promise<{ status: 'processed' | 'ignored' | 'skipped'; companyId?: string; outcome?: Outcome }> {
     return db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
-      if (!event || event.status !== 'pending') return 'skipped';
+      if (!event || event.status !== 'pending') return { status: 'skipped' };
       const [channel] = await tx
         .select({ companyId: channels.companyId, country: companies.country })
         .from(channels)
@@ -58,14 +67,15 @@ export function createWebhookProcessor(db: Db, secrets: Pick<SecretBox, 'seal'>)
           attempts: sql`${webhookEvents.attempts} + 1`,
         })
         .where(eq(webhookEvents.id, id));
-      return outcome.status;
+      return { status: outcome.status, companyId: channel?.companyId, outcome };
     });
   }
 
   return {
-    async process(id: string) {
+    async process(id: string): Promise<'processed' | 'ignored' | 'skipped'> {
+      let result: Awaited<ReturnType<typeof run>>;
       try {
-        return await run(id);
+        result = await run(id);
       } catch (error) {
         // the queue retries; the event stays pending with what went wrong
         await db
@@ -75,6 +85,12 @@ export function createWebhookProcessor(db: Db, secrets: Pick<SecretBox, 'seal'>)
           .catch(() => {});
         throw error;
       }
+      // committed: now the browsers may read it
+      const { outcome, companyId } = result;
+      if (realtime && companyId && outcome?.status === 'processed' && outcome.effect) {
+        await publishChatEffect(db, realtime, companyId, outcome.effect, log);
+      }
+      return result.status;
     },
     /** Events a crash left unqueued or unprocessed (re-queued on start). */
     async pendingIds(limit = 1000): Promise<string[]> {

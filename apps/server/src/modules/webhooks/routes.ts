@@ -21,7 +21,7 @@ const handshakeQuery = z.looseObject({
  * A verified event is stored once (a replay changes nothing), queued, and answered at once.
  */
 export async function webhookRoutes(app: FastifyInstance) {
-  const processor = createWebhookProcessor(app.database.db, app.secrets);
+  const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log);
   app.jobs.define<{ id: string }>(WEBHOOK_QUEUE, async ({ id }) => {
     await processor.process(id);
   });

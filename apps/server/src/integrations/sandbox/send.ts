@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { type MessageClient, ProviderError } from '../meta/send.js';
+
+/** A message whose text contains this word is reported failed by the sandbox (decision 0014). */
+export const SANDBOX_FAIL_WORD = '#falla';
+
+/** The reason the sandbox gives, shaped like a WhatsApp status error (code · title · details). */
+export const SANDBOX_FAIL_REASON = '131026 · Mensaje no entregable · (sandbox) el número no pudo recibir el mensaje';
+
+/**
+ * The sandbox provider (SEND_PROVIDER=sandbox, the default outside production): it never
+ * reaches Meta. It accepts every well-formed message with an id shaped like the provider's
+ * (wamid.… on WhatsApp, m_… on Messenger/Instagram) and announces the statuses a real phone
+ * would report — delivered after `stepSeconds`, read after twice that — which the chats
+ * module feeds through the webhooks' own status path. A text containing '#falla' is accepted
+ * and then reported failed, as WhatsApp does with an undeliverable message.
+ */
+export function createSandboxClient(stepSeconds: number): MessageClient {
+  return {
+    name: 'sandbox',
+    async send(target, content) {
+      const token = randomBytes(12).toString('hex').toUpperCase();
+      const messageId = target.channel === 'whatsapp' ? `wamid.SANDBOX${token}` : `m_sandbox_${token.toLowerCase()}`;
+      const fails = content.text?.toLowerCase().includes(SANDBOX_FAIL_WORD);
+      return {
+        messageId,
+        followUps: fails
+          ? [{ status: 'failed', afterSeconds: stepSeconds, error: SANDBOX_FAIL_REASON }]
+          : [
+              { status: 'delivered', afterSeconds: stepSeconds },
+              { status: 'read', afterSeconds: stepSeconds * 2 },
+            ],
+      };
+    },
+    async media() {
+      throw new ProviderError('En modo sandbox los archivos recibidos no se descargan de Meta (SEND_PROVIDER=sandbox)', { notFound: true });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Db } from '../../db/database.js';
+import type { Realtime } from '../../lib/realtime.js';
+import { chatMessage, chatSummary } from './queries.js';
+
+/** What a committed change did to a chat, to tell the company's open browsers (GET /api/events). */
+export type ChatEffect =
+  | { type: 'message.created'; chatId: string; messageId: string }
+  | { type: 'message.updated'; chatId: string; messageId: string }
+  | { type: 'chat.updated'; chatId: string };
+
+/**
+ * Publishes a chat effect as the contract's RealtimeEvent, read fresh after the transaction
+ * committed. Best effort (decision 0014): a failure is logged, never undoes the work, and a
+ * browser that missed an event reloads what it shows when it reconnects.
+ */
+export async function publishChatEffect(
+  db: Db,
+  realtime: Pick<Realtime, 'publish'>,
+  companyId: string,
+  effect: ChatEffect,
+  log?: { warn: (obj: unknown, msg?: string) => void },
+): Promise<void> {
+  try {
+    if (effect.type === 'chat.updated') {
+      await realtime.publish(companyId, { type: 'chat.updated', chat: await chatSummary(db, companyId, effect.chatId) });
+      return;
+    }
+    const { mediaId: _, ...message } = await chatMessage(db, companyId, effect.messageId);
+    if (effect.type === 'message.updated') {
+      await realtime.publish(companyId, { type: 'message.updated', chatId: effect.chatId, message });
+      return;
+    }
+    await realtime.publish(companyId, { type: 'message.created', chat: await chatSummary(db, companyId, effect.chatId), message });
+  } catch (error) {
+    log?.warn({ err: error, effect }, 'no se pudo publicar el evento del chat');
+  }
+}

@@ -1,0 +1,159 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  chatInboxQuery,
+  chatMessageOut,
+  chatsByCleanLeadQuery,
+  chatSummaryOut,
+  chatThreadOut,
+  massiveMessageInput,
+  massiveMessageResult,
+  pageOf,
+  recentChatsQuery,
+  sendMessageInput,
+  threadByLeadQuery,
+  threadQuery,
+  zId,
+} from '@mostrador/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ProviderError } from '../../integrations/meta/send.js';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
+import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxPage, recentChats, thread } from './queries.js';
+import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, ProviderFailed, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
+
+const chatParams = z.object({ id: zId() }).strict();
+const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
+const mediaParams = z.object({ messageId: zId() }).strict();
+const deleted = z.object({ status: z.number(), _id: z.string() });
+
+/**
+ * The chat calls (packages/contract chat-api.ts; SPEC §7 Chats), under /api/chats. The
+ * company is always the request's tenant; a chat, message, lead or clean lead of another
+ * company is a 404. Permissions are the `chats` module's: agents list, read, send and mark
+ * read ('work'), deleting a message is a delete.
+ */
+export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+  const service = createChatService({
+    db,
+    secrets: app.secrets,
+    realtime: app.realtime,
+    jobs: app.jobs,
+    config: app.settings,
+    log: app.log,
+  });
+  app.jobs.define<ChatSendJob>(CHAT_SEND_QUEUE, (job) => service.runSendJob(job));
+  app.jobs.define<SandboxStatusJob>(SANDBOX_STATUS_QUEUE, (job) => service.applyStatus(job));
+
+  const tags = ['chats'];
+  const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'chats' as const, action } });
+
+  app.get(
+    '/chats/get_chats',
+    { config: may('list'), schema: { tags, querystring: chatInboxQuery, response: { 200: pageOf(chatSummaryOut) } } },
+    (request) => inboxPage(db, tenantOf(request).companyId, request.query),
+  );
+
+  app.get(
+    '/chats/recent_chats',
+    { config: may('list'), schema: { tags, querystring: recentChatsQuery, response: { 200: z.object({ payload: z.array(chatSummaryOut) }) } } },
+    async (request) => ({ payload: await recentChats(db, tenantOf(request).companyId, request.query.limit) }),
+  );
+
+  app.get(
+    '/chats/get_all_by_lead_id',
+    { config: may('read'), schema: { tags, querystring: threadByLeadQuery, response: { 200: chatThreadOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      const { leadId, platform, ...page } = request.query;
+      return thread(db, companyId, await chatIdOfLead(db, companyId, leadId, platform), page);
+    },
+  );
+
+  app.get(
+    '/chats/get_all_by_cleanlead_id',
+    { config: may('list'), schema: { tags, querystring: chatsByCleanLeadQuery, response: { 200: z.object({ payload: z.array(chatSummaryOut) }) } } },
+    async (request) => ({ payload: await chatsOfCleanLead(db, tenantOf(request).companyId, request.query.cleanLeadId) }),
+  );
+
+  app.get(
+    '/chats/:id/messages',
+    { config: may('read'), schema: { tags, params: chatParams, querystring: threadQuery, response: { 200: chatThreadOut } } },
+    (request) => thread(db, tenantOf(request).companyId, request.params.id, request.query),
+  );
+
+  app.post(
+    '/chats/:id/messages',
+    { config: may('create'), schema: { tags, params: chatParams, body: sendMessageInput, response: { 201: chatMessageOut } } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const { kind, text, mediaUrl } = request.body;
+      const message = await service.send(tenant.companyId, request.params.id, { kind, text: text || undefined, mediaUrl }, { sentBy: tenant.userId });
+      return reply.status(201).send(message);
+    },
+  );
+
+  app.post(
+    '/chats/:id/read',
+    { config: may('update'), schema: { tags, params: chatParams, response: { 200: chatSummaryOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      await service.markRead(companyId, request.params.id);
+      return chatSummary(db, companyId, request.params.id);
+    },
+  );
+
+  app.delete(
+    '/chats/:id/messages/:messageId',
+    { config: may('delete'), schema: { tags, params: messageParams, response: { 200: deleted } } },
+    async (request) => {
+      await service.deleteMessage(tenantOf(request).companyId, request.params.id, request.params.messageId);
+      return { status: 200, _id: request.params.messageId };
+    },
+  );
+
+  app.post(
+    '/chats/send_massive_message',
+    { config: may('create'), schema: { tags, body: massiveMessageInput, response: { 200: massiveMessageResult } } },
+    (request) => {
+      const tenant = tenantOf(request);
+      return service.sendMassive(tenant.companyId, tenant.userId, request.body);
+    },
+  );
+
+  /**
+   * The bytes of a message's media. Provider media (an inbound WhatsApp media id) is
+   * downloaded through the Graph API with the channel's token and streamed with its type; a
+   * message that only has a link (Messenger's CDN, a file sent by link) redirects to it.
+   */
+  app.get('/chats/media/:messageId', { config: may('read'), schema: { tags, params: mediaParams } }, async (request, reply) => {
+    const { companyId } = tenantOf(request);
+    const message = await chatMessage(db, companyId, request.params.messageId);
+    if (!message.mediaId) {
+      if (message.mediaUrl && /^https?:\/\//i.test(message.mediaUrl)) return reply.redirect(message.mediaUrl, 302);
+      throw new AppError('NOT_FOUND', 'Este mensaje no tiene archivo');
+    }
+    const { platform } = await chatSummary(db, companyId, message.chatId);
+    const channel = await service.mediaChannel(companyId, platform);
+    if (!channel) throw new AppError('NOT_FOUND', 'El canal del chat ya no está configurado: no se puede descargar el archivo');
+    if (service.client.name === 'graph' && !channel.accessToken) {
+      throw new AppError('CONFLICT', 'El canal no tiene token de acceso: configúralo en /whatsapp para descargar el archivo');
+    }
+    let media: Awaited<ReturnType<typeof service.client.media>>;
+    try {
+      media = await service.client.media(channel.accessToken, message.mediaId);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.details.notFound) throw new AppError('NOT_FOUND', `El archivo no está disponible: ${error.reason}`);
+      throw new ProviderFailed(`No se pudo descargar el archivo: ${error.reason}`);
+    }
+    reply.header('content-type', media.contentType);
+    if (media.contentLength) reply.header('content-length', media.contentLength);
+    reply.header('cache-control', 'private, max-age=300');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-security-policy', "default-src 'none'; sandbox");
+    return reply.send(Readable.fromWeb(media.body as WebReadableStream));
+  });
+};

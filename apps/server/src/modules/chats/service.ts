@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ChannelKind,
+  type ChatMessage,
+  type ChatMessageKind,
+  chatMessages_es,
+  type MassiveMessageResult,
+  type Platform,
+  WHATSAPP_WINDOW_HOURS,
+} from '@mostrador/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { createGraphClient, type MessageClient, type OutboundContent, ProviderError } from '../../integrations/meta/send.js';
+import { createSandboxClient } from '../../integrations/sandbox/send.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { AppError } from '../../lib/errors.js';
+import type { Realtime } from '../../lib/realtime.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { StatusUpdate } from '../../integrations/meta/events.js';
+import { createInbound } from '../webhooks/inbound.js';
+import { type ChatEffect, publishChatEffect } from './events.js';
+import { chatMessage, messageColumns, notFound, toMessage } from './queries.js';
+
+/** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
+export const CHAT_SEND_QUEUE = 'chat.send';
+export const SANDBOX_STATUS_QUEUE = 'chat.sandbox-status';
+
+export interface ChatSendJob {
+  companyId: string;
+  chatId: string;
+  text: string;
+  sentBy: string;
+  /** Decided when queued: a retried job finds its message instead of sending twice. */
+  messageId: string;
+  logId?: string;
+}
+export interface SandboxStatusJob {
+  companyId: string;
+  providerMessageId: string;
+  status: StatusUpdate['status'];
+  error?: string;
+}
+
+/** The provider refused (or could not be reached): 502 with a Spanish message carrying its reason, never a 500. */
+export class ProviderFailed extends AppError {
+  override readonly statusCode = 502;
+  constructor(msg: string) {
+    super('INTERNAL', msg);
+  }
+}
+
+/** Leads and chats name Messenger's platform 'facebook' (SPEC §9); channels name it 'messenger'. */
+export const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebook' ? 'messenger' : platform);
+
+const kindLabels: Record<Exclude<ChatMessageKind, 'text'>, string> = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' };
+const previewOf = (c: OutboundContent) =>
+  (c.text?.trim() || (c.kind === 'text' ? '' : `[${kindLabels[c.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
+
+const messages_es = {
+  noToken: 'El canal no tiene token de acceso: configúralo en /whatsapp',
+  noRecipient: 'Este chat no tiene a quién escribir: su lead no tiene identificador en el canal',
+};
+
+/**
+ * What the platform would refuse for its length, checked before anything is stored: WhatsApp
+ * captions up to 1024 characters (texts up to 4096, the contract's limit), Messenger texts up
+ * to 2000 characters, Instagram texts up to 1000 bytes.
+ */
+export function lengthProblem(channel: ChannelKind, content: Pick<OutboundContent, 'kind' | 'text'>): string | undefined {
+  const text = content.text ?? '';
+  if (channel === 'whatsapp' && content.kind !== 'text' && content.kind !== 'audio' && text.length > 1024) {
+    return 'WhatsApp admite hasta 1024 caracteres en el texto de un archivo';
+  }
+  if (channel === 'messenger' && text.length > 2000) return 'Messenger admite hasta 2000 caracteres por mensaje';
+  if (channel === 'instagram' && Buffer.byteLength(text) > 1000) return 'Instagram admite hasta 1000 bytes por mensaje (unos 1000 caracteres sin emojis ni tildes)';
+  return undefined;
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
+
+const OPTED_OUT = 'La persona pidió no recibir mensajes (/dias-frecuencia)';
+
+interface ChatTarget extends Row {
+  id: string;
+  platform: Platform;
+  contact_name: string;
+  last_inbound_at: Date | null;
+  recipient: string | null;
+  /** The person asked at /dias-frecuencia not to receive messages (mass sends skip them; decision 0017). */
+  opt_out: boolean | null;
+}
+interface ChannelRow extends Row {
+  kind: ChannelKind;
+  provider_id: string;
+  page_id: string | null;
+  access_token: string | null;
+}
+
+export interface ChatServiceDeps {
+  db: Db;
+  secrets: Pick<SecretBox, 'open' | 'seal'>;
+  realtime: Pick<Realtime, 'publish'>;
+  jobs: Pick<JobQueue, 'send'>;
+  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'sandboxStatusSeconds'>;
+  log: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void };
+}
+
+/**
+ * Sending (issue 4 "Chat", decision 0014): one function for a message typed in the inbox and
+ * for each chat of a massive message. It checks the channel and the 24-hour window first
+ * (nothing is stored when it refuses), stores the message pending, sends it through the
+ * company's channel client (the Graph API or the sandbox), and stores sent with the
+ * provider's id, or failed with the provider's reason. Each change is published after it
+ * commits. Later statuses arrive through the webhooks (or the sandbox's jobs) and the one
+ * status path of the webhook job.
+ */
+export function createChatService({ db, secrets, realtime, jobs, config, log }: ChatServiceDeps) {
+  const client: MessageClient =
+    config.sendProvider === 'graph' ? createGraphClient(config.graphApiUrl) : createSandboxClient(config.sandboxStatusSeconds);
+  const inbound = createInbound(secrets);
+  const publish = (companyId: string, effect: ChatEffect) => publishChatEffect(db, realtime, companyId, effect, log);
+
+  /** The chats to write to: platform, window and the person's id on the platform. */
+  async function targets(companyId: string, chatIds: string[]): Promise<Map<string, ChatTarget>> {
+    if (chatIds.length === 0) return new Map();
+    const ids = sql.join(chatIds.map((id) => sql`${id}`), sql`, `);
+    const rows = await rowsOf<ChatTarget>(
+      db,
+      sql`select c.id, c.platform, c.contact_name, w.last_inbound_at,
+            coalesce(
+              (select i.platform_user_id from lead_identities i
+                where i.company_id = c.company_id and i.lead_id = c.lead_id and i.platform = c.platform
+                order by (i.chat_id = c.id) desc nulls last limit 1),
+              case when l.platform = c.platform then l.platform_user_id end,
+              case when c.platform = 'whatsapp' then l.telefono end) as recipient,
+            cl.opt_out
+          from chats c
+          left join leads l on l.company_id = c.company_id and l.id = c.lead_id
+          left join clean_leads cl on cl.company_id = c.company_id and cl.id = l.clean_lead_id
+          left join chat_windows w on w.chat_id = c.id
+          where c.company_id = ${companyId} and c.id in (${ids})`,
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async function channelsOf(companyId: string): Promise<Map<ChannelKind, ChannelRow>> {
+    const rows = await rowsOf<ChannelRow>(db, sql`select kind, provider_id, page_id, access_token from channels where company_id = ${companyId}`);
+    return new Map(rows.map((r) => [r.kind, r]));
+  }
+
+  /** Why a chat cannot be written to now (Spanish), or its channel and recipient. */
+  function check(target: ChatTarget | undefined, channels: Map<ChannelKind, ChannelRow>, now = Date.now()) {
+    const refuse = (refused: string, status: 404 | 409 = 409) => ({ ok: false as const, refused, status });
+    if (!target) return refuse(notFound.chat().msg as string, 404);
+    const channel = channels.get(channelKindOf(target.platform));
+    if (!channel) return refuse(chatMessages_es.noChannel);
+    if (client.name === 'graph' && !channel.access_token) return refuse(messages_es.noToken);
+    const last = target.last_inbound_at ? new Date(target.last_inbound_at).getTime() : undefined;
+    if (last === undefined || now >= last + WHATSAPP_WINDOW_HOURS * 3_600_000) return refuse(chatMessages_es.outsideWindow);
+    if (!target.recipient) return refuse(messages_es.noRecipient);
+    return { ok: true as const, channel, recipient: target.recipient };
+  }
+
+  /** The channel's token, opened (a token sealed with another SECRETS_KEY cannot be: say so, send nothing). */
+  function openToken(channel: ChannelRow): string | undefined {
+    if (!channel.access_token) return undefined;
+    try {
+      return secrets.open<string>(channel.access_token);
+    } catch {
+      throw new AppError('CONFLICT', 'No se pudo leer el token del canal (¿cambió SECRETS_KEY?): vuelve a guardarlo en /whatsapp');
+    }
+  }
+
+  async function setOutcome(companyId: string, messageId: string, outcome: { providerId?: string; error?: string }) {
+    const [row] = await rowsOf<Row>(
+      db,
+      outcome.error === undefined
+        ? // a status webhook may already have moved it past sent
+          sql`update chat_messages m set provider_message_id = ${outcome.providerId ?? null},
+              status = case when m.status = 'pending' then 'sent' else m.status end, updated_at = now()
+              where m.company_id = ${companyId} and m.id = ${messageId} returning ${messageColumns}`
+        : sql`update chat_messages m set provider_message_id = coalesce(${outcome.providerId ?? null}, m.provider_message_id),
+              status = 'failed', status_error = ${outcome.error.slice(0, 2000)}, updated_at = now()
+              where m.company_id = ${companyId} and m.id = ${messageId} returning ${messageColumns}`,
+    );
+    return toMessage(row as never);
+  }
+
+  /**
+   * Sends one message to a chat. Refusals (unknown chat, no channel, outside the window, no
+   * recipient) throw before anything is stored; a provider failure stores the message failed
+   * and throws ProviderFailed (502). `messageId`: a queued send's id, so a retry never sends twice.
+   */
+  async function send(
+    companyId: string,
+    chatId: string,
+    content: OutboundContent,
+    options: { sentBy?: string; messageId?: string } = {},
+  ): Promise<ChatMessage> {
+    const [target, channels] = await Promise.all([targets(companyId, [chatId]), channelsOf(companyId)]);
+    const checked = check(target.get(chatId), channels);
+    if (!checked.ok) throw new AppError(checked.status === 404 ? 'NOT_FOUND' : 'CONFLICT', checked.refused);
+    const { channel, recipient } = checked;
+    const tooLong = lengthProblem(channel.kind, content);
+    if (tooLong) throw new AppError('VALIDATION', tooLong, [{ path: 'text', msg: tooLong }]);
+    const accessToken = openToken(channel);
+    const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
+
+    const now = new Date();
+    const stored = await db.transaction(async (tx) => {
+      const [row] = await rowsOf<{ id: string }>(
+        tx,
+        sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, status, sent_by, sent_at)
+            values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.kind}, ${content.text ?? null},
+                    ${content.mediaUrl ?? null}, 'pending', ${options.sentBy ?? null}, ${now})
+            on conflict (id) do nothing returning id`,
+      );
+      if (!row) return undefined;
+      // the chat shows its latest message; answering the customer reads what they wrote
+      await tx.execute(sql`update chats set last_message_preview = ${previewOf(content)}, last_message_at = ${now.toISOString()},
+          unread_count = 0, updated_at = now() where company_id = ${companyId} and id = ${chatId}`);
+      return row.id;
+    });
+    // a retried job whose message exists: it was already sent (or failed), never twice
+    if (!stored) {
+      const { mediaId: _, ...existing } = await chatMessage(db, companyId, options.messageId as string);
+      return existing;
+    }
+    await publish(companyId, { type: 'message.created', chatId, messageId: stored });
+
+    let result: Awaited<ReturnType<MessageClient['send']>>;
+    try {
+      result = await client.send({ channel: channel.kind, accountId, accessToken, to: recipient }, content);
+    } catch (error) {
+      const reason = error instanceof ProviderError ? error.reason : 'Error interno al enviar el mensaje';
+      if (!(error instanceof ProviderError)) log.error({ err: error, chatId }, 'error inesperado al enviar un mensaje');
+      await setOutcome(companyId, stored, { error: reason, providerId: error instanceof ProviderError ? error.details.messageId : undefined });
+      await publish(companyId, { type: 'message.updated', chatId, messageId: stored });
+      if (error instanceof ProviderError) throw new ProviderFailed(`No se pudo enviar el mensaje: ${reason}`);
+      throw error;
+    }
+    const message = await setOutcome(companyId, stored, { providerId: result.messageId });
+    await publish(companyId, { type: 'message.updated', chatId, messageId: stored });
+    for (const follow of result.followUps ?? []) {
+      const job: SandboxStatusJob = { companyId, providerMessageId: result.messageId, status: follow.status, error: follow.error };
+      await jobs.send(SANDBOX_STATUS_QUEUE, job, { startAfter: follow.afterSeconds }).catch((error: unknown) => {
+        log.warn({ err: error }, 'no se pudo programar el estado del sandbox');
+      });
+    }
+    return message;
+  }
+
+  return {
+    client,
+    send,
+
+    /** A status the provider reported (the sandbox's job): the webhooks' own status path, then published. */
+    async applyStatus(job: SandboxStatusJob): Promise<void> {
+      const outcome = await db.transaction((tx) =>
+        inbound.status(tx, job.companyId, { messageId: job.providerMessageId, status: job.status, timestamp: new Date().toISOString(), error: job.error }),
+      );
+      if (outcome.status === 'processed' && outcome.effect) await publish(job.companyId, outcome.effect);
+    },
+
+    /** POST /chats/:id/read: nothing unread. */
+    async markRead(companyId: string, chatId: string): Promise<void> {
+      const rows = await rowsOf(db, sql`update chats set unread_count = 0, updated_at = now() where company_id = ${companyId} and id = ${chatId} returning id`);
+      if (rows.length === 0) throw notFound.chat();
+      await publish(companyId, { type: 'chat.updated', chatId });
+    },
+
+    /** DELETE /chats/:id/messages/:messageId: the message stays, inactive (SPEC §4), shown as deleted. */
+    async deleteMessage(companyId: string, chatId: string, messageId: string): Promise<void> {
+      const rows = await rowsOf(
+        db,
+        sql`update chat_messages set is_active = false, updated_at = now()
+            where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id`,
+      );
+      if (rows.length === 0) throw notFound.message();
+      await publish(companyId, { type: 'message.updated', chatId, messageId });
+    },
+
+    /** The channel a message's media is downloaded through, with its token opened. */
+    async mediaChannel(companyId: string, platform: Platform): Promise<{ accessToken?: string } | undefined> {
+      const channel = (await channelsOf(companyId)).get(channelKindOf(platform));
+      if (!channel) return undefined;
+      return { accessToken: openToken(channel) };
+    },
+
+    /**
+     * POST /chats/send_massive_message: checks every chat now (skipped ones say why), records
+     * the send in massive-messages-logs and queues one job per chat; each job sends through
+     * `send` like a message typed in the inbox.
+     */
+    async sendMassive(companyId: string, sentBy: string, input: { chatIds: string[]; text: string }): Promise<MassiveMessageResult> {
+      const chatIds = [...new Set(input.chatIds)];
+      const [found, channels] = await Promise.all([targets(companyId, chatIds), channelsOf(companyId)]);
+      const skipped: MassiveMessageResult['skipped'] = [];
+      const ready: string[] = [];
+      const now = Date.now();
+      for (const chatId of chatIds) {
+        const target = found.get(chatId);
+        const checked = check(target, channels, now);
+        const tooLong = checked.ok ? lengthProblem(checked.channel.kind, { kind: 'text', text: input.text }) : undefined;
+        if (!checked.ok) skipped.push({ chatId, contactName: target?.contact_name, reason: checked.refused });
+        else if (target?.opt_out) skipped.push({ chatId, contactName: target.contact_name, reason: OPTED_OUT });
+        else if (tooLong) skipped.push({ chatId, contactName: target?.contact_name, reason: tooLong });
+        else ready.push(chatId);
+      }
+      let logId: string | undefined;
+      if (ready.length) {
+        const name = `Chat · ${input.text.replace(/\s+/g, ' ').slice(0, 80)}`;
+        const [log] = await rowsOf<{ id: string }>(
+          db,
+          sql`insert into massive_messages_logs (company_id, name, message, total, sent, failed, status)
+              values (${companyId}, ${name}, ${input.text}, ${ready.length}, 0, 0, 'processing') returning id`,
+        );
+        logId = log.id;
+      }
+      let queued = 0;
+      for (const chatId of ready) {
+        const job: ChatSendJob = { companyId, chatId, text: input.text, sentBy, messageId: randomUUID(), logId };
+        try {
+          await jobs.send(CHAT_SEND_QUEUE, job);
+          queued++;
+        } catch (error) {
+          log.error({ err: error, chatId }, 'no se pudo encolar un mensaje masivo');
+          skipped.push({ chatId, contactName: found.get(chatId)?.contact_name, reason: 'No se pudo encolar el envío: inténtalo de nuevo' });
+        }
+      }
+      if (logId && queued < ready.length) {
+        await db.execute(sql`update massive_messages_logs set total = ${queued}, status = case when ${queued} = 0 then 'error' else status end
+            where company_id = ${companyId} and id = ${logId}`);
+      }
+      return { msg: chatMessages_es.sent, queued, skipped };
+    },
+
+    /** One queued send of a massive message. Refusals and provider failures are counted, not retried. */
+    async runSendJob(job: ChatSendJob): Promise<void> {
+      let ok: boolean;
+      try {
+        const message = await send(job.companyId, job.chatId, { kind: 'text', text: job.text }, { sentBy: job.sentBy, messageId: job.messageId });
+        ok = message.status !== 'failed';
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error; // the queue retries; the message id keeps it single
+        ok = false;
+      }
+      if (!job.logId) return;
+      await db.execute(sql`update massive_messages_logs set
+          sent = sent + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1}, updated_at = now(),
+          status = case when sent + failed + 1 < total then 'processing'
+                        when failed + ${ok ? 0 : 1} = 0 then 'sent'
+                        when sent + ${ok ? 1 : 0} = 0 then 'error'
+                        else 'sent_with_some_errors' end
+        where company_id = ${job.companyId} and id = ${job.logId}`);
+    },
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;
