@@ -1,0 +1,151 @@
+import {
+  advancedFilterQuery,
+  audienceSendResult,
+  byLabelsQuery,
+  LEADS_ALL_MAX,
+  type Action,
+  labelsMassiveInput,
+  labelsMassiveResult,
+  leadFilterQuery,
+  leadSummaryOut,
+  leadSummaryQuery,
+  odooLeadValues,
+  odooValuesQuery,
+  pageOf,
+  resources,
+  sendToAudienceInput,
+} from '@mostrador/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { cleanLeadsTable, leadsTable } from '../../db/resource-tables.js';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
+import { repositoryOf } from '../../resources/crud.js';
+import type { FilteredQuery } from '../../resources/repository.js';
+import {
+  AUDIENCE_UPLOAD_QUEUE,
+  type AudienceKind,
+  assertCompanyLabels,
+  assertOwnCompany,
+  audienceOf,
+  byLabelsCondition,
+  processAudienceSend,
+  queuedAudienceSends,
+  recordAudienceSend,
+} from './audience.js';
+import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, setLabelsMassive } from './labels-massive.js';
+import { odooValues } from './odoo.js';
+import { leadSummary } from './summary.js';
+
+const permission = (action: Action) => ({ permission: { module: 'leads' as const, action } });
+/** The calls' own queries are strict, like the standard lists: an unknown parameter is a 400. */
+const allQuery = leadFilterQuery.strict();
+const labelsQuery = byLabelsQuery.strict();
+const advancedQuery = advancedFilterQuery.strict();
+
+/**
+ * The lead calls beyond the standard resource (SPEC §7 Leads and clean leads; contract
+ * lead-api.ts; decision 0015). The buckets (/lead/sin-asignar …) are the standard list with
+ * field filters; a status or agent moves through the standard PUT /leads/{id}. Static paths
+ * here win over /leads/{id} and /clean-leads/{id} (the router prefers static segments).
+ * CSV export and import live in csv-routes.ts.
+ */
+export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+  const repos = { leads: repositoryOf(resources.leads, app.secrets), 'clean-leads': repositoryOf(resources['clean-leads'], app.secrets) };
+  const entities = { leads: resources.leads.entity.partial(), 'clean-leads': resources['clean-leads'].entity.partial() };
+
+  app.jobs.define<{ sendId: string }>(AUDIENCE_UPLOAD_QUEUE, ({ sendId }) => processAudienceSend(db, sendId));
+  app.jobs.define<{ syncId: string }>(MAILCHIMP_SYNC_QUEUE, ({ syncId }) => processMailchimpSync(db, syncId));
+  // sends recorded but never queued (a crash between the two) are queued again once the queue runs
+  app.addHook('onReady', async () => {
+    try {
+      for (const id of await queuedAudienceSends(db)) await app.jobs.send(AUDIENCE_UPLOAD_QUEUE, { sendId: id }, { singletonKey: id });
+      for (const id of await queuedMailchimpSyncs(db)) await app.jobs.send(MAILCHIMP_SYNC_QUEUE, { syncId: id }, { singletonKey: id });
+    } catch (error) {
+      app.log.warn({ err: error }, 'no se pudieron reencolar los envíos pendientes');
+    }
+  });
+
+  /** A clean lead is on a platform when one of its leads is. */
+  const cleanLeadOn = (platform: string | undefined): SQL | undefined => {
+    if (!platform) return undefined;
+    const t = cleanLeadsTable as unknown as Record<string, AnyPgColumn>;
+    return sql`exists (select 1 from ${leadsTable} l where l.company_id = ${t.companyId} and l.clean_lead_id = ${t.id} and l.platform = ${platform})`;
+  };
+
+  // ---- leads ----
+
+  app.get(
+    '/leads/summary',
+    { config: permission('list'), schema: { tags: ['leads'], querystring: leadSummaryQuery, response: { 200: leadSummaryOut } } },
+    (request) => leadSummary(db, tenantOf(request), request.query),
+  );
+
+  app.get(
+    '/leads/all',
+    { config: permission('list'), schema: { tags: ['leads'], querystring: allQuery, response: { 200: z.object({ payload: z.array(entities.leads) }) } } },
+    (request) => repos.leads.all(db, tenantOf(request), request.query as FilteredQuery, LEADS_ALL_MAX),
+  );
+
+  // ---- both kinds: by labels and send to an audience ----
+
+  for (const kind of ['leads', 'clean-leads'] as const satisfies readonly AudienceKind[]) {
+    app.get(
+      `/${kind}/get-by-mostradorlabels`,
+      { config: permission('list'), schema: { tags: [kind], querystring: labelsQuery, response: { 200: pageOf(entities[kind]) } } },
+      async (request) => {
+        const tenant = tenantOf(request);
+        const { mostradorLabels, company, audienceId, showMissingLeads, ...list } = request.query;
+        assertOwnCompany(tenant, company);
+        if (showMissingLeads && !audienceId) {
+          throw new AppError('VALIDATION', 'Elige la audiencia para ver los que faltan enviar', [{ path: 'audienceId', msg: 'Este campo es requerido' }]);
+        }
+        if (audienceId) await audienceOf(db, tenant, audienceId);
+        await assertCompanyLabels(db, tenant, mostradorLabels);
+        const condition = byLabelsCondition(kind, mostradorLabels, showMissingLeads ? audienceId : undefined);
+        return repos[kind].list(db, tenant, list as FilteredQuery, condition);
+      },
+    );
+
+    app.post(
+      `/${kind}/send-to-audience`,
+      { config: permission('update'), schema: { tags: [kind], body: sendToAudienceInput, response: { 200: audienceSendResult } } },
+      (request) => recordAudienceSend(db, app.jobs, tenantOf(request), kind, request.body),
+    );
+  }
+
+  // ---- clean leads ----
+
+  app.get(
+    '/clean-leads/list_with_advance_filter',
+    { config: permission('list'), schema: { tags: ['clean-leads'], querystring: advancedQuery, response: { 200: pageOf(entities['clean-leads']) } } },
+    (request) => {
+      const { platform, ...q } = request.query;
+      return repos['clean-leads'].list(db, tenantOf(request), q as FilteredQuery, cleanLeadOn(platform));
+    },
+  );
+
+  app.get(
+    '/clean-leads/all',
+    { config: permission('list'), schema: { tags: ['clean-leads'], querystring: allQuery, response: { 200: z.object({ payload: z.array(entities['clean-leads']) }) } } },
+    (request) => {
+      const { platform, ...q } = request.query;
+      return repos['clean-leads'].all(db, tenantOf(request), q as FilteredQuery, LEADS_ALL_MAX, cleanLeadOn(platform));
+    },
+  );
+
+  app.post(
+    '/clean-leads/set_mostrador_labels_massive',
+    { config: permission('update'), schema: { tags: ['clean-leads'], body: labelsMassiveInput, response: { 200: labelsMassiveResult } } },
+    (request) => setLabelsMassive(db, app.jobs, tenantOf(request), request.body),
+  );
+
+  app.get(
+    '/clean-leads/get_lead_odoo_values',
+    { config: permission('read'), schema: { tags: ['clean-leads'], querystring: odooValuesQuery, response: { 200: odooLeadValues } } },
+    (request) => odooValues(db, tenantOf(request), request.query.id),
+  );
+};
