@@ -15,6 +15,10 @@ import { errorBody } from './lib/errors.js';
 import { createMailer, type Mailer } from './mail/outbox.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
+import { chatRoutes } from './modules/chats/routes.js';
+import { contactFrequencyRoutes } from './modules/contact-frequency/routes.js';
+import { leadCsvRoutes } from './modules/leads/csv-routes.js';
+import { leadRoutes } from './modules/leads/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
@@ -100,6 +104,10 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(groupRoutes);
       await api.register(resourceRoutes);
       await api.register(channelRoutes);
+      await api.register(chatRoutes);
+      await api.register(leadRoutes);
+      await api.register(leadCsvRoutes);
+      await api.register(contactFrequencyRoutes);
       await api.register(webhookRoutes);
       await api.register(eventRoutes);
     },

@@ -1,6 +1,7 @@
 import {
   type Channel,
   type ChannelKind,
+  type ChannelWebhooks,
   channelKindParams,
   channelList,
   channelOut,
@@ -11,6 +12,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
+import { demoWebhookSecrets } from '../../config.js';
 import { channels } from '../../db/join-tables.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
@@ -52,6 +54,18 @@ const fieldOf: Record<ChannelKind, string> = { whatsapp: 'phoneNumberId', messen
 export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   const tags = ['channels'];
+
+  /** The callback URLs to paste in Meta and whether the server is set up for them (the verify token only when it is the known demo one). */
+  function webhooks(): ChannelWebhooks {
+    const { publicUrl, webhookVerifyToken, metaAppSecret, env } = app.settings;
+    const demo = env !== 'production' && webhookVerifyToken === demoWebhookSecrets.webhookVerifyToken;
+    return {
+      whatsappUrl: `${publicUrl}/api/webhooks/whatsapp`,
+      metaUrl: `${publicUrl}/api/webhooks/meta`,
+      configured: Boolean(webhookVerifyToken && metaAppSecret),
+      ...(demo ? { demoVerifyToken: webhookVerifyToken } : {}),
+    };
+  }
 
   async function list(database: Db, tenant: Tenant): Promise<Channel[]> {
     const rows = await database.select().from(channels).where(eq(channels.companyId, tenant.companyId)).orderBy(asc(channels.createdAt));
@@ -98,7 +112,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/channels',
     { config: { permission: { module: 'integrations', action: 'list' } }, schema: { tags, response: { 200: channelList } } },
-    async (request) => ({ payload: await list(db, tenantOf(request)) }),
+    async (request) => ({ payload: await list(db, tenantOf(request)), webhooks: webhooks() }),
   );
 
   app.put(
