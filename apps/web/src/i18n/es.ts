@@ -16,6 +16,7 @@ export const es = {
       marketplaces: 'Marketplaces',
       ecommerce: 'E-commerce',
       metrics: 'Métricas y contactos',
+      leads: 'Leads',
       facebook: 'Facebook y comentarios',
       messaging: 'Mensajería y marketing',
       system: 'Sistema',

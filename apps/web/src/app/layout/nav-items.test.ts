@@ -10,6 +10,7 @@ describe('nav items', () => {
       'marketplaces',
       'ecommerce',
       'metrics',
+      'leads',
       'facebook',
       'messaging',
       'system',

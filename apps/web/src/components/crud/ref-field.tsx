@@ -18,17 +18,18 @@ export interface RefFieldProps {
   error?: boolean;
   helperText?: ReactNode;
   placeholder?: string;
+  size?: 'small' | 'medium';
 }
 
 /**
  * A choice among another resource's records (or several resources', grouped), shown by
  * name: one id, or a list of ids as chips. Ids no longer listed still show, as their id.
  */
-export function RefField({ id, name, label, keys, multiple, value, onChange, required, error, helperText, placeholder }: RefFieldProps) {
+export function RefField({ id, name, label, keys, multiple, value, onChange, required, error, helperText, placeholder, size }: RefFieldProps) {
   const t = useT();
   const { options, loading } = useRefOptions(keys);
   const byId = new Map(options.map((o) => [o.id, o]));
-  const optionOf = (refId: string): RefOption => byId.get(refId) ?? { id: refId, label: loading ? '…' : refId, group: '' };
+  const optionOf = (refId: string): RefOption => byId.get(refId) ?? { id: refId, label: loading ? '…' : refId, group: '', key: '' };
   const grouped = keys.length > 1;
   const renderOption = (props: HTMLAttributes<HTMLLIElement> & { key: Key }, option: RefOption) => {
     const { key: _key, ...rest } = props;
@@ -39,10 +40,11 @@ export function RefField({ id, name, label, keys, multiple, value, onChange, req
     );
   };
   const renderInput = (params: AutocompleteRenderInputParams) => (
-    <TextField {...params} name={name} label={label} required={required} error={error} helperText={helperText} placeholder={placeholder} />
+    <TextField {...params} name={name} label={label} required={required} error={error} helperText={helperText} placeholder={placeholder} size={size} />
   );
   const common = {
     id,
+    size,
     options,
     loading,
     loadingText: t('crud.loadingOptions'),

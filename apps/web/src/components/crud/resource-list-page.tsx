@@ -33,19 +33,22 @@ import { displayLocale, useT } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { setPreference, usePreferences } from '../../lib/session-store';
 import { CellValue } from './cell-value';
+import { InlineSelect } from './inline-select';
 import { labelOf } from './common-labels';
 import { type FieldSpec, fieldSpecsOf } from './field-model';
 import { PageButtons } from './page-buttons';
+import { optionLabel } from './field-input';
 import { PAGE_SIZES } from './pagination';
 import { ResourceFormDialog } from './resource-form-dialog';
-import type { ColumnConfig, FieldConfig, ResourceRecord, ScreenConfig } from './types';
+import type { ColumnConfig, FieldConfig, ListFilters, ResourceRecord, ScreenConfig } from './types';
 import { displayNameOf, type ListParams, useDeleteRecord, useRefOptions, useResourceList } from './use-resource';
 
-/** Hidden on screen, still read by screen readers. */
+/** Hidden on screen, still read by screen readers (px: a bare 1 in sx means 100%). */
 const SCREEN_READER_ONLY = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
@@ -55,6 +58,7 @@ const SCREEN_READER_ONLY = {
 export const SEARCH_DEBOUNCE_MS = 350;
 
 type ResolvedColumn = ColumnConfig & {
+  inline?: boolean;
   label: string;
   spec?: FieldSpec;
   config?: FieldConfig;
@@ -100,11 +104,32 @@ function EmptyRow({ colSpan, icon, children, testId }: { colSpan: number; icon: 
   );
 }
 
+/** Only the filters with a value. */
+function presentFilters(filters: ListFilters | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(filters ?? {})) if (value) out[key] = value;
+  return out;
+}
+
+export interface ResourceListPageProps {
+  config: ScreenConfig;
+  /** Field filters the user chose (a filter bar): sent with the list; an empty list then reads as no results. */
+  filters?: ListFilters;
+  /** The filter bar, shown under the search row. */
+  filterBar?: ReactNode;
+  /** More buttons beside New in the header (a view switch, bulk actions). */
+  headerActions?: ReactNode;
+  /** A row click does this instead of opening the edit form (a detail drawer). */
+  onRowClick?: (row: ResourceRecord) => void;
+}
+
 /**
  * The one list screen of every standard resource: title, New, search, sortable columns,
  * server-side pages, Edit and Delete, all driven by a screen config (resources/<key>.ts).
+ * Screens with more (the lead buckets) add fixed filters, toolbar content, row actions and
+ * cells edited in place through the config, and a filter bar through the props.
  */
-export function ResourceListPage({ config }: { config: ScreenConfig }) {
+export function ResourceListPage({ config, filters: chosenFilters, filterBar, headerActions, onRowClick }: ResourceListPageProps) {
   const t = useT();
   const navigate = useNavigate();
   const confirm = useConfirm();
@@ -137,7 +162,10 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const params: ListParams = { sort, order, page, limit: itemsPerPage, filter: filter || undefined };
+  const chosen = presentFilters(chosenFilters);
+  const fieldFilters = { ...presentFilters(config.filters), ...chosen };
+  const searching = !!filter || Object.keys(chosen).length > 0;
+  const params: ListParams = { ...fieldFilters, sort, order, page, limit: itemsPerPage, filter: filter || undefined };
   const list = useResourceList(resource, params);
   const rows = list.data?.payload ?? [];
   const totalDocs = list.data?.totalDocs ?? 0;
@@ -176,7 +204,16 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
   const canCreate = config.create !== false && ops.has('create') && permissions.can(resource.module, 'create');
   const canEdit = config.edit !== false && (ops.has('update') || !!config.editPath) && permissions.can(resource.module, 'update');
   const canDelete = config.delete !== false && ops.has('delete') && permissions.can(resource.module, 'delete');
-  const hasActions = canEdit || canDelete || !!config.detail;
+  const hasActions = canEdit || canDelete || !!config.detail || !!config.rowActions;
+  const inlineOptions = (c: ResolvedColumn): Array<{ value: string; label: string }> | undefined => {
+    if (!c.inline || !c.spec || !permissions.can(resource.module, 'update') || !ops.has('update')) return undefined;
+    if (c.spec.widget === 'enum') return (c.spec.options ?? []).map((value) => ({ value, label: optionLabel(value, c.config) }));
+    if (c.spec.widget === 'ref') {
+      const keys = c.spec.refs ?? [];
+      return refs.options.filter((o) => keys.includes(o.key)).map((o) => ({ value: o.id, label: o.label }));
+    }
+    return undefined;
+  };
 
   const [dialog, setDialog] = useState<{ open: boolean; record?: ResourceRecord }>({ open: false });
   const remove = useDeleteRecord(resource);
@@ -231,7 +268,7 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
       </EmptyRow>
     );
   } else if (rows.length === 0) {
-    body = filter ? (
+    body = searching ? (
       <EmptyRow colSpan={colSpan} icon={<SearchOffIcon fontSize="large" />} testId="no-results">
         {config.noResultsMessage}
       </EmptyRow>
@@ -243,20 +280,34 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
   } else {
     body = rows.map((row) => {
       const name = displayNameOf(row, config.displayField);
+      const open = onRowClick ? () => onRowClick(row) : canEdit ? () => edit(row) : undefined;
       return (
-        <TableRow
-          key={row._id}
-          hover
-          onClick={canEdit ? () => edit(row) : undefined}
-          sx={{ cursor: canEdit ? 'pointer' : undefined, '&:last-child td': { borderBottom: 0 } }}
-        >
-          {columns.map((c) => (
-            <TableCell key={c.field} sx={{ maxWidth: 320, overflowWrap: 'break-word', ...(c.hideOnMobile ? mobileHidden : {}) }}>
-              {c.render ? c.render(row) : <CellValue spec={c.spec} config={c.config} field={c.field} row={row} refNames={refNames} />}
-            </TableCell>
-          ))}
+        <TableRow key={row._id} hover onClick={open} sx={{ cursor: open ? 'pointer' : undefined, '&:last-child td': { borderBottom: 0 } }}>
+          {columns.map((c) => {
+            const options = inlineOptions(c);
+            return (
+              <TableCell key={c.field} sx={{ maxWidth: 320, overflowWrap: 'break-word', ...(c.hideOnMobile ? mobileHidden : {}) }}>
+                {options ? (
+                  <InlineSelect
+                    resource={resource}
+                    row={row}
+                    field={c.field}
+                    label={c.label}
+                    recordName={name}
+                    options={options}
+                    clearable={c.spec ? !c.spec.required : false}
+                  />
+                ) : c.render ? (
+                  c.render(row)
+                ) : (
+                  <CellValue spec={c.spec} config={c.config} field={c.field} row={row} refNames={refNames} />
+                )}
+              </TableCell>
+            );
+          })}
           {hasActions && (
             <TableCell align="right" sx={{ whiteSpace: 'nowrap', py: 0.5 }} onClick={(event) => event.stopPropagation()}>
+              {config.rowActions?.(row)}
               {config.detail && (
                 <Tooltip title={config.detail.label}>
                   <IconButton component={RouterLink} to={config.detail.path(row)} aria-label={`${config.detail.label}: ${name}`} size="small">
@@ -291,10 +342,15 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
         title={config.title}
         subtitle={config.subtitle}
         actions={
-          canCreate ? (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true })} sx={{ flexShrink: 0 }}>
-              {config.newLabel}
-            </Button>
+          canCreate || headerActions ? (
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+              {headerActions}
+              {canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true })} sx={{ flexShrink: 0 }}>
+                  {config.newLabel}
+                </Button>
+              )}
+            </Box>
           ) : undefined
         }
       />
@@ -326,6 +382,7 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
               },
             }}
           />
+          {config.toolbar?.({ ...fieldFilters, filter: filter || undefined })}
           <Box sx={{ flex: 1 }} />
           {list.data && (
             <Typography variant="body2" color="text.secondary" data-testid="total-docs">
@@ -333,6 +390,7 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
             </Typography>
           )}
         </Box>
+        {filterBar}
         <Box sx={{ height: 4 }}>{list.isFetching && !list.isLoading && <LinearProgress aria-label={t('app.loading')} />}</Box>
         <TableContainer>
           <Table
@@ -358,7 +416,7 @@ export function ResourceListPage({ config }: { config: ScreenConfig }) {
                   </TableCell>
                 ))}
                 {hasActions && (
-                  <TableCell align="right" sx={{ fontWeight: 600 }}>
+                  <TableCell align="right" sx={{ fontWeight: 600, position: 'relative' }}>
                     {/* On phones the icons speak for themselves: the header stays for screen readers only */}
                     <Box component="span" sx={phone ? SCREEN_READER_ONLY : undefined}>
                       {t('crud.actions')}

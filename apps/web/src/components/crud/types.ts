@@ -31,6 +31,8 @@ export interface ResourceDescriptor {
   deleteBody?: z.ZodObject;
   /** Create posts here instead of `path` (users: `register`). */
   createPath?: string;
+  /** The list is read from here instead of `path` (clean leads: `clean-leads/list_with_advance_filter`). */
+  listPath?: string;
 }
 
 /** A record as lists and forms handle it. */
@@ -62,6 +64,11 @@ interface ColumnBase {
 export interface FieldColumn<F extends string = string> extends ColumnBase {
   field: F | 'createdAt' | 'updatedAt';
   render?: (row: ResourceRecord) => ReactNode;
+  /**
+   * Edited in the cell (an enum or ref field): a select that saves at once with PUT {field},
+   * when the role may update. A row that no longer matches the list's filters leaves it.
+   */
+  inline?: boolean;
 }
 
 /** A computed column (a user's full name): any name, its own cell; sortable when the API sorts by it. */
@@ -74,6 +81,9 @@ export interface ComputedColumn extends ColumnBase {
 export type ColumnConfig<F extends string = string> = FieldColumn<F> | ComputedColumn;
 
 export type Column<F extends string = string> = F | 'createdAt' | 'updatedAt' | ColumnConfig<F>;
+
+/** Field filters a list sends besides paging and search (`{ status: 'sin-asignar' }`); empty values are not sent. */
+export type ListFilters = Readonly<Record<string, string | undefined>>;
 
 /** The small, per-screen part: Spanish texts, columns, form fields, and what the screen allows. */
 export interface ScreenConfig<R extends ResourceDescriptor = ResourceDescriptor> {
@@ -101,6 +111,12 @@ export interface ScreenConfig<R extends ResourceDescriptor = ResourceDescriptor>
   displayField?: FieldOf<R>;
   /** Values a create starts with (a function: read when the form opens). */
   defaults?: Partial<Record<FieldOf<R>, unknown>> | (() => Partial<Record<FieldOf<R>, unknown>>);
+  /** Field filters every list call of the screen sends (a lead bucket: `{ status: 'sin-asignar' }`). */
+  filters?: ListFilters;
+  /** More content in the search row (exports), given what the list shows: its filters and search text as `filter`. */
+  toolbar?: (query: ListFilters) => ReactNode;
+  /** More row actions, before Edit and Delete (open the lead's chat). */
+  rowActions?: (row: ResourceRecord) => ReactNode;
 }
 
 export type FieldOf<R extends ResourceDescriptor> = Extract<keyof R['fields'], string>;

@@ -5,24 +5,25 @@ import { resourceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import type { ResourceDescriptor, ResourceRecord } from './types';
 
-/** The list call's query (SPEC §7): sort, order, page, limit, filter. */
+/** The list call's query (SPEC §7): sort, order, page, limit, filter, and any field filters (`status`). */
 export interface ListParams {
   sort: string;
   order: 'asc' | 'desc';
   page: number;
   limit: number;
   filter?: string;
+  [field: string]: string | number | undefined;
 }
 
 const enc = encodeURIComponent;
 
 /** The generic calls of a resource; the api client shows errors, overlay and success snackbars. */
-export function resourceApi(resource: Pick<ResourceDescriptor, 'path' | 'createPath'>) {
+export function resourceApi(resource: Pick<ResourceDescriptor, 'path' | 'createPath' | 'listPath'>) {
   const base = `/${resource.path}`;
   return {
     list: (params: ListParams, signal?: AbortSignal) =>
       // Lists show their own progress bar: the overlay would cover the screen at every keystroke.
-      api.get<Page<ResourceRecord>>(base, { query: { ...params }, overlay: false, signal }),
+      api.get<Page<ResourceRecord>>(resource.listPath ? `/${resource.listPath}` : base, { query: { ...params }, overlay: false, signal }),
     get: (id: string) => api.get<ResourceRecord>(`${base}/${enc(id)}`, { overlay: false }),
     create: (body: unknown) =>
       api.post<ResourceRecord>(resource.createPath ? `/${resource.createPath}` : base, body, { success: successMessages.created }),
@@ -36,7 +37,7 @@ export function resourceApi(resource: Pick<ResourceDescriptor, 'path' | 'createP
 export function useResourceList(resource: ResourceDescriptor, params: ListParams, enabled = true) {
   const { companyId } = useSession();
   return useQuery({
-    queryKey: resourceKeys(resource.key).list({ companyId, ...params }),
+    queryKey: resourceKeys(resource.key).list({ companyId, listPath: resource.listPath, ...params }),
     queryFn: ({ signal }) => resourceApi(resource).list(params, signal),
     placeholderData: keepPreviousData,
     enabled,
@@ -64,6 +65,41 @@ export function useSaveRecord(resource: ResourceDescriptor) {
       await queryClient.invalidateQueries({ queryKey: keys.lists() });
     },
   });
+}
+
+/**
+ * PUT {field: value} of one record from a list cell (a lead's status or agent). On success
+ * every cached page of the resource shows the new value at once, and a row no longer matching
+ * a page's field filter (`status=sin-asignar`) leaves that page; then the lists refetch.
+ */
+export function useSaveField(resource: ResourceDescriptor) {
+  const queryClient = useQueryClient();
+  const keys = resourceKeys(resource.key);
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: Record<string, unknown> }) => resourceApi(resource).update(id, patch),
+    onSuccess: async (_record, { id, patch }) => {
+      for (const [key, data] of queryClient.getQueriesData<Page<ResourceRecord>>({ queryKey: keys.lists() })) {
+        if (!data?.payload?.some((row) => row._id === id)) continue;
+        queryClient.setQueryData(key, withFieldChange(data, key[2] as Record<string, unknown> | undefined, id, patch));
+      }
+      await queryClient.invalidateQueries({ queryKey: keys.all });
+    },
+  });
+}
+
+/** A page after `patch` of record `id`: the row updated, or gone when a field filter of `query` no longer matches it. */
+export function withFieldChange(
+  page: Page<ResourceRecord>,
+  query: Record<string, unknown> | undefined,
+  id: string,
+  patch: Record<string, unknown>,
+): Page<ResourceRecord> {
+  const leaves = Object.entries(patch).some(([field, value]) => {
+    const wanted = query?.[field];
+    return typeof wanted === 'string' && wanted !== '' && (typeof value === 'string' || typeof value === 'number') && String(value) !== wanted;
+  });
+  if (!leaves) return { ...page, payload: page.payload.map((row) => (row._id === id ? { ...row, ...patch } : row)) };
+  return { ...page, payload: page.payload.filter((row) => row._id !== id), totalDocs: Math.max(0, page.totalDocs - 1) };
 }
 
 /** DELETE /{id}, with the declared body fields taken from the record (SPEC §7: delete sends a body). */
@@ -105,6 +141,8 @@ export interface RefOption {
   label: string;
   /** The resource the record belongs to, when a field may point at several. */
   group: string;
+  /** That resource's key. */
+  key: string;
 }
 
 /** The choices of a ref field: records of each referenced resource, by name. */
@@ -126,7 +164,7 @@ export function useRefOptions(keys: readonly string[], enabled = true) {
   const options: RefOption[] = [];
   keys.forEach((key, i) => {
     const label = (resources as Record<string, { labelPlural: string } | undefined>)[key]?.labelPlural ?? key;
-    for (const record of results[i]?.data?.payload ?? []) options.push({ id: record._id, label: displayNameOf(record), group: label });
+    for (const record of results[i]?.data?.payload ?? []) options.push({ id: record._id, label: displayNameOf(record), group: label, key });
   });
   return { options, loading: results.some((r) => r.isLoading) };
 }

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 
-/** The product's square "M" mark. */
-export function BrandMark({ size = 32, inverted = false }: { size?: number; inverted?: boolean }) {
+/** The product's square "M" mark (or another letter: a company's initial on its customers' pages). */
+export function BrandMark({ size = 32, inverted = false, letter = 'M' }: { size?: number; inverted?: boolean; letter?: string }) {
   return (
     <Box
       aria-hidden
@@ -19,7 +19,7 @@ export function BrandMark({ size = 32, inverted = false }: { size?: number; inve
         flexShrink: 0,
       }}
     >
-      M
+      {letter}
     </Box>
   );
 }

@@ -12,10 +12,12 @@ export interface PublicLayoutProps {
   children: ReactNode;
   /** Card width in px (forms with two columns want more). */
   width?: number;
+  /** Whose page it is, instead of Mostrador's name (a company's page for its customers). */
+  brand?: { name: string; tagline?: string };
 }
 
 /** A centred card on a tinted background: login, password recovery, registration, not found. */
-export function PublicLayout({ title, subtitle, children, width = 440 }: PublicLayoutProps) {
+export function PublicLayout({ title, subtitle, children, width = 440, brand }: PublicLayoutProps) {
   const t = useT();
   return (
     <Box
@@ -32,13 +34,13 @@ export function PublicLayout({ title, subtitle, children, width = 440 }: PublicL
       }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 3, color: '#fff' }}>
-        <BrandMark size={40} inverted />
-        <Box>
-          <Typography component="div" sx={{ fontWeight: 700, fontSize: '1.5rem', lineHeight: 1.1 }}>
-            {t('app.name')}
+        <BrandMark size={40} inverted letter={brand ? (brand.name.trim()[0] ?? 'M').toUpperCase() : 'M'} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography component="div" sx={{ fontWeight: 700, fontSize: '1.5rem', lineHeight: 1.1, overflowWrap: 'anywhere' }}>
+            {brand ? brand.name : t('app.name')}
           </Typography>
           <Typography component="div" variant="body2" sx={{ opacity: 0.8 }}>
-            {t('app.tagline')}
+            {brand ? brand.tagline : t('app.tagline')}
           </Typography>
         </Box>
       </Box>
