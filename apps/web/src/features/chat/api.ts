@@ -1,0 +1,72 @@
+import {
+  CHAT_LIST_LIMIT,
+  type ChatInboxQuery,
+  type ChatMessage,
+  type ChatSummary,
+  type ChatThread,
+  type MassiveMessageResult,
+  type Page,
+  type Platform,
+  type SendMessageInput,
+  successMessages,
+} from '@mostrador/contract';
+import { API_BASE, api, buildHeaders, refreshSession } from '../../lib/api-client';
+import { createQueryKeys } from '../../lib/query-keys';
+
+const enc = encodeURIComponent;
+
+/** The inbox's filters (chatInboxQuery without paging). */
+export type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit'>;
+
+/** Chat lists page by 10 (SPEC §9). */
+export const INBOX_PAGE_SIZE = CHAT_LIST_LIMIT;
+
+/**
+ * Query keys under `chats` (the resource's key, so anything that refreshes chats refreshes
+ * these): `['chats','inbox',…]`, `['chats','thread',id,…]`, `['chats','person',cleanLeadId,…]`.
+ */
+const base = createQueryKeys('chats');
+export const chatKeys = {
+  all: base.all,
+  inboxes: () => [...base.all, 'inbox'] as const,
+  inbox: (companyId: string | null, filters: InboxFilters) => [...base.all, 'inbox', { companyId, ...filters }] as const,
+  threads: () => [...base.all, 'thread'] as const,
+  thread: (chatId: string, companyId: string | null) => [...base.all, 'thread', chatId, companyId] as const,
+  person: (cleanLeadId: string, companyId: string | null) => [...base.all, 'person', cleanLeadId, companyId] as const,
+};
+
+/** The chat calls (packages/contract chat-api.ts). Lists show their own progress, so no overlay. */
+export const chatApi = {
+  inbox: (filters: InboxFilters, page: number, signal?: AbortSignal) =>
+    api.get<Page<ChatSummary>>('/chats/get_chats', { query: { ...filters, page, limit: INBOX_PAGE_SIZE }, overlay: false, signal }),
+  thread: (chatId: string, before: string | undefined, signal?: AbortSignal) =>
+    api.get<ChatThread>(`/chats/${enc(chatId)}/messages`, { query: { before }, overlay: false, signal }),
+  threadByLead: (leadId: string, platform: Platform) =>
+    api.get<ChatThread>('/chats/get_all_by_lead_id', { query: { leadId, platform }, overlay: false }),
+  byCleanLead: (cleanLeadId: string, signal?: AbortSignal) =>
+    api.get<{ payload: ChatSummary[] }>('/chats/get_all_by_cleanlead_id', { query: { cleanLeadId }, overlay: false, notify: false, signal }),
+  send: (chatId: string, body: SendMessageInput) => api.post<ChatMessage>(`/chats/${enc(chatId)}/messages`, body, { overlay: false }),
+  markRead: (chatId: string) => api.post<ChatSummary>(`/chats/${enc(chatId)}/read`, undefined, { overlay: false, notify: false }),
+  deleteMessage: (chatId: string, messageId: string) =>
+    api.delete<{ status: number; _id: string }>(`/chats/${enc(chatId)}/messages/${enc(messageId)}`, { success: successMessages.deleted }),
+  sendMassive: (body: { chatIds: string[]; text: string }) => api.post<MassiveMessageResult>('/chats/send_massive_message', body),
+  /** PUT /leads/{id} with the changed fields: moves (status), assigns (agenteId) or labels the lead. */
+  updateLead: (leadId: string, body: { status?: string; agenteId?: string | null; mostradorLabels?: string[] }) =>
+    api.put<Record<string, unknown>>(`/leads/${enc(leadId)}`, body, { success: successMessages.updated, overlay: false }),
+};
+
+/**
+ * The bytes of a provider's media (GET /chats/media/:id) with the session's headers, as a
+ * blob: an <img> cannot send the bearer token itself. One refresh and retry after a 401.
+ */
+export async function fetchMediaBlob(messageId: string, signal?: AbortSignal): Promise<Blob> {
+  const get = () => {
+    const headers = buildHeaders({});
+    headers.set('Accept', '*/*');
+    return fetch(`${API_BASE}/chats/media/${enc(messageId)}`, { headers, signal, credentials: 'same-origin' });
+  };
+  let response = await get();
+  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await get();
+  if (!response.ok) throw new Error(`media ${response.status}`);
+  return response.blob();
+}

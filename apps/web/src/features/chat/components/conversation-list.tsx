@@ -1,0 +1,378 @@
+import { type ChatSummary, leadStatuses, leadStatusLabels, platforms } from '@mostrador/contract';
+import ClearIcon from '@mui/icons-material/Clear';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import MarkChatUnreadOutlinedIcon from '@mui/icons-material/MarkChatUnreadOutlined';
+import SearchIcon from '@mui/icons-material/Search';
+import SearchOffIcon from '@mui/icons-material/SearchOff';
+import SendIcon from '@mui/icons-material/Send';
+import Avatar from '@mui/material/Avatar';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useRefOptions } from '../../../components/crud/use-resource';
+import type { InboxFilters } from '../api';
+import { useNow } from '../hooks/use-now';
+import { fullDateTime, relativeTime } from '../lib/time';
+import { channelNames, chatTexts } from '../texts';
+import { ChannelIcon } from './channel-icon';
+
+/** Wait after the last keystroke before searching (as the list screens do). */
+export const SEARCH_DEBOUNCE_MS = 350;
+
+/** The filters that narrow the inbox (search and unread have their own controls). */
+const selectFilters = ['platform', 'leadStatus', 'agenteId', 'mostradorLabelId', 'chatGroupId'] as const;
+
+export function activeFilterCount(filters: InboxFilters): number {
+  return selectFilters.filter((key) => !!filters[key]).length;
+}
+
+export function hasAnyFilter(filters: InboxFilters): boolean {
+  return activeFilterCount(filters) > 0 || !!filters.filter || !!filters.unread;
+}
+
+function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const lettered = words.filter((w) => /^\p{L}/u.test(w));
+  const parts = lettered.length > 0 ? lettered : words;
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  allLabel = chatTexts.all,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  allLabel?: string;
+}) {
+  return (
+    <TextField select size="small" label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}>
+      <MenuItem value="">{allLabel}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+function FiltersPanel({ filters, onChange }: { filters: InboxFilters; onChange: (next: InboxFilters) => void }) {
+  const agents = useRefOptions(['agentes']);
+  const labels = useRefOptions(['mostrador-labels']);
+  const groups = useRefOptions(['chat_groups']);
+  const set = (key: (typeof selectFilters)[number]) => (value: string | undefined) => onChange({ ...filters, [key]: value });
+  const asOptions = (list: { id: string; label: string }[]) => list.map((o) => ({ value: o.id, label: o.label }));
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1.25, px: 2, pb: 1.5 }}>
+      <FilterSelect label={chatTexts.channel} value={filters.platform} onChange={set('platform')} options={platforms.map((p) => ({ value: p, label: channelNames[p] }))} />
+      <FilterSelect label={chatTexts.leadStatus} value={filters.leadStatus} onChange={set('leadStatus')} options={leadStatuses.map((s) => ({ value: s, label: leadStatusLabels[s] }))} />
+      <FilterSelect label={chatTexts.agent} value={filters.agenteId} onChange={set('agenteId')} options={asOptions(agents.options)} />
+      <FilterSelect label={chatTexts.label} value={filters.mostradorLabelId} onChange={set('mostradorLabelId')} options={asOptions(labels.options)} allLabel={chatTexts.allFem} />
+      <Box sx={{ gridColumn: '1 / -1' }}>
+        <FilterSelect label={chatTexts.chatGroup} value={filters.chatGroupId} onChange={set('chatGroupId')} options={asOptions(groups.options)} />
+      </Box>
+    </Box>
+  );
+}
+
+function ConversationItem({
+  chat,
+  selected,
+  now,
+  selectMode,
+  checked,
+  onOpen,
+  onToggle,
+}: {
+  chat: ChatSummary;
+  selected: boolean;
+  now: number;
+  selectMode: boolean;
+  checked: boolean;
+  onOpen: () => void;
+  onToggle: () => void;
+}) {
+  const unread = chat.unreadCount > 0;
+  const labelId = `chat-${chat._id}-name`;
+  return (
+    <ListItemButton
+      selected={selected}
+      onClick={selectMode ? onToggle : onOpen}
+      aria-current={selected ? 'true' : undefined}
+      data-testid="chat-item"
+      data-chat-id={chat._id}
+      sx={{
+        gap: 1.25,
+        px: 2,
+        py: 1.25,
+        alignItems: 'flex-start',
+        borderBottom: 1,
+        borderColor: 'divider',
+        '&.Mui-selected': { bgcolor: 'rgba(40, 21, 108, 0.07)' },
+        '&.Mui-selected:hover': { bgcolor: 'rgba(40, 21, 108, 0.1)' },
+      }}
+    >
+      {selectMode && (
+        <Checkbox edge="start" checked={checked} tabIndex={-1} disableRipple sx={{ p: 0.5, mt: 0.5 }} slotProps={{ input: { 'aria-labelledby': labelId } }} />
+      )}
+      <Badge
+        overlap="circular"
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        badgeContent={
+          <Box sx={{ bgcolor: 'background.paper', borderRadius: '50%', display: 'flex', p: '1px' }}>
+            <ChannelIcon platform={chat.platform} sx={{ fontSize: 16 }} />
+          </Box>
+        }
+      >
+        <Avatar sx={{ width: 42, height: 42, bgcolor: '#E9E5F8', color: 'primary.main', fontSize: '0.95rem', fontWeight: 700 }}>{initialsOf(chat.contactName)}</Avatar>
+      </Badge>
+      <Box sx={{ minWidth: 0, flex: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
+          <Typography id={labelId} noWrap sx={{ flex: 1, minWidth: 0, fontWeight: unread ? 700 : 600, fontSize: '0.925rem' }}>
+            {chat.contactName}
+          </Typography>
+          <Tooltip title={fullDateTime(chat.lastMessageAt ?? chat.updatedAt)}>
+            <Typography component="time" dateTime={chat.lastMessageAt ?? chat.updatedAt} variant="caption" sx={{ flexShrink: 0, color: unread ? 'primary.main' : 'text.secondary', fontWeight: unread ? 700 : 400 }}>
+              {relativeTime(chat.lastMessageAt ?? chat.updatedAt, now)}
+            </Typography>
+          </Tooltip>
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.25 }}>
+          <Typography variant="body2" noWrap sx={{ flex: 1, minWidth: 0, color: unread ? 'text.primary' : 'text.secondary' }} data-testid="chat-preview">
+            {chat.lastMessagePreview ?? ''}
+          </Typography>
+          {unread && (
+            <Box
+              component="span"
+              aria-label={chatTexts.unread(chat.unreadCount)}
+              data-testid="unread-badge"
+              sx={{ flexShrink: 0, minWidth: 20, height: 20, px: 0.75, borderRadius: 10, bgcolor: 'secondary.main', color: 'common.white', fontSize: '0.72rem', fontWeight: 700, display: 'inline-flex', alignItems: 'center', justifyContent: 'center' }}
+            >
+              {chat.unreadCount > 99 ? '99+' : chat.unreadCount}
+            </Box>
+          )}
+        </Box>
+      </Box>
+    </ListItemButton>
+  );
+}
+
+export interface ConversationListProps {
+  chats: ChatSummary[];
+  loading: boolean;
+  fetching: boolean;
+  failed: boolean;
+  onRetry: () => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  filters: InboxFilters;
+  onFiltersChange: (next: InboxFilters) => void;
+  selectedId: string | undefined;
+  onOpen: (chatId: string) => void;
+  /** Mass message: checkbox mode and its selection (absent when the user may not send). */
+  selection?: {
+    active: boolean;
+    ids: ReadonlySet<string>;
+    onActivate: (active: boolean) => void;
+    onToggle: (chatId: string) => void;
+    onSend: () => void;
+  };
+}
+
+/** The inbox: search, filters, the conversations newest first with unread badges, and "Cargar más". */
+export function ConversationList({
+  chats,
+  loading,
+  fetching,
+  failed,
+  onRetry,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  filters,
+  onFiltersChange,
+  selectedId,
+  onOpen,
+  selection,
+}: ConversationListProps) {
+  const now = useNow();
+  const [search, setSearch] = useState(filters.filter ?? '');
+  const [showFilters, setShowFilters] = useState(false);
+  const latest = useRef({ filters, onFiltersChange });
+  latest.current = { filters, onFiltersChange };
+  useEffect(() => {
+    const text = search.trim();
+    if (text === (latest.current.filters.filter ?? '')) return;
+    const timer = setTimeout(() => latest.current.onFiltersChange({ ...latest.current.filters, filter: text || undefined }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+  // Filters cleared from outside (the "Limpiar filtros" button) clear the box.
+  useEffect(() => {
+    if (!filters.filter) setSearch((s) => (s.trim() ? '' : s));
+  }, [filters.filter]);
+
+  const count = activeFilterCount(filters);
+  const filtered = hasAnyFilter(filters);
+  const clearAll = () => {
+    setSearch('');
+    onFiltersChange({});
+  };
+  const selecting = !!selection?.active;
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
+      <Box sx={{ px: 2, pt: 1.75, pb: 1, display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Typography variant="h1" component="h1" sx={{ fontSize: '1.35rem', flex: 1 }}>
+          {chatTexts.title}
+        </Typography>
+        {selection && (chats.length > 0 || selecting) && (
+          <Tooltip describeChild title={selecting ? chatTexts.cancelSelect : chatTexts.selectMode}>
+            <Button size="small" variant={selecting ? 'outlined' : 'text'} onClick={() => selection.onActivate(!selecting)}>
+              {selecting ? chatTexts.cancel : chatTexts.select}
+            </Button>
+          </Tooltip>
+        )}
+      </Box>
+      <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
+        <TextField
+          size="small"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder={chatTexts.search}
+          slotProps={{
+            htmlInput: { 'aria-label': chatTexts.search },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Tooltip title={chatTexts.filters}>
+          <IconButton aria-label={chatTexts.filters} aria-expanded={showFilters} onClick={() => setShowFilters((v) => !v)} color={count ? 'primary' : 'default'}>
+            <Badge badgeContent={count} color="primary">
+              <FilterListIcon />
+            </Badge>
+          </IconButton>
+        </Tooltip>
+      </Box>
+      <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Chip
+          size="small"
+          icon={<MarkChatUnreadOutlinedIcon />}
+          label={chatTexts.onlyUnread}
+          color={filters.unread ? 'primary' : 'default'}
+          variant={filters.unread ? 'filled' : 'outlined'}
+          aria-pressed={!!filters.unread}
+          onClick={() => onFiltersChange({ ...filters, unread: filters.unread ? undefined : true })}
+        />
+        {filtered && <Chip size="small" icon={<ClearIcon />} label={chatTexts.clearFilters} variant="outlined" onClick={clearAll} />}
+      </Box>
+      <Collapse in={showFilters}>
+        <FiltersPanel filters={filters} onChange={onFiltersChange} />
+      </Collapse>
+      {selecting && selection && (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, py: 1, bgcolor: 'rgba(40, 21, 108, 0.06)', borderTop: 1, borderColor: 'divider' }}>
+          <Typography variant="body2" sx={{ flex: 1 }} data-testid="selected-count">
+            {chatTexts.selected(selection.ids.size)}
+          </Typography>
+          <Button size="small" variant="contained" startIcon={<SendIcon />} disabled={selection.ids.size === 0} onClick={selection.onSend}>
+            {chatTexts.massive}
+          </Button>
+        </Box>
+      )}
+      <Box sx={{ height: 4, borderTop: 1, borderColor: 'divider' }}>{fetching && !loading && <LinearProgress sx={{ height: 2 }} />}</Box>
+      <Box sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}>
+        {loading && (
+          <Box sx={{ px: 2 }}>
+            {[0, 1, 2, 3, 4].map((i) => (
+              <Box key={i} sx={{ display: 'flex', gap: 1.5, py: 1.25 }}>
+                <Skeleton variant="circular" width={42} height={42} />
+                <Box sx={{ flex: 1 }}>
+                  <Skeleton width="60%" />
+                  <Skeleton width="85%" />
+                </Box>
+              </Box>
+            ))}
+          </Box>
+        )}
+        {failed && !loading && chats.length === 0 && (
+          <Box sx={{ p: 3, textAlign: 'center' }}>
+            <Typography color="text.secondary" gutterBottom>
+              {chatTexts.loadError}
+            </Typography>
+            <Button onClick={onRetry}>{chatTexts.retry}</Button>
+          </Box>
+        )}
+        {!loading && !failed && chats.length === 0 && (
+          <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, color: 'text.secondary', textAlign: 'center', px: 3, py: 6 }} data-testid={filtered ? 'inbox-no-results' : 'inbox-empty'}>
+            {filtered ? <SearchOffIcon fontSize="large" /> : <ForumOutlinedIcon fontSize="large" />}
+            <Typography sx={{ fontWeight: 600 }}>{filtered ? chatTexts.noResults : chatTexts.empty}</Typography>
+            {filtered ? (
+              <Button size="small" onClick={clearAll}>
+                {chatTexts.clearFilters}
+              </Button>
+            ) : (
+              <>
+                <Typography variant="body2">{chatTexts.emptyHint}</Typography>
+                <Link component={RouterLink} to="/whatsapp" sx={{ fontWeight: 600 }}>
+                  {chatTexts.emptyLink}
+                </Link>
+              </>
+            )}
+          </Box>
+        )}
+        {chats.length > 0 && (
+          <List disablePadding aria-label={chatTexts.inbox}>
+            {chats.map((chat) => (
+              <ConversationItem
+                key={chat._id}
+                chat={chat}
+                now={now}
+                selected={!selecting && chat._id === selectedId}
+                selectMode={selecting}
+                checked={!!selection?.ids.has(chat._id)}
+                onOpen={() => onOpen(chat._id)}
+                onToggle={() => selection?.onToggle(chat._id)}
+              />
+            ))}
+          </List>
+        )}
+        {hasMore && (
+          <Box sx={{ display: 'flex', justifyContent: 'center', p: 1.5 }}>
+            <Button variant="outlined" size="small" onClick={onLoadMore} disabled={loadingMore}>
+              {loadingMore ? chatTexts.loading : chatTexts.loadMore}
+            </Button>
+          </Box>
+        )}
+      </Box>
+    </Box>
+  );
+}

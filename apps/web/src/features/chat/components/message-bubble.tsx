@@ -1,0 +1,83 @@
+import type { ChatMessage } from '@mostrador/contract';
+import BlockIcon from '@mui/icons-material/Block';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { clockTime, fullDateTime } from '../lib/time';
+import { chatTexts } from '../texts';
+import { MessageContent } from './message-content';
+import { MessageStatus } from './message-status';
+
+export interface MessageBubbleProps {
+  message: ChatMessage;
+  /** Shows the delete button (not for agents, not for deleted or unsent messages). */
+  onDelete?: (message: ChatMessage) => void;
+}
+
+/** One message of the thread: the customer's on the left, ours on the right with its delivery state. */
+export function MessageBubble({ message, onDelete }: MessageBubbleProps) {
+  const out = message.direction === 'out';
+  const deleted = !message.isActive;
+  const deletable = !!onDelete && !deleted && !message._id.startsWith('temp-');
+  return (
+    <Box
+      data-testid="message"
+      data-message-id={message._id}
+      data-direction={message.direction}
+      sx={{ display: 'flex', justifyContent: out ? 'flex-end' : 'flex-start', px: { xs: 1.5, sm: 2.5 }, py: 0.375 }}
+    >
+      <Box
+        sx={{
+          position: 'relative',
+          maxWidth: { xs: '85%', md: '70%' },
+          minWidth: 88,
+          px: 1.5,
+          pt: 1,
+          pb: 0.5,
+          borderRadius: 2.5,
+          borderTopRightRadius: out ? 6 : undefined,
+          borderTopLeftRadius: out ? undefined : 6,
+          bgcolor: out ? '#E9E5F8' : 'background.paper',
+          border: out ? 0 : 1,
+          borderColor: 'divider',
+          boxShadow: '0 1px 1px rgba(16, 24, 40, 0.04)',
+          '& .message-actions': { opacity: 0, transition: 'opacity 120ms' },
+          '&:hover .message-actions, & .message-actions:focus-within': { opacity: 1 },
+          '@media (hover: none)': { '& .message-actions': { opacity: 1 } },
+        }}
+      >
+        {deleted ? (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary', pr: 1 }}>
+            <BlockIcon sx={{ fontSize: 16 }} />
+            <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
+              {chatTexts.deleted}
+            </Typography>
+          </Box>
+        ) : (
+          <Box sx={{ pr: deletable ? 3 : 0 }}>
+            <MessageContent message={message} />
+          </Box>
+        )}
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 0.5, mt: 0.25, flexWrap: 'wrap' }}>
+          <Tooltip title={fullDateTime(message.sentAt)}>
+            <Typography component="time" dateTime={message.sentAt} variant="caption" color="text.secondary" sx={{ fontSize: '0.7rem' }}>
+              {clockTime(message.sentAt)}
+            </Typography>
+          </Tooltip>
+          {!deleted && <MessageStatus message={message} />}
+        </Box>
+        {deletable && (
+          <Box className="message-actions" sx={{ position: 'absolute', top: 2, right: 2 }}>
+            <Tooltip title={chatTexts.deleteMessage}>
+              <IconButton size="small" aria-label={chatTexts.deleteMessage} onClick={() => onDelete(message)} sx={{ p: 0.5 }}>
+                <DeleteOutlineIcon sx={{ fontSize: 18 }} />
+              </IconButton>
+            </Tooltip>
+          </Box>
+        )}
+      </Box>
+    </Box>
+  );
+}

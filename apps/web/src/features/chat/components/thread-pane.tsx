@@ -1,0 +1,233 @@
+import type { ChatMessage, ChatSummary, SendMessageInput } from '@mostrador/contract';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
+import { ApiError } from '../../../lib/api-client';
+import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks/use-chat-data';
+import { useRerenderAt } from '../hooks/use-now';
+import { threadChat, threadMessages } from '../lib/cache';
+import { dayKey, dayLabel, windowIsOpen } from '../lib/time';
+import { channelNames, chatTexts } from '../texts';
+import { ChannelIcon } from './channel-icon';
+import { Composer } from './composer';
+import { MessageBubble } from './message-bubble';
+
+/** How close to the bottom (px) still counts as "at the bottom": new messages then scroll into view. */
+const STICK_DISTANCE = 160;
+
+/** Whether free-form messages are closed for this chat (WhatsApp only: 24 h after the customer's last message). */
+export function isOutsideWindow(chat: Pick<ChatSummary, 'platform' | 'windowOpenUntil'> | undefined, now = Date.now()): boolean {
+  return chat?.platform === 'whatsapp' && !windowIsOpen(chat.windowOpenUntil, now);
+}
+
+export interface ThreadPaneProps {
+  chatId: string;
+  /** The chat's summary from the inbox, shown while the thread loads. */
+  summary?: ChatSummary;
+  canDelete: boolean;
+  /** Phones: back to the list. */
+  onBack?: () => void;
+  panelOpen: boolean;
+  onTogglePanel: () => void;
+  markRead: (chatId: string) => void;
+}
+
+/** The open conversation: header, the 24-hour banner, the messages (older on demand) and the composer. */
+export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTogglePanel, markRead }: ThreadPaneProps) {
+  const confirm = useConfirm();
+  const thread = useThread(chatId);
+  const send = useSendMessage(chatId);
+  const remove = useDeleteMessage(chatId);
+  const chat = threadChat(thread.data) ?? summary;
+  const messages = useMemo(() => threadMessages(thread.data), [thread.data]);
+  const [refusal, setRefusal] = useState<string>();
+  useRerenderAt(chat?.platform === 'whatsapp' ? chat.windowOpenUntil : undefined);
+  const closed = isOutsideWindow(chat);
+
+  // Opening a chat reads it.
+  useEffect(() => {
+    markRead(chatId);
+    setRefusal(undefined);
+  }, [chatId, markRead]);
+
+  // Scrolling: open at the bottom; keep the place when older messages come in above; follow
+  // new ones while the reader is at the bottom, else offer a jump.
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const fromBottom = useRef(0);
+  const shown = useRef<{ chatId: string; last?: string } | null>(null);
+  const [unseen, setUnseen] = useState(false);
+  const toBottom = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    fromBottom.current = 0;
+    setUnseen(false);
+  }, []);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const last = messages.at(-1);
+    const before = shown.current;
+    if (!before || before.chatId !== chatId) toBottom();
+    else if (last && last._id !== before.last) {
+      if (fromBottom.current < STICK_DISTANCE || last.direction === 'out') toBottom();
+      else setUnseen(true);
+    } else el.scrollTop = el.scrollHeight - el.clientHeight - fromBottom.current;
+    shown.current = { chatId, last: last?._id };
+  }, [messages, chatId, toBottom]);
+  // Media that load later grow the thread: stay at the bottom when we were there.
+  useEffect(() => {
+    const el = content.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (fromBottom.current < STICK_DISTANCE && scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    fromBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (fromBottom.current < STICK_DISTANCE && unseen) setUnseen(false);
+  };
+
+  const onSend = async (body: SendMessageInput): Promise<boolean> => {
+    try {
+      await send.mutateAsync({ body, tempId: newTempId() });
+      setRefusal(undefined);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) setRefusal(error.messages[0]);
+      return false;
+    }
+  };
+
+  const onDelete = async (message: ChatMessage) => {
+    if (!(await confirm({ message: chatTexts.confirmDeleteMessage }))) return;
+    try {
+      await remove.mutateAsync(message._id);
+    } catch {
+      // The api client already showed why.
+    }
+  };
+
+  const now = Date.now();
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0, bgcolor: '#F4F5FA' }} aria-label={chat?.contactName ?? chatTexts.title} role="region">
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25, px: { xs: 1, sm: 2 }, py: 1, minHeight: 60, bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}>
+        {onBack && (
+          <IconButton aria-label={chatTexts.backToList} onClick={onBack} edge="start">
+            <ArrowBackIcon />
+          </IconButton>
+        )}
+        {chat ? (
+          <>
+            <Avatar sx={{ bgcolor: '#EEEAF9', width: 40, height: 40 }}>
+              <ChannelIcon platform={chat.platform} />
+            </Avatar>
+            <Box sx={{ minWidth: 0, flex: 1 }}>
+              <Typography variant="h2" component="h2" noWrap sx={{ fontSize: '1.05rem' }} data-testid="thread-title">
+                {chat.contactName}
+              </Typography>
+              <Typography variant="caption" color="text.secondary" noWrap component="p">
+                {[channelNames[chat.platform], chat.lead?.telefono].filter(Boolean).join(' · ')}
+              </Typography>
+            </Box>
+          </>
+        ) : (
+          <Box sx={{ flex: 1 }}>
+            <Skeleton width={180} height={28} />
+          </Box>
+        )}
+        <Tooltip title={panelOpen ? chatTexts.hidePanel : chatTexts.showPanel}>
+          <IconButton aria-label={panelOpen ? chatTexts.hidePanel : chatTexts.showPanel} aria-pressed={panelOpen} onClick={onTogglePanel} color={panelOpen ? 'primary' : 'default'}>
+            <InfoOutlinedIcon />
+          </IconButton>
+        </Tooltip>
+      </Box>
+
+      {closed && (
+        <Alert severity="warning" role="alert" data-testid="outside-window" sx={{ borderRadius: 0, borderBottom: 1, borderColor: 'divider' }}>
+          {chatTexts.outsideWindow}
+        </Alert>
+      )}
+
+      <Box sx={{ position: 'relative', flex: 1, minHeight: 0 }}>
+        <Box ref={scroller} onScroll={onScroll} sx={{ position: 'absolute', inset: 0, overflowY: 'auto', overscrollBehavior: 'contain' }} data-testid="thread-scroller">
+          <Box ref={content} role="log" aria-live="polite" aria-label={chatTexts.messages} sx={{ py: 1.5 }}>
+            {thread.hasNextPage && (
+              <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+                <Button size="small" variant="outlined" onClick={() => void thread.fetchNextPage()} disabled={thread.isFetchingNextPage} sx={{ bgcolor: 'background.paper' }}>
+                  {thread.isFetchingNextPage ? <CircularProgress size={16} /> : chatTexts.loadOlder}
+                </Button>
+              </Box>
+            )}
+            {thread.isLoading && (
+              <Box sx={{ display: 'grid', gap: 1.5, px: 2.5 }}>
+                {[180, 240, 140, 260].map((w, i) => (
+                  <Skeleton key={w} variant="rounded" width={w} height={44} sx={{ justifySelf: i % 2 ? 'end' : 'start' }} />
+                ))}
+              </Box>
+            )}
+            {thread.isError && (
+              <Box sx={{ p: 3, textAlign: 'center' }}>
+                <Typography color="text.secondary" gutterBottom>
+                  {chatTexts.threadError}
+                </Typography>
+                <Button onClick={() => void thread.refetch()}>{chatTexts.retry}</Button>
+              </Box>
+            )}
+            {thread.isSuccess && messages.length === 0 && (
+              <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, color: 'text.secondary', py: 6 }}>
+                <ChatOutlinedIcon />
+                <Typography variant="body2">{chatTexts.noMessages}</Typography>
+              </Box>
+            )}
+            {messages.map((message, index) => {
+              const previous = messages[index - 1];
+              const newDay = !previous || dayKey(previous.sentAt) !== dayKey(message.sentAt);
+              return (
+                <Fragment key={message._id}>
+                  {newDay && (
+                    <Divider sx={{ my: 1.5, px: 3, '&::before, &::after': { borderColor: 'divider' } }}>
+                      <Chip size="small" label={dayLabel(message.sentAt, now)} sx={{ bgcolor: 'background.paper', border: 1, borderColor: 'divider', fontWeight: 500 }} />
+                    </Divider>
+                  )}
+                  <MessageBubble message={message} onDelete={canDelete ? onDelete : undefined} />
+                </Fragment>
+              );
+            })}
+          </Box>
+        </Box>
+        {unseen && (
+          <Button
+            size="small"
+            variant="contained"
+            startIcon={<ArrowDownwardIcon />}
+            onClick={toBottom}
+            sx={{ position: 'absolute', bottom: 12, left: '50%', transform: 'translateX(-50%)', borderRadius: 5, boxShadow: 2 }}
+          >
+            {chatTexts.newMessages}
+          </Button>
+        )}
+      </Box>
+
+      <Composer key={chatId} chatId={chatId} autoFocus={!onBack} closed={closed} sending={send.isPending || !chat} onSend={onSend} refusal={refusal} />
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type RealtimeMessage, useRealtimeEvents } from '../../../lib/realtime';
+import { useSession } from '../../../lib/session';
+import { chatKeys } from '../api';
+import { patchMessage, type ThreadData, upsertMessage } from '../lib/cache';
+import { storeChatSummary } from './use-chat-data';
+
+/**
+ * Keeps the chat screen live (lib/realtime's shared stream): a new message lands in its
+ * thread (once, even if our own POST answered it too) and moves its chat to the top with its
+ * unread badge; status changes update the ticks; a chat's new summary replaces the old one;
+ * after a gap in the stream, everything reloads. `openChatId` is the chat on screen: its
+ * incoming messages are read at once (`markRead`).
+ */
+export function useChatRealtime(openChatId: string | undefined, markRead: (chatId: string) => void): void {
+  const queryClient = useQueryClient();
+  const { companyId } = useSession();
+
+  useRealtimeEvents((event: RealtimeMessage) => {
+    switch (event.type) {
+      case 'message.created': {
+        const { chat, message } = event;
+        queryClient.setQueryData<ThreadData>(chatKeys.thread(chat._id, companyId), (data) => upsertMessage(data, message));
+        const reading = chat._id === openChatId && message.direction === 'in' && isVisible();
+        storeChatSummary(queryClient, companyId, reading ? { ...chat, unreadCount: 0 } : chat, { toTop: true });
+        if (reading) markRead(chat._id);
+        break;
+      }
+      case 'message.updated':
+        queryClient.setQueryData<ThreadData>(chatKeys.thread(event.chatId, companyId), (data) =>
+          patchMessage(data, event.message._id, () => event.message),
+        );
+        break;
+      case 'chat.updated':
+        storeChatSummary(queryClient, companyId, event.chat);
+        break;
+      case 'lead.updated':
+        // The lead shows inside chat summaries (status, agent, labels): reload the lists and the person's chats.
+        void queryClient.invalidateQueries({ queryKey: chatKeys.inboxes() });
+        void queryClient.invalidateQueries({ queryKey: [...chatKeys.all, 'person'] });
+        if (openChatId) {
+          const open = queryClient.getQueryData<ThreadData>(chatKeys.thread(openChatId, companyId));
+          if (open?.pages[0]?.chat.lead?._id === event.leadId) void queryClient.invalidateQueries({ queryKey: chatKeys.thread(openChatId, companyId) });
+        }
+        break;
+      case 'reconnected':
+        void queryClient.invalidateQueries({ queryKey: chatKeys.all });
+        break;
+    }
+  });
+}
+
+/** A message that arrives while the tab is hidden stays unread until the user comes back. */
+function isVisible(): boolean {
+  return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+}
