@@ -14,6 +14,7 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const RegisterCorporationPage = lazy(() => import('../features/corporation-registration/register-corporation-page'));
+const DiasFrecuenciaPage = lazy(() => import('../features/dias-frecuencia/dias-frecuencia-page'));
 const QueryLayout = lazy(() => import('./query-layout'));
 const ScreenRoutes = lazy(() => import('./screen-routes'));
 
@@ -30,6 +31,9 @@ export function AppRoutes() {
           <Route path="restablecer-contrasena" element={<ResetPasswordPage />} />
           <Route element={<QueryLayout />}>
             <Route path="corporation/:token" element={<RegisterCorporationPage />} />
+            {/* a customer's link (decision 0017): /dias-frecuencia/{token}, also /dias-frecuencia?t={token} */}
+            <Route path="dias-frecuencia" element={<DiasFrecuenciaPage />} />
+            <Route path="dias-frecuencia/:token" element={<DiasFrecuenciaPage />} />
           </Route>
           <Route path="*" element={<ScreenRoutes />} />
         </Routes>

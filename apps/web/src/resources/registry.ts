@@ -15,10 +15,12 @@ import DonutLarge from '@mui/icons-material/DonutLarge';
 import DynamicForm from '@mui/icons-material/DynamicForm';
 import EventRepeat from '@mui/icons-material/EventRepeat';
 import Facebook from '@mui/icons-material/Facebook';
+import Forum from '@mui/icons-material/Forum';
 import ForwardToInbox from '@mui/icons-material/ForwardToInbox';
 import Groups from '@mui/icons-material/Groups';
 import History from '@mui/icons-material/History';
 import Hub from '@mui/icons-material/Hub';
+import Insights from '@mui/icons-material/Insights';
 import Inventory2 from '@mui/icons-material/Inventory2';
 import Label from '@mui/icons-material/Label';
 import LocalOffer from '@mui/icons-material/LocalOffer';
@@ -43,8 +45,10 @@ import SupportAgent from '@mui/icons-material/SupportAgent';
 import Telegram from '@mui/icons-material/Telegram';
 import Tune from '@mui/icons-material/Tune';
 import ViewModule from '@mui/icons-material/ViewModule';
+import WhatsApp from '@mui/icons-material/WhatsApp';
 import type { ComponentType } from 'react';
 import type { ScreenConfig } from '../components/crud/types';
+import { leadBuckets } from '../features/leads/buckets';
 import { t } from '../i18n';
 
 /** The drawer's groups, in SPEC §2's order; labels are `nav.groups.<group>` in i18n/es.ts. */
@@ -55,6 +59,7 @@ export const navGroups = [
   'marketplaces',
   'ecommerce',
   'metrics',
+  'leads',
   'facebook',
   'messaging',
   'system',
@@ -115,7 +120,7 @@ export const screens: ScreenEntry[] = [
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('./gravity-forms') },
-  { path: '/telefonos', group: 'integrations', label: 'Teléfonos', icon: PhoneAndroid, module: 'integrations', resource: 'telefonos', load: () => import('./telefonos') },
+  { path: '/telefonos', group: 'integrations', label: 'Teléfonos', icon: PhoneAndroid, module: 'integrations', resource: 'telefonos', load: () => import('./telefonos'), children: [{ path: 'contactos/:id', page: () => import('../features/contacts/phone-contacts-page') }] },
   { path: '/bots', aliases: ['/facebook'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('./bots') },
   { path: '/telegram/grupos', group: 'integrations', label: 'Grupos de Telegram', icon: Telegram, module: 'messaging', resource: 'telegram-groups', load: () => import('./telegram-groups') },
   { path: '/telegram/rutinas', group: 'integrations', label: 'Rutinas de Telegram', icon: EventRepeat, module: 'messaging', resource: 'telegram-routines', load: () => import('./telegram-routines') },
@@ -123,6 +128,7 @@ export const screens: ScreenEntry[] = [
   { path: '/mailchimp/contactos', group: 'integrations', label: 'Contactos de Mailchimp', icon: ContactMail, module: 'marketing', resource: 'mailchimp-contacts', load: () => import('./mailchimp-contacts') },
   { path: '/mailchimp/etiquetas', group: 'integrations', label: 'Etiquetas de Mailchimp', icon: LocalOffer, module: 'marketing', resource: 'mailchimp-tags', load: () => import('./mailchimp-tags') },
   { path: '/retail-rocket/etiquetas', group: 'integrations', label: 'Etiquetas RetailRocket', icon: RocketLaunch, module: 'marketing', resource: 'retail-rocket-tags', load: () => import('./retail-rocket-tags') },
+  { path: '/whatsapp', group: 'integrations', label: 'WhatsApp', icon: WhatsApp, module: 'integrations', page: () => import('../features/channels/whatsapp-page') },
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },
@@ -141,13 +147,22 @@ export const screens: ScreenEntry[] = [
   { path: '/ecommerce/contactos', group: 'ecommerce', label: 'Contactos', icon: Contacts, module: 'ecommerce', resource: 'ecommerces-contacts', load: () => import('./ecommerces-contacts') },
   { path: '/ecommerce/ordenes', group: 'ecommerce', label: 'Órdenes', icon: ReceiptLong, module: 'ecommerce', resource: 'ecommerces-orders', load: () => import('./ecommerces-orders') },
   // Métricas y contactos
+  { path: '/contactos', group: 'metrics', label: 'Contactos', icon: Contacts, module: 'leads', resource: 'contactos', load: () => import('./contactos') },
   { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('./llm-tracker') },
+  // Leads: the summary, then one list per bucket (features/leads/buckets.ts); /lead/todos has its filter bar
+  { path: '/resumen-leads', group: 'leads', label: 'Resumen de leads', icon: Insights, module: 'leads', page: () => import('../features/leads/lead-summary-page') },
+  ...leadBuckets.map(({ slug, path, label, icon }): ScreenEntry =>
+    slug === 'todos'
+      ? { path, group: 'leads', label, icon, module: 'leads', page: () => import('../features/leads/all-leads-page') }
+      : { path, group: 'leads', label, icon, module: 'leads', resource: 'leads', load: async () => ({ screen: (await import('../features/leads/lead-screens')).bucketScreen(slug) }) },
+  ),
   // Facebook y comentarios
   { path: '/etiquetas-facebook', group: 'facebook', label: 'Etiquetas de Facebook', icon: Facebook, module: 'leads', resource: 'facebook-labels', load: () => import('./facebook-labels') },
   { path: '/etiquetas-mostrador', group: 'facebook', label: 'Etiquetas Mostrador', icon: BookmarkBorder, module: 'leads', resource: 'mostrador-labels', load: () => import('./mostrador-labels') },
   { path: '/comentarios-sin-respuesta', group: 'facebook', label: 'Comentarios sin respuesta', icon: CommentsDisabled, module: 'chats', resource: 'comments-without-responses', load: () => import('./comments-without-responses') },
   { path: '/facebook-audiencias', group: 'facebook', label: 'Audiencias de Facebook', icon: RecentActors, module: 'marketing', resource: 'facebook-audiences', load: () => import('./facebook-audiences') },
   // Mensajería y marketing
+  { path: '/chat', group: 'messaging', label: 'Chat', icon: Forum, module: 'chats', page: () => import('../features/chat/chat-page') },
   { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('./imagina-template-messages') },
   { path: '/marketing/campaigns', group: 'messaging', label: 'Campañas', icon: Campaign, module: 'marketing', resource: 'marketing-campaigns', load: () => import('./marketing-campaigns') },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },

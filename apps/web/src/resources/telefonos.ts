@@ -1,4 +1,5 @@
 import { resources } from '@mostrador/contract';
+import Contacts from '@mui/icons-material/Contacts';
 import { defineScreen } from '../components/crud/types';
 
 export const screen = defineScreen({
@@ -11,6 +12,8 @@ export const screen = defineScreen({
   noResultsMessage: 'Ningún teléfono coincide con la búsqueda',
   columns: ['numero', 'googleContactEmail', 'agenteId', 'credenciales'],
   displayField: 'numero',
+  /** The phone's contacts (/telefonos/contactos/{id}). */
+  detail: { label: 'Contactos', path: (row) => `/telefonos/contactos/${row._id}`, icon: Contacts },
   fields: {
     numero: { helperText: 'Con código de país, por ejemplo 51987654321' },
     googleContactEmail: { label: 'Cuenta de Google (contactos)' },

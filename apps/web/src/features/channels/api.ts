@@ -1,0 +1,16 @@
+import { type Channel, type ChannelKind, type channelList, type MetaChannelInput, successMessages, type WhatsappChannelInput } from '@mostrador/contract';
+import type { z } from 'zod';
+import { api } from '../../lib/api-client';
+import { createQueryKeys } from '../../lib/query-keys';
+
+export type ChannelList = z.infer<typeof channelList>;
+
+/** The company's channel settings (apps/server/src/modules/channels/routes.ts). */
+export const channelsApi = {
+  list: () => api.get<ChannelList>('/channels', { overlay: false }),
+  saveWhatsapp: (body: WhatsappChannelInput) => api.put<Channel>('/channels/whatsapp', body, { success: successMessages.updated }),
+  saveMeta: (body: MetaChannelInput) => api.put<ChannelList>('/channels/meta', body, { success: successMessages.updated }),
+  disconnect: (kind: ChannelKind) => api.delete<{ status: number; kind: ChannelKind }>(`/channels/${kind}`, { success: successMessages.deleted }),
+};
+
+export const channelKeys = createQueryKeys('channels');
