@@ -11,22 +11,14 @@
  *   DATABASE_URL=postgres://…/empty_db npm run inbox --workspace @mostrador/bench
  *   CHATS=10000 MESSAGES_PER_CHAT=20 npm run inbox --workspace @mostrador/bench   # PGlite, smaller
  */
-import { startBench } from './start.js';
+import { benchCompany, startBench } from './start.js';
 
 const CHATS = Number(process.env.CHATS ?? 100_000);
 const PER_CHAT = Number(process.env.MESSAGES_PER_CHAT ?? 50);
 const { booted, address, token } = await startBench();
 const { pool } = booted.database;
 
-const {
-  rows: [company],
-} = await pool.query<{ id: string }>(
-  `insert into companies (corporation_id, name, country)
-   select id, 'Bench inbox ' || now()::text, 'PE' from corporations where slug = 'demo' returning id`,
-);
-await pool.query(`insert into memberships (company_id, user_id, role, is_default) select $1, id, 'admin', false from users where email = 'admin@demo.com'`, [
-  company.id,
-]);
+const company = { id: await benchCompany(booted, 'Bench inbox') };
 const headers = { authorization: `Bearer ${token}`, 'x-company-id': company.id };
 const agents = (
   await pool.query<{ id: string }>(

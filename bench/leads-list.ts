@@ -11,25 +11,14 @@
  *   LEADS=100000 npm run leads …                                     # another size
  */
 import autocannon from 'autocannon';
-import { startBench } from './start.js';
+import { benchCompany, startBench } from './start.js';
 
 const LEADS = Number(process.env.LEADS ?? 1_000_000);
 const { booted, address, token } = await startBench();
 const { pool } = booted.database;
 const headers = { authorization: `Bearer ${token}` };
 
-// A fresh company of the demo corporation, with the demo admin as its admin.
-const {
-  rows: [company],
-} = await pool.query<{ id: string }>(
-  `insert into companies (corporation_id, name, country)
-   select id, 'Bench ' || now()::text, 'PE' from corporations where slug = 'demo' returning id`,
-);
-await pool.query(
-  `insert into memberships (company_id, user_id, role, is_default)
-   select $1, id, 'admin', false from users where email = 'admin@demo.com'`,
-  [company.id],
-);
+const company = { id: await benchCompany(booted, 'Bench') };
 const companyHeaders = { ...headers, 'x-company-id': company.id };
 
 const started = performance.now();

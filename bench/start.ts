@@ -29,3 +29,19 @@ export async function startBench({ work = false }: { work?: boolean } = {}) {
   const { token, user } = (await login.json()) as { token: string; user: { companyId: string } };
   return { booted, address, token, user };
 }
+
+/** A fresh company of the demo corporation with the demo admin as its admin: each benchmark fills its own. */
+export async function benchCompany(booted: Awaited<ReturnType<typeof startBench>>['booted'], name: string): Promise<string> {
+  const { pool } = booted.database;
+  const {
+    rows: [company],
+  } = await pool.query<{ id: string }>(
+    `insert into companies (corporation_id, name, country)
+     select id, $1 || ' ' || now()::text, 'PE' from corporations where slug = 'demo' returning id`,
+    [name],
+  );
+  await pool.query(`insert into memberships (company_id, user_id, role, is_default) select $1, id, 'admin', false from users where email = 'admin@demo.com'`, [
+    company.id,
+  ]);
+  return company.id;
+}

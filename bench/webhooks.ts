@@ -15,7 +15,7 @@
  *   EVENTS=2000 npm run webhooks …                                   # another size
  */
 import { sign, whatsappText } from '../apps/server/test/fakes/meta.js';
-import { startBench } from './start.js';
+import { benchCompany, startBench } from './start.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const DUPLICATE_SHARE = 0.3;
@@ -25,15 +25,7 @@ const LINE = '199000000000001';
 
 const { booted, address, token } = await startBench({ work: true });
 const { pool } = booted.database;
-const {
-  rows: [company],
-} = await pool.query<{ id: string }>(
-  `insert into companies (corporation_id, name, country)
-   select id, 'Bench webhooks ' || now()::text, 'PE' from corporations where slug = 'demo' returning id`,
-);
-await pool.query(`insert into memberships (company_id, user_id, role, is_default) select $1, id, 'admin', false from users where email = 'admin@demo.com'`, [
-  company.id,
-]);
+const company = { id: await benchCompany(booted, 'Bench webhooks') };
 const put = await fetch(`${address}/api/channels/whatsapp`, {
   method: 'PUT',
   headers: { authorization: `Bearer ${token}`, 'x-company-id': company.id, 'content-type': 'application/json' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { platforms } from './constants.js';
 import { zId } from './fields.js';
+import { zIdsText, zQueryDate } from './define-resource.js';
 import { listQuery } from './list-query.js';
 import { leadPlatforms, leadStatuses } from './resources/leads.js';
 
@@ -27,29 +28,9 @@ import { leadPlatforms, leadStatuses } from './resources/leads.js';
 
 export const LEADS_ALL_MAX = 10_000;
 
-const zDate = () => z.iso.datetime({ offset: true, error: 'Fecha inválida (ISO 8601)' });
+const zDate = zQueryDate;
 /** Label ids as the spec sends them: a JSON array string ('["id1","id2"]') or comma-separated text. */
-export const zLabelIdsText = () =>
-  z
-    .string()
-    .trim()
-    .max(4000, 'Demasiadas etiquetas')
-    .transform((v, ctx) => {
-      if (!v) return [] as string[];
-      let ids: unknown;
-      try {
-        ids = v.startsWith('[') ? JSON.parse(v) : v.split(',').map((s) => s.trim()).filter(Boolean);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'Las etiquetas deben ser una lista JSON de ids' });
-        return z.NEVER;
-      }
-      const parsed = z.array(zId()).safeParse(ids);
-      if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: 'Las etiquetas deben ser ids válidos' });
-        return z.NEVER;
-      }
-      return parsed.data;
-    });
+export const zLabelIdsText = () => zIdsText('Las etiquetas deben ser ids válidos');
 
 /** The filters a lead list, export and `all` share. */
 export const leadFilterQuery = listQuery.extend({
