@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ChatMessage, type ChatSummary, type ChatThread, chatMessages_es, type RealtimeEvent } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAIL_REASON } from '../src/integrations/sandbox/send.js';
+import { createChatService, INTERRUPTED_REASON } from '../src/modules/chats/service.js';
 import { createInbound } from '../src/modules/webhooks/inbound.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { DEMO_WHATSAPP_LINE } from '../src/seed/demo-chats.js';
@@ -201,6 +202,23 @@ describe('with the Graph API', () => {
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json().errors.msg).toMatch(/no existe en esta compañía/);
     });
+  });
+
+  it('a send a crash interrupted (still pending after minutes) becomes failed with a reason when the server starts', async () => {
+    const chatId = await waInbound(PERU_LINE, '51977000150', 'Hola', { name: 'Iris Campos' });
+    const insert = (minutesAgo: number, text: string) =>
+      t.sql<{ id: string }>(
+        `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at, created_at)
+         values ($1, $2, 'out', 'text', $3, 'pending', now() - make_interval(mins => $4), now() - make_interval(mins => $4)) returning id`,
+        [peru, chatId, text, minutesAgo],
+      );
+    const [stale] = await insert(10, 'quedó a medio enviar');
+    const [fresh] = await insert(0, 'se está enviando ahora');
+    const service = createChatService({ db: t.database.db, secrets: t.app.secrets, realtime: t.app.realtime, jobs: t.app.jobs, config: t.app.settings, log: t.app.log });
+    expect(await service.failInterrupted()).toBe(1);
+    const messages = (await threadOf(chatId)).payload;
+    expect(messages.find((m) => m._id === stale.id)).toMatchObject({ status: 'failed', statusError: INTERRUPTED_REASON });
+    expect(messages.find((m) => m._id === fresh.id)).toMatchObject({ status: 'pending' });
   });
 
   describe('a thread', () => {

@@ -46,6 +46,14 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.jobs.define<ChatSendJob>(CHAT_SEND_QUEUE, (job) => service.runSendJob(job));
   app.jobs.define<SandboxStatusJob>(SANDBOX_STATUS_QUEUE, (job) => service.applyStatus(job));
+  app.addHook('onReady', async () => {
+    try {
+      const failed = await service.failInterrupted();
+      if (failed) app.log.warn({ failed }, 'mensajes con el envío interrumpido marcados como fallidos');
+    } catch (error) {
+      app.log.warn({ err: error }, 'no se pudieron revisar los envíos interrumpidos');
+    }
+  });
 
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'chats' as const, action } });

@@ -80,6 +80,10 @@ export function lengthProblem(channel: ChannelKind, content: Pick<OutboundConten
 type Row = Record<string, unknown>;
 const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 
+/** A send is taken as interrupted when it is still pending this long after it was stored. */
+export const INTERRUPTED_AFTER_MS = 2 * 60_000;
+export const INTERRUPTED_REASON = 'El envío se interrumpió (el servidor se reinició): vuelve a enviarlo';
+
 const OPTED_OUT = 'La persona pidió no recibir mensajes (/dias-frecuencia)';
 
 interface ChatTarget extends Row {
@@ -255,6 +259,21 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
   return {
     client,
     send,
+    /**
+     * Outbound messages a crash left `pending` (stored, but the provider's answer never
+     * recorded) become failed with a reason the agent can act on, instead of a clock icon
+     * forever. Only those older than INTERRUPTED_AFTER_MS: another process may be sending now.
+     */
+    async failInterrupted(): Promise<number> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update chat_messages set status = 'failed', status_error = ${INTERRUPTED_REASON}, updated_at = now()
+            where direction = 'out' and status = 'pending' and provider_message_id is null
+              and created_at < now() - make_interval(secs => ${INTERRUPTED_AFTER_MS / 1000})
+            returning id`,
+      );
+      return rows.length;
+    },
 
     /** A status the provider reported (the sandbox's job): the webhooks' own status path, then published. */
     async applyStatus(job: SandboxStatusJob): Promise<void> {
