@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInbound } from '../src/modules/webhooks/inbound.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
@@ -320,6 +321,34 @@ describe('Messenger and Instagram', () => {
     expect(chat.unread_count).toBe(2);
     const messages = await t.sql<{ kind: string; media_url: string | null }>('select kind, media_url from chat_messages where chat_id = $1 order by created_at', [chat.id]);
     expect(messages).toMatchObject([{ kind: 'text' }, { kind: 'image', media_url: 'https://scontent.xx.fbcdn.net/foto.jpg' }]);
+  });
+
+  it('a read receipt marks the page’s messages up to its watermark as read, once, and only in that chat', async () => {
+    const psid = '6543210987650001';
+    await deliver(t, '/api/webhooks/meta', metaMessage({ pageId: ACME_PAGE, sender: psid, text: 'Hola, ¿hay talla M?' }));
+    await settle();
+    const [chat] = await t.sql<{ id: string }>('select c.id from chats c join leads l on l.id = c.lead_id where l.platform_user_id = $1', [psid]);
+    const watermark = Date.now() - 60_000;
+    const answer = (minutesAgo: number, status: string) =>
+      t.sql<{ id: string }>(
+        `insert into chat_messages (company_id, chat_id, direction, kind, text, provider_message_id, status, sent_at)
+         values ($1, $2, 'out', 'text', 'Sí, hay talla M', $3, $4, now() - make_interval(mins => $5)) returning id`,
+        [acmeCo, chat.id, `m_${randomUUID()}`, status, minutesAgo],
+      );
+    const [before] = await answer(5, 'delivered');
+    const [failed] = await answer(4, 'failed');
+    const [after] = await answer(0, 'sent');
+    const receipt = {
+      object: 'page',
+      entry: [{ id: ACME_PAGE, time: Date.now(), messaging: [{ sender: { id: psid }, recipient: { id: ACME_PAGE }, timestamp: Date.now(), read: { watermark } }] }],
+    };
+    expect((await deliver(t, '/api/webhooks/meta', receipt)).json()).toEqual({ received: 1, stored: 1 });
+    expect((await deliver(t, '/api/webhooks/meta', receipt)).json()).toEqual({ received: 1, stored: 0 });
+    await settle();
+    const statusOf = async (id: string) => (await t.sql<{ status: string }>('select status from chat_messages where id = $1', [id]))[0].status;
+    expect(await statusOf(before.id)).toBe('read');
+    expect(await statusOf(failed.id)).toBe('failed');
+    expect(await statusOf(after.id)).toBe('sent');
   });
 });
 

@@ -36,9 +36,16 @@ export interface StatusUpdate {
   error?: string;
 }
 
+/** Messenger/Instagram read receipt: the person has read every message the page sent up to `watermark`. */
+export interface ReadReceipt {
+  from: string;
+  watermark: string;
+}
+
 export type ProviderEvent = { provider: Provider; eventId: string; accountId: string } & (
   | { type: 'message'; data: InboundMessage }
   | { type: 'status'; data: StatusUpdate }
+  | { type: 'read'; data: ReadReceipt }
   | { type: 'other'; data: { raw: unknown } }
 );
 
@@ -180,6 +187,7 @@ const mMessaging = z.looseObject({
     })
     .optional(),
   delivery: z.looseObject({ mids: z.array(z.string()).optional() }).optional(),
+  read: z.looseObject({ watermark: z.union([z.number(), z.string()]) }).optional(),
 });
 const metaPayload = z.looseObject({
   object: z.enum(['page', 'instagram']),
@@ -221,8 +229,12 @@ export function metaEvents(body: unknown): ProviderEvent[] {
         for (const mid of m.delivery.mids) {
           events.push({ provider, eventId: `${mid}:delivered`, accountId: entry.id, type: 'status', data: { messageId: mid, status: 'delivered', timestamp } });
         }
+      } else if (m.read) {
+        // one receipt per person and watermark: a replay is the same event
+        const watermark = isoOf(m.read.watermark, 'milliseconds');
+        events.push({ provider, eventId: `read:${m.sender.id}:${watermark}`, accountId: entry.id, type: 'read', data: { from: m.sender.id, watermark } });
       } else {
-        // reads, postbacks, referrals…: kept once (by content), nothing done yet
+        // postbacks, referrals…: kept once (by content), nothing done yet
         const eventId = `other:${createHash('sha256').update(JSON.stringify(item)).digest('hex')}`;
         events.push({ provider, eventId, accountId: entry.id, type: 'other', data: { raw: item } });
       }

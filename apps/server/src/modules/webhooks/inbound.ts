@@ -1,7 +1,7 @@
 import { type CountryCode, type LeadPlatform, normalisePhone, resources } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import type { InboundMessage, Provider, StatusUpdate } from '../../integrations/meta/events.js';
+import type { InboundMessage, Provider, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
@@ -11,7 +11,7 @@ import type { ChatEffect } from '../chats/events.js';
  * What processing an event did: processed (with what it changed in a chat, published to the
  * company's browsers once the transaction commits), or ignored with the reason (Spanish, for the log).
  */
-export type Outcome = { status: 'processed'; effect?: ChatEffect } | { status: 'ignored'; reason: string };
+export type Outcome = { status: 'processed'; effect?: ChatEffect; effects?: ChatEffect[] } | { status: 'ignored'; reason: string };
 
 /**
  * The company an event belongs to, as the one tenant scope of the repositories: it comes from
@@ -175,6 +175,28 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
         return { status: 'processed', effect: { type: 'message.updated', chatId: message.chat_id, messageId: message.id } };
       }
       return { status: 'processed' };
+    },
+
+    /**
+     * A Messenger/Instagram read receipt: every message the company sent in the person's chat
+     * up to the watermark moves forward to read (a failed one stays failed). At most the newest
+     * 100 are announced to the browsers; the rest show read when the thread reloads.
+     */
+    async read(tx: Db, companyId: string, provider: Provider, r: ReadReceipt): Promise<Outcome> {
+      const [identity] = await rowsOf<{ chat_id: string | null }>(
+        tx,
+        sql`select chat_id from lead_identities where company_id = ${companyId} and platform = ${platformOf(provider)} and platform_user_id = ${r.from}`,
+      );
+      if (!identity?.chat_id) return { status: 'ignored', reason: 'persona sin chat' };
+      const moved = await rowsOf<{ id: string }>(
+        tx,
+        sql`update chat_messages set status = 'read', updated_at = now()
+            where company_id = ${companyId} and chat_id = ${identity.chat_id} and direction = 'out'
+              and status in ('sent', 'delivered') and sent_at <= ${r.watermark}::timestamptz
+            returning id`,
+      );
+      const chatId = identity.chat_id;
+      return { status: 'processed', effects: moved.slice(-100).map((m) => ({ type: 'message.updated' as const, chatId, messageId: m.id })) };
     },
   };
 }

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
 import { companies } from '../../db/schema.js';
-import type { InboundMessage, ProviderEvent, StatusUpdate } from '../../integrations/meta/events.js';
+import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
@@ -56,6 +56,7 @@ export function createWebhookProcessor(
       else if (event.type === 'message') {
         outcome = await inbound.message(tx, channel.companyId, channel.country as CountryCode, event.provider as ProviderEvent['provider'], event.payload as InboundMessage);
       } else if (event.type === 'status') outcome = await inbound.status(tx, channel.companyId, event.payload as StatusUpdate);
+      else if (event.type === 'read') outcome = await inbound.read(tx, channel.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       await tx
         .update(webhookEvents)
@@ -87,8 +88,10 @@ export function createWebhookProcessor(
       }
       // committed: now the browsers may read it
       const { outcome, companyId } = result;
-      if (realtime && companyId && outcome?.status === 'processed' && outcome.effect) {
-        await publishChatEffect(db, realtime, companyId, outcome.effect, log);
+      if (realtime && companyId && outcome?.status === 'processed') {
+        for (const effect of [outcome.effect, ...(outcome.effects ?? [])]) {
+          if (effect) await publishChatEffect(db, realtime, companyId, effect, log);
+        }
       }
       return result.status;
     },
