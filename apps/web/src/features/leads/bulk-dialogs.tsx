@@ -105,54 +105,85 @@ function useRecordChoices(key: 'marketing-segments' | 'facebook-audiences', enab
   return list.data?.payload ?? [];
 }
 
+/**
+ * The state both bulk dialogs share: their values, checked with the contract's schema on
+ * submit and, after a first submit, on every change; the server's 400 under the fields.
+ */
+function useBulkForm<V extends Record<string, unknown>, S extends z.ZodType, R>({
+  initial,
+  toBody,
+  schema,
+  required,
+  mutationFn,
+  onSuccess,
+}: {
+  initial: V;
+  toBody: (values: V) => Record<string, unknown>;
+  schema: S;
+  required: readonly string[];
+  mutationFn: (data: z.output<S>) => Promise<R>;
+  onSuccess?: () => unknown;
+}) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const send = useMutation({ mutationFn, onSuccess });
+  const check = (v: V) => validate(schema, toBody(v), required);
+  return {
+    values,
+    errors,
+    send,
+    set<K extends keyof V>(key: K, value: V[K]) {
+      const next = { ...values, [key]: value };
+      setValues(next);
+      if (submitted) setErrors(check(next).errors);
+    },
+    submit() {
+      setSubmitted(true);
+      const { data, errors: found } = check(values);
+      setErrors(found);
+      if (data) send.mutate(data, { onError: (error) => setErrors(fieldErrorsOfFailure(error)) });
+    },
+    reset() {
+      setValues(initial);
+      setErrors({});
+      setSubmitted(false);
+      send.reset();
+    },
+  };
+}
+
 /** "Etiquetar segmento": adds labels to every person of a marketing segment (POST …/set_mostrador_labels_massive). */
 export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
   const queryClient = useQueryClient();
   const segments = useRecordChoices('marketing-segments', open);
-  const [segmentId, setSegmentId] = useState('');
-  const [labels, setLabels] = useState<string[]>([]);
-  const [mailchimp, setMailchimp] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitted, setSubmitted] = useState(false);
-  const send = useMutation({
+  const form = useBulkForm({
+    initial: { segmentId: '', labels: [] as string[], mailchimp: false },
+    toBody: (v) => ({ segmentId: v.segmentId || undefined, mostradorLabelIds: v.labels, hasToSendToMailchimp: v.mailchimp }),
+    schema: labelsMassiveInput,
+    required: ['segmentId'],
     mutationFn: leadsApi.labelSegment,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: resourceKeys('clean-leads').all }),
   });
-  const body = (next: Partial<{ segmentId: string; labels: string[]; mailchimp: boolean }> = {}) => ({
-    segmentId: (next.segmentId ?? segmentId) || undefined,
-    mostradorLabelIds: next.labels ?? labels,
-    hasToSendToMailchimp: next.mailchimp ?? mailchimp,
-  });
-  const check = (b: ReturnType<typeof body>) => validate(labelsMassiveInput, b, ['segmentId']);
-  const revalidate = (b: ReturnType<typeof body>) => submitted && setErrors(check(b).errors);
+  const { values, errors } = form;
   const close = () => {
     onClose();
-    setSegmentId('');
-    setLabels([]);
-    setMailchimp(false);
-    setErrors({});
-    setSubmitted(false);
-    send.reset();
+    form.reset();
   };
-  const result: LabelsMassiveResult | undefined = send.data;
+  const result: LabelsMassiveResult | undefined = form.send.data;
   return (
     <BulkDialog
       open={open}
       onClose={close}
       title="Etiquetar segmento"
       submitLabel="Etiquetar"
-      pending={send.isPending}
-      onSubmit={() => {
-        setSubmitted(true);
-        const { data, errors: found } = check(body());
-        setErrors(found);
-        if (data) send.mutate(data, { onError: (error) => setErrors(fieldErrorsOfFailure(error)) });
-      }}
+      pending={form.send.isPending}
+      onSubmit={form.submit}
       done={
         result && (
           <Alert icon={<CheckCircleOutline />} severity="success" data-testid="bulk-result">
             {result.updated === 1 ? 'Se actualizó 1 persona del segmento.' : `Se actualizaron ${count(result.updated)} personas del segmento.`}
-            {mailchimp && ' Las etiquetas también se enviarán a Mailchimp.'}
+            {values.mailchimp && ' Las etiquetas también se enviarán a Mailchimp.'}
           </Alert>
         )
       }
@@ -161,11 +192,8 @@ export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
         select
         label="Segmento"
         required
-        value={segmentId}
-        onChange={(event) => {
-          setSegmentId(event.target.value);
-          revalidate(body({ segmentId: event.target.value }));
-        }}
+        value={values.segmentId}
+        onChange={(event) => form.set('segmentId', event.target.value)}
         error={!!errors.segmentId}
         helperText={errors.segmentId ?? 'Las personas que cumplen los filtros del segmento'}
       >
@@ -187,16 +215,13 @@ export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
         keys={['mostrador-labels']}
         multiple
         required
-        value={labels}
-        onChange={(ids) => {
-          setLabels(ids as string[]);
-          revalidate(body({ labels: ids as string[] }));
-        }}
+        value={values.labels}
+        onChange={(ids) => form.set('labels', ids as string[])}
         error={!!errors.mostradorLabelIds}
         helperText={errors.mostradorLabelIds ?? 'Se agregan a las que ya tiene cada persona'}
       />
       <FormControlLabel
-        control={<Checkbox checked={mailchimp} onChange={(event) => setMailchimp(event.target.checked)} />}
+        control={<Checkbox checked={values.mailchimp} onChange={(event) => form.set('mailchimp', event.target.checked)} />}
         label="Enviar también a Mailchimp"
       />
     </BulkDialog>
@@ -206,48 +231,36 @@ export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
 /** "Enviar a audiencia": the people with some labels to a Facebook audience (POST /clean-leads/send-to-audience). */
 export function AudienceDialog({ open, onClose }: BulkDialogProps) {
   const audiences = useRecordChoices('facebook-audiences', open);
-  const [audienceId, setAudienceId] = useState('');
-  const [labels, setLabels] = useState<string[]>([]);
-  const [missingOnly, setMissingOnly] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitted, setSubmitted] = useState(false);
-  const send = useMutation({ mutationFn: leadsApi.sendToAudience });
-  const body = (next: Partial<{ audienceId: string; labels: string[] }> = {}) => {
-    const id = next.audienceId ?? audienceId;
-    const metaId = audiences.find((a) => a._id === id)?.facebookAudienceId;
-    return {
-      audienceId: id || undefined,
-      ...(typeof metaId === 'string' && metaId ? { facebookAudienceId: metaId } : {}),
-      mostradorLabels: next.labels ?? labels,
-      showMissingLeads: missingOnly,
-    };
-  };
-  const check = (b: ReturnType<typeof body>) => validate(sendToAudienceInput, b, ['audienceId']);
-  const revalidate = (b: ReturnType<typeof body>) => submitted && setErrors(check(b).errors);
+  const form = useBulkForm({
+    initial: { audienceId: '', labels: [] as string[], missingOnly: false },
+    toBody: (v) => {
+      const metaId = audiences.find((a) => a._id === v.audienceId)?.facebookAudienceId;
+      return {
+        audienceId: v.audienceId || undefined,
+        ...(typeof metaId === 'string' && metaId ? { facebookAudienceId: metaId } : {}),
+        mostradorLabels: v.labels,
+        showMissingLeads: v.missingOnly,
+      };
+    },
+    schema: sendToAudienceInput,
+    required: ['audienceId'],
+    mutationFn: leadsApi.sendToAudience,
+  });
+  const { values, errors } = form;
   const close = () => {
     onClose();
-    setAudienceId('');
-    setLabels([]);
-    setMissingOnly(false);
-    setErrors({});
-    setSubmitted(false);
-    send.reset();
+    form.reset();
   };
-  const result: AudienceSendResult | undefined = send.data;
-  const audienceName = displayNameOf(audiences.find((a) => a._id === audienceId));
+  const result: AudienceSendResult | undefined = form.send.data;
+  const audienceName = displayNameOf(audiences.find((a) => a._id === values.audienceId));
   return (
     <BulkDialog
       open={open}
       onClose={close}
       title="Enviar a audiencia"
       submitLabel="Enviar"
-      pending={send.isPending}
-      onSubmit={() => {
-        setSubmitted(true);
-        const { data, errors: found } = check(body());
-        setErrors(found);
-        if (data) send.mutate(data, { onError: (error) => setErrors(fieldErrorsOfFailure(error)) });
-      }}
+      pending={form.send.isPending}
+      onSubmit={form.submit}
       done={
         result && (
           <Alert icon={<CheckCircleOutline />} severity="success" data-testid="bulk-result">
@@ -261,11 +274,8 @@ export function AudienceDialog({ open, onClose }: BulkDialogProps) {
         select
         label="Audiencia de Facebook"
         required
-        value={audienceId}
-        onChange={(event) => {
-          setAudienceId(event.target.value);
-          revalidate(body({ audienceId: event.target.value }));
-        }}
+        value={values.audienceId}
+        onChange={(event) => form.set('audienceId', event.target.value)}
         error={!!errors.audienceId || !!errors.facebookAudienceId}
         helperText={errors.audienceId ?? errors.facebookAudienceId}
       >
@@ -287,17 +297,14 @@ export function AudienceDialog({ open, onClose }: BulkDialogProps) {
         keys={['mostrador-labels']}
         multiple
         required
-        value={labels}
-        onChange={(ids) => {
-          setLabels(ids as string[]);
-          revalidate(body({ labels: ids as string[] }));
-        }}
+        value={values.labels}
+        onChange={(ids) => form.set('labels', ids as string[])}
         error={!!errors.mostradorLabels}
         helperText={errors.mostradorLabels ?? 'Las personas con alguna de estas etiquetas'}
       />
       <Box>
         <FormControlLabel
-          control={<Checkbox checked={missingOnly} onChange={(event) => setMissingOnly(event.target.checked)} />}
+          control={<Checkbox checked={values.missingOnly} onChange={(event) => form.set('missingOnly', event.target.checked)} />}
           label="Solo los que faltan"
         />
         <FormHelperText sx={{ mt: -0.5, ml: 4 }}>Solo las personas que aún no están en esta audiencia</FormHelperText>
