@@ -363,6 +363,7 @@ describe('with the Graph API', () => {
       fake.failNext(400, { message: '(#131030) Recipient phone number not in allowed list', type: 'OAuthException', code: 131030, error_subcode: 2655007 });
       const res = await post(admin, peru, `/chats/${chatId}/messages`, { text: 'Hola de nuevo' });
       expect(res.statusCode).toBe(502);
+      expect(res.json().errors.code).toBe('PROVIDER_ERROR');
       expect(res.json().errors.msg).toBe(
         'No se pudo enviar el mensaje: Meta rechazó el mensaje: (#131030) Recipient phone number not in allowed list (código 131030/2655007)',
       );
@@ -373,6 +374,7 @@ describe('with the Graph API', () => {
       await t.sql(`update channels set access_token = $1 where company_id = $2 and kind = 'whatsapp'`, [t.app.secrets.seal('EAAotrotokenquemetanoreconoce123'), peru]);
       const wrong = await post(admin, peru, `/chats/${chatId}/messages`, { text: 'Otra vez' });
       expect(wrong.statusCode).toBe(502);
+      expect(wrong.json().errors.code).toBe('PROVIDER_ERROR');
       expect(wrong.json().errors.msg).toMatch(/Invalid OAuth access token.*código 190/);
       await t.sql(`update channels set access_token = $1 where company_id = $2 and kind = 'whatsapp'`, [t.app.secrets.seal(TOKEN), peru]);
     });
@@ -454,6 +456,7 @@ describe('with the Graph API', () => {
       fake.failNext(400, { message: '(#10) This message is sent outside of allowed window.', type: 'OAuthException', code: 10, error_subcode: 2018278 });
       const res = await post(acme, acmeCo, `/chats/${messenger}/messages`, { text: 'Promo' });
       expect(res.statusCode).toBe(502);
+      expect(res.json().errors.code).toBe('PROVIDER_ERROR');
       expect(res.json().errors.msg).toMatch(/^No se pudo enviar el mensaje: Meta rechazó el mensaje: \(#10\) This message is sent outside of allowed window\./);
       expect((await threadOf(messenger, '', acme, acmeCo)).payload.at(-1)).toMatchObject({ status: 'failed', text: 'Promo' });
     });

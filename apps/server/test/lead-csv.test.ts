@@ -137,6 +137,42 @@ describe('GET /leads/export and /clean-leads/export', () => {
     expect(ig.rows).toEqual([]);
   });
 
+  it('exports the records /all answers for the same filters (one where for both)', async () => {
+    const label = '0f1a2b3c-0000-4000-8000-000000000002';
+    const [cl] = await t.sql<{ id: string }>(
+      `insert into clean_leads (company_id, name, telefono, status) values ($1, 'Mismo Filtro Limpio', '51911000009', 'compra-fallida') returning id`,
+      [peru],
+    );
+    await t.sql(
+      `insert into leads (company_id, name, telefono, email, platform, status, mostrador_labels, clean_lead_id, created_at)
+       values ($1, 'Mismo Filtro A', '51911000001', 'mismo.a@correo.pe', 'instagram', 'compra-fallida', $2::jsonb, $3, '2024-03-01T10:00:00Z'),
+              ($1, 'Mismo Filtro B', null, 'mismo.b@correo.pe', 'instagram', 'compra-fallida', $2::jsonb, null, '2024-03-02T10:00:00Z'),
+              ($1, 'Mismo Filtro C', '51911000003', null, 'instagram', 'compra-fallida', '[]'::jsonb, null, '2024-03-03T10:00:00Z'),
+              ($1, 'Mismo Filtro D', '51911000004', null, 'whatsapp', 'compra-fallida', $2::jsonb, null, '2024-03-04T10:00:00Z'),
+              ($1, 'Mismo Filtro E', '51911000005', null, 'instagram', 'sin-asignar', $2::jsonb, null, '2024-03-05T10:00:00Z'),
+              ($1, 'Mismo Filtro F', null, null, 'instagram', 'compra-fallida', $2::jsonb, null, '2024-03-06T10:00:00Z'),
+              ($1, 'Otro Nombre', '51911000007', null, 'instagram', 'compra-fallida', $2::jsonb, null, '2024-03-07T10:00:00Z')`,
+      [peru, JSON.stringify([label]), cl.id],
+    );
+    const sameAsAll = async (kind: 'leads' | 'clean-leads', filters: string) => {
+      const exported = (await exportCsv(admin, peru, `/api/${kind}/export?${filters}`)).rows;
+      const all = await t.app.inject({ method: 'GET', url: `/api/${kind}/all?${filters}`, headers: as(admin, peru) });
+      expect(all.statusCode, all.body).toBe(200);
+      const listed = (all.json().payload as Array<{ email?: string; telefono?: string }>)
+        .filter((r) => r.email || r.telefono)
+        .map((r) => [r.email ?? '', r.telefono ?? '']);
+      const sorted = (rows: string[][]) => rows.map((r) => r.join(',')).sort();
+      expect(sorted(exported)).toEqual(sorted(listed));
+      return exported;
+    };
+    const filters = 'status=compra-fallida&platform=instagram&filter=Mismo%20Filtro';
+    expect(await sameAsAll('leads', filters)).toHaveLength(3);
+    expect(await sameAsAll('leads', `${filters}&mostradorLabels=${label}&from=2024-03-02T00:00:00Z&to=2024-03-10T00:00:00Z`)).toEqual([['mismo.b@correo.pe', '']]);
+    // a clean lead is on a platform through its leads, in both
+    expect(await sameAsAll('clean-leads', filters)).toEqual([['', '51911000009']]);
+    expect(await sameAsAll('clean-leads', 'status=compra-fallida&platform=whatsapp&filter=Mismo%20Filtro')).toEqual([]);
+  });
+
   it('streams every row once across batches, ties on created_at included', async () => {
     const total = EXPORT_BATCH * 2 + 123;
     await t.sql(

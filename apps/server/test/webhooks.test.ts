@@ -325,19 +325,26 @@ describe('Messenger and Instagram', () => {
 
   it('a read receipt marks the page’s messages up to its watermark as read, once, and only in that chat', async () => {
     const psid = '6543210987650001';
+    const otherPsid = '6543210987650002';
     await deliver(t, '/api/webhooks/meta', metaMessage({ pageId: ACME_PAGE, sender: psid, text: 'Hola, ¿hay talla M?' }));
+    await deliver(t, '/api/webhooks/meta', metaMessage({ pageId: ACME_PAGE, sender: otherPsid, text: 'Hola, ¿hay talla L?' }));
     await settle();
-    const [chat] = await t.sql<{ id: string }>('select c.id from chats c join leads l on l.id = c.lead_id where l.platform_user_id = $1', [psid]);
+    const chatOf = async (id: string) =>
+      (await t.sql<{ id: string }>('select c.id from chats c join leads l on l.id = c.lead_id where l.platform_user_id = $1', [id]))[0];
+    const [chat, otherChat] = [await chatOf(psid), await chatOf(otherPsid)];
+    expect(otherChat.id).not.toBe(chat.id);
     const watermark = Date.now() - 60_000;
-    const answer = (minutesAgo: number, status: string) =>
+    const answer = (minutesAgo: number, status: string, chatId = chat.id) =>
       t.sql<{ id: string }>(
         `insert into chat_messages (company_id, chat_id, direction, kind, text, provider_message_id, status, sent_at)
          values ($1, $2, 'out', 'text', 'Sí, hay talla M', $3, $4, now() - make_interval(mins => $5)) returning id`,
-        [acmeCo, chat.id, `m_${randomUUID()}`, status, minutesAgo],
+        [acmeCo, chatId, `m_${randomUUID()}`, status, minutesAgo],
       );
     const [before] = await answer(5, 'delivered');
     const [failed] = await answer(4, 'failed');
     const [after] = await answer(0, 'sent');
+    // another person's chat of the same company and page: older than the watermark, yet not theirs to read
+    const [elsewhere] = await answer(5, 'delivered', otherChat.id);
     const receipt = {
       object: 'page',
       entry: [{ id: ACME_PAGE, time: Date.now(), messaging: [{ sender: { id: psid }, recipient: { id: ACME_PAGE }, timestamp: Date.now(), read: { watermark } }] }],
@@ -349,6 +356,7 @@ describe('Messenger and Instagram', () => {
     expect(await statusOf(before.id)).toBe('read');
     expect(await statusOf(failed.id)).toBe('failed');
     expect(await statusOf(after.id)).toBe('sent');
+    expect(await statusOf(elsewhere.id)).toBe('delivered');
   });
 });
 

@@ -30,7 +30,15 @@ test('/lead/todos keeps its filters in the address', async ({ page }) => {
   await page.goto('/lead/todos?canal=whatsapp');
   await expect(page.getByRole('heading', { name: 'Todos los leads', level: 1 })).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Canal' })).toHaveText('WhatsApp');
-  await expect(page.getByRole('table', { name: 'Todos los leads' }).locator('tbody tr').first().getByText('WhatsApp')).toBeVisible();
+  // every row of the filtered list is a WhatsApp lead, not only the first
+  const table = page.getByRole('table', { name: 'Todos los leads' });
+  const headers = await table.getByRole('columnheader').allTextContents();
+  const channelColumn = headers.findIndex((h) => h.trim().startsWith('Canal'));
+  expect(channelColumn).toBeGreaterThanOrEqual(0);
+  const channels = table.locator(`tbody tr td:nth-child(${channelColumn + 1})`);
+  await expect(channels.first()).toHaveText('WhatsApp');
+  const shown = await channels.count();
+  await expect(channels).toHaveText(Array<string>(shown).fill('WhatsApp'));
   // the people view is another list, so the switch is drawn again: click, then read it anew
   await page.getByRole('switch', { name: 'Personas (leads limpios)' }).click();
   await expect(page).toHaveURL(/vista=personas/);

@@ -17,33 +17,35 @@ import { leadPlatforms, leadStatuses } from './resources/leads.js';
  *   GET  /leads/export                                leadFilterQuery → text/csv (email,telefono)
  *   POST /leads/import                                text/csv body → LeadImportResult
  *   GET  /clean-leads/:id                             the clean lead (standard get)
- *   GET  /clean-leads/list_with_advance_filter        advancedFilterQuery → Page<CleanLead>
+ *   GET  /clean-leads/list_with_advance_filter        leadFilterQuery → Page<CleanLead>
  *   GET  /clean-leads/all                             { mostradorLabels (text), … } → { payload: CleanLead[] }
  *   GET  /clean-leads/get-by-mostradorlabels          byLabelsQuery → Page<CleanLead>
  *   POST /clean-leads/send-to-audience                sendToAudienceInput → AudienceSendResult
  *   POST /clean-leads/set_mostrador_labels_massive    labelsMassiveInput → { msg, updated }
  *   GET  /clean-leads/get_lead_odoo_values            { id } → OdooLeadValues (docs/decisions)
- *   GET  /clean-leads/export                          advancedFilterQuery → text/csv (email,telefono)
+ *   GET  /clean-leads/export                          leadFilterQuery → text/csv (email,telefono)
  */
 
 export const LEADS_ALL_MAX = 10_000;
 
-const zDate = zQueryDate;
 /** Label ids as the spec sends them: a JSON array string ('["id1","id2"]') or comma-separated text. */
 export const zLabelIdsText = () => zIdsText('Las etiquetas deben ser ids válidos');
 
-/** The filters a lead list, export and `all` share. */
+/**
+ * The filters a lead list, export and `all` share. On clean leads (list_with_advance_filter,
+ * all, export) `platform` means the person has a lead on that channel.
+ */
 export const leadFilterQuery = listQuery.extend({
   status: z.enum(leadStatuses, { error: 'Estado de lead desconocido' }).optional(),
   platform: z.enum(leadPlatforms, { error: 'Canal desconocido' }).optional(),
   agenteId: zId().optional(),
   mostradorLabels: zLabelIdsText().optional(),
-  from: zDate().optional(),
-  to: zDate().optional(),
+  from: zQueryDate().optional(),
+  to: zQueryDate().optional(),
 });
 
 /** GET /leads/summary: counts in [from, to) — default the last 6 months. */
-export const leadSummaryQuery = z.object({ from: zDate().optional(), to: zDate().optional() }).strict();
+export const leadSummaryQuery = z.object({ from: zQueryDate().optional(), to: zQueryDate().optional() }).strict();
 export const leadSummaryOut = z.object({
   from: z.string(),
   to: z.string(),
@@ -54,9 +56,6 @@ export const leadSummaryOut = z.object({
   byMonth: z.array(z.object({ month: z.string(), platform: z.enum(leadPlatforms), count: z.number().int() })),
 });
 export type LeadSummary = z.infer<typeof leadSummaryOut>;
-
-/** GET /clean-leads/list_with_advance_filter. `platform`: the person has a lead on that channel. */
-export const advancedFilterQuery = leadFilterQuery;
 
 /** GET …/get-by-mostradorlabels: leads with any of the labels; showMissingLeads: only those not yet in audienceId. */
 export const byLabelsQuery = listQuery.extend({

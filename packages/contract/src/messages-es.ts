@@ -54,6 +54,7 @@ export const errorCodes = [
   'UNSUPPORTED_MEDIA_TYPE',
   'RESET_TOKEN_INVALID',
   'REGISTRATION_TOKEN_INVALID',
+  'PROVIDER_ERROR',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
@@ -81,6 +82,7 @@ export const errorMessages: Record<Lang, Record<ErrorCode, string>> = {
     UNSUPPORTED_MEDIA_TYPE: 'El formato de la solicitud no es compatible',
     RESET_TOKEN_INVALID: 'El enlace para restablecer la contraseña no es válido o ha expirado',
     REGISTRATION_TOKEN_INVALID: 'El enlace de registro no es válido, ya fue usado o ha expirado',
+    PROVIDER_ERROR: 'El proveedor externo no respondió o rechazó la solicitud. Inténtalo de nuevo más tarde',
     INTERNAL: 'Ocurrió un error en el servidor. Inténtalo de nuevo más tarde',
   },
   en: {
@@ -100,6 +102,7 @@ export const errorMessages: Record<Lang, Record<ErrorCode, string>> = {
     UNSUPPORTED_MEDIA_TYPE: 'The request format is not supported',
     RESET_TOKEN_INVALID: 'The password reset link is invalid or has expired',
     REGISTRATION_TOKEN_INVALID: 'The registration link is invalid, used or expired',
+    PROVIDER_ERROR: 'The external provider failed or refused the request. Try again later',
     INTERNAL: 'Something went wrong on the server. Try again later',
   },
 };

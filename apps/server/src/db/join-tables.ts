@@ -1,3 +1,4 @@
+import type { AudienceSendStatus } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { chatsTable, cleanLeadsTable, facebookAudiencesTable, groupsTable, leadsTable, marketingSegmentsTable } from './resource-tables.js';
@@ -176,7 +177,7 @@ export const audienceSends = pgTable(
     showMissingLeads: boolean('show_missing_leads').notNull().default(false),
     count: integer('count').notNull(),
     marked: integer('marked'),
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<AudienceSendStatus>().notNull().default('queued'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),

@@ -30,7 +30,7 @@ export function listRules(sortable: readonly string[], wireFields: readonly stri
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A page of records, trimmed to `fields` when the query names them. */
-export function pageResult<T extends Record<string, unknown>>(records: T[], totalDocs: number, q: ListQuery): Page<T> {
+export function pageResult<T extends Record<string, unknown>>(records: T[], totalDocs: number, q: Pick<ListQuery, 'page' | 'limit'> & Partial<Pick<ListQuery, 'fields'>>): Page<T> {
   const payload = q.fields
     ? records.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k === '_id' || q.fields?.includes(k))) as T)
     : records;

@@ -188,7 +188,6 @@ export function repositoryFor(
     whereOf(tenant: Tenant, q: Partial<FilteredQuery>, extra?: SQL): SQL {
       return plan(tenant, { page: 1, limit: 1, fields: undefined, ...q }, extra).where;
     },
-    toWire: (row: Record<string, unknown>) => toWire(row as Row),
     async get(db: Db, tenant: Tenant, id: string): Promise<WireRecord> {
       const [row] = await db.select().from(table).where(scope(tenant, eq(columns.id, id)));
       if (!row) throw new AppError('NOT_FOUND');

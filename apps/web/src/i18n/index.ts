@@ -48,3 +48,8 @@ export function browserLocale(language: string | undefined = globalThis.navigato
 export function displayLocale(language: string | undefined = globalThis.navigator?.language): string {
   return language?.toLowerCase().startsWith('es') ? language : 'es-PE';
 }
+
+/** A count as the display locale writes it: 1,234 in es-PE, 1.234 in es-ES. */
+export function formatCount(n: number): string {
+  return n.toLocaleString(displayLocale());
+}

@@ -46,3 +46,13 @@ export function resetFeedback(): void {
 export function useFeedback(): FeedbackState {
   return useExternalStore(feedbackStore);
 }
+
+/** Copies `text` to the clipboard and says so (`okMessage`), or asks to copy it by hand when the browser refuses. */
+export async function copyText(text: string, okMessage: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    showSuccess(okMessage);
+  } catch {
+    showErrors(['No se pudo copiar: selecciónalo y cópialo a mano']);
+  }
+}

@@ -47,7 +47,7 @@ function isExpiredToken(status: number, text: string): boolean {
 }
 
 /** The filename of `attachment; filename="leads-2025-03-14.csv"`. */
-export function filenameOf(disposition: string | null, fallback: string): string {
+function filenameOf(disposition: string | null, fallback: string): string {
   const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
   return match ? decodeURIComponent(match[1]) : fallback;
 }

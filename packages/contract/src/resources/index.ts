@@ -48,7 +48,7 @@ export { vendorSourceLabels, vendorSources } from './vendors.js';
 export { labelRefKeys } from './ecommerces-categories.js';
 export { currencies, ecommerceOrderStatusLabels, ecommerceOrderStatuses, orderLine } from './ecommerces-orders.js';
 export { marketplacePlatformLabels, marketplacePlatforms } from './marketplace-sources.js';
-export { leadDetail, leadPlatforms, leadStatusLabels, leadStatuses } from './leads.js';
+export { LEAD_DETAILS_MAX, leadDetail, leadPlatforms, leadStatusLabels, leadStatuses } from './leads.js';
 export { chatStatusLabels, chatStatuses } from './chats.js';
 export { ecommerceProductStatusLabels, ecommerceProductStatuses, productAttribute } from './ecommerces.js';
 export { campaignChannels } from './marketing-campaigns.js';

@@ -28,7 +28,10 @@ export const leadDetail = z
     updatedAt: zDateTime(),
   })
   .strict();
-export const leadDetails = () => z.array(leadDetail, { error: requiredOr(formMessages.invalid) }).max(500, formMessages.tooLong).optional();
+/** The most details a lead or clean lead keeps (the newest; writers drop the oldest). */
+export const LEAD_DETAILS_MAX = 500;
+export const leadDetails = () =>
+  z.array(leadDetail, { error: requiredOr(formMessages.invalid) }).max(LEAD_DETAILS_MAX, formMessages.tooLong).optional();
 
 /**
  * leads (SPEC §3, §7): people who wrote to the business. From SPEC §3: telefonoId (the

@@ -8,13 +8,12 @@ import {
   type LeadStatus,
   type Page,
   type Platform,
-  totalPagesOf,
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
-import { containsPattern } from '../../lib/list.js';
+import { containsPattern, pageResult } from '../../lib/list.js';
 
 /**
  * The chat reads (SPEC §7 Chats): the inbox, a chat's summary, threads and messages, scoped
@@ -73,6 +72,11 @@ const activityOrder = sql`c.last_message_at desc, c.id desc`;
 /** When a free-form message may be sent until: the customer's last message + 24 h. */
 export const windowUntil = (lastInboundAt: Date | null | undefined) =>
   lastInboundAt ? new Date(new Date(lastInboundAt).getTime() + WINDOW_MS) : undefined;
+
+const kindLabels: Record<Exclude<ChatMessageKind, 'text'>, string> = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' };
+/** A chat's last-message preview of a message (received or sent): its text, else its kind, on one line, at most 300 characters. */
+export const previewOf = (m: { kind: ChatMessageKind; text?: string | null }) =>
+  (m.text?.trim() || (m.kind === 'text' ? '' : `[${kindLabels[m.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
 
 function toSummary(r: SummaryRow): ChatSummary {
   const until = windowUntil(r.last_inbound_at);
@@ -234,8 +238,7 @@ export async function inboxPage(db: Db, companyId: string, q: InboxFilters & { p
       : // the whole inbox: the trigger-kept counter (db/counters.ts), not a count of every chat
         rowsOf<{ n: number }>(db, sql`select n from resource_counts where company_id = ${companyId} and resource = 'chats'`),
   ]);
-  const totalDocs = Number(counted[0]?.n ?? 0);
-  return { payload: rows.map(toSummary), totalDocs, totalPages: totalPagesOf(totalDocs, q.limit), page: q.page, limit: q.limit };
+  return pageResult(rows.map(toSummary), Number(counted[0]?.n ?? 0), q);
 }
 
 /** GET /chats/recent_chats: the latest conversations. */

@@ -21,7 +21,7 @@ import { ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxPage, recentChats, thread } from './queries.js';
-import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, ProviderFailed, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
+import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
@@ -155,7 +155,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       if (error.details.notFound) throw new AppError('NOT_FOUND', `El archivo no está disponible: ${error.reason}`);
-      throw new ProviderFailed(`No se pudo descargar el archivo: ${error.reason}`);
+      throw new AppError('PROVIDER_ERROR', `No se pudo descargar el archivo: ${error.reason}`);
     }
     reply.header('content-type', media.contentType);
     if (media.contentLength) reply.header('content-length', media.contentLength);

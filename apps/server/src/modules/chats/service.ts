@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   type ChannelKind,
   type ChatMessage,
-  type ChatMessageKind,
   chatMessages_es,
   type MassiveMessageResult,
   type Platform,
-  WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
@@ -20,7 +18,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { StatusUpdate } from '../../integrations/meta/events.js';
 import { createInbound } from '../webhooks/inbound.js';
 import { type ChatEffect, publishChatEffect } from './events.js';
-import { chatMessage, messageColumns, notFound, toMessage } from './queries.js';
+import { chatMessage, messageColumns, notFound, previewOf, toMessage, windowUntil } from './queries.js';
 
 /** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
 export const CHAT_SEND_QUEUE = 'chat.send';
@@ -42,20 +40,8 @@ export interface SandboxStatusJob {
   error?: string;
 }
 
-/** The provider refused (or could not be reached): 502 with a Spanish message carrying its reason, never a 500. */
-export class ProviderFailed extends AppError {
-  override readonly statusCode = 502;
-  constructor(msg: string) {
-    super('INTERNAL', msg);
-  }
-}
-
 /** Leads and chats name Messenger's platform 'facebook' (SPEC §9); channels name it 'messenger'. */
 export const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebook' ? 'messenger' : platform);
-
-const kindLabels: Record<Exclude<ChatMessageKind, 'text'>, string> = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' };
-const previewOf = (c: OutboundContent) =>
-  (c.text?.trim() || (c.kind === 'text' ? '' : `[${kindLabels[c.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
 
 const messages_es = {
   noToken: 'El canal no tiene token de acceso: configúralo en /whatsapp',
@@ -161,8 +147,8 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     const channel = channels.get(channelKindOf(target.platform));
     if (!channel) return refuse(chatMessages_es.noChannel);
     if (client.name === 'graph' && !channel.access_token) return refuse(messages_es.noToken);
-    const last = target.last_inbound_at ? new Date(target.last_inbound_at).getTime() : undefined;
-    if (last === undefined || now >= last + WHATSAPP_WINDOW_HOURS * 3_600_000) return refuse(chatMessages_es.outsideWindow);
+    const until = windowUntil(target.last_inbound_at);
+    if (!until || now >= until.getTime()) return refuse(chatMessages_es.outsideWindow);
     if (!target.recipient) return refuse(messages_es.noRecipient);
     return { ok: true as const, channel, recipient: target.recipient };
   }
@@ -195,7 +181,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
   /**
    * Sends one message to a chat. Refusals (unknown chat, no channel, outside the window, no
    * recipient) throw before anything is stored; a provider failure stores the message failed
-   * and throws ProviderFailed (502). `messageId`: a queued send's id, so a retry never sends twice.
+   * and throws PROVIDER_ERROR (502, with the provider's reason). `messageId`: a queued send's id, so a retry never sends twice.
    */
   async function send(
     companyId: string,
@@ -242,7 +228,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       if (!(error instanceof ProviderError)) log.error({ err: error, chatId }, 'error inesperado al enviar un mensaje');
       await setOutcome(companyId, stored, { error: reason, providerId: error instanceof ProviderError ? error.details.messageId : undefined });
       await publish(companyId, { type: 'message.updated', chatId, messageId: stored });
-      if (error instanceof ProviderError) throw new ProviderFailed(`No se pudo enviar el mensaje: ${reason}`);
+      if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `No se pudo enviar el mensaje: ${reason}`);
       throw error;
     }
     const message = await setOutcome(companyId, stored, { providerId: result.messageId });
@@ -280,7 +266,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const outcome = await db.transaction((tx) =>
         inbound.status(tx, job.companyId, { messageId: job.providerMessageId, status: job.status, timestamp: new Date().toISOString(), error: job.error }),
       );
-      if (outcome.status === 'processed' && outcome.effect) await publish(job.companyId, outcome.effect);
+      if (outcome.status === 'processed') for (const effect of outcome.effects ?? []) await publish(job.companyId, effect);
     },
 
     /** POST /chats/:id/read: nothing unread. */

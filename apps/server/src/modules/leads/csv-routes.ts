@@ -1,12 +1,16 @@
 import { Readable } from 'node:stream';
-import { leadFilterQuery, leadImportResult } from '@mostrador/contract';
-import { type SQL, sql } from 'drizzle-orm';
+import { leadFilterQuery, leadImportResult, resources } from '@mostrador/contract';
+import { and, asc, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.js';
+import { cleanLeadsTable, leadsTable } from '../../db/resource-tables.js';
 import { AppError } from '../../lib/errors.js';
-import { containsPattern } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
+import { repositoryOf } from '../../resources/crud.js';
+import type { FilteredQuery } from '../../resources/repository.js';
+import { cleanLeadOnPlatform } from './conditions.js';
 import { csvLine, UTF8_BOM } from './csv.js';
 import { importLeads } from './lead-import.js';
 
@@ -16,58 +20,47 @@ export const EXPORT_BATCH = 2000;
 export const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 
 type Filters = z.infer<typeof leadFilterQuery>;
-type Table = 'leads' | 'clean_leads';
+type Kind = 'leads' | 'clean-leads';
+type Repository = ReturnType<typeof repositoryOf>;
+const tables = { leads: leadsTable, 'clean-leads': cleanLeadsTable };
 
-/** The list's filters as SQL on `t` (leads or clean_leads), all scoped to the tenant's company. */
-function whereOf(table: Table, tenant: Tenant, f: Filters): SQL {
-  const conds: SQL[] = [sql`t.company_id = ${tenant.companyId}`, sql`(t.email is not null or t.telefono is not null)`];
-  if (f.status) conds.push(sql`t.status = ${f.status}`);
-  if (f.agenteId) conds.push(sql`t.agente_id = ${f.agenteId}`);
-  if (f.platform) {
-    // a clean lead is on a platform when one of its leads is
-    conds.push(
-      table === 'leads'
-        ? sql`t.platform = ${f.platform}`
-        : sql`exists (select 1 from leads l where l.company_id = t.company_id and l.clean_lead_id = t.id and l.platform = ${f.platform})`,
-    );
-  }
-  if (f.mostradorLabels?.length) {
-    const ids = sql.join(
-      f.mostradorLabels.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    conds.push(sql`t.mostrador_labels ?| array[${ids}]::text[]`);
-  }
-  if (f.from) conds.push(sql`t.created_at >= ${f.from}::timestamptz`);
-  if (f.to) conds.push(sql`t.created_at < ${f.to}::timestamptz`);
-  if (f.filter) {
-    const p = containsPattern(f.filter);
-    conds.push(sql`(t.name ilike ${p} or t.telefono ilike ${p} or t.email ilike ${p})`);
-  }
-  return sql.join(conds, sql` and `);
+/**
+ * The records an export writes, as the list filters them (the repository's where: company
+ * scope, search, field filters), with an e-mail or a phone. A clean lead is on a platform when
+ * one of its leads is. Paging, sort and fields do not apply: the export has its own order.
+ */
+function exportWhere(repo: Repository, kind: Kind, tenant: Tenant, query: Filters): SQL {
+  const t = tables[kind] as unknown as Record<string, AnyPgColumn>;
+  const { page: _page, limit: _limit, sort: _sort, order: _order, fields: _fields, platform, ...filters } = query;
+  const onPlatform = platform && kind === 'clean-leads' ? cleanLeadOnPlatform(platform) : undefined;
+  const withContact = or(isNotNull(t.email), isNotNull(t.telefono));
+  return repo.whereOf(tenant, (kind === 'leads' ? { ...filters, platform } : filters) as Partial<FilteredQuery>, and(withContact, onPlatform));
 }
 
 /**
- * The CSV of SPEC §5 (columns email and telefono), one row per record with either, read in
+ * The CSV of SPEC §5 (columns email and telefono), one row per record `where` matches, read in
  * keyset batches on (created_at, id) — the list's created_at index — so a million leads stream
  * without being held in memory. The cursor is the timestamp as text: a JS Date would drop
  * PostgreSQL's microseconds and repeat or skip rows.
  */
-async function* exportRows(db: Db, table: Table, tenant: Tenant, filters: Filters): AsyncGenerator<string> {
+async function* exportRows(db: Db, kind: Kind, where: SQL): AsyncGenerator<string> {
   yield UTF8_BOM + csvLine(['email', 'telefono']);
-  const where = whereOf(table, tenant, filters);
+  const table = tables[kind];
+  const t = table as unknown as Record<string, AnyPgColumn>;
   let after: { k: string; id: string } | undefined;
   for (;;) {
-    const page = after ? sql`and (t.created_at, t.id) > (${after.k}::timestamptz, ${after.id}::uuid)` : sql``;
-    const { rows } = await db.execute<{ k: string; id: string; email: string | null; telefono: string | null }>(
-      sql`select t.created_at::text as k, t.id, t.email, t.telefono from ${sql.raw(table)} t
-          where ${where} ${page} order by t.created_at, t.id limit ${EXPORT_BATCH}`,
-    );
+    const page = after ? sql`(${t.createdAt}, ${t.id}) > (${after.k}::timestamptz, ${after.id}::uuid)` : undefined;
+    const rows = await db
+      .select({ k: sql<string>`${t.createdAt}::text`, id: t.id, email: t.email, telefono: t.telefono })
+      .from(table)
+      .where(and(where, page))
+      .orderBy(asc(t.createdAt), asc(t.id))
+      .limit(EXPORT_BATCH);
     if (rows.length === 0) return;
-    yield rows.map((r) => csvLine([r.email, r.telefono])).join('');
+    yield rows.map((r) => csvLine([r.email as string | null, r.telefono as string | null])).join('');
     if (rows.length < EXPORT_BATCH) return;
     const last = rows[rows.length - 1];
-    after = { k: last.k, id: last.id };
+    after = { k: last.k, id: last.id as string };
   }
 }
 
@@ -82,12 +75,14 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   const tags = ['leads'];
 
-  const exportRoute = (path: string, table: Table, filename: string) =>
+  const repos = { leads: repositoryOf(resources.leads, app.secrets), 'clean-leads': repositoryOf(resources['clean-leads'], app.secrets) };
+
+  const exportRoute = (kind: Kind, filename: string) =>
     app.get(
-      path,
+      `/${kind}/export`,
       { config: { permission: { module: 'leads', action: 'list' } }, schema: { tags, querystring: leadFilterQuery } },
       async (request, reply) => {
-        const stream = Readable.from(exportRows(db, table, tenantOf(request), request.query));
+        const stream = Readable.from(exportRows(db, kind, exportWhere(repos[kind], kind, tenantOf(request), request.query)));
         stream.on('error', (error) => request.log.error({ err: error }, 'la exportación CSV se interrumpió'));
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
@@ -96,8 +91,8 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
           .send(stream);
       },
     );
-  exportRoute('/leads/export', 'leads', 'leads');
-  exportRoute('/clean-leads/export', 'clean_leads', 'leads-limpios');
+  exportRoute('leads', 'leads');
+  exportRoute('clean-leads', 'leads-limpios');
 
   // spreadsheets and browsers name CSV in several ways; the body is read as bytes (UTF-8 or Windows-1252)
   app.addContentTypeParser(

@@ -3,12 +3,13 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
-import { cleanLeadsTable, leadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
+import { cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { textArray } from '../../resources/repository.js';
 import { assertCompanyLabels } from './audience.js';
+import { cleanLeadOnPlatform } from './conditions.js';
 
 export const MAILCHIMP_SYNC_QUEUE = 'mailchimp.sync-labels';
 
@@ -30,10 +31,7 @@ export function segmentCondition(filters: SegmentFilters | null | undefined): SQ
   const conditions: SQL[] = [];
   if (filters?.mostradorLabelIds?.length) conditions.push(sql`${cl.mostradorLabels} ?| ${textArray(filters.mostradorLabelIds)}`);
   if (filters?.statuses?.length) conditions.push(inArray(cl.status, filters.statuses));
-  if (filters?.platforms?.length) {
-    conditions.push(sql`exists (select 1 from ${leadsTable} l where l.company_id = ${cl.companyId} and l.clean_lead_id = ${cl.id}
-      and l.platform in (${sql.join(filters.platforms.map((p) => sql`${p}`), sql`, `)}))`);
-  }
+  if (filters?.platforms?.length) conditions.push(cleanLeadOnPlatform(filters.platforms));
   return conditions.length ? (and(...conditions) as SQL) : sql`true`;
 }
 

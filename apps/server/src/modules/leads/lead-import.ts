@@ -13,6 +13,7 @@ import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { decodeCsv, foldHeader, foldName, parseCsv } from './csv.js';
+import { cleanName, type Detail, mergeDetails } from './merge.js';
 
 /** The columns an import understands, by their folded header (case, accents, spaces and dashes ignored). */
 const columnNames = {
@@ -156,7 +157,7 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
       out.push({ ok: false, row, reason: importReasons.label(unknown) });
       continue;
     }
-    const name = cell(record, 'name').replace(/\s+/g, ' ').slice(0, 120) || undefined;
+    const name = cleanName(cell(record, 'name')) || undefined;
     out.push({
       ok: true,
       value: { row, name, telefono, email, platform, labels },
@@ -165,13 +166,6 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
   if (count === 0) throw new AppError('VALIDATION', 'El archivo no tiene filas de datos, solo la fila de títulos');
   return out;
 }
-
-type Detail = {
-  email?: string;
-  message?: string;
-  source?: string;
-  updatedAt: string;
-};
 
 /** A lead or clean lead as the import sees it: the stored one (locked) or one this import creates. */
 interface Person {
@@ -407,9 +401,7 @@ export async function importLeads(tx: Db, tenant: Tenant, bytes: Uint8Array): Pr
       email: cl.email,
       labels: cl.labels.length ? cl.labels : null,
       isNew: cl.isNew,
-      details: [{ email: cl.importEmail, source: 'importación', updatedAt: now }, ...cl.details]
-        .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
-        .slice(0, 500),
+      details: mergeDetails(cl.details, { email: cl.importEmail, source: 'importación', updatedAt: now }),
     }));
   const leadRows = allLeads
     .filter((l) => l.changed)

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { agentesTable, cleanLeadsTable, leadsTable, mostradorLabelsTable } from '../../db/resource-tables.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
+import { byNewest, type Detail } from './merge.js';
 import { timezoneOf } from './summary.js';
 
 /**
@@ -22,13 +23,6 @@ export const odooStages: Record<LeadStatus, { stage_name: string; probability: n
 /** The internal notes keep the newest contacts: Odoo's description is a note, not an archive. */
 const DESCRIPTION_MAX = 8000;
 
-interface Detail {
-  email?: string;
-  message?: string;
-  source?: string;
-  updatedAt: string;
-}
-
 const t = cleanLeadsTable as unknown as Record<string, AnyPgColumn>;
 const agent = agentesTable as unknown as Record<string, AnyPgColumn>;
 const label = mostradorLabelsTable as unknown as Record<string, AnyPgColumn>;
@@ -41,7 +35,7 @@ export async function odooValues(db: Db, tenant: Tenant, id: string): Promise<Od
   const [lead] = await db.select().from(cleanLeadsTable).where(and(eq(t.companyId, tenant.companyId), eq(t.id, id)));
   if (!lead) throw new AppError('NOT_FOUND');
   const row = lead as Record<string, unknown>;
-  const details = ((row.details as Detail[] | null) ?? []).slice().sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  const details = ((row.details as Detail[] | null) ?? []).slice().sort(byNewest);
   const labelIds = (row.mostradorLabels as string[] | null) ?? [];
 
   const [labels, agents, platforms, tz] = await Promise.all([

@@ -1,5 +1,4 @@
 import {
-  advancedFilterQuery,
   audienceSendResult,
   byLabelsQuery,
   LEADS_ALL_MAX,
@@ -15,11 +14,8 @@ import {
   resources,
   sendToAudienceInput,
 } from '@mostrador/contract';
-import { type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cleanLeadsTable, leadsTable } from '../../db/resource-tables.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
@@ -35,6 +31,7 @@ import {
   queuedAudienceSends,
   recordAudienceSend,
 } from './audience.js';
+import { cleanLeadOnPlatform } from './conditions.js';
 import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, setLabelsMassive } from './labels-massive.js';
 import { odooValues } from './odoo.js';
 import { leadSummary } from './summary.js';
@@ -43,7 +40,6 @@ const permission = (action: Action) => ({ permission: { module: 'leads' as const
 /** The calls' own queries are strict, like the standard lists: an unknown parameter is a 400. */
 const allQuery = leadFilterQuery.strict();
 const labelsQuery = byLabelsQuery.strict();
-const advancedQuery = advancedFilterQuery.strict();
 
 /**
  * The lead calls beyond the standard resource (SPEC §7 Leads and clean leads; contract
@@ -69,12 +65,8 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   });
 
-  /** A clean lead is on a platform when one of its leads is. */
-  const cleanLeadOn = (platform: string | undefined): SQL | undefined => {
-    if (!platform) return undefined;
-    const t = cleanLeadsTable as unknown as Record<string, AnyPgColumn>;
-    return sql`exists (select 1 from ${leadsTable} l where l.company_id = ${t.companyId} and l.clean_lead_id = ${t.id} and l.platform = ${platform})`;
-  };
+  /** A clean lead is on a platform when one of its leads is (no platform: no condition). */
+  const cleanLeadOn = (platform: string | undefined) => (platform ? cleanLeadOnPlatform(platform) : undefined);
 
   // ---- leads ----
 
@@ -121,7 +113,7 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/clean-leads/list_with_advance_filter',
-    { config: permission('list'), schema: { tags: ['clean-leads'], querystring: advancedQuery, response: { 200: pageOf(entities['clean-leads']) } } },
+    { config: permission('list'), schema: { tags: ['clean-leads'], querystring: allQuery, response: { 200: pageOf(entities['clean-leads']) } } },
     (request) => {
       const { platform, ...q } = request.query;
       return repos['clean-leads'].list(db, tenantOf(request), q as FilteredQuery, cleanLeadOn(platform));

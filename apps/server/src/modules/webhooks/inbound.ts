@@ -6,12 +6,14 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
 import type { ChatEffect } from '../chats/events.js';
+import { previewOf } from '../chats/queries.js';
+import { cleanName, type Detail, mergeDetails } from '../leads/merge.js';
 
 /**
  * What processing an event did: processed (with what it changed in a chat, published to the
  * company's browsers once the transaction commits), or ignored with the reason (Spanish, for the log).
  */
-export type Outcome = { status: 'processed'; effect?: ChatEffect; effects?: ChatEffect[] } | { status: 'ignored'; reason: string };
+export type Outcome = { status: 'processed'; effects?: ChatEffect[] } | { status: 'ignored'; reason: string };
 
 /**
  * The company an event belongs to, as the one tenant scope of the repositories: it comes from
@@ -25,14 +27,10 @@ export function channelTenant(companyId: string): Tenant {
 export const platformOf = (provider: Provider): LeadPlatform & ('facebook' | 'whatsapp' | 'instagram') =>
   provider === 'messenger' ? 'facebook' : provider;
 
-const kindLabels = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' } as const;
-const previewOf = (m: InboundMessage) =>
-  (m.text?.trim() || (m.kind === 'text' ? '' : `[${kindLabels[m.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
 const fallbackName = (provider: Provider, from: string) =>
   `${provider === 'whatsapp' ? 'WhatsApp' : provider === 'messenger' ? 'Messenger' : 'Instagram'} ${from.slice(-4)}`;
 
 type Row = Record<string, unknown>;
-type Detail = { email?: string; message?: string; source?: string; updatedAt: string };
 const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 /** Serialises work on one key inside the transaction (two deliveries of one person, one phone). */
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
@@ -62,7 +60,7 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       const input = resources['clean-leads'].input.parse({ ...person, status: 'sin-asignar', details: [detail] });
       return (await cleanLeads.create(tx, tenant, input))._id;
     }
-    const details = [detail, ...(found.details ?? [])].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1)).slice(0, 500);
+    const details = mergeDetails(found.details, detail);
     await tx.execute(sql`update clean_leads set details = ${JSON.stringify(details)}::jsonb,
         telefono = coalesce(telefono, ${person.telefono ?? null}), email = coalesce(email, ${person.email ?? null}), updated_at = now()
       where company_id = ${c} and id = ${found.id}`);
@@ -76,7 +74,7 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       const c = companyId;
       const platform = platformOf(provider);
       const phone = m.phone ? (normalisePhone(m.phone, country) ?? undefined) : undefined;
-      const name = m.name?.replace(/\s+/g, ' ').trim().slice(0, 120) || fallbackName(provider, m.from);
+      const name = cleanName(m.name) || fallbackName(provider, m.from);
       const preview = previewOf(m);
       const detail: Detail = { message: preview.slice(0, 4000) || undefined, source: provider, updatedAt: m.timestamp };
 
@@ -156,7 +154,7 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
         where company_id = ${c} and id = ${chatId}`);
-      return { status: 'processed', effect: { type: 'message.created', chatId, messageId: inserted.id } };
+      return { status: 'processed', effects: [{ type: 'message.created', chatId, messageId: inserted.id }] };
     },
 
     /** A delivery status of a message the company sent: it only moves forward (sent → delivered → read; failed). */
@@ -172,7 +170,7 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       if (message.moved) {
         await tx.execute(sql`update chat_messages set status = ${s.status}, status_error = ${s.error ?? null}, updated_at = now()
             where company_id = ${companyId} and id = ${message.id}`);
-        return { status: 'processed', effect: { type: 'message.updated', chatId: message.chat_id, messageId: message.id } };
+        return { status: 'processed', effects: [{ type: 'message.updated', chatId: message.chat_id, messageId: message.id }] };
       }
       return { status: 'processed' };
     },

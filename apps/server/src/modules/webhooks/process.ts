@@ -89,9 +89,7 @@ export function createWebhookProcessor(
       // committed: now the browsers may read it
       const { outcome, companyId } = result;
       if (realtime && companyId && outcome?.status === 'processed') {
-        for (const effect of [outcome.effect, ...(outcome.effects ?? [])]) {
-          if (effect) await publishChatEffect(db, realtime, companyId, effect, log);
-        }
+        for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
       }
       return result.status;
     },

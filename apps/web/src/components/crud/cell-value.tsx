@@ -18,8 +18,9 @@ export interface CellValueProps {
 
 const EMPTY = '—';
 
-function formatInstant(value: unknown): string {
-  if (typeof value !== 'string') return EMPTY;
+/** An instant as a date and hour ('21 nov 2025, 14:05'); `empty` when there is none, the text itself when it is not a date. */
+export function formatInstant(value: unknown, empty = EMPTY): string {
+  if (typeof value !== 'string') return empty;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
   return date.toLocaleString(displayLocale(), { dateStyle: 'medium', timeStyle: 'short' });

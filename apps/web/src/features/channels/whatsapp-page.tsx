@@ -9,10 +9,7 @@ import {
   whatsappChannelInput,
 } from '@mostrador/contract';
 import ContentCopy from '@mui/icons-material/ContentCopy';
-import Facebook from '@mui/icons-material/Facebook';
-import Instagram from '@mui/icons-material/Instagram';
 import LinkOff from '@mui/icons-material/LinkOff';
-import WhatsApp from '@mui/icons-material/WhatsApp';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -31,10 +28,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import type { z } from 'zod';
 import { serverFieldErrors, validateBody } from '../../components/crud/validation';
+import { ChannelIcon } from '../../components/ui/channel-icon';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
-import { showErrors, showSuccess } from '../../lib/feedback';
+import { copyText } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { channelKeys, channelsApi } from './api';
@@ -186,7 +184,7 @@ function WhatsappCard({ channels, canSave, canDisconnect, onDisconnect, onSaved 
   return (
     <Card>
       <CardHeader
-        avatar={<WhatsApp sx={{ color: '#25D366' }} />}
+        avatar={<ChannelIcon platform="whatsapp" decorative />}
         title="WhatsApp Business"
         subheader={
           <Subheader text="La línea de WhatsApp Cloud API de la compañía">
@@ -231,12 +229,12 @@ function MetaCard({ channels, canSave, canDisconnect, onDisconnect, onSaved }: C
   return (
     <Card>
       <CardHeader
-        avatar={<Facebook sx={{ color: '#1877F2' }} />}
+        avatar={<ChannelIcon platform="facebook" decorative />}
         title="Messenger e Instagram"
         subheader={
           <Subheader text="La página de Facebook y la cuenta de Instagram vinculada">
             <StatusChip connected={!!page} label={page ? 'Messenger conectado' : 'Sin conectar'} />
-            {instagram && <Chip size="small" color="success" icon={<Instagram />} label="Instagram conectado" />}
+            {instagram && <Chip size="small" color="success" icon={<ChannelIcon platform="instagram" decorative />} label="Instagram conectado" />}
           </Subheader>
         }
         slotProps={cardTitle}
@@ -287,14 +285,7 @@ function Actions({ formId, pending, canSave, onDisconnect }: { formId: string; p
 }
 
 function CopyRow({ label, value }: { label: string; value: string }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      showSuccess('Copiado');
-    } catch {
-      showErrors(['No se pudo copiar: selecciónalo y cópialo a mano']);
-    }
-  };
+  const copy = () => copyText(value, 'Copiado');
   return (
     <TextField
       label={label}

@@ -18,9 +18,6 @@ const enc = encodeURIComponent;
 /** The inbox's filters (chatInboxQuery without paging). */
 export type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit'>;
 
-/** Chat lists page by 10 (SPEC §9). */
-export const INBOX_PAGE_SIZE = CHAT_LIST_LIMIT;
-
 /**
  * Query keys under `chats` (the resource's key, so anything that refreshes chats refreshes
  * these): `['chats','inbox',…]`, `['chats','thread',id,…]`, `['chats','person',cleanLeadId,…]`.
@@ -38,7 +35,7 @@ export const chatKeys = {
 /** The chat calls (packages/contract chat-api.ts). Lists show their own progress, so no overlay. */
 export const chatApi = {
   inbox: (filters: InboxFilters, page: number, signal?: AbortSignal) =>
-    api.get<Page<ChatSummary>>('/chats/get_chats', { query: { ...filters, page, limit: INBOX_PAGE_SIZE }, overlay: false, signal }),
+    api.get<Page<ChatSummary>>('/chats/get_chats', { query: { ...filters, page, limit: CHAT_LIST_LIMIT }, overlay: false, signal }),
   thread: (chatId: string, before: string | undefined, signal?: AbortSignal) =>
     api.get<ChatThread>(`/chats/${enc(chatId)}/messages`, { query: { before }, overlay: false, signal }),
   threadByLead: (leadId: string, platform: Platform) =>

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { displayLocale } from '../../i18n';
-import { showErrors, showSuccess } from '../../lib/feedback';
+import { copyText } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
 import { frequencyApi } from './api';
 
@@ -26,15 +26,7 @@ export function FrequencyLinkButton({ cleanLeadId }: { cleanLeadId: string }) {
   const create = useMutation({ mutationFn: () => frequencyApi.link(cleanLeadId), onSuccess: setLink });
   if (!permissions.can('leads', 'update')) return null;
 
-  const copy = async () => {
-    if (!link) return;
-    try {
-      await navigator.clipboard.writeText(link.url);
-      showSuccess('Enlace copiado');
-    } catch {
-      showErrors(['No se pudo copiar: selecciona el enlace y cópialo a mano']);
-    }
-  };
+  const copy = () => link && copyText(link.url, 'Enlace copiado');
   const expires = link ? new Date(link.expiresAt).toLocaleDateString(displayLocale(), { dateStyle: 'long' }) : '';
 
   return (

@@ -15,8 +15,8 @@ import { apiFilters, emptyLeadFilters, filtersFromParams, type LeadFilterValues,
 import { bucketScreen, cleanLeadsScreen } from './lead-screens';
 
 /** `?vista=personas`: the clean leads (one per person) instead of the leads. */
-export const VIEW_PARAM = 'vista';
-export const PEOPLE_VIEW = 'personas';
+const VIEW_PARAM = 'vista';
+const PEOPLE_VIEW = 'personas';
 
 /**
  * /lead/todos: every lead, with the filter bar (kept in the address), or the people behind

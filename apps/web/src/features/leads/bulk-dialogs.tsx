@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { RefField } from '../../components/crud/ref-field';
 import { serverFieldErrors } from '../../components/crud/validation';
 import { displayNameOf, useResourceList } from '../../components/crud/use-resource';
-import { displayLocale } from '../../i18n';
+import { formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { fieldErrorsOf } from '../../lib/use-schema-form';
 import { resourceKeys } from '../../lib/query-keys';
@@ -97,8 +97,6 @@ function BulkDialog({
     </Dialog>
   );
 }
-
-const count = (n: number) => n.toLocaleString(displayLocale());
 
 function useRecordChoices(key: 'marketing-segments' | 'facebook-audiences', enabled: boolean) {
   const list = useResourceList(resources[key], choicesQuery, enabled);
@@ -182,7 +180,7 @@ export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
       done={
         result && (
           <Alert icon={<CheckCircleOutline />} severity="success" data-testid="bulk-result">
-            {result.updated === 1 ? 'Se actualizó 1 persona del segmento.' : `Se actualizaron ${count(result.updated)} personas del segmento.`}
+            {result.updated === 1 ? 'Se actualizó 1 persona del segmento.' : `Se actualizaron ${formatCount(result.updated)} personas del segmento.`}
             {values.mailchimp && ' Las etiquetas también se enviarán a Mailchimp.'}
           </Alert>
         )
@@ -264,7 +262,7 @@ export function AudienceDialog({ open, onClose }: BulkDialogProps) {
       done={
         result && (
           <Alert icon={<CheckCircleOutline />} severity="success" data-testid="bulk-result">
-            {result.count === 1 ? '1 persona' : `${count(result.count)} personas`} para «{audienceName}». La carga quedó en cola: la audiencia se
+            {result.count === 1 ? '1 persona' : `${formatCount(result.count)} personas`} para «{audienceName}». La carga quedó en cola: la audiencia se
             actualizará en Facebook en unos minutos.
           </Alert>
         )

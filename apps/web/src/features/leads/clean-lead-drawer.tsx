@@ -1,12 +1,10 @@
-import { type ChatSummary, leadStatusLabels } from '@mostrador/contract';
+import { type ChatSummary, choiceOf, contactFrequencyChoices, leadStatusLabels, resources } from '@mostrador/contract';
 import CloseIcon from '@mui/icons-material/Close';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
-import { choiceOf, contactFrequencyChoices } from '@mostrador/contract';
-import { FrequencyLinkButton } from '../dias-frecuencia/frequency-link-button';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -15,14 +13,13 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useRefOptions } from '../../components/crud/use-resource';
-import { displayLocale } from '../../i18n';
-import { useSession } from '../../lib/session';
-import { leadQueryKeys, leadsApi } from './api';
-import { channelIcons, channelLabel } from './channel';
+import { formatInstant } from '../../components/crud/cell-value';
+import { useRefOptions, useResourceRecord } from '../../components/crud/use-resource';
+import { ChannelIcon, channelLabel } from '../../components/ui/channel-icon';
+import { usePersonChats } from '../chat/hooks/use-chat-data';
+import { FrequencyLinkButton } from '../dias-frecuencia/frequency-link-button';
 
 interface Detail {
   email?: string;
@@ -31,14 +28,8 @@ interface Detail {
   updatedAt?: string;
 }
 
-const when = (value: unknown) => {
-  if (typeof value !== 'string') return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(displayLocale(), { dateStyle: 'medium', timeStyle: 'short' });
-};
-
 /** SPEC §3: a clean lead's details, newest first. */
-export function newestFirst(details: unknown): Detail[] {
+function newestFirst(details: unknown): Detail[] {
   if (!Array.isArray(details)) return [];
   return [...(details as Detail[])].sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
 }
@@ -64,14 +55,10 @@ function frequencyLabel(lead: Record<string, unknown>): string {
 
 /** A person (clean lead) of /lead/todos: contact, labels, what they wrote (details) and their chats. */
 export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClose: () => void }) {
-  const { companyId } = useSession();
   const titleId = useId();
-  const record = useQuery({ queryKey: leadQueryKeys.cleanLead(id ?? '', companyId), queryFn: () => leadsApi.cleanLead(id ?? ''), enabled: !!id });
-  const chats = useQuery({
-    queryKey: leadQueryKeys.chatsOfCleanLead(id ?? '', companyId),
-    queryFn: () => leadsApi.chatsOfCleanLead(id ?? ''),
-    enabled: !!id,
-  });
+  const record = useResourceRecord(resources['clean-leads'], id);
+  // The chat screen's own query: a new message or a read chat shows here too.
+  const chats = usePersonChats(id);
   const refs = useRefOptions(['agentes', 'mostrador-labels'], !!id);
   const names = new Map(refs.options.map((o) => [o.id, o.label]));
   const lead = record.data;
@@ -139,7 +126,7 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
                   <ListItem key={i} disableGutters sx={{ alignItems: 'flex-start' }}>
                     <ListItemText
                       primary={d.message || d.email || '—'}
-                      secondary={[when(d.updatedAt), d.source, d.message ? d.email : undefined].filter(Boolean).join(' · ')}
+                      secondary={[formatInstant(d.updatedAt, ''), d.source, d.message ? d.email : undefined].filter(Boolean).join(' · ')}
                     />
                   </ListItem>
                 ))}
@@ -153,6 +140,11 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
               Chats
             </Typography>
             {chats.isLoading && <Skeleton variant="rounded" height={48} />}
+            {chats.isError && (
+              <Typography variant="body2" color="error">
+                No se pudieron cargar los chats.
+              </Typography>
+            )}
             {chats.data && chats.data.payload.length === 0 && (
               <Typography variant="body2" color="text.secondary">
                 Esta persona aún no tiene chats
@@ -160,23 +152,18 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
             )}
             {chats.data && chats.data.payload.length > 0 && (
               <List dense disablePadding>
-                {chats.data.payload.map((chat: ChatSummary) => {
-                  const channel = channelIcons[chat.platform];
-                  return (
-                    <ListItemButton key={chat._id} component={RouterLink} to={`/chat?${new URLSearchParams({ chatId: chat._id })}`} sx={{ borderRadius: 1 }}>
-                      {channel && (
-                        <ListItemIcon sx={{ minWidth: 36 }}>
-                          <channel.icon fontSize="small" sx={{ color: channel.color }} aria-hidden />
-                        </ListItemIcon>
-                      )}
-                      <ListItemText
-                        primary={`${channelLabel(chat.platform)} · ${chat.contactName}`}
-                        secondary={[chat.lastMessagePreview, when(chat.lastMessageAt)].filter(Boolean).join(' · ')}
-                        slotProps={{ secondary: { noWrap: true } }}
-                      />
-                    </ListItemButton>
-                  );
-                })}
+                {chats.data.payload.map((chat: ChatSummary) => (
+                  <ListItemButton key={chat._id} component={RouterLink} to={`/chat?${new URLSearchParams({ chatId: chat._id })}`} sx={{ borderRadius: 1 }}>
+                    <ListItemIcon sx={{ minWidth: 36 }}>
+                      <ChannelIcon platform={chat.platform} decorative fontSize="small" />
+                    </ListItemIcon>
+                    <ListItemText
+                      primary={`${channelLabel(chat.platform)} · ${chat.contactName}`}
+                      secondary={[chat.lastMessagePreview, formatInstant(chat.lastMessageAt, '')].filter(Boolean).join(' · ')}
+                      slotProps={{ secondary: { noWrap: true } }}
+                    />
+                  </ListItemButton>
+                ))}
               </List>
             )}
           </Box>

@@ -23,7 +23,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
-import { displayLocale } from '../../i18n';
+import { displayLocale, formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { showErrors, showSuccess } from '../../lib/feedback';
 import { downloadFile, saveBlob, uploadFile } from '../../lib/file-transfer';
@@ -38,10 +38,8 @@ export interface LeadCsvActionsProps {
   canImport?: boolean;
 }
 
-const formatCount = (n: number) => n.toLocaleString(displayLocale());
-
 /** Rejected rows listed in the dialog; all of them are in the downloadable detail. */
-export const REJECTED_SHOWN = 200;
+const REJECTED_SHOWN = 200;
 
 /** '1,2 MB' / '850 kB'. */
 export function sizeText(bytes: number): string {
@@ -116,7 +114,7 @@ type ImportState =
   | { step: 'done'; result: LeadImportResult };
 
 /** Choose a CSV, upload it with its progress, then the counts and the rejected rows with their reasons. */
-export function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const inputId = useId();
   const titleId = useId();

@@ -12,8 +12,8 @@ import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { RefField } from '../../components/crud/ref-field';
 import { useRefOptions } from '../../components/crud/use-resource';
-import { channelLabel } from './channel';
-import { hasFilters, type LeadFilterValues, rangeError } from './lead-filters';
+import { channelLabel } from '../../components/ui/channel-icon';
+import { countOf, hasFilters, type LeadFilterValues, rangeError } from './lead-filters';
 
 export interface LeadFilterBarProps {
   values: LeadFilterValues;
@@ -22,10 +22,6 @@ export interface LeadFilterBarProps {
 }
 
 const ALL = 'Todos';
-
-/** How many filters are set (the phone's Filtros button shows it). */
-const countOf = (values: LeadFilterValues) =>
-  [values.status, values.platform, values.agenteId, values.labels.length ? 'x' : '', values.from, values.to].filter(Boolean).length;
 
 /**
  * /lead/todos: status, channel, agent, labels and a date range (the text is the list's search

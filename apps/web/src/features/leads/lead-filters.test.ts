@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { apiFilters, emptyLeadFilters, filtersFromParams, rangeError, withFilters } from './lead-filters';
+import { apiFilters, countOf, emptyLeadFilters, filtersFromParams, hasFilters, rangeError, withFilters } from './lead-filters';
 
 describe('lead filters', () => {
   it('read the address, ignoring unknown values', () => {
     const values = filtersFromParams(new URLSearchParams('estado=re-conectar&canal=fax&agente=a1&etiquetas=x,,y&desde=2025-02-30x&hasta=2025-03-31'));
     expect(values).toEqual({ status: 're-conectar', platform: '', agenteId: 'a1', labels: ['x', 'y'], from: '', to: '2025-03-31' });
+  });
+
+  it('count the filters set; labels count once', () => {
+    expect(countOf(emptyLeadFilters)).toBe(0);
+    expect(hasFilters(emptyLeadFilters)).toBe(false);
+    const values = { ...emptyLeadFilters, platform: 'whatsapp' as const, labels: ['a', 'b'], to: '2025-03-31' };
+    expect(countOf(values)).toBe(3);
+    expect(hasFilters(values)).toBe(true);
   });
 
   it('write changes, keep the rest, and go back to page 1', () => {

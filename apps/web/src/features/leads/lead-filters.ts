@@ -63,8 +63,13 @@ export function withFilters(params: URLSearchParams, changes: Partial<LeadFilter
   return next;
 }
 
+/** How many filters are set (the phone's Filtros button shows it). */
+export function countOf(values: LeadFilterValues): number {
+  return [values.status, values.platform, values.agenteId, values.labels.length ? 'x' : '', values.from, values.to].filter(Boolean).length;
+}
+
 export function hasFilters(values: LeadFilterValues): boolean {
-  return !!(values.status || values.platform || values.agenteId || values.labels.length || values.from || values.to);
+  return countOf(values) > 0;
 }
 
 /** The start of a day in the browser's zone, plus `days`, as an ISO instant. */

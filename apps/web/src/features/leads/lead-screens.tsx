@@ -8,9 +8,9 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { defineScreen, type ResourceDescriptor, type ResourceRecord, type ScreenConfig } from '../../components/crud/types';
 import { displayNameOf } from '../../components/crud/use-resource';
+import { ChannelLabel } from '../../components/ui/channel-icon';
 import { displayLocale } from '../../i18n';
 import { bucketOf, type LeadBucketSlug } from './buckets';
-import { ChannelLabel } from './channel';
 import { LeadCsvActions } from './lead-csv-actions';
 
 /** Where a lead's conversation opens (the chat screen reads these). */
@@ -95,7 +95,7 @@ export function bucketScreen(slug: LeadBucketSlug): ScreenConfig {
 }
 
 /** Clean leads as /lead/todos lists them: the advanced filter (same filters as the leads). */
-export const cleanLeadsResource: ResourceDescriptor = {
+const cleanLeadsResource: ResourceDescriptor = {
   ...resources['clean-leads'],
   listPath: 'clean-leads/list_with_advance_filter',
 };

@@ -15,20 +15,19 @@ import { PieChart } from '@mui/x-charts/PieChart';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { ChannelIcon, channelColor, channelLabel } from '../../components/ui/channel-icon';
 import { PageHeader } from '../../components/ui/page-header';
-import { displayLocale } from '../../i18n';
+import { formatCount } from '../../i18n';
 import { useSession } from '../../lib/session';
 import { leadQueryKeys, leadsApi } from './api';
 import { statusPath } from './buckets';
-import { channelIcons, channelLabel } from './channel';
 import { dayStartIso, rangeError } from './lead-filters';
 import { chartMonths, defaultRange, monthLabel, monthlySeries, monthsBetween } from './summary-model';
 
 /** SPEC §8: what a metric screen says when its data did not load. */
-export const METRIC_ERROR = 'Error al cargar los datos. Por favor, intente nuevamente.';
+const METRIC_ERROR = 'Error al cargar los datos. Por favor, intente nuevamente.';
 
 const chartLocale = { noData: 'Sin datos', loading: 'Cargando…' };
-const count = (n: number) => n.toLocaleString(displayLocale());
 
 function statusColor(status: LeadStatus, palette: Theme['palette']): string {
   switch (status) {
@@ -145,7 +144,7 @@ export function LeadSummaryPage() {
                   Total de leads
                 </Typography>
                 <Typography variant="h4" component="p" sx={{ fontWeight: 700 }} data-testid="summary-total">
-                  {count(data.total)}
+                  {formatCount(data.total)}
                 </Typography>
               </CardContent>
             </Card>
@@ -157,7 +156,7 @@ export function LeadSummaryPage() {
                       {leadStatusLabels[status]}
                     </Typography>
                     <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
-                      {count(byStatus.get(status) ?? 0)}
+                      {formatCount(byStatus.get(status) ?? 0)}
                     </Typography>
                   </CardContent>
                 </CardActionArea>
@@ -182,26 +181,23 @@ export function LeadSummaryPage() {
                       innerRadius: 55,
                       paddingAngle: 1,
                       cornerRadius: 4,
-                      data: channels.map((c) => ({ id: c.platform, value: c.count, label: channelLabel(c.platform), color: channelIcons[c.platform]?.color })),
-                      valueFormatter: (item) => count(item.value),
+                      data: channels.map((c) => ({ id: c.platform, value: c.count, label: channelLabel(c.platform), color: channelColor(c.platform) })),
+                      valueFormatter: (item) => formatCount(item.value),
                     },
                   ]}
                 />
                 <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, mt: 1, display: 'grid', gap: 0.5 }} aria-label="Leads por canal">
-                  {channels.map((c) => {
-                    const channel = channelIcons[c.platform];
-                    return (
-                      <Box component="li" key={c.platform} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                        {channel && <channel.icon fontSize="small" sx={{ color: channel.color }} aria-hidden />}
-                        <Typography variant="body2" sx={{ flex: 1 }}>
-                          {channelLabel(c.platform)}
-                        </Typography>
-                        <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                          {count(c.count)}
-                        </Typography>
-                      </Box>
-                    );
-                  })}
+                  {channels.map((c) => (
+                    <Box component="li" key={c.platform} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                      <ChannelIcon platform={c.platform} decorative fontSize="small" />
+                      <Typography variant="body2" sx={{ flex: 1 }}>
+                        {channelLabel(c.platform)}
+                      </Typography>
+                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                        {formatCount(c.count)}
+                      </Typography>
+                    </Box>
+                  ))}
                 </Box>
               </Panel>
               <Panel title="Por mes y canal">
@@ -215,8 +211,8 @@ export function LeadSummaryPage() {
                     data: s.data,
                     label: channelLabel(s.platform),
                     stack: 'total',
-                    color: channelIcons[s.platform]?.color,
-                    valueFormatter: (v: number | null) => (v === null ? '' : count(v)),
+                    color: channelColor(s.platform),
+                    valueFormatter: (v: number | null) => (v === null ? '' : formatCount(v)),
                   }))}
                 />
               </Panel>

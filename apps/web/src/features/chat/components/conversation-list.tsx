@@ -26,15 +26,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { SEARCH_DEBOUNCE_MS } from '../../../components/crud/resource-list-page';
 import { useRefOptions } from '../../../components/crud/use-resource';
+import { ChannelIcon } from '../../../components/ui/channel-icon';
 import type { InboxFilters } from '../api';
 import { useNow } from '../hooks/use-now';
 import { fullDateTime, relativeTime } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
-import { ChannelIcon } from './channel-icon';
-
-/** Wait after the last keystroke before searching (as the list screens do). */
-export const SEARCH_DEBOUNCE_MS = 350;
 
 /** The filters that narrow the inbox (search and unread have their own controls). */
 const selectFilters = ['platform', 'leadStatus', 'agenteId', 'mostradorLabelId', 'chatGroupId'] as const;
@@ -143,7 +141,7 @@ function ConversationItem({
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         badgeContent={
           <Box sx={{ bgcolor: 'background.paper', borderRadius: '50%', display: 'flex', p: '1px' }}>
-            <ChannelIcon platform={chat.platform} sx={{ fontSize: 16 }} />
+            <ChannelIcon platform={chat.platform} label={channelNames[chat.platform]} sx={{ fontSize: 16 }} />
           </Box>
         }
       >

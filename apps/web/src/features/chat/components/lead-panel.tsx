@@ -21,6 +21,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useRefOptions, useResourceList } from '../../../components/crud/use-resource';
+import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { usePermissions } from '../../../lib/permissions';
 import { resourceKeys } from '../../../lib/query-keys';
 import { useSession } from '../../../lib/session';
@@ -28,7 +29,6 @@ import { chatApi, chatKeys } from '../api';
 import { storeChatSummary, usePersonChats } from '../hooks/use-chat-data';
 import { relativeTime } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
-import { ChannelIcon } from './channel-icon';
 
 type Lead = NonNullable<ChatSummary['lead']>;
 type LeadPatch = { status?: LeadStatus; agenteId?: string | null; mostradorLabels?: string[] };
@@ -157,7 +157,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
         <Box>
           <Typography sx={{ fontWeight: 700, fontSize: '1.1rem', overflowWrap: 'anywhere' }}>{lead?.name ?? chat.contactName}</Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary', mt: 0.25 }}>
-            <ChannelIcon platform={chat.platform} sx={{ fontSize: 18 }} />
+            <ChannelIcon platform={chat.platform} label={channelNames[chat.platform]} sx={{ fontSize: 18 }} />
             <Typography variant="body2">{channelNames[chat.platform]}</Typography>
           </Box>
         </Box>
@@ -243,7 +243,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
               {others.map((other) => (
                 <ListItemButton key={other._id} component={RouterLink} to={`/chat?chatId=${encodeURIComponent(other._id)}`}>
                   <ListItemIcon sx={{ minWidth: 32 }}>
-                    <ChannelIcon platform={other.platform} sx={{ fontSize: 20 }} />
+                    <ChannelIcon platform={other.platform} label={channelNames[other.platform]} sx={{ fontSize: 20 }} />
                   </ListItemIcon>
                   <ListItemText
                     primary={`${channelNames[other.platform]} · ${other.contactName}`}

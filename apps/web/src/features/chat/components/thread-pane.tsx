@@ -16,13 +16,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useConfirm } from '../../../components/ui/confirm-dialog';
+import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { ApiError } from '../../../lib/api-client';
 import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks/use-chat-data';
 import { useRerenderAt } from '../hooks/use-now';
 import { threadChat, threadMessages } from '../lib/cache';
 import { dayKey, dayLabel, windowIsOpen } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
-import { ChannelIcon } from './channel-icon';
 import { Composer } from './composer';
 import { MessageBubble } from './message-bubble';
 
@@ -138,7 +138,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         {chat ? (
           <>
             <Avatar sx={{ bgcolor: '#EEEAF9', width: 40, height: 40 }}>
-              <ChannelIcon platform={chat.platform} />
+              <ChannelIcon platform={chat.platform} label={channelNames[chat.platform]} />
             </Avatar>
             <Box sx={{ minWidth: 0, flex: 1 }}>
               <Typography variant="h2" component="h2" noWrap sx={{ fontSize: '1.05rem' }} data-testid="thread-title">

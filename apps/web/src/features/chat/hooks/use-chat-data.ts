@@ -77,7 +77,7 @@ export function storeChatSummary(
 }
 
 /** Reads the chat's current summary from any cache that has it. */
-export function cachedSummary(queryClient: QueryClient, companyId: string | null, chatId: string): ChatSummary | undefined {
+function cachedSummary(queryClient: QueryClient, companyId: string | null, chatId: string): ChatSummary | undefined {
   const fromThread = queryClient.getQueryData<ThreadData>(chatKeys.thread(chatId, companyId))?.pages[0]?.chat;
   if (fromThread) return fromThread;
   for (const [, data] of queryClient.getQueriesData<InboxData>({ queryKey: chatKeys.inboxes() })) {

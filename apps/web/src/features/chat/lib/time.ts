@@ -1,9 +1,10 @@
-/** Times in the inbox and the thread, in Spanish. Pure: `now` is passed in. */
+/** Times in the inbox and the thread, in Spanish (dates in the display locale). `now` is passed in. */
+
+import { displayLocale } from '../../../i18n';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const LOCALE = 'es-PE';
 
 const short = new Intl.RelativeTimeFormat('es', { numeric: 'auto', style: 'short' });
 const long = new Intl.RelativeTimeFormat('es', { numeric: 'auto', style: 'long' });
@@ -35,14 +36,14 @@ export function relativeTime(iso: string | undefined, now: number = Date.now()):
   if (days < 7) return long.format(-days, 'day');
   const date = new Date(at);
   return date.getFullYear() === new Date(now).getFullYear()
-    ? date.toLocaleDateString(LOCALE, { day: 'numeric', month: 'short' })
-    : date.toLocaleDateString(LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric' });
+    ? date.toLocaleDateString(displayLocale(), { day: 'numeric', month: 'short' })
+    : date.toLocaleDateString(displayLocale(), { day: '2-digit', month: '2-digit', year: 'numeric' });
 }
 
 /** The hour of a message: '14:05'. */
 export function clockTime(iso: string): string {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString(LOCALE, { hour: '2-digit', minute: '2-digit', hour12: false });
+  return Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString(displayLocale(), { hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
 /** The full date and hour (tooltips): 'sábado, 21 de noviembre de 2025, 14:05'. */
@@ -50,7 +51,7 @@ export function fullDateTime(iso: string | undefined): string {
   if (!iso) return '';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '';
-  return at.toLocaleString(LOCALE, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+  return at.toLocaleString(displayLocale(), { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
 /** The day separator of a thread: 'Hoy', 'Ayer', 'lunes, 17 de noviembre' (with the year when another one). */
@@ -62,7 +63,7 @@ export function dayLabel(iso: string, now: number = Date.now()): string {
   if (days === 1) return 'Ayer';
   const date = new Date(at);
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return date.toLocaleDateString(LOCALE, { weekday: 'long', day: 'numeric', month: 'long', ...(sameYear ? {} : { year: 'numeric' }) });
+  return date.toLocaleDateString(displayLocale(), { weekday: 'long', day: 'numeric', month: 'long', ...(sameYear ? {} : { year: 'numeric' }) });
 }
 
 /** The local day of an instant, to group a thread by day. */
