@@ -27,7 +27,7 @@ test('a phone\'s contacts: from /telefonos to its list, create on that phone, de
   await page.goto('/contactos');
   await expect(page.getByRole('heading', { name: 'Contactos', level: 1 })).toBeVisible();
   // the demo company's contacts are listed (a seeded example of the contract's contactos)
-  await page.getByRole('searchbox', { name: 'Buscar' }).fill('Carmen Vargas');
+  await page.getByRole('searchbox', { name: 'Buscar', exact: true }).fill('Carmen Vargas');
   await expect(page.getByRole('cell', { name: 'Carmen Vargas', exact: true }).first()).toBeVisible();
 });
 
