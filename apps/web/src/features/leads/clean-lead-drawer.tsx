@@ -84,7 +84,7 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
         </IconButton>
       </Box>
       <Divider />
-      <Box sx={{ p: 2.5, display: 'grid', gap: 3 }}>
+      <Box sx={{ p: 2.5, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 3 }}>
         {record.isLoading && <Skeleton variant="rounded" height={120} />}
         {record.isError && <Alert severity="warning">El registro no existe o fue eliminado.</Alert>}
         {lead && (
@@ -161,6 +161,7 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
                       primary={`${channelLabel(chat.platform)} · ${chat.contactName}`}
                       secondary={[chat.lastMessagePreview, formatInstant(chat.lastMessageAt, '')].filter(Boolean).join(' · ')}
                       slotProps={{ secondary: { noWrap: true } }}
+                      sx={{ minWidth: 0 }}
                     />
                   </ListItemButton>
                 ))}
