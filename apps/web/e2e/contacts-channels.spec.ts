@@ -64,7 +64,10 @@ test('/dias-frecuencia: a customer opens the link without signing in and saves a
   await phone.getByText('Cada 15 días').click();
   await phone.getByRole('button', { name: 'Guardar preferencia' }).click();
   await expect(phone.getByRole('status')).toHaveText('Preferencia guardada');
-  await phone.goto(`/dias-frecuencia?t=${new URL(url).pathname.split('/').pop()?.slice(0, -2)}xx`);
+  // one character of the signed token changed (always to another one) makes it invalid
+  const signed = new URL(url).pathname.split('/').pop() ?? '';
+  const tampered = `${signed.slice(0, 10)}${signed[10] === 'A' ? 'B' : 'A'}${signed.slice(11)}`;
+  await phone.goto(`/dias-frecuencia?t=${tampered}`);
   await expect(phone.getByRole('heading', { name: 'Enlace no válido' })).toBeVisible();
   await customer.close();
 });
