@@ -71,41 +71,60 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new AppError('COMPANY_FORBIDDEN', 'Selecciona una compañía (encabezado X-Company-Id)');
     }
 
-    const { rows } = await app.database.pool.query<{
-      corporation_id: string;
-      disabled: boolean;
-      token_version: number;
-      revoked: boolean;
-      role: Role | null;
-    }>(
-      `select u.corporation_id, u.disabled, u.token_version,
-              (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role
-         from sessions s
-         join users u on u.id = s.user_id
-         left join memberships m on m.user_id = u.id and m.company_id = $3
-        where s.id = $1 and u.id = $2`,
-      [claims.sid, claims.sub, companyId],
-    );
+    // ONE statement: the session, the user, the membership of X-Company-Id and the role's
+    // permissions, read together at the start of the request (decision 0023). Nothing is
+    // cached between requests, so a logout, a disabled user, a demotion or a password change
+    // holds on the very next request.
+    const { rows } = await app.database.pool.query<AuthRow>({ name: 'mostrador_auth', text: authStatement, values: [claims.sid, claims.sub, companyId] });
     const row = rows[0];
     if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
     request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
 
     if (companyId && row.role) {
       request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role };
+      granted.set(request.tenant, new Set(row.permissions));
     }
     if (config.company === false) return;
     if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
-    if (config.permission) {
-      const allowed = await app.permissions.allows(request.tenant, config.permission.module, config.permission.action);
-      if (!allowed) throw new AppError('FORBIDDEN');
+    if (config.permission && !row.permissions.includes(`${config.permission.module}.${config.permission.action}`)) {
+      throw new AppError('FORBIDDEN');
     }
   });
 });
+
+interface AuthRow {
+  corporation_id: string;
+  disabled: boolean;
+  token_version: number;
+  revoked: boolean;
+  role: Role | null;
+  /** `module.action` of every permission the role holds in the corporation's stored matrix (empty without a membership). */
+  permissions: string[];
+}
+
+/** The auth hook's one statement ($1 session id, $2 user id, $3 company id or null), a named prepared statement. */
+export const authStatement = `select u.corporation_id, u.disabled, u.token_version,
+       (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role,
+       array(select rp.module || '.' || rp.action from role_permissions rp
+              where rp.corporation_id = u.corporation_id and rp.role = m.role) as permissions
+  from sessions s
+  join users u on u.id = s.user_id
+  left join memberships m on m.user_id = u.id and m.company_id = $3::uuid
+ where s.id = $1::uuid and u.id = $2::uuid`;
+
+/**
+ * The permissions read with a request's tenant (same statement as its session), by tenant
+ * object: `allows` and `matrix` answer from them for that request instead of asking again.
+ * A tenant built elsewhere (a webhook's) is not here and is asked from the table.
+ */
+const granted = new WeakMap<object, ReadonlySet<string>>();
 
 /** Answers from the stored matrix (role_permissions), never from code. */
 export function createPermissionService(app: FastifyInstance) {
   return {
     async allows(tenant: Pick<Tenant, 'corporationId' | 'role'>, module: Module, action: Action): Promise<boolean> {
+      const known = granted.get(tenant);
+      if (known) return known.has(`${module}.${action}`);
       const { rows } = await app.database.db.execute(
         sql`select 1 from role_permissions where corporation_id = ${tenant.corporationId}
             and role = ${tenant.role} and module = ${module} and action = ${action}`,
@@ -114,6 +133,14 @@ export function createPermissionService(app: FastifyInstance) {
     },
     /** The role's whole matrix: module → actions (the web hides what the role may not do). */
     async matrix(tenant: Pick<Tenant, 'corporationId' | 'role'>): Promise<Record<string, Action[]>> {
+      const known = granted.get(tenant);
+      if (known) {
+        const out: Record<string, Action[]> = {};
+        const pairs = [...known].map((p) => p.split('.') as [string, Action]);
+        pairs.sort(([m1, a1], [m2, a2]) => (m1 === m2 ? (a1 < a2 ? -1 : 1) : m1 < m2 ? -1 : 1));
+        for (const [module, action] of pairs) (out[module] ??= []).push(action);
+        return out;
+      }
       const { rows } = await app.database.db.execute<{ module: string; action: Action }>(
         sql`select module, action from role_permissions where corporation_id = ${tenant.corporationId}
             and role = ${tenant.role} order by module, action`,
