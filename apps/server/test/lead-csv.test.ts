@@ -1,7 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fc, it as itProp } from '@fast-check/vitest';
 import { LEAD_IMPORT_MAX_ROWS, type LeadImportResult } from '@mostrador/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { csvField, parseCsv } from '../src/modules/leads/csv.js';
-import { EXPORT_BATCH } from '../src/modules/leads/csv-routes.js';
+import { EXPORT_BATCH, exportErrorLine } from '../src/modules/leads/csv-routes.js';
+import { cleanName } from '../src/modules/leads/merge.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -28,7 +33,7 @@ async function exportCsv(s: Signed, company: string, url: string) {
   const res = await t.app.inject({ method: 'GET', url, headers: as(s, company) });
   expect(res.statusCode, res.body).toBe(200);
   const text = res.body;
-  const records = [...parseCsv(text.replace(BOM, ''))];
+  const records = parseCsv(text.replace(BOM, '')).map((r) => r.fields);
   return { res, text, header: records[0], rows: records.slice(1) };
 }
 
@@ -68,11 +73,11 @@ describe('csv helpers', () => {
   });
 
   it('reads quoted fields with delimiters, quotes and line breaks, CRLF and ; files', () => {
-    expect([...parseCsv('a,b\r\n"x, y","di ""no""\notra línea"\r\n')]).toEqual([
+    expect(parseCsv('a,b\r\n"x, y","di ""no""\notra línea"\r\n').map((r) => r.fields)).toEqual([
       ['a', 'b'],
       ['x, y', 'di "no"\notra línea'],
     ]);
-    expect([...parseCsv('nombre;telefono\nAna;987 654 321')]).toEqual([
+    expect(parseCsv('nombre;telefono\nAna;987 654 321').map((r) => r.fields)).toEqual([
       ['nombre', 'telefono'],
       ['Ana', '987 654 321'],
     ]);
@@ -290,15 +295,19 @@ describe('POST /leads/import', () => {
       'Buena Fila,987000113,,,',
     ].join('\n');
     const result = await imported(admin, peru, csv);
-    expect(result.created).toBe(1);
+    expect(result.created).toBe(2);
     expect(result.rejected).toEqual([
       { row: 2, reason: 'Falta teléfono o email' },
       { row: 3, reason: 'Teléfono inválido' },
       { row: 4, reason: 'Email inválido' },
-      { row: 6, reason: 'Etiqueta desconocida: Inexistente' },
       { row: 7, reason: 'Plataforma desconocida: tiktok' },
     ]);
-    expect(await leadsWith(peru, 'name = $2', ['Mala Etiqueta'])).toHaveLength(0);
+    // a label the company does not have: the row is imported with its known labels, and a warning says so
+    expect(result.warnings).toEqual([{ row: 6, reason: 'Etiqueta desconocida, no se asignó: Inexistente' }]);
+    expect(result.msg).toMatch(/1 aviso$/);
+    const [mala] = await leadsWith(peru, 'name = $2', ['Mala Etiqueta']);
+    const [mayorista] = await t.sql<{ id: string }>(`select id from mostrador_labels where company_id = $1 and name = 'Mayorista'`, [peru]);
+    expect(mala.mostrador_labels).toEqual([mayorista.id]);
   });
 
   it('refuses files that cannot be imported with a Spanish 400', async () => {
@@ -347,8 +356,211 @@ describe('POST /leads/import', () => {
     // Acme's labels are its own: Demo Perú's label names are unknown there unless Acme has them too
     await t.sql(`insert into mostrador_labels (company_id, name, color) values ($1, 'Solo Perú', '#111111')`, [peru]);
     const foreign = await imported(acme, acmeCo, 'telefono,etiquetas\n911113333,Solo Perú');
-    expect(foreign.rejected).toEqual([{ row: 2, reason: 'Etiqueta desconocida: Solo Perú' }]);
+    expect(foreign).toMatchObject({ created: 1, rejected: [], warnings: [{ row: 2, reason: 'Etiqueta desconocida, no se asignó: Solo Perú' }] });
+    expect(await t.sql(`select 1 from mostrador_labels where company_id = $1 and name = 'Solo Perú'`, [acmeCo])).toHaveLength(0);
     const denied = await importCsv(admin, acmeCo, 'telefono\n911113333');
     expect(denied.statusCode).toBe(401);
+  });
+});
+
+/** A CSV text: fields quoted when needed, quotes doubled (as Excel writes them). */
+const csvText = (rows: string[][], delimiter: string, eol = '\r\n') =>
+  rows.map((r) => r.map((f) => (/["\r\n,;\t]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(delimiter)).join(eol) + eol;
+
+/** The encodings and separators spreadsheets save a CSV in: rows → bytes. */
+const saved = {
+  'UTF-8 sin BOM, coma': (rows: string[][]) => Buffer.from(csvText(rows, ','), 'utf8'),
+  'UTF-8 con BOM, punto y coma': (rows: string[][]) => Buffer.from(`\uFEFF${csvText(rows, ';')}`, 'utf8'),
+  'Windows-1252, punto y coma': (rows: string[][]) => iconv.encode(csvText(rows, ';'), 'windows-1252'),
+  'Texto Unicode (UTF-16LE con BOM, tabulaciones)': (rows: string[][]) => iconv.encode(csvText(rows, '\t'), 'utf16le', { addBOM: true }),
+  'UTF-16BE con BOM, tabulaciones': (rows: string[][]) => iconv.encode(csvText(rows, '\t'), 'utf16be', { addBOM: true }),
+} as const;
+
+describe('POST /leads/import: encodings, separators and broken files', () => {
+  const template = (n: number) => [
+    ['nombre', 'telefono', 'email'],
+    ['José Peña', `98770${n}001`, ''],
+    ['María Ñuñoa', `98770${n}002`, `maria.nunoa${n}@correo.pe`],
+  ];
+
+  it.each(Object.entries(saved).map(([format, encode], i) => [format, encode, i] as const))('imports a file saved as %s', async (_format, encode, i) => {
+    const result = await imported(admin, peru, encode(template(i)));
+    expect(result).toMatchObject({ created: 2, merged: 0, rejected: [], warnings: [] });
+    expect((await leadsWith(peru, 'telefono = $2', [`5198770${i}001`]))[0].name).toBe('José Peña');
+    expect((await leadsWith(peru, 'telefono = $2', [`5198770${i}002`]))[0]).toMatchObject({ name: 'María Ñuñoa', email: `maria.nunoa${i}@correo.pe` });
+  });
+
+  it('imports UTF-16LE without a BOM (zeros in every other byte)', async () => {
+    const result = await imported(admin, peru, iconv.encode('nombre\ttelefono\r\nÁngel Sin Bom\t987709001\r\n', 'utf16le'));
+    expect(result).toMatchObject({ created: 1, rejected: [] });
+    expect((await leadsWith(peru, 'telefono = $2', ['51987709001']))[0].name).toBe('Ángel Sin Bom');
+  });
+
+  it('counts spreadsheet rows, not text lines, when a quoted cell has line breaks', async () => {
+    const csv = [
+      'nombre;telefono;notas',
+      '"Ana\nde las\nNieves";987710001;"una nota; con ""comillas""\ny dos líneas"',
+      'Sin Teléfono;;',
+      '',
+      '"Beto\r\nSegunda";12;',
+      'Carla;987710003;',
+    ].join('\r\n');
+    const result = await imported(admin, peru, csv);
+    expect(result.created).toBe(2);
+    expect(result.rejected).toEqual([
+      { row: 3, reason: 'Falta teléfono o email' },
+      { row: 5, reason: 'Teléfono inválido' },
+    ]);
+    expect((await leadsWith(peru, 'telefono = $2', ['51987710001']))[0].name).toBe('Ana de las Nieves');
+  });
+
+  it('strips NUL characters from cells, in UTF-8 and in UTF-16, and imports the rows', async () => {
+    const text = (n: number, delimiter: string) =>
+      ['nombre,telefono,email', `Nu\u0000la Ceros,98${n}\u000011001,nula${n}\u0000@correo.pe`, `Otra\u0000,98${n}11002,`].join('\r\n').replaceAll(',', delimiter);
+    for (const bytes of [Buffer.from(text(77, ','), 'utf8'), iconv.encode(text(78, '\t'), 'utf16le', { addBOM: true })]) {
+      const result = await imported(admin, peru, bytes);
+      expect(result).toMatchObject({ created: 2, rejected: [] });
+    }
+    expect((await leadsWith(peru, 'telefono = $2', ['51987711001']))[0]).toMatchObject({ name: 'Nula Ceros', email: 'nula77@correo.pe' });
+    expect((await leadsWith(peru, 'telefono = $2', ['51987811002']))[0].name).toBe('Otra');
+  });
+
+  it('refuses a file that is not text with a Spanish 400 and writes nothing', async () => {
+    const before = await t.sql<{ n: number }>('select count(*)::int as n from leads');
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 7)]);
+    const xlsx = Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1'), Buffer.from('[Content_Types].xml telefono,email')]);
+    const random = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 256));
+    for (const [bytes, what] of [
+      [png, /PNG/],
+      [xlsx, /xlsx/],
+      [random, /no es un CSV de texto/],
+    ] as const) {
+      const res = await importCsv(admin, peru, bytes);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors.msg).toMatch(/^El archivo no es un CSV de texto/);
+      expect(res.json().errors.msg).toMatch(what);
+    }
+    expect(await t.sql<{ n: number }>('select count(*)::int as n from leads')).toEqual(before);
+  });
+
+  it('rejects a row with a 100,000-character cell and imports the others', async () => {
+    const csv = `nombre,telefono\r\nAntes Larga,987712001\r\n"${'x'.repeat(100_000)}",987712002\r\nDespués Larga,987712003\r\n`;
+    const result = await imported(admin, peru, csv);
+    expect(result.created).toBe(2);
+    expect(result.rejected).toEqual([{ row: 3, reason: 'La columna "nombre" tiene más de 1000 caracteres' }]);
+    expect(await leadsWith(peru, 'telefono = $2', ['51987712002'])).toHaveLength(0);
+  });
+
+  it('refuses a quote that never closes, naming its row', async () => {
+    const res = await importCsv(admin, peru, 'nombre,telefono\r\nBien,987713001\r\n"Sin cerrar,987713002\r\nOtra,987713003\r\n');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.msg).toMatch(/^La fila 3 abre comillas/);
+    expect(await leadsWith(peru, 'telefono = $2', ['51987713001'])).toHaveLength(0);
+  });
+
+  // a fixed seed and a few runs: the same cases every time, a few seconds
+  let phone = 96_000_000;
+  const nameChars = fc.constantFrom(...'aeñoÑÁéíÜ  ,;"\'\n\t-=@'.split(''), '😀', '👩‍💻', 'ß');
+  const lead = fc.record({
+    name: fc.array(nameChars, { maxLength: 14 }).map((c) => c.join('')),
+    withEmail: fc.boolean(),
+    format: fc.constantFrom('plain', 'spaced', 'plus'),
+  });
+  itProp.prop([fc.array(lead, { minLength: 1, maxLength: 6 })], { seed: 20_240_610, numRuns: 12 })(
+    'round-trips random leads in every encoding and separator (property)',
+    async (leads) => {
+      for (const encode of Object.values(saved)) {
+        const rows = leads.map((l) => {
+          phone += 1;
+          const n = String(phone);
+          const written = l.format === 'plain' ? `9${n}` : l.format === 'spaced' ? `9${n.slice(0, 2)} ${n.slice(2, 5)} ${n.slice(5)}` : `+51 9${n}`;
+          const windows = encode === saved['Windows-1252, punto y coma'];
+          const name = windows ? l.name.replace(/[^\u0000-\u00ff]/gu, '') : l.name;
+          return { name, written, telefono: `519${n}`, email: l.withEmail ? `prop.${n}@correo.pe` : '' };
+        });
+        const result = await imported(admin, peru, encode([['nombre', 'telefono', 'email'], ...rows.map((r) => [r.name, r.written, r.email])]));
+        expect(result).toMatchObject({ created: rows.length, merged: 0, rejected: [] });
+        const stored = await leadsWith(peru, 'telefono in (select jsonb_array_elements_text($2::jsonb))', [JSON.stringify(rows.map((r) => r.telefono))]);
+        expect(stored.map((l) => [l.telefono, l.email ?? ''])).toEqual(rows.map((r) => [r.telefono, r.email]));
+        expect(stored.map((l) => l.name)).toEqual(rows.map((r) => cleanName(r.name) || r.email || r.telefono));
+      }
+    },
+    60_000,
+  );
+});
+
+describe('GET /leads/export: nothing breaks, nothing is lost', () => {
+  it('refuses a filter with NUL with a 400 naming the field, before any CSV', async () => {
+    for (const url of ['/api/leads/export?filter=a%00b', '/api/clean-leads/export?filter=%00']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: as(admin, peru) });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      // the API's own guard (decision 0021) or the export's, whichever comes first: a Spanish 400 naming the field
+      expect(res.json().errors).toMatchObject({ code: 'VALIDATION', msg: expect.stringMatching(/carácter nulo/) });
+      expect(res.json().errors.msg).toMatch(/«url»|"filter"/);
+    }
+  });
+
+  it('a batch that fails mid-stream ends the file with a visible error line and cuts the transfer short', async () => {
+    const total = EXPORT_BATCH + 10;
+    await t.sql(
+      `insert into leads (company_id, name, telefono, platform, status)
+       select $1, 'Corte ' || i, (56930000000 + i)::text, 'web', 'sin-asignar' from generate_series(1, $2::int) i`,
+      [chile, total],
+    );
+    const db = t.database.db;
+    const select = db.select.bind(db);
+    let calls = 0;
+    const spy = vi.spyOn(db, 'select').mockImplementation(((...args: Parameters<typeof select>) => {
+      calls += 1;
+      if (calls === 2) throw new Error('conexión perdida (inyectada)');
+      return select(...args);
+    }) as typeof select);
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const { status, body, complete } = await new Promise<{ status?: number; body: string; complete: boolean }>((resolve) => {
+        const req = http.get(
+          { host: '127.0.0.1', port, path: '/api/leads/export?filter=Corte', headers: as(admin, chile) },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode, body, complete: res.complete }));
+            res.on('error', () => resolve({ status: res.statusCode, body, complete: false }));
+            res.on('aborted', () => resolve({ status: res.statusCode, body, complete: false }));
+          },
+        );
+        req.on('error', () => resolve({ body: '', complete: false }));
+      });
+      expect(status).toBe(200);
+      // the file is not complete, and says so in its last line
+      expect(complete).toBe(false);
+      const lines = body.trimEnd().split('\r\n');
+      expect(lines).toHaveLength(1 + EXPORT_BATCH + 1);
+      expect(lines.at(-1)).toBe(exportErrorLine(EXPORT_BATCH).trimEnd());
+      expect(lines.at(-1)).toMatch(/^# ERROR: la exportación se interrumpió después de 2000 filas/);
+    } finally {
+      spy.mockRestore();
+    }
+    // without the failure, the whole file
+    const whole = await exportCsv(admin, chile, '/api/leads/export?filter=Corte');
+    expect(whole.rows).toHaveLength(total);
+    expect(whole.text).not.toMatch(/# ERROR/);
+  });
+
+  it('a query that fails on the first batch is a JSON error, not a broken file', async () => {
+    const spy = vi.spyOn(t.database.db, 'select').mockImplementationOnce(() => {
+      throw new Error('base de datos caída (inyectada)');
+    });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/leads/export', headers: as(admin, peru) });
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -124,12 +124,16 @@ export const odooLeadValues = z.object({
 });
 export type OdooLeadValues = z.infer<typeof odooLeadValues>;
 
-/** POST /leads/import: what happened to each row. Row numbers count the header as row 1. */
+/**
+ * POST /leads/import: what happened to each row. Row numbers count the header as row 1.
+ * `warnings`: rows imported with a note (a label the company does not have, decision 0022).
+ */
 export const leadImportResult = z.object({
   msg: z.string(),
   created: z.number().int(),
   merged: z.number().int(),
   rejected: z.array(z.object({ row: z.number().int(), reason: z.string() })),
+  warnings: z.array(z.object({ row: z.number().int(), reason: z.string() })).optional(),
 });
 export type LeadImportResult = z.infer<typeof leadImportResult>;
 export const LEAD_IMPORT_MAX_ROWS = 20_000;

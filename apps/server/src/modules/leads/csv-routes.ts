@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { leadFilterQuery, leadImportResult, resources } from '@mostrador/contract';
 import { and, asc, isNotNull, or, type SQL, sql } from 'drizzle-orm';
@@ -37,30 +38,67 @@ function exportWhere(repo: Repository, kind: Kind, tenant: Tenant, query: Filter
   return repo.whereOf(tenant, (kind === 'leads' ? { ...filters, platform } : filters) as Partial<FilteredQuery>, and(withContact, onPlatform));
 }
 
+/** The last line of an export that failed after its first bytes (no comma or semicolon: one cell in a spreadsheet). */
+export const exportErrorLine = (rows: number) =>
+  `# ERROR: la exportación se interrumpió después de ${rows} filas y este archivo está INCOMPLETO. Vuelve a exportar.\r\n`;
+
+/**
+ * A filter with a NUL character: PostgreSQL refuses it inside the query, which used to fail after
+ * the 200 was sent. Refused with a 400 naming the field (decision 0021: NUL typed into the API is refused).
+ */
+function refuseNul(query: Record<string, unknown>) {
+  const fields = Object.entries(query).flatMap(([key, value]) =>
+    [value].flat().some((v) => typeof v === 'string' && v.includes('\u0000')) ? [key] : [],
+  );
+  if (fields.length === 0) return;
+  const msg = (field: string) => `El filtro "${field}" contiene un carácter nulo (NUL), que no es válido`;
+  throw new AppError('VALIDATION', msg(fields[0]), fields.map((path) => ({ path, msg: msg(path) })));
+}
+
 /**
  * The CSV of SPEC §5 (columns email and telefono), one row per record `where` matches, read in
  * keyset batches on (created_at, id) — the list's created_at index — so a million leads stream
  * without being held in memory. The cursor is the timestamp as text: a JS Date would drop
  * PostgreSQL's microseconds and repeat or skip rows.
+ *
+ * The first batch is read before the first yield, so the route awaits it before any byte is
+ * sent: a query that fails there is an ordinary JSON error. A batch that fails later, after the
+ * 200 went out, ends the file with `exportErrorLine` and then fails the stream, which cuts the
+ * response short (no final chunk): the browser, fetch and curl all report an unfinished
+ * download, and whoever opens the saved part reads why it is incomplete (decision 0022).
  */
-async function* exportRows(db: Db, kind: Kind, where: SQL): AsyncGenerator<string> {
-  yield UTF8_BOM + csvLine(['email', 'telefono']);
+export async function* exportRows(
+  db: Db,
+  kind: Kind,
+  where: SQL,
+  onFailure: (error: unknown) => Promise<void> = async () => {},
+): AsyncGenerator<string> {
   const table = tables[kind];
   const t = table as unknown as Record<string, AnyPgColumn>;
-  let after: { k: string; id: string } | undefined;
-  for (;;) {
+  const batch = (after?: { k: string; id: string }) => {
     const page = after ? sql`(${t.createdAt}, ${t.id}) > (${after.k}::timestamptz, ${after.id}::uuid)` : undefined;
-    const rows = await db
+    return db
       .select({ k: sql<string>`${t.createdAt}::text`, id: t.id, email: t.email, telefono: t.telefono })
       .from(table)
       .where(and(where, page))
       .orderBy(asc(t.createdAt), asc(t.id))
       .limit(EXPORT_BATCH);
-    if (rows.length === 0) return;
-    yield rows.map((r) => csvLine([r.email as string | null, r.telefono as string | null])).join('');
-    if (rows.length < EXPORT_BATCH) return;
+  };
+  const lines = (rows: Awaited<ReturnType<typeof batch>>) => rows.map((r) => csvLine([r.email as string | null, r.telefono as string | null])).join('');
+  let rows = await batch();
+  let written = rows.length;
+  yield UTF8_BOM + csvLine(['email', 'telefono']) + lines(rows);
+  while (rows.length === EXPORT_BATCH) {
     const last = rows[rows.length - 1];
-    after = { k: last.k, id: last.id as string };
+    try {
+      rows = await batch({ k: last.k, id: last.id as string });
+    } catch (error) {
+      yield exportErrorLine(written);
+      await onFailure(error);
+      throw error;
+    }
+    written += rows.length;
+    if (rows.length) yield lines(rows);
   }
 }
 
@@ -82,7 +120,22 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       `/${kind}/export`,
       { config: { permission: { module: 'leads', action: 'list' } }, schema: { tags, querystring: leadFilterQuery } },
       async (request, reply) => {
-        const stream = Readable.from(exportRows(db, kind, exportWhere(repos[kind], kind, tenantOf(request), request.query)));
+        refuseNul(request.query);
+        const where = exportWhere(repos[kind], kind, tenantOf(request), request.query);
+        // before the error line's stream failure cuts the connection, let that line reach the socket
+        const flushed = async () => {
+          const socket = reply.raw.socket;
+          if (socket && socket.writableLength > 0) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+        };
+        const rows = exportRows(db, kind, where, flushed);
+        // the first batch (and any error in it) before the status line
+        const first = await rows.next();
+        const stream = Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value;
+            yield* rows;
+          })(),
+        );
         stream.on('error', (error) => request.log.error({ err: error }, 'la exportación CSV se interrumpió'));
         return reply
           .header('content-type', 'text/csv; charset=utf-8')

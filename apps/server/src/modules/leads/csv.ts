@@ -1,76 +1,137 @@
+import { parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { AppError } from '../../lib/errors.js';
+
 /**
  * CSV as spreadsheets write and read it (RFC 4180): fields quoted when they hold the
- * delimiter, a quote or a line break, quotes doubled inside. Excel in Spanish locales writes
- * `;` and often Windows-1252, so the reader detects both; the writer answers UTF-8 with a BOM,
+ * delimiter, a quote or a line break, quotes doubled inside. Uploads are decoded with
+ * iconv-lite and split by csv-parse (decision 0022); the writer answers UTF-8 with a BOM,
  * which Excel needs to show accents.
  */
 
 export const UTF8_BOM = '\uFEFF';
 
-/** Decodes an upload: UTF-8 (with or without BOM), else Windows-1252 (Excel's "CSV" on Windows). */
-export function decodeCsv(bytes: Uint8Array): string {
-  let text: string;
+/** Start bytes of files people upload by mistake instead of a CSV (a .xlsx is a zip). */
+const BINARY_SIGNATURES: Array<[string, number[]]> = [
+  ['una imagen PNG', [0x89, 0x50, 0x4e, 0x47]],
+  ['una imagen JPEG', [0xff, 0xd8, 0xff]],
+  ['una imagen GIF', [0x47, 0x49, 0x46, 0x38]],
+  ['un PDF', [0x25, 0x50, 0x44, 0x46]],
+  ['un libro de Excel (.xlsx) o un archivo comprimido', [0x50, 0x4b, 0x03, 0x04]],
+  ['un libro de Excel antiguo (.xls)', [0xd0, 0xcf, 0x11, 0xe0]],
+  ['un archivo comprimido', [0x1f, 0x8b]],
+  ['un archivo comprimido', [0x37, 0x7a, 0xbc, 0xaf]],
+  ['un archivo comprimido', [0x52, 0x61, 0x72, 0x21]],
+];
+
+const notText = (what?: string) =>
+  new AppError(
+    'VALIDATION',
+    `El archivo no es un CSV de texto${what ? ` (parece ${what})` : ''}: en Excel, usa "Guardar como" → "CSV UTF-8 (delimitado por comas)" y sube ese archivo`,
+  );
+
+export type CsvEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252';
+
+/**
+ * The encoding of an upload. A BOM says it (Excel's "Texto Unicode" is UTF-16LE with BOM and
+ * tabs, "CSV UTF-8" has the UTF-8 BOM); UTF-16 without a BOM shows as a zero in every other
+ * byte; then text that is valid UTF-8 is UTF-8, and anything else is Windows-1252 (Excel's
+ * plain "CSV" on Windows in Spanish, of which ISO-8859-1 is a subset). chardet was measured
+ * and is not used: see decision 0022.
+ */
+export function detectEncoding(bytes: Uint8Array): CsvEncoding {
+  const [a, b, c] = bytes;
+  if (a === 0xef && b === 0xbb && c === 0xbf) return 'utf8';
+  if (a === 0xff && b === 0xfe) return 'utf16le';
+  if (a === 0xfe && b === 0xff) return 'utf16be';
+  const sample = bytes.subarray(0, 4096 - (Math.min(bytes.length, 4096) % 2));
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < sample.length; i += 1) if (sample[i] === 0) i % 2 === 0 ? (evenZeros += 1) : (oddZeros += 1);
+  const pairs = sample.length / 2;
+  if (pairs >= 2 && oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf16le';
+  if (pairs >= 2 && evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf16be';
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'utf8';
   } catch {
-    text = new TextDecoder('windows-1252').decode(bytes);
+    return 'windows-1252';
   }
-  return text.startsWith(UTF8_BOM) ? text.slice(1) : text;
 }
 
-/** The delimiter of the header line: the most frequent of `,` `;` tab outside quotes (`,` by default). */
-export function detectDelimiter(text: string): string {
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
-  let quoted = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && ch in counts) counts[ch] += 1;
+/** C0 control characters other than tab, line feed and carriage return (and DEL). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/**
+ * The text of an upload, or a 400 when it is not text at all (an image, a zip or .xlsx renamed
+ * .csv, any file mostly made of control bytes). NUL and the other control characters are
+ * stripped (decision 0021: text from files has NUL stripped); vertical tab and form feed become
+ * spaces.
+ */
+export function decodeCsv(bytes: Uint8Array): string {
+  for (const [what, signature] of BINARY_SIGNATURES) {
+    if (signature.every((byte, i) => bytes[i] === byte)) throw notText(what);
   }
-  return Object.entries(counts).reduce((best, entry) => (entry[1] > best[1] ? entry : best), [',', 0])[0];
+  const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), detectEncoding(bytes), { stripBOM: true });
+  const sample = text.slice(0, 65_536);
+  const controls = (sample.match(CONTROL) ?? []).length;
+  const nuls = (sample.match(/\u0000/g) ?? []).length;
+  // a cell with a stray NUL is text; a file where one character in ten is a NUL, or one in fifty
+  // another control character, is not
+  if (nuls > sample.length * 0.1 || controls - nuls > sample.length * 0.02 || sample.includes('\uFFFD\uFFFD\uFFFD')) throw notText();
+  return text.replace(/[\u000b\u000c]/g, ' ').replace(CONTROL, '');
+}
+
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/**
+ * The delimiter of the header record: the one of `,` `;` tab that splits it into the most
+ * fields, read by csv-parse itself so quoted titles count right (`,` on ties). csv-parse's own
+ * `delimiter_auto` scores every ASCII character, digits and letters included, so a
+ * one-column file of phones would be split on a digit.
+ */
+export function detectDelimiter(text: string): string {
+  let best: string = ',';
+  let most = 0;
+  const head = text.slice(0, 65_536);
+  for (const delimiter of DELIMITERS) {
+    let fields = 0;
+    try {
+      const [header] = parse(head, { delimiter, to: 1, relax_quotes: true, relax_column_count: true, max_record_size: 0 }) as string[][];
+      fields = header?.length ?? 0;
+    } catch {
+      fields = 0;
+    }
+    if (fields > most) [best, most] = [delimiter, fields];
+  }
+  return best;
 }
 
 /**
- * Records of a CSV text, one array of fields per line (a quoted field may span lines). A blank
- * line is a record with one empty field, so record numbers stay the spreadsheet's row numbers.
+ * The records of a decoded CSV, each with its spreadsheet row number (the header is row 1; a
+ * blank line is a row, as a spreadsheet shows it; a quoted field with line breaks stays one
+ * row). Columns may vary per record. A quote that never closes swallows the rest of the file:
+ * a 400 naming the row where it opens.
  */
-export function* parseCsv(text: string, delimiter = detectDelimiter(text)): Generator<string[]> {
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i += 1;
-      continue;
+export function parseCsv(text: string, delimiter = detectDelimiter(text)): Array<{ row: number; fields: string[] }> {
+  try {
+    const records = parse(text, {
+      delimiter,
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      max_record_size: 0,
+    }) as unknown as Array<{ record: string[]; info: { records: number } }>;
+    return records.map(({ record, info }) => ({ row: info.records, fields: record }));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'CSV_QUOTE_NOT_CLOSED') {
+      const row = ((error as { records?: number }).records ?? 0) + 1;
+      throw new AppError('VALIDATION', `La fila ${row} abre comillas (") que no se cierran: corrígela y vuelve a subir el archivo`);
     }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) {
-      record.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      record.push(field);
-      yield record;
-      record = [];
-      field = '';
-      if (ch === '\r' && text[i + 1] === '\n') i += 1;
-    } else field += ch;
-    i += 1;
-  }
-  // the last line, unless the text ended with its line break
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    yield record;
+    throw new AppError('VALIDATION', `El archivo no se pudo leer como CSV: ${(error as Error).message}`);
   }
 }
 

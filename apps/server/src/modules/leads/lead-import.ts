@@ -41,13 +41,21 @@ const platformNames: Record<string, LeadPlatform> = {
   tienda: 'web',
 };
 
-/** Rejection reasons (Spanish, shown per row on the screen). */
+/** The longest cell the import reads (a name is kept to 120): a longer one is a broken row, not a lead. */
+export const IMPORT_MAX_CELL = 1000;
+
+/** User text quoted in a reason, kept short. */
+const quoted = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/** Rejection reasons and warnings (Spanish, shown per row on the screen). */
 export const importReasons = {
   noContact: 'Falta teléfono o email',
   phone: 'Teléfono inválido',
   email: 'Email inválido',
-  label: (name: string) => `Etiqueta desconocida: ${name}`,
-  platform: (name: string) => `Plataforma desconocida: ${name}`,
+  tooLong: (column: string) => `La columna "${column}" tiene más de ${IMPORT_MAX_CELL.toLocaleString('es')} caracteres`,
+  platform: (name: string) => `Plataforma desconocida: ${quoted(name)}`,
+  /** A warning: the row is imported without that label. */
+  label: (name: string) => `Etiqueta desconocida, no se asignó: ${quoted(name)}`,
 } as const;
 
 /** Which field of a record holds each column (first matching header wins; other columns are ignored). */
@@ -64,6 +72,8 @@ function columnsOf(header: string[]): Partial<Record<Column, number>> {
 
 interface ParsedRow {
   row: number;
+  /** Label names the company does not have: the row is imported without them (decision 0022). */
+  unknownLabels: string[];
   name?: string;
   telefono?: string;
   email?: string;
@@ -84,14 +94,15 @@ const labelNamesOf = (cell: string) =>
 
 /**
  * Reads and checks a CSV upload before anything is written: its rows, or a 400 for the file as a
- * whole (empty, no phone or e-mail column, more than LEAD_IMPORT_MAX_ROWS rows).
+ * whole (not text, empty, no phone or e-mail column, a quote never closed, more than
+ * LEAD_IMPORT_MAX_ROWS rows). Row numbers are the spreadsheet's: the header is row 1, blank
+ * lines count, a quoted cell with line breaks is one row.
  */
 export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: Map<string, string>): Parsed[] {
   const text = decodeCsv(bytes);
   if (text.trim() === '') throw new AppError('VALIDATION', 'El archivo está vacío');
-  const records = parseCsv(text);
-  const first = records.next();
-  const header = first.done ? [] : first.value;
+  const [first, ...records] = parseCsv(text);
+  const header = first?.fields ?? [];
   const columns = columnsOf(header);
   if (columns.telefono === undefined && columns.email === undefined) {
     throw new AppError(
@@ -103,12 +114,12 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
     const index = columns[column];
     return index === undefined ? '' : (record[index] ?? '').trim();
   };
+  const titleOf = (column: Column) => header[columns[column] ?? 0]?.trim() || column;
+  const readColumns = (Object.keys(columns) as Column[]).filter((column) => columns[column] !== undefined);
 
   const out: Parsed[] = [];
   let count = 0;
-  let row = 1;
-  for (const record of records) {
-    row += 1;
+  for (const { row, fields: record } of records) {
     if (record.every((f) => f.trim() === '')) continue;
     count += 1;
     if (count > LEAD_IMPORT_MAX_ROWS) {
@@ -116,6 +127,11 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
         'VALIDATION',
         `El archivo tiene más de ${String(LEAD_IMPORT_MAX_ROWS).replace(/\B(?=(\d{3})+(?!\d))/g, '.')} filas: divídelo en archivos más pequeños`,
       );
+    }
+    const tooLong = readColumns.find((column) => cell(record, column).length > IMPORT_MAX_CELL);
+    if (tooLong) {
+      out.push({ ok: false, row, reason: importReasons.tooLong(titleOf(tooLong)) });
+      continue;
     }
     const phoneText = cell(record, 'telefono');
     const emailText = cell(record, 'email');
@@ -140,27 +156,20 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
     const platformText = cell(record, 'platform');
     const platform = platformText ? platformNames[foldHeader(platformText)] : undefined;
     if (platformText && !platform) {
-      out.push({
-        ok: false,
-        row,
-        reason: importReasons.platform(platformText),
-      });
+      out.push({ ok: false, row, reason: importReasons.platform(platformText) });
       continue;
     }
     const labels: string[] = [];
-    const unknown = labelNamesOf(cell(record, 'labels')).find((label) => {
+    const unknownLabels: string[] = [];
+    for (const label of labelNamesOf(cell(record, 'labels'))) {
       const id = labelIds.get(foldName(label));
-      if (id && !labels.includes(id)) labels.push(id);
-      return !id;
-    });
-    if (unknown) {
-      out.push({ ok: false, row, reason: importReasons.label(unknown) });
-      continue;
+      if (!id) unknownLabels.push(label);
+      else if (!labels.includes(id)) labels.push(id);
     }
     const name = cleanName(cell(record, 'name')) || undefined;
     out.push({
       ok: true,
-      value: { row, name, telefono, email, platform, labels },
+      value: { row, name, telefono, email, platform, labels, unknownLabels },
     });
   }
   if (count === 0) throw new AppError('VALIDATION', 'El archivo no tiene filas de datos, solo la fila de títulos');
@@ -307,11 +316,12 @@ export async function importLeads(tx: Db, tenant: Tenant, bytes: Uint8Array): Pr
   const cleanById = new Map(allCleanLeads.map((cl) => [cl.id, cl]));
 
   const now = new Date().toISOString();
-  const result: LeadImportResult = {
+  const result: LeadImportResult & Required<Pick<LeadImportResult, 'warnings'>> = {
     msg: '',
     created: 0,
     merged: 0,
     rejected: [],
+    warnings: [],
   };
   for (const item of parsed) {
     if (!item.ok) {
@@ -319,6 +329,7 @@ export async function importLeads(tx: Db, tenant: Tenant, bytes: Uint8Array): Pr
       continue;
     }
     const row = item.value;
+    for (const label of row.unknownLabels) result.warnings.push({ row: row.row, reason: importReasons.label(label) });
     // the person's lead: same phone first, then same e-mail; on the file's platform when there are several; the oldest
     const lead = leads
       .find(row.telefono, row.email)
@@ -458,6 +469,6 @@ export async function importLeads(tx: Db, tenant: Tenant, bytes: Uint8Array): Pr
     result.rejected.length,
     'fila rechazada',
     'filas rechazadas',
-  )}`;
+  )}${result.warnings.length ? `, ${plural(result.warnings.length, 'aviso', 'avisos')}` : ''}`;
   return result;
 }
