@@ -1,4 +1,4 @@
-import { defaultPermissions, fieldKind, type Resource, resourceList } from '@mostrador/contract';
+import { defaultPermissions, fieldKind, isNestedRef, type Resource, resourceList } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { resourceTables } from '../src/db/resource-tables.js';
@@ -212,6 +212,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %
 const referenceCases = resourceList.flatMap((r) =>
   r.operations.includes('create')
     ? Object.entries(r.refs)
+        .filter(([field]) => !isNestedRef(field))
         .map(([field, keys]) => ({ r, field, target: resourceList.find((x) => x.key === keys.find((k) => k !== r.key)) }))
         .filter((c): c is { r: Resource; field: string; target: Resource } => Boolean(c.target))
         .map((c) => [`${c.r.key}.${c.field} → ${c.target.key}`, c] as const)

@@ -38,9 +38,12 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
    * Fields holding ids of another resource's records (`brandId: 'brands'`, also arrays of
    * ids): the server accepts only ids of the caller's company; forms offer them as choices.
    * Several keys: the id may be a record of any of them (labels reference each other across
-   * categories, tags and mostrador labels).
+   * categories, tags and mostrador labels). A reference inside a field is declared by its path:
+   * `'items[].ecommerceId'` (each line of an order), `'filters.mostradorLabelIds'` (an object's
+   * list). Every id at any depth must be declared (the contract test walks the schemas), and the
+   * server checks each one against the caller's company (decision 0021).
    */
-  refs?: Partial<Record<Extract<keyof S, string>, string | readonly string[]>>;
+  refs?: Partial<Record<RefPath<Extract<keyof S, string>>, string | readonly string[]>>;
   /**
    * Secrets (tokens, API keys, client secrets): accepted on create and update, stored, never
    * returned. Responses carry `<field>Set: true` instead, so a form can say it is kept.
@@ -70,6 +73,58 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
 }
 
 export const systemFields = ['_id', 'createdAt', 'updatedAt'] as const;
+
+/** A field, or a path into it: `items[].ecommerceId`, `filters.mostradorLabelIds`. */
+export type RefPath<F extends string> = F | `${F}.${string}` | `${F}[].${string}`;
+
+/** Whether a `refs` key points inside a field rather than at a whole field. */
+export const isNestedRef = (path: string) => path.includes('.');
+
+/**
+ * The ids a value holds at a `refs` path: `items[].ecommerceId` → every line's ecommerceId;
+ * a list at the end is flattened. Missing parts and non-strings are skipped (the schema has
+ * already said whether they may be missing).
+ */
+export function idsAtPath(value: unknown, path: string): string[] {
+  let current: unknown[] = [value];
+  for (const segment of path.split('.')) {
+    const many = segment.endsWith('[]');
+    const key = many ? segment.slice(0, -2) : segment;
+    const next: unknown[] = [];
+    for (const v of current) {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+      const child = (v as Record<string, unknown>)[key];
+      if (many) {
+        if (Array.isArray(child)) next.push(...child);
+      } else if (child !== undefined && child !== null) next.push(child);
+    }
+    current = next;
+  }
+  return current.flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * The paths of every id (uuid string) in a resource's fields, at any depth, in `refs` syntax:
+ * what the contract test requires to be declared.
+ */
+export function idPathsOf(fields: Record<string, z.ZodType>): string[] {
+  const out: string[] = [];
+  const walk = (schema: z.ZodType, path: string) => {
+    const def = unwrapSchema(schema).core._zod.def;
+    if (def.type === 'string' && (def.format === 'uuid' || def.format === 'guid')) out.push(path);
+    else if (def.type === 'array') {
+      const element = def.element as z.ZodType;
+      const inner = unwrapSchema(element).core._zod.def;
+      // a list of ids is declared by the list's own path; a list of objects by `list[].field`
+      if (inner.type === 'object') walk(element, `${path}[]`);
+      else walk(element, path);
+    } else if (def.type === 'object') {
+      for (const [k, v] of Object.entries(def.shape as Record<string, z.ZodType>)) walk(v, path ? `${path}.${k}` : k);
+    }
+  };
+  for (const [field, schema] of Object.entries(fields)) walk(schema, field);
+  return out;
+}
 
 /** An instant in a query string: ISO 8601 with its offset (`2025-03-01T00:00:00-05:00`, `…Z`). */
 export const zQueryDate = () => z.iso.datetime({ offset: true, error: 'Fecha inválida (ISO 8601)' });

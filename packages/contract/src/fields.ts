@@ -67,14 +67,28 @@ export const zOptionalBoolean = () => z.boolean({ error: formMessages.invalid })
 /** A country the product sells in (SPEC §9): PE, CL, CO or ES. */
 export const zCountry = () => zEnum(countryCodes, formMessages.country);
 
-/** An amount (price, total, cost): a number, zero or more. */
-export const zAmount = () => z.number({ error: requiredOr(formMessages.decimal) }).min(0, formMessages.nonNegative);
+/** The largest value of PostgreSQL's `integer` column, where `zInteger` fields are stored. */
+export const INT4_MAX = 2_147_483_647;
+/** Amounts are kept as `double precision`; a trillion is beyond any price or total we keep. */
+export const AMOUNT_MAX = 1e12;
 
-/** An integer (stock, counters, an external system's numeric id), `min` or more (default 0). */
+/** An amount (price, total, cost): a number, zero or more, at most a trillion. */
+export const zAmount = () =>
+  z.number({ error: requiredOr(formMessages.decimal) }).min(0, formMessages.nonNegative).max(AMOUNT_MAX, formMessages.tooBig);
+
+/**
+ * An integer (stock, counters, an external system's numeric id), `min` or more (default 0), at
+ * most what the `integer` column holds (a larger one is a Spanish 400, never a database error).
+ */
 export const zInteger = (min = 0) =>
   z
     .int({ error: requiredOr(formMessages.integer) })
-    .min(min, min === 0 ? formMessages.nonNegative : `Este campo debe ser al menos ${min}`);
+    .min(min, min === 0 ? formMessages.nonNegative : `Este campo debe ser al menos ${min}`)
+    .max(INT4_MAX, formMessages.tooBig);
+
+/** An instant as milliseconds since 1970 (OAuth's `expiry_date`), kept inside a JSON field. */
+export const zEpochMs = () =>
+  z.int({ error: requiredOr(formMessages.integer) }).min(0, formMessages.nonNegative).max(8.64e15, formMessages.tooBig);
 
 /** An http(s) URL, trimmed. */
 export const zUrl = (max = 500) =>

@@ -17,6 +17,7 @@ export const formMessages = {
   hex: 'Debe ser un color hexadecimal como #28156C',
   integer: 'Este campo debe ser un número entero',
   nonNegative: 'Este campo no puede ser negativo',
+  tooBig: 'Este número es demasiado grande',
   option: 'Elige una de las opciones disponibles',
   country: 'Elige un país: PE, CL, CO o ES',
   phone: 'Solo dígitos, con el código de país (de 8 a 15 dígitos)',

@@ -1,4 +1,4 @@
-import { fieldKind, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
+import { fieldKind, isNestedRef, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +19,8 @@ function tableOf(key: string) {
 function referrersOf(key: string): Referrer[] {
   return resourceList.flatMap((r) =>
     Object.entries(r.refs)
-      .filter(([, keys]) => keys.includes(key))
+      // a reference inside a document (an order's line) keeps what was sold: checked on write, not cleared (decision 0021)
+      .filter(([field, keys]) => keys.includes(key) && !isNestedRef(field))
       .map(([field]) => ({
         resource: r,
         table: tableOf(r.key),

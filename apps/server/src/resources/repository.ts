@@ -1,4 +1,4 @@
-import { columnNameOf, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
+import { columnNameOf, idsAtPath, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
@@ -84,13 +84,14 @@ export function repositoryFor(
     return out;
   }
 
-  /** Every id a body names in a reference field must be a record of the caller's company. */
+  /**
+   * Every id a body names in a reference, at any depth (`items[].ecommerceId`), must be a
+   * record of the caller's company: one query per referenced table, whatever the count.
+   */
   async function assertReferences(db: Db, tenant: Tenant, input: Record<string, unknown>) {
     const details: Array<{ path: string; msg: string }> = [];
     for (const [field, keys] of Object.entries(resource.refs)) {
-      const value = input[field];
-      if (value === undefined || value === null) continue;
-      const wanted = [...new Set((Array.isArray(value) ? value : [value]) as string[])];
+      const wanted = [...new Set(idsAtPath(input, field))];
       if (wanted.length === 0) continue;
       const found = new Set<string>();
       for (const key of keys) {

@@ -1,4 +1,4 @@
-import { fieldKind, type Resource, resourceList } from '@mostrador/contract';
+import { fieldKind, isNestedRef, type Resource, resourceList } from '@mostrador/contract';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
@@ -14,7 +14,7 @@ type Row = Record<string, unknown>;
  * lead, a lead's clean lead): such links are identities, not something to deal round-robin.
  */
 const linksOf = (r: Resource) =>
-  Object.entries(r.refs).filter(([, keys]) => !keys.includes(r.key) && !keys.some((k) => k in demoRecords));
+  Object.entries(r.refs).filter(([path, keys]) => !isNestedRef(path) && !keys.includes(r.key) && !keys.some((k) => k in demoRecords));
 
 /** Resources in an order where every referenced resource comes first. */
 function dependencyOrder(): Resource[] {

@@ -54,6 +54,8 @@ export const ecommercesOrders = defineResource({
     woocommerceId: zInteger(1),
     items: z.array(orderLine, { error: requiredOr(formMessages.invalid) }).min(1, 'Agrega al menos un producto').max(500, formMessages.tooLong),
   },
+  // each line's store product must be one of the company's (decision 0021)
+  refs: { 'items[].ecommerceId': 'ecommerces' },
   deleteBody: z.object({ woocommerceId: zInteger(1), country: zCountry() }).strict(),
   defaultSort: { field: 'updatedAt', order: 'desc' },
   searchable: ['number', 'customerName', 'customerEmail', 'customerPhone'],

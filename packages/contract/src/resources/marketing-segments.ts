@@ -8,8 +8,8 @@ import { leadPlatforms, leadStatuses } from './leads.js';
  * marketing-segments (SPEC §7, /marketing/segmentos): a set of clean leads that campaigns and
  * massive label updates target. Not shown in the spec: a name (unique in the company), a
  * description and the filters that define it (all optional, combined with AND): Mostrador
- * label ids, lead statuses and platforms. The label ids are nested, so they are not `refs`:
- * an id of another company simply matches no lead.
+ * label ids, lead statuses and platforms. The label ids are a nested reference
+ * (`filters.mostradorLabelIds`): only labels of the caller's company are accepted.
  */
 export const marketingSegments = defineResource({
   key: 'marketing-segments',
@@ -28,6 +28,7 @@ export const marketingSegments = defineResource({
       .strict()
       .optional(),
   },
+  refs: { 'filters.mostradorLabelIds': 'mostrador-labels' },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'description'],
   sortable: ['name'],

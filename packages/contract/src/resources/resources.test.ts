@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldKind, isOptionalField } from '../define-resource.js';
+import { fieldKind, idPathsOf, isNestedRef, isOptionalField } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
 import { resourceList, resources } from './index.js';
 
@@ -78,8 +78,16 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('declaration of %s',
     }
   });
 
+  it('declares every id it holds, at any depth, as a reference', () => {
+    expect(Object.keys(r.refs).sort()).toEqual(idPathsOf(fields).sort());
+    for (const [path, keys] of Object.entries(r.refs).filter(([p]) => isNestedRef(p))) {
+      expect(Object.keys(fields), path).toContain(path.split(/[.[]/)[0]);
+      for (const key of keys) expect(Object.keys(resources), `${path} → ${key}`).toContain(key);
+    }
+  });
+
   it('references declared resources through optional uuid fields named …Id or …Ids, left out of the examples', () => {
-    for (const [field, keys] of Object.entries(r.refs)) {
+    for (const [field, keys] of Object.entries(r.refs).filter(([p]) => !isNestedRef(p))) {
       expect(Object.keys(fields), field).toContain(field);
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) expect(Object.keys(resources), `${field} → ${key}`).toContain(key);

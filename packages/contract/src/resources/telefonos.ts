@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
-import { zEmail, zInteger, zOptionalText, zPhone, zRefId } from '../fields.js';
+import { zEmail, zEpochMs, zOptionalText, zPhone, zRefId } from '../fields.js';
 
 /**
  * telefonos (SPEC §3, §7): the business's WhatsApp numbers. Fields from SPEC §3: numero (digits
@@ -28,7 +28,7 @@ export const telefonos = defineResource({
         scope: zOptionalText(2000).optional(),
         token_type: zOptionalText(40).optional(),
         id_token: zOptionalText(4000).optional(),
-        expiry_date: zInteger(0).optional(),
+        expiry_date: zEpochMs().optional(),
       })
       .strict()
       .optional(),

@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.js';
+
+/**
+ * What no client may send, refused in one place for every route before its own validation
+ * (decision 0021): a NUL character (`\u0000`, `%00`) anywhere in the query string, the path,
+ * a header or a JSON body — keys included — and JSON nested deeper than `MAX_DEPTH`.
+ * PostgreSQL stores neither a NUL in text nor `\u0000` in jsonb, so without this a NUL became
+ * a 500 on every route that wrote or searched with it. Text that comes from third parties
+ * (webhooks, provider answers, uploaded files) is not refused but cleaned: `stripNul`.
+ */
+export const MAX_DEPTH = 32;
+
+const NUL = '\u0000';
+
+export interface InputProblem {
+  path: string;
+  kind: 'nul' | 'depth';
+}
+
+/**
+ * The first NUL or over-deep nesting in a parsed value (iterative: a hostile body cannot
+ * overflow the stack). `base` names where the value came from in the message.
+ */
+export function findInputProblem(value: unknown, base = ''): InputProblem | null {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: base, depth: 0 }];
+  while (stack.length) {
+    const item = stack.pop() as { value: unknown; path: string; depth: number };
+    const v = item.value;
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) return { path: item.path, kind: 'nul' };
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v) || v instanceof Uint8Array) continue;
+    if (item.depth >= MAX_DEPTH) return { path: item.path, kind: 'depth' };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(item.path, String(i)), depth: item.depth + 1 });
+      continue;
+    }
+    // data objects only (JSON, a parsed query string's prototype-less object): a stream (an upload) is read by its own route
+    if (!isData(v)) continue;
+    for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
+      if (key.includes(NUL)) return { path: join(item.path, key.replaceAll(NUL, '\\u0000')), kind: 'nul' };
+      stack.push({ value: child, path: join(item.path, key), depth: item.depth + 1 });
+    }
+  }
+  return null;
+}
+
+const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+
+/** A plain data object: made by JSON.parse, a literal or a query-string parser (no prototype of its own). */
+function isData(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+function refuse(problem: InputProblem, where: 'query' | 'params' | 'headers' | 'body'): never {
+  if (problem.kind === 'depth') {
+    throw new AppError('VALIDATION', `El cuerpo de la solicitud está anidado demasiado (máximo ${MAX_DEPTH} niveles)`, [
+      { path: problem.path, msg: 'Demasiados niveles' },
+    ]);
+  }
+  const path = problem.path || where;
+  const what = where === 'headers' ? 'El encabezado' : 'El campo';
+  throw new AppError('VALIDATION', `${what} «${path}» contiene un carácter nulo (\\u0000), que no se admite`, [
+    { path, msg: 'Contiene un carácter nulo (\\u0000), que no se admite' },
+  ]);
+}
+
+function checkRequestLine(request: FastifyRequest) {
+  const problem = findInputProblem(request.query) ?? findInputProblem(request.params);
+  if (problem) refuse(problem, 'query');
+  // the raw line too: a NUL in the path of a route without params (`/api/health%00`)
+  if (request.url.includes('%00') || request.url.includes(NUL)) refuse({ path: 'url', kind: 'nul' }, 'query');
+  for (const [name, value] of Object.entries(request.headers)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes(NUL))) refuse({ path: name, kind: 'nul' }, 'headers');
+  }
+}
+
+/**
+ * Registers the guard on every route: the request line and headers before anything else runs
+ * (authentication included), the body once parsed and before the route's schema sees it.
+ */
+export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', async (request) => {
+    checkRequestLine(request);
+  });
+  app.addHook('preValidation', async (request) => {
+    const problem = findInputProblem(request.body);
+    if (problem) refuse(problem, 'body');
+  });
+});
+
+/**
+ * Third-party text as PostgreSQL can keep it: NUL characters removed, lone UTF-16 surrogates
+ * (which no UTF-8 text can hold) replaced by U+FFFD. Keys and values, at any depth; returns a
+ * new value, the input is not changed.
+ */
+export function stripNul<T>(value: T): T {
+  if (typeof value === 'string') return cleanText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => stripNul(v)) as T;
+  if (value !== null && typeof value === 'object' && isData(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanText(k)] = stripNul(v);
+    return out as T;
+  }
+  return value;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function cleanText(text: string): string {
+  const noNul = text.includes(NUL) ? text.replaceAll(NUL, '') : text;
+  return noNul.replace(loneSurrogate, '\uFFFD');
+}
