@@ -57,6 +57,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('tenant', null);
 
+  // PostgreSQL: a named statement, parsed and planned once per connection. PGlite: unnamed,
+  // since every connection reaches the same single session (a name would already exist there).
+  const authQuery = app.database.kind === 'postgres' ? { name: 'mostrador_auth', text: authStatement } : { text: authStatement };
+
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url?.startsWith('/api') || config.public) return;
@@ -75,7 +79,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // permissions, read together at the start of the request (decision 0023). Nothing is
     // cached between requests, so a logout, a disabled user, a demotion or a password change
     // holds on the very next request.
-    const { rows } = await app.database.pool.query<AuthRow>({ name: 'mostrador_auth', text: authStatement, values: [claims.sid, claims.sub, companyId] });
+    const { rows } = await app.database.pool.query<AuthRow>({ ...authQuery, values: [claims.sid, claims.sub, companyId] });
     const row = rows[0];
     if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
     request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
@@ -102,7 +106,7 @@ interface AuthRow {
   permissions: string[];
 }
 
-/** The auth hook's one statement ($1 session id, $2 user id, $3 company id or null), a named prepared statement. */
+/** The auth hook's one statement: $1 session id, $2 user id, $3 company id or null. */
 export const authStatement = `select u.corporation_id, u.disabled, u.token_version,
        (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role,
        array(select rp.module || '.' || rp.action from role_permissions rp
