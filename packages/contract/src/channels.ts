@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formMessages } from './messages-es.js';
-import { requiredOr, zOptionalText, zPhone } from './fields.js';
+import { requiredOr, zId, zOptionalText, zPhone } from './fields.js';
 
 /**
  * Channel settings of a company (issue 4 "Channels in", the /whatsapp screen): its WhatsApp
@@ -90,8 +90,29 @@ export type ChannelWebhooks = z.infer<typeof channelWebhooks>;
 export const channelList = z.object({ payload: z.array(channelOut), webhooks: channelWebhooks.optional() });
 export const channelKindParams = z.object({ kind: z.enum(channelKinds, { error: 'Canal desconocido' }) }).strict();
 
-/** Kinds of a chat message (SPEC §5 media kinds) and its delivery statuses (issue 4). */
-export const chatMessageKinds = ['text', 'image', 'video', 'audio', 'document'] as const;
+/**
+ * Kinds of a chat message and its delivery statuses (issue 4). A message the company sends is
+ * one of the outbound kinds (SPEC §5 media kinds); a customer's message keeps what it is
+ * (issue 10, decision 0020): sticker, location, contact cards, a button or list answer,
+ * a reaction whose target is unknown, a catalogue order, an ad referral without text, an
+ * Instagram story mention, a system notice, or a message the provider could not deliver
+ * (unsupported, with its reason). The specifics of each kind are in the message's `content`.
+ */
+export const outboundMessageKinds = ['text', 'image', 'video', 'audio', 'document'] as const;
+export type OutboundMessageKind = (typeof outboundMessageKinds)[number];
+export const chatMessageKinds = [
+  ...outboundMessageKinds,
+  'sticker',
+  'location',
+  'contacts',
+  'interactive',
+  'reaction',
+  'order',
+  'referral',
+  'story',
+  'system',
+  'unsupported',
+] as const;
 export type ChatMessageKind = (typeof chatMessageKinds)[number];
 export const chatMessageStatuses = ['received', 'pending', 'sent', 'delivered', 'read', 'failed'] as const;
 export type ChatMessageStatus = (typeof chatMessageStatuses)[number];
@@ -103,3 +124,27 @@ export const chatMessageStatusLabels: Record<ChatMessageStatus, string> = {
   read: 'Leído',
   failed: 'Fallido',
 };
+
+/**
+ * A provider event that could not be stored as it came or kept failing after the queue's
+ * retries (decision 0020): GET /api/webhooks/dead-letters lists the company's, newest first;
+ * POST /api/webhooks/dead-letters/:id/replay puts one back in the queue.
+ */
+export const webhookDeadLetterOut = z.object({
+  _id: z.string(),
+  provider: z.enum(channelKinds),
+  /** message, status, read, other. */
+  type: z.string(),
+  eventId: z.string(),
+  /** pending after a replay, processed / ignored once done, failed while it fails. */
+  status: z.enum(['pending', 'processed', 'ignored', 'failed']),
+  error: z.string().optional(),
+  attempts: z.number().int(),
+  /** Who wrote and what (a message's preview), when the event says it. */
+  summary: z.string().optional(),
+  receivedAt: z.string(),
+});
+export type WebhookDeadLetter = z.infer<typeof webhookDeadLetterOut>;
+export const webhookDeadLetterList = z.object({ payload: z.array(webhookDeadLetterOut) });
+export const webhookDeadLetterParams = z.object({ id: zId() }).strict();
+export const webhookEventTypeLabels: Record<string, string> = { message: 'Mensaje', status: 'Estado de entrega', read: 'Lectura', other: 'Otro' };

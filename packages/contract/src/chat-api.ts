@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatMessageKinds, chatMessageStatuses } from './channels.js';
+import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMessageKinds } from './channels.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -60,6 +60,86 @@ export const chatSummaryOut = z.object({
 });
 export type ChatSummary = z.infer<typeof chatSummaryOut>;
 
+const zs = () => z.string().optional();
+
+/**
+ * A click-to-WhatsApp / click-to-Messenger ad (or post) the customer came from (decision 0020).
+ * WhatsApp: source_url, source_id, source_type, headline, body, media_type, image_url,
+ * video_url, thumbnail_url, ctwa_clid. Messenger/Instagram: ref, source, type, ad_id and
+ * ads_context_data (ad_title, photo_url, video_url, post_id, product_id).
+ */
+export const messageReferral = z.object({
+  sourceUrl: zs(),
+  sourceId: zs(),
+  sourceType: zs(),
+  headline: zs(),
+  body: zs(),
+  mediaType: zs(),
+  imageUrl: zs(),
+  videoUrl: zs(),
+  thumbnailUrl: zs(),
+  ctwaClid: zs(),
+  ref: zs(),
+  source: zs(),
+  type: zs(),
+  adId: zs(),
+  postId: zs(),
+  productId: zs(),
+});
+export type MessageReferral = z.infer<typeof messageReferral>;
+
+/** A contact card a customer shared (WhatsApp `contacts`): its name and phones. */
+export const messageContactCard = z.object({
+  name: z.string(),
+  phones: z.array(z.object({ phone: z.string(), waId: zs(), type: zs() })),
+  emails: z.array(z.string()).optional(),
+  org: zs(),
+});
+export type MessageContactCard = z.infer<typeof messageContactCard>;
+
+/** One line of a catalogue order (WhatsApp `order.product_items[]`). */
+export const messageOrderItem = z.object({ productRetailerId: z.string(), quantity: z.number(), itemPrice: z.number().optional(), currency: zs() });
+
+/**
+ * What a message carries besides its kind, text and media (decision 0020): each field is
+ * present only for the kinds that have it. Stored as jsonb on the message.
+ */
+export const messageContent = z.object({
+  /** The message answers another one (WhatsApp `context.id`, Messenger `reply_to.mid`); the thread adds what the original said. */
+  replyTo: z
+    .object({ mid: z.string(), found: z.boolean().optional(), kind: z.enum(chatMessageKinds).optional(), text: zs(), direction: z.enum(['in', 'out']).optional() })
+    .optional(),
+  forwarded: z.boolean().optional(),
+  /** The customer's reaction to this message (an emoji); gone when they remove it. */
+  reaction: zs(),
+  /** A reaction whose message is not in Mostrador (kind reaction). */
+  reactionTo: z.object({ mid: z.string(), emoji: z.string() }).optional(),
+  /** Document: its file name. */
+  fileName: zs(),
+  /** Audio recorded as a voice note. */
+  voice: z.boolean().optional(),
+  animated: z.boolean().optional(),
+  location: z.object({ latitude: z.number(), longitude: z.number(), name: zs(), address: zs(), url: zs() }).optional(),
+  contacts: z.array(messageContactCard).optional(),
+  /** A tap: WhatsApp button_reply / list_reply / template quick-reply `button`, Messenger postback / quick_reply. */
+  interactive: z.object({ type: z.string(), id: zs(), title: z.string(), description: zs(), payload: zs() }).optional(),
+  order: z.object({ catalogId: zs(), text: zs(), items: z.array(messageOrderItem), total: z.number().optional(), currency: zs() }).optional(),
+  referral: messageReferral.optional(),
+  /** Every attachment of a Messenger/Instagram message (the first is also the message's media). */
+  attachments: z.array(z.object({ type: z.string(), url: zs(), title: zs() })).optional(),
+  /** Instagram: an answer to the page's story, or a mention of the page in the customer's story. */
+  story: z.object({ type: z.enum(['reply', 'mention']), url: zs(), id: zs() }).optional(),
+  system: z.object({ type: zs(), body: zs(), newWaId: zs() }).optional(),
+  /** Why the provider could not deliver it as it is (WhatsApp errors[]: code, title, message, error_data.details). */
+  error: z.object({ code: z.number().optional(), title: zs(), message: zs(), details: zs() }).optional(),
+  /** The provider's type when it is one Mostrador does not know. */
+  providerType: zs(),
+});
+export type MessageContent = z.infer<typeof messageContent>;
+
+/** A map link for a shared location. */
+export const mapLinkOf = (l: { latitude: number; longitude: number }) => `https://www.google.com/maps?q=${l.latitude},${l.longitude}`;
+
 /** One message of a thread (SPEC §3 Chat: mid and isActive). Text is plain text, never HTML. */
 export const chatMessageOut = z.object({
   _id: z.string(),
@@ -74,6 +154,8 @@ export const chatMessageOut = z.object({
   /** The message has media stored at the provider (download through /chats/media/:_id). */
   hasMedia: z.boolean(),
   mimeType: z.string().optional(),
+  /** The kind's specifics (location, contacts, order, referral, reply, reaction…), decision 0020. */
+  content: messageContent.optional(),
   status: z.enum(chatMessageStatuses),
   /** The provider's reason when status is failed. */
   statusError: z.string().optional(),
@@ -133,7 +215,7 @@ export const chatsByCleanLeadQuery = z.object({ cleanLeadId: zId() }).strict();
 /** POST /chats/:id/messages: text, or media by link (SPEC §5 kinds) with an optional caption. */
 export const sendMessageInput = z
   .object({
-    kind: z.enum(chatMessageKinds, { error: 'Tipo de mensaje desconocido' }).default('text'),
+    kind: z.enum(outboundMessageKinds, { error: 'Tipo de mensaje desconocido' }).default('text'),
     text: zOptionalText(4096).optional(),
     mediaUrl: zUrl().optional(),
   })
@@ -170,3 +252,70 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lead.updated'), leadId: z.string() }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
+
+const mediaLabels: Record<'image' | 'video' | 'audio' | 'document' | 'sticker', string> = {
+  image: 'Imagen',
+  video: 'Video',
+  audio: 'Audio',
+  document: 'Documento',
+  sticker: 'Sticker',
+};
+
+/** Why a message could not be shown as it is, in the provider's words. */
+export const unsupportedReasonOf = (content: MessageContent | undefined) => {
+  const e = content?.error;
+  const reason = e?.details || e?.message || e?.title;
+  return reason ? `${reason}${e?.code ? ` (${e.code})` : ''}` : content?.providerType ? `tipo ${content.providerType}` : 'tipo desconocido';
+};
+
+/**
+ * A message on one line, as the inbox previews it and the lead's details keep it (server and
+ * browser use this one function): its text, else what it is ("📍 Ubicación", "👤 Contacto: Ana",
+ * "🛒 Pedido: 3 productos"…). At most 300 characters.
+ */
+export function messagePreview(m: { kind: ChatMessageKind; text?: string | null; content?: MessageContent | null }): string {
+  const c = m.content ?? undefined;
+  const text = m.text?.trim() ?? '';
+  const described = (() => {
+    switch (m.kind) {
+      case 'location': {
+        const l = c?.location;
+        const place = l?.name || l?.address;
+        return `📍 Ubicación${place ? `: ${place}` : ''}`;
+      }
+      case 'contacts': {
+        const names = (c?.contacts ?? []).map((x) => x.name).filter(Boolean);
+        return `👤 ${names.length > 1 ? 'Contactos' : 'Contacto'}${names.length ? `: ${names.join(', ')}` : ''}`;
+      }
+      case 'order': {
+        const count = (c?.order?.items ?? []).reduce((n, i) => n + (i.quantity || 0), 0);
+        return `🛒 Pedido: ${count} ${count === 1 ? 'producto' : 'productos'}`;
+      }
+      case 'reaction':
+        return c?.reactionTo?.emoji ? `Reaccionó ${c.reactionTo.emoji} a un mensaje` : 'Quitó una reacción';
+      case 'referral':
+        return text || `📣 Llegó desde un anuncio${c?.referral?.headline ? `: ${c.referral.headline}` : ''}`;
+      case 'story':
+        return text || (c?.story?.type === 'mention' ? '📸 Te mencionó en su historia' : '📸 Respondió a tu historia');
+      case 'system':
+        return text || c?.system?.body || 'Aviso de WhatsApp';
+      case 'unsupported':
+        return `Mensaje no compatible: ${unsupportedReasonOf(c)}`;
+      case 'interactive':
+        return text || c?.interactive?.title || '';
+      case 'document':
+        return text || (c?.fileName ? `📄 ${c.fileName}` : `[${mediaLabels.document}]`);
+      case 'audio':
+        return text || (c?.voice ? '🎤 Nota de voz' : `[${mediaLabels.audio}]`);
+      case 'image':
+      case 'video':
+      case 'sticker':
+        return text || `[${mediaLabels[m.kind]}]`;
+      default: {
+        const link = c?.attachments?.find((a) => a.title || a.url);
+        return text || (link ? `🔗 ${link.title || link.url}` : '');
+      }
+    }
+  })();
+  return described.replace(/\s+/g, ' ').trim().slice(0, 300);
+}

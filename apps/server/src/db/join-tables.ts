@@ -55,7 +55,9 @@ export const channels = pgTable(
  * provider's message id (WhatsApp `messages[].id`, `statuses[].id:status`, Messenger `mid`),
  * so a replayed delivery inserts nothing and enqueues nothing. The company is unknown until
  * the job resolves the channel, hence no company_id leading the indexes.
- * status: pending → processed | ignored (unknown channel, nothing to do).
+ * status: pending → processed | ignored (unknown channel, nothing to do) | failed (the dead
+ * letter: it could not be stored as it came or kept failing after the queue's retries, with
+ * last_error; an admin replays it back to pending, decision 0020).
  */
 export const webhookEvents = pgTable(
   'webhook_events',
@@ -123,6 +125,8 @@ export const chatMessages = pgTable(
     mediaUrl: text('media_url'),
     mediaId: text('media_id'),
     mimeType: text('mime_type'),
+    /** What the kind carries (location, contacts, order, referral, reply, reaction…): the contract's messageContent (decision 0020). */
+    content: jsonb('content'),
     providerMessageId: text('provider_message_id'),
     status: text('status').notNull(),
     statusError: text('status_error'),
@@ -138,6 +142,29 @@ export const chatMessages = pgTable(
     index('chat_messages_company_chat_sent_idx').on(t.companyId, t.chatId, t.sentAt, t.id),
     uniqueIndex('chat_messages_company_provider_id_uq').on(t.companyId, t.providerMessageId),
   ],
+);
+
+/**
+ * The ads (click-to-WhatsApp, click-to-Messenger/Instagram) a lead came from (decision 0020):
+ * one row per inbound message that carried a referral, with the provider's fields as the
+ * contract's messageReferral. The message keeps it too (chat_messages.content.referral).
+ */
+export const leadReferrals = pgTable(
+  'lead_referrals',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    leadId: uuid('lead_id')
+      .notNull()
+      .references(() => leadsTable.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    messageId: uuid('message_id').references(() => chatMessages.id, { onDelete: 'set null' }),
+    referral: jsonb('referral').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('lead_referrals_company_lead_idx').on(t.companyId, t.leadId, t.createdAt)],
 );
 
 /**

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { ChatMessageKind } from '@mostrador/contract';
+import type { ChatMessageKind, MessageContactCard, MessageContent, MessageReferral } from '@mostrador/contract';
 import { z } from 'zod';
 
 /**
  * Webhook payloads of the WhatsApp Cloud API and of the Messenger Platform (Messenger and
  * Instagram), turned into one event per provider item: each inbound message, each status
- * change. Only the fields the product uses are read; unknown fields pass, malformed items are
- * skipped (the payload is signed by Meta, so a strange item is a new feature, not an attack).
+ * change. Every kind a customer can send is kept as what it is (decision 0020): its kind, its
+ * text, its media and a `content` with its specifics (location, contact cards, order, ad
+ * referral, reply, reaction…). Unknown fields pass; an item this code cannot read is kept as an
+ * `other` event with its raw JSON (the payload is signed by Meta: a strange item is a new
+ * feature, not an attack), never dropped.
  */
 export type Provider = 'whatsapp' | 'messenger' | 'instagram';
 
@@ -24,7 +27,9 @@ export interface InboundMessage {
   mediaId?: string;
   mediaUrl?: string;
   mimeType?: string;
-  /** A reaction, an echo of the page's own message…: stored, no effect. */
+  /** The kind's specifics (the contract's messageContent). A reaction is kind 'reaction' with content.reactionTo. */
+  content?: MessageContent;
+  /** An echo of the page's own message…: stored, no effect. */
   ignore?: string;
 }
 
@@ -50,32 +55,94 @@ export type ProviderEvent = { provider: Provider; eventId: string; accountId: st
 );
 
 const str = z.union([z.string(), z.number()]).transform(String);
+/** An item this code cannot read: kept once (by content) with its raw JSON, nothing done. */
+const otherEvent = (provider: Provider, accountId: string, item: unknown): ProviderEvent => ({
+  provider,
+  eventId: `other:${createHash('sha256').update(JSON.stringify(item) ?? 'null').digest('hex')}`,
+  accountId,
+  type: 'other',
+  data: { raw: item },
+});
 const isoOf = (value: string | number | undefined, unit: 'seconds' | 'milliseconds') => {
   const n = Number(value);
   const date = Number.isFinite(n) && n > 0 ? new Date(unit === 'seconds' ? n * 1000 : n) : new Date();
   return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
 };
 
-const waMedia = z.looseObject({ id: str.optional(), mime_type: z.string().optional(), caption: z.string().optional(), link: z.string().optional() });
+const num = z.union([z.number(), z.string()]).transform(Number).pipe(z.number());
+const optStr = z.union([z.string(), z.number()]).transform(String).optional().catch(undefined);
+const waMedia = z.looseObject({
+  id: str.optional(),
+  mime_type: z.string().optional(),
+  caption: z.string().optional(),
+  link: z.string().optional(),
+  filename: z.string().optional(),
+  voice: z.boolean().optional().catch(undefined),
+  animated: z.boolean().optional().catch(undefined),
+});
+const waError = z.looseObject({
+  code: z.number().optional().catch(undefined),
+  title: optStr,
+  message: optStr,
+  error_data: z.looseObject({ details: optStr }).optional().catch(undefined),
+});
+const waReferral = z.looseObject({
+  source_url: optStr,
+  source_id: optStr,
+  source_type: optStr,
+  headline: optStr,
+  body: optStr,
+  media_type: optStr,
+  image_url: optStr,
+  video_url: optStr,
+  thumbnail_url: optStr,
+  ctwa_clid: optStr,
+});
+const waContactCard = z.looseObject({
+  name: z.looseObject({ formatted_name: optStr, first_name: optStr, last_name: optStr }).optional().catch(undefined),
+  phones: z.array(z.looseObject({ phone: optStr, wa_id: optStr, type: optStr })).optional().catch(undefined),
+  emails: z.array(z.looseObject({ email: optStr })).optional().catch(undefined),
+  org: z.looseObject({ company: optStr }).optional().catch(undefined),
+});
 const waMessage = z.looseObject({
   from: str,
   id: z.string().min(1),
   timestamp: str.optional(),
   type: z.string(),
-  text: z.looseObject({ body: z.string() }).optional(),
-  image: waMedia.optional(),
-  video: waMedia.optional(),
-  audio: waMedia.optional(),
-  document: waMedia.extend({ filename: z.string().optional() }).optional(),
-  sticker: waMedia.optional(),
-  button: z.looseObject({ text: z.string().optional() }).optional(),
+  context: z.looseObject({ id: optStr, forwarded: z.boolean().optional().catch(undefined), frequently_forwarded: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
+  text: z.looseObject({ body: z.string() }).optional().catch(undefined),
+  image: waMedia.optional().catch(undefined),
+  video: waMedia.optional().catch(undefined),
+  audio: waMedia.optional().catch(undefined),
+  document: waMedia.optional().catch(undefined),
+  sticker: waMedia.optional().catch(undefined),
+  button: z.looseObject({ text: optStr, payload: optStr }).optional().catch(undefined),
   interactive: z
     .looseObject({
-      button_reply: z.looseObject({ title: z.string().optional() }).optional(),
-      list_reply: z.looseObject({ title: z.string().optional() }).optional(),
+      type: optStr,
+      button_reply: z.looseObject({ id: optStr, title: optStr }).optional().catch(undefined),
+      list_reply: z.looseObject({ id: optStr, title: optStr, description: optStr }).optional().catch(undefined),
+      nfm_reply: z.looseObject({ name: optStr, body: optStr, response_json: optStr }).optional().catch(undefined),
     })
-    .optional(),
-  location: z.looseObject({ latitude: z.number().optional(), longitude: z.number().optional(), name: z.string().optional() }).optional(),
+    .optional()
+    .catch(undefined),
+  location: z.looseObject({ latitude: num, longitude: num, name: optStr, address: optStr, url: optStr }).optional().catch(undefined),
+  contacts: z.array(waContactCard).optional().catch(undefined),
+  reaction: z.looseObject({ message_id: optStr, emoji: optStr }).optional().catch(undefined),
+  order: z
+    .looseObject({
+      catalog_id: optStr,
+      text: optStr,
+      product_items: z
+        .array(z.looseObject({ product_retailer_id: str, quantity: num.catch(0), item_price: num.optional().catch(undefined), currency: optStr }))
+        .default([])
+        .catch([]),
+    })
+    .optional()
+    .catch(undefined),
+  referral: waReferral.optional().catch(undefined),
+  system: z.looseObject({ body: optStr, type: optStr, new_wa_id: optStr, wa_id: optStr }).optional().catch(undefined),
+  errors: z.array(waError).optional().catch(undefined),
 });
 const waStatus = z.looseObject({
   id: z.string().min(1),
@@ -95,42 +162,109 @@ const waPayload = z.looseObject({
   entry: z.array(z.looseObject({ changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })).default([]) })),
 });
 
+/** Drops undefined fields, so the stored jsonb holds only what came. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+const referralOfWa = (r: z.infer<typeof waReferral>): MessageReferral =>
+  compact({
+    sourceUrl: r.source_url,
+    sourceId: r.source_id,
+    sourceType: r.source_type,
+    headline: r.headline,
+    body: r.body,
+    mediaType: r.media_type,
+    imageUrl: r.image_url,
+    videoUrl: r.video_url,
+    thumbnailUrl: r.thumbnail_url,
+    ctwaClid: r.ctwa_clid,
+  });
+
+const errorOf = (e: z.infer<typeof waError> | undefined): MessageContent['error'] =>
+  e ? compact({ code: e.code, title: e.title, message: e.message, details: e.error_data?.details }) : undefined;
+
+const contactCardOf = (c: z.infer<typeof waContactCard>): MessageContactCard => {
+  const phones = (c.phones ?? []).filter((p) => p.phone || p.wa_id).map((p) => compact({ phone: (p.phone || p.wa_id) as string, waId: p.wa_id, type: p.type }));
+  const name = c.name?.formatted_name || [c.name?.first_name, c.name?.last_name].filter(Boolean).join(' ') || phones[0]?.phone || 'Contacto';
+  const emails = (c.emails ?? []).map((e) => e.email).filter((e): e is string => Boolean(e));
+  return compact({ name, phones, emails: emails.length ? emails : undefined, org: c.org?.company });
+};
+
 function waInbound(m: z.infer<typeof waMessage>, contacts: z.infer<typeof waValue>['contacts']): InboundMessage {
   const contact = contacts?.find((c) => c.wa_id === m.from) ?? contacts?.[0];
-  const base = { from: m.from, phone: m.from, name: contact?.profile?.name?.trim() || undefined, messageId: m.id, timestamp: isoOf(m.timestamp, 'seconds') };
-  const media = (kind: ChatMessageKind, x: z.infer<typeof waMedia> | undefined) => ({
-    ...base,
-    kind,
-    text: x?.caption,
-    mediaId: x?.id,
-    mediaUrl: x?.link,
-    mimeType: x?.mime_type,
+  // what every kind may carry: the message it answers, and the ad the customer came from
+  const common: MessageContent = compact({
+    replyTo: m.context?.id ? { mid: m.context.id } : undefined,
+    forwarded: m.context?.forwarded || m.context?.frequently_forwarded || undefined,
+    referral: m.referral ? referralOfWa(m.referral) : undefined,
   });
+  const base = { from: m.from, phone: m.from, name: contact?.profile?.name?.trim() || undefined, messageId: m.id, timestamp: isoOf(m.timestamp, 'seconds') };
+  const withContent = (message: Omit<InboundMessage, keyof typeof base>, extra: MessageContent = {}): InboundMessage => {
+    const content = compact({ ...common, ...extra });
+    return { ...base, ...message, content: Object.keys(content).length ? content : undefined };
+  };
+  const media = (kind: ChatMessageKind, x: z.infer<typeof waMedia> | undefined, extra: MessageContent = {}) =>
+    withContent({ kind, text: x?.caption, mediaId: x?.id, mediaUrl: x?.link, mimeType: x?.mime_type }, extra);
   switch (m.type) {
     case 'text':
-      return { ...base, kind: 'text', text: m.text?.body ?? '' };
+      return withContent({ kind: m.referral && !m.text?.body ? 'referral' : 'text', text: m.text?.body ?? '' });
     case 'image':
       return media('image', m.image);
     case 'video':
       return media('video', m.video);
     case 'audio':
-      return media('audio', m.audio);
+    case 'voice':
+      return media('audio', m.audio ?? (m as { voice?: z.infer<typeof waMedia> }).voice, { voice: m.audio?.voice || m.type === 'voice' || undefined });
     case 'document':
-      return { ...media('document', m.document), text: m.document?.caption ?? m.document?.filename };
+      return media('document', m.document, { fileName: m.document?.filename });
     case 'sticker':
-      return media('image', m.sticker);
-    case 'button':
-      return { ...base, kind: 'text', text: m.button?.text ?? '' };
-    case 'interactive':
-      return { ...base, kind: 'text', text: m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? '' };
+      return media('sticker', m.sticker, { animated: m.sticker?.animated || undefined });
+    case 'button': {
+      const title = m.button?.text ?? m.button?.payload ?? '';
+      return withContent({ kind: 'interactive', text: title }, { interactive: compact({ type: 'button', title, payload: m.button?.payload }) });
+    }
+    case 'interactive': {
+      const i = m.interactive;
+      const reply = i?.button_reply ?? i?.list_reply;
+      if (reply) {
+        const title = reply.title ?? reply.id ?? '';
+        const type = i?.button_reply ? 'button_reply' : 'list_reply';
+        return withContent(
+          { kind: 'interactive', text: title },
+          { interactive: compact({ type, id: reply.id, title, description: (reply as { description?: string }).description }) },
+        );
+      }
+      if (i?.nfm_reply) {
+        const title = i.nfm_reply.body || i.nfm_reply.name || 'Formulario enviado';
+        return withContent({ kind: 'interactive', text: title }, { interactive: compact({ type: 'nfm_reply', title, payload: i.nfm_reply.response_json }) });
+      }
+      return withContent({ kind: 'unsupported' }, { providerType: `interactive ${i?.type ?? ''}`.trim() });
+    }
     case 'location': {
       const l = m.location;
-      return { ...base, kind: 'text', text: `Ubicación: ${l?.latitude ?? '?'}, ${l?.longitude ?? '?'}${l?.name ? ` (${l.name})` : ''}` };
+      if (!l) return withContent({ kind: 'unsupported' }, { providerType: 'location' });
+      return withContent({ kind: 'location' }, { location: compact({ latitude: l.latitude, longitude: l.longitude, name: l.name, address: l.address, url: l.url }) });
     }
+    case 'contacts':
+      return withContent({ kind: 'contacts' }, { contacts: (m.contacts ?? []).map(contactCardOf) });
     case 'reaction':
-      return { ...base, kind: 'text', ignore: 'reacción' };
+      return withContent({ kind: 'reaction' }, { reactionTo: { mid: m.reaction?.message_id ?? '', emoji: m.reaction?.emoji ?? '' } });
+    case 'order': {
+      const o = m.order;
+      const items = (o?.product_items ?? []).map((i) => compact({ productRetailerId: i.product_retailer_id, quantity: i.quantity, itemPrice: i.item_price, currency: i.currency }));
+      const priced = items.every((i) => typeof i.itemPrice === 'number');
+      const total = priced && items.length ? Math.round(items.reduce((n, i) => n + (i.itemPrice ?? 0) * i.quantity, 0) * 100) / 100 : undefined;
+      return withContent({ kind: 'order', text: o?.text }, { order: compact({ catalogId: o?.catalog_id, text: o?.text, items, total, currency: items[0]?.currency }) });
+    }
+    case 'system':
+      return withContent(
+        { kind: 'system', text: m.system?.body },
+        { system: compact({ type: m.system?.type, body: m.system?.body, newWaId: m.system?.new_wa_id ?? m.system?.wa_id }) },
+      );
     default:
-      return { ...base, kind: 'text', text: `[Mensaje de tipo ${m.type} no soportado]` };
+      // unsupported (the provider says why in errors[]) or a type newer than this code
+      return withContent({ kind: 'unsupported' }, { providerType: m.type, error: errorOf(m.errors?.[0]) });
   }
 }
 
@@ -148,6 +282,7 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
       for (const item of value.data.messages ?? []) {
         const m = waMessage.safeParse(item);
         if (m.success) events.push({ provider: 'whatsapp', eventId: m.data.id, accountId, type: 'message', data: waInbound(m.data, value.data.contacts) });
+        else events.push(otherEvent('whatsapp', accountId, item));
       }
       for (const item of value.data.statuses ?? []) {
         const s = waStatus.safeParse(item);
@@ -173,7 +308,37 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
   return events;
 }
 
-const attachmentKind: Record<string, ChatMessageKind> = { image: 'image', video: 'video', audio: 'audio', file: 'document' };
+/** The kind of a Messenger/Instagram message by its first attachment that has one. */
+const attachmentKind: Record<string, ChatMessageKind> = {
+  image: 'image',
+  video: 'video',
+  audio: 'audio',
+  file: 'document',
+  story_mention: 'story',
+  location: 'location',
+};
+const mediaAttachment = new Set(['image', 'video', 'audio', 'file', 'story_mention']);
+const mAttachment = z.looseObject({
+  type: z.string(),
+  title: optStr,
+  url: optStr,
+  payload: z
+    .looseObject({
+      url: optStr,
+      title: optStr,
+      sticker_id: optStr,
+      coordinates: z.looseObject({ lat: num, long: num }).optional().catch(undefined),
+    })
+    .nullish()
+    .catch(undefined),
+});
+const mReferral = z.looseObject({
+  ref: optStr,
+  source: optStr,
+  type: optStr,
+  ad_id: optStr,
+  ads_context_data: z.looseObject({ ad_title: optStr, photo_url: optStr, video_url: optStr, post_id: optStr, product_id: optStr }).optional().catch(undefined),
+});
 const mMessaging = z.looseObject({
   sender: z.looseObject({ id: str }),
   recipient: z.looseObject({ id: str }).optional(),
@@ -181,11 +346,18 @@ const mMessaging = z.looseObject({
   message: z
     .looseObject({
       mid: z.string().min(1),
-      text: z.string().optional(),
-      is_echo: z.boolean().optional(),
-      attachments: z.array(z.looseObject({ type: z.string(), payload: z.looseObject({ url: z.string().optional() }).nullish() })).optional(),
+      text: z.string().optional().catch(undefined),
+      is_echo: z.boolean().optional().catch(undefined),
+      quick_reply: z.looseObject({ payload: optStr }).optional().catch(undefined),
+      reply_to: z.looseObject({ mid: optStr, story: z.looseObject({ url: optStr, id: optStr }).optional().catch(undefined) }).optional().catch(undefined),
+      attachments: z.array(z.unknown()).optional().catch(undefined),
+      referral: mReferral.optional().catch(undefined),
+      is_unsupported: z.boolean().optional().catch(undefined),
     })
     .optional(),
+  postback: z.looseObject({ mid: optStr, title: optStr, payload: optStr, referral: mReferral.optional().catch(undefined) }).optional().catch(undefined),
+  referral: mReferral.optional().catch(undefined),
+  reaction: z.looseObject({ mid: optStr, action: optStr, reaction: optStr, emoji: optStr }).optional().catch(undefined),
   delivery: z.looseObject({ mids: z.array(z.string()).optional() }).optional(),
   read: z.looseObject({ watermark: z.union([z.number(), z.string()]) }).optional(),
 });
@@ -194,37 +366,100 @@ const metaPayload = z.looseObject({
   entry: z.array(z.looseObject({ id: str, messaging: z.array(z.unknown()).default([]) })),
 });
 
+const referralOfMeta = (r: z.infer<typeof mReferral>): MessageReferral =>
+  compact({
+    ref: r.ref,
+    source: r.source,
+    type: r.type,
+    adId: r.ad_id,
+    headline: r.ads_context_data?.ad_title,
+    imageUrl: r.ads_context_data?.photo_url,
+    videoUrl: r.ads_context_data?.video_url,
+    postId: r.ads_context_data?.post_id,
+    productId: r.ads_context_data?.product_id,
+  });
+
+/** A Messenger/Instagram message: its text, every attachment, the reply, the quick reply, the ad. */
+function metaInbound(m: z.infer<typeof mMessaging>, message: NonNullable<z.infer<typeof mMessaging>['message']>, timestamp: string): InboundMessage {
+  const attachments = (message.attachments ?? []).flatMap((a) => {
+    const r = mAttachment.safeParse(a);
+    return r.success ? [r.data] : [];
+  });
+  const first = attachments.find((a) => attachmentKind[a.type]) ?? attachments[0];
+  const sticker = first?.type === 'image' && first.payload?.sticker_id;
+  const kind: ChatMessageKind = message.is_unsupported ? 'unsupported' : first ? (sticker ? 'sticker' : (attachmentKind[first.type] ?? 'text')) : 'text';
+  const media = attachments.find((a) => mediaAttachment.has(a.type) && a.payload?.url);
+  const coordinates = attachments.find((a) => a.type === 'location')?.payload?.coordinates;
+  const locationAttachment = attachments.find((a) => a.type === 'location');
+  const story = message.reply_to?.story
+    ? { type: 'reply' as const, url: message.reply_to.story.url, id: message.reply_to.story.id }
+    : first?.type === 'story_mention'
+      ? { type: 'mention' as const, url: first.payload?.url }
+      : undefined;
+  const content = compact<MessageContent>({
+    replyTo: message.reply_to?.mid ? { mid: message.reply_to.mid } : undefined,
+    attachments: attachments.length ? attachments.map((a) => compact({ type: a.type, url: a.payload?.url ?? a.url, title: a.payload?.title ?? a.title })) : undefined,
+    interactive: message.quick_reply?.payload ? { type: 'quick_reply', title: message.text ?? message.quick_reply.payload, payload: message.quick_reply.payload } : undefined,
+    referral: message.referral ? referralOfMeta(message.referral) : undefined,
+    story: story ? compact(story) : undefined,
+    location: coordinates
+      ? compact({ latitude: coordinates.lat, longitude: coordinates.long, name: locationAttachment?.payload?.title ?? locationAttachment?.title, url: locationAttachment?.url })
+      : undefined,
+    error: message.is_unsupported ? { message: 'Meta no entrega el contenido de este mensaje' } : undefined,
+  });
+  return {
+    from: m.sender.id,
+    messageId: message.mid,
+    timestamp,
+    kind: kind === 'text' && story ? 'story' : kind === 'text' && message.quick_reply?.payload ? 'interactive' : kind === 'location' && !coordinates ? 'text' : kind,
+    text: message.text,
+    mediaUrl: media?.payload?.url,
+    content: Object.keys(content).length ? content : undefined,
+    // the page's own messages come back as echoes: the send path stores them
+    ignore: message.is_echo ? 'eco de un mensaje de la página' : undefined,
+  };
+}
+
 /** Events of a Messenger Platform webhook body (`object: page` Messenger, `instagram` Instagram). */
 export function metaEvents(body: unknown): ProviderEvent[] {
   const parsed = metaPayload.safeParse(body);
   if (!parsed.success) return [];
   const provider: Provider = parsed.data.object === 'page' ? 'messenger' : 'instagram';
   const events: ProviderEvent[] = [];
+  const hash = (item: unknown) => createHash('sha256').update(JSON.stringify(item)).digest('hex');
   for (const entry of parsed.data.entry) {
     for (const item of entry.messaging) {
       const r = mMessaging.safeParse(item);
-      if (!r.success) continue;
+      if (!r.success) {
+        events.push(otherEvent(provider, entry.id, item));
+        continue;
+      }
       const m = r.data;
       const timestamp = isoOf(m.timestamp, 'milliseconds');
+      const message = (data: InboundMessage, eventId = data.messageId) => events.push({ provider, eventId, accountId: entry.id, type: 'message', data });
       if (m.message) {
-        const attachment = m.message.attachments?.find((a) => attachmentKind[a.type]) ?? m.message.attachments?.[0];
-        const kind = attachment ? (attachmentKind[attachment.type] ?? 'text') : 'text';
-        events.push({
-          provider,
-          eventId: m.message.mid,
-          accountId: entry.id,
-          type: 'message',
-          data: {
-            from: m.sender.id,
-            messageId: m.message.mid,
-            timestamp,
-            kind,
-            text: m.message.text ?? (attachment && kind === 'text' ? `[Adjunto de tipo ${attachment.type}]` : undefined),
-            mediaUrl: kind === 'text' ? undefined : (attachment?.payload?.url ?? undefined),
-            // the page's own messages come back as echoes: the send path stores them
-            ignore: m.message.is_echo ? 'eco de un mensaje de la página' : undefined,
-          },
+        message(metaInbound(m, m.message, timestamp));
+      } else if (m.postback) {
+        // a tap on a button of the page: its title is what the person "said"
+        const title = m.postback.title || m.postback.payload || 'Botón';
+        const messageId = m.postback.mid || `postback:${hash(item)}`;
+        const referral = m.postback.referral ? referralOfMeta(m.postback.referral) : undefined;
+        message({
+          from: m.sender.id,
+          messageId,
+          timestamp,
+          kind: 'interactive',
+          text: title,
+          content: compact({ interactive: compact({ type: 'postback', title, payload: m.postback.payload }), referral }),
         });
+      } else if (m.referral) {
+        // the person opened the conversation from an ad (or a link) without writing yet
+        const messageId = `referral:${hash(item)}`;
+        message({ from: m.sender.id, messageId, timestamp, kind: 'referral', content: { referral: referralOfMeta(m.referral) } });
+      } else if (m.reaction?.mid) {
+        const emoji = m.reaction.action === 'unreact' ? '' : (m.reaction.emoji ?? m.reaction.reaction ?? '');
+        const messageId = `reaction:${hash(item)}`;
+        message({ from: m.sender.id, messageId, timestamp, kind: 'reaction', content: { reactionTo: { mid: m.reaction.mid, emoji } } });
       } else if (m.delivery?.mids?.length) {
         for (const mid of m.delivery.mids) {
           events.push({ provider, eventId: `${mid}:delivered`, accountId: entry.id, type: 'status', data: { messageId: mid, status: 'delivered', timestamp } });
@@ -234,9 +469,8 @@ export function metaEvents(body: unknown): ProviderEvent[] {
         const watermark = isoOf(m.read.watermark, 'milliseconds');
         events.push({ provider, eventId: `read:${m.sender.id}:${watermark}`, accountId: entry.id, type: 'read', data: { from: m.sender.id, watermark } });
       } else {
-        // postbacks, referrals…: kept once (by content), nothing done yet
-        const eventId = `other:${createHash('sha256').update(JSON.stringify(item)).digest('hex')}`;
-        events.push({ provider, eventId, accountId: entry.id, type: 'other', data: { raw: item } });
+        // optins, handovers…: kept once (by content), nothing done yet
+        events.push(otherEvent(provider, entry.id, item));
       }
     }
   }

@@ -1,4 +1,5 @@
-import type { ChannelKind, ChatMessageKind } from '@mostrador/contract';
+import type { ChannelKind, OutboundMessageKind } from '@mostrador/contract';
+import { sanitizeJson } from './sanitize.js';
 
 /**
  * Outbound messages through Meta's Graph API (issue 4 "Chat", decision 0014):
@@ -19,7 +20,7 @@ import type { ChannelKind, ChatMessageKind } from '@mostrador/contract';
 
 /** What to send: text, or media by link with an optional caption (SPEC §5 kinds). */
 export interface OutboundContent {
-  kind: ChatMessageKind;
+  kind: OutboundMessageKind;
   text?: string;
   mediaUrl?: string;
 }
@@ -147,7 +148,8 @@ async function graphJson<T>(url: string, accessToken: string, init: { method: 'G
   const text = await res.text();
   let body: unknown;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    // the provider's text reaches messages and errors: storable (no NUL, no lone surrogate)
+    body = text ? sanitizeJson(JSON.parse(text)) : undefined;
   } catch {
     body = undefined;
   }

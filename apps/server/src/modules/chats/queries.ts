@@ -6,6 +6,8 @@ import {
   type ChatSummary,
   type ChatThread,
   type LeadStatus,
+  type MessageContent,
+  messagePreview,
   type Page,
   type Platform,
   WHATSAPP_WINDOW_HOURS,
@@ -73,10 +75,8 @@ const activityOrder = sql`c.last_message_at desc, c.id desc`;
 export const windowUntil = (lastInboundAt: Date | null | undefined) =>
   lastInboundAt ? new Date(new Date(lastInboundAt).getTime() + WINDOW_MS) : undefined;
 
-const kindLabels: Record<Exclude<ChatMessageKind, 'text'>, string> = { image: 'Imagen', video: 'Video', audio: 'Audio', document: 'Documento' };
-/** A chat's last-message preview of a message (received or sent): its text, else its kind, on one line, at most 300 characters. */
-export const previewOf = (m: { kind: ChatMessageKind; text?: string | null }) =>
-  (m.text?.trim() || (m.kind === 'text' ? '' : `[${kindLabels[m.kind]}]`)).replace(/\s+/g, ' ').slice(0, 300);
+/** A chat's last-message preview of a message (received or sent): its text, else what it is, on one line, at most 300 characters. */
+export const previewOf = (m: { kind: ChatMessageKind; text?: string | null; content?: MessageContent | null }) => messagePreview(m);
 
 function toSummary(r: SummaryRow): ChatSummary {
   const until = windowUntil(r.last_inbound_at);
@@ -116,6 +116,10 @@ interface MessageRow extends Row {
   media_url: string | null;
   media_id: string | null;
   mime_type: string | null;
+  content: MessageContent | null;
+  reply_kind?: ChatMessageKind | null;
+  reply_text?: string | null;
+  reply_direction?: 'in' | 'out' | null;
   status: ChatMessageStatus;
   status_error: string | null;
   is_active: boolean;
@@ -123,8 +127,26 @@ interface MessageRow extends Row {
   sent_at: Date;
 }
 
+/**
+ * The columns of a message `m`, with what the message it answers said (`content.replyTo.mid`,
+ * a provider id of the same company: one index lookup, decision 0020).
+ */
 export const messageColumns = sql`m.id, m.chat_id, m.provider_message_id, m.direction, m.kind, m.text, m.media_url, m.media_id,
-  m.mime_type, m.status, m.status_error, m.is_active, m.sent_by, m.sent_at`;
+  m.mime_type, m.content, m.status, m.status_error, m.is_active, m.sent_by, m.sent_at,
+  (select q.kind from chat_messages q where q.company_id = m.company_id and q.provider_message_id = m.content->'replyTo'->>'mid') as reply_kind,
+  (select case when q.is_active then q.text end from chat_messages q where q.company_id = m.company_id and q.provider_message_id = m.content->'replyTo'->>'mid') as reply_text,
+  (select q.direction from chat_messages q where q.company_id = m.company_id and q.provider_message_id = m.content->'replyTo'->>'mid') as reply_direction`;
+
+/** The stored content, with the quoted original of a reply. */
+function contentOf(r: MessageRow): MessageContent | undefined {
+  if (!r.content) return undefined;
+  const replyTo = r.content.replyTo;
+  if (!replyTo) return r.content;
+  return {
+    ...r.content,
+    replyTo: { mid: replyTo.mid, found: Boolean(r.reply_kind), kind: opt(r.reply_kind), text: opt(r.reply_text), direction: opt(r.reply_direction) },
+  };
+}
 
 export function toMessage(r: MessageRow): ChatMessage {
   return {
@@ -137,6 +159,7 @@ export function toMessage(r: MessageRow): ChatMessage {
     mediaUrl: opt(r.media_url),
     hasMedia: Boolean(r.media_id),
     mimeType: opt(r.mime_type),
+    content: contentOf(r),
     status: r.status,
     statusError: opt(r.status_error),
     isActive: r.is_active,

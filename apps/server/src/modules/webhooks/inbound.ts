@@ -70,13 +70,28 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
   return {
     async message(tx: Db, companyId: string, country: CountryCode, provider: Provider, m: InboundMessage): Promise<Outcome> {
       if (m.ignore) return { status: 'ignored', reason: m.ignore };
-      const tenant = channelTenant(companyId);
       const c = companyId;
       const platform = platformOf(provider);
+      if (m.kind === 'reaction' && m.content?.reactionTo?.mid) {
+        // a reaction belongs on the message it reacts to (an empty emoji removes it)
+        const { mid, emoji } = m.content.reactionTo;
+        const [target] = await rowsOf<{ id: string; chat_id: string }>(
+          tx,
+          sql`update chat_messages set content = case when ${emoji} = '' then coalesce(content, '{}'::jsonb) - 'reaction'
+                else coalesce(content, '{}'::jsonb) || jsonb_build_object('reaction', ${emoji}::text) end, updated_at = now()
+              where company_id = ${c} and provider_message_id = ${mid} returning id, chat_id`,
+        );
+        if (target) return { status: 'processed', effects: [{ type: 'message.updated', chatId: target.chat_id, messageId: target.id }] };
+        // its message is not in Mostrador (older than the channel): kept as a message of its own
+        if (!emoji) return { status: 'ignored', reason: 'reacción quitada de un mensaje desconocido' };
+      }
+      const tenant = channelTenant(companyId);
       const phone = m.phone ? (normalisePhone(m.phone, country) ?? undefined) : undefined;
       const name = cleanName(m.name) || fallbackName(provider, m.from);
       const preview = previewOf(m);
-      const detail: Detail = { message: preview.slice(0, 4000) || undefined, source: provider, updatedAt: m.timestamp };
+      const referral = m.content?.referral;
+      const ad = referral ? `Llegó desde un anuncio: ${[referral.headline, referral.sourceUrl].filter(Boolean).join(' · ') || referral.adId || referral.ref || 'sin título'}` : '';
+      const detail: Detail = { message: [preview, ad].filter(Boolean).join(' — ').slice(0, 4000) || undefined, source: provider, updatedAt: m.timestamp };
 
       await lockOn(tx, `${c}:${platform}:${m.from}`);
       // the lead: by the person's platform id, else (WhatsApp) by the normalised phone, else new
@@ -141,12 +156,22 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       // the message, once per provider id
       const [inserted] = await rowsOf<{ id: string }>(
         tx,
-        sql`insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, provider_message_id, status, sent_at)
+        sql`insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, content, provider_message_id, status, sent_at)
             values (${c}, ${chatId}, 'in', ${m.kind}, ${m.text ?? null}, ${m.mediaUrl ?? null}, ${m.mediaId ?? null}, ${m.mimeType ?? null},
-                    ${m.messageId}, 'received', ${m.timestamp})
+                    ${m.content ? JSON.stringify(m.content) : null}::jsonb, ${m.messageId}, 'received', ${m.timestamp})
             on conflict (company_id, provider_message_id) do nothing returning id`,
       );
       if (!inserted) return { status: 'ignored', reason: 'mensaje ya guardado' };
+      if (referral) {
+        // the ad the person came from stays on the lead too (decision 0020)
+        await tx.execute(sql`insert into lead_referrals (company_id, lead_id, platform, message_id, referral)
+            values (${c}, ${lead.id}, ${platform}, ${inserted.id}, ${JSON.stringify(referral)}::jsonb)`);
+        const [known] = await rowsOf<{ details: Detail[] | null }>(tx, sql`select details from leads where company_id = ${c} and id = ${lead.id}`);
+        if (known && !(known.details ?? []).some((d) => d.updatedAt === m.timestamp && d.message === detail.message)) {
+          await tx.execute(sql`update leads set details = ${JSON.stringify(mergeDetails(known.details, detail))}::jsonb, updated_at = now()
+              where company_id = ${c} and id = ${lead.id}`);
+        }
+      }
       // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014)
       await tx.execute(sql`insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
           on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)`);

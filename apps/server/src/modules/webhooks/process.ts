@@ -7,23 +7,61 @@ import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate } from '.
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
+import { sanitizeJson } from '../../integrations/meta/sanitize.js';
 import { createInbound, type Outcome } from './inbound.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';
 
+/** Tries per event before it becomes a dead letter: the first run and the queue's 5 retries (jobs/queue.ts). */
+export const MAX_ATTEMPTS = 6;
+
+/** What a delivery's events became: the ids to queue, and how many could only be kept as dead letters. */
+export interface Stored {
+  ids: string[];
+  /** Kept as failed (could not be stored as they came). */
+  deadLetters: number;
+  /** Could not be stored at all (the database refused even the dead letter). */
+  lost: number;
+}
+
 /**
  * Stores verified provider events once: `(provider, event_id)` is unique, so a replayed
- * delivery inserts nothing. Answers the ids of the new rows, to be queued.
+ * delivery inserts nothing. Each event is stored on its own, so one that the database refuses
+ * does not take the others with it: it is kept instead as a dead letter (status failed, its
+ * raw JSON as text and the error) for an admin to see and replay (decision 0020).
  */
-export async function storeEvents(db: Db, events: ProviderEvent[]): Promise<string[]> {
+export async function storeEvents(db: Db, events: ProviderEvent[], log?: { error: (obj: unknown, msg?: string) => void }): Promise<Stored> {
   const unique = [...new Map(events.map((e) => [`${e.provider}:${e.eventId}`, e])).values()];
-  if (unique.length === 0) return [];
-  const rows = await db
-    .insert(webhookEvents)
-    .values(unique.map((e) => ({ provider: e.provider, eventId: e.eventId, type: e.type, accountId: e.accountId, payload: e.data })))
-    .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
-    .returning({ id: webhookEvents.id });
-  return rows.map((r) => r.id);
+  const stored: Stored = { ids: [], deadLetters: 0, lost: 0 };
+  for (const e of unique) {
+    const row = { provider: e.provider, eventId: e.eventId, type: e.type, accountId: e.accountId };
+    try {
+      const rows = await db
+        .insert(webhookEvents)
+        .values({ ...row, payload: e.data })
+        .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
+        .returning({ id: webhookEvents.id });
+      stored.ids.push(...rows.map((r) => r.id));
+    } catch (error) {
+      log?.error({ err: error, eventId: e.eventId }, 'evento de webhook no guardado: se guarda como fallido');
+      try {
+        await db
+          .insert(webhookEvents)
+          .values({
+            ...row,
+            payload: { unstored: JSON.stringify(sanitizeJson(e.data)).slice(0, 100_000) },
+            status: 'failed',
+            lastError: `No se pudo guardar: ${String(error)}`.slice(0, 2000),
+          })
+          .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] });
+        stored.deadLetters++;
+      } catch (again) {
+        log?.error({ err: again, eventId: e.eventId }, 'evento de webhook perdido: ni como fallido se pudo guardar');
+        stored.lost++;
+      }
+    }
+  }
+  return stored;
 }
 
 /**
@@ -39,6 +77,7 @@ export function createWebhookProcessor(
   secrets: Pick<SecretBox, 'seal'>,
   realtime?: Pick<Realtime, 'publish'>,
   log?: { warn: (obj: unknown, msg?: string) => void },
+  { maxAttempts = MAX_ATTEMPTS }: { maxAttempts?: number } = {},
 ) {
   const inbound = createInbound(secrets);
 
@@ -73,17 +112,30 @@ export function createWebhookProcessor(
   }
 
   return {
-    async process(id: string): Promise<'processed' | 'ignored' | 'skipped'> {
+    async process(id: string): Promise<'processed' | 'ignored' | 'skipped' | 'failed'> {
       let result: Awaited<ReturnType<typeof run>>;
       try {
         result = await run(id);
       } catch (error) {
-        // the queue retries; the event stays pending with what went wrong
-        await db
+        // the queue retries while the event stays pending with what went wrong; after the last
+        // try it is a dead letter (failed), kept for an admin with its error and its company
+        const attempts = sql`${webhookEvents.attempts} + 1`;
+        const [row] = await db
           .update(webhookEvents)
-          .set({ attempts: sql`${webhookEvents.attempts} + 1`, lastError: String(error).slice(0, 2000) })
-          .where(eq(webhookEvents.id, id))
-          .catch(() => {});
+          .set({
+            attempts,
+            lastError: String(error).slice(0, 2000),
+            status: sql`case when ${attempts} >= ${maxAttempts} then 'failed' else ${webhookEvents.status} end`,
+            companyId: sql`coalesce(${webhookEvents.companyId}, (select ${channels.companyId} from ${channels}
+              where ${channels.kind} = ${webhookEvents.provider} and ${channels.providerId} = ${webhookEvents.accountId}))`,
+          })
+          .where(and(eq(webhookEvents.id, id), eq(webhookEvents.status, 'pending')))
+          .returning({ status: webhookEvents.status })
+          .catch(() => []);
+        if (row?.status === 'failed') {
+          log?.warn({ err: error, id }, 'evento de webhook fallido tras sus reintentos: queda en la lista de fallidos');
+          return 'failed';
+        }
         throw error;
       }
       // committed: now the browsers may read it

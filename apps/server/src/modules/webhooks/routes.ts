@@ -2,8 +2,10 @@ import { pickLang } from '@mostrador/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { metaEvents, type ProviderEvent, whatsappEvents } from '../../integrations/meta/events.js';
+import { sanitizeJson } from '../../integrations/meta/sanitize.js';
 import { isValidSignature } from '../../integrations/meta/signature.js';
 import { AppError, errorBody } from '../../lib/errors.js';
+import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
 
 const handshakeQuery = z.looseObject({
@@ -33,6 +35,9 @@ export async function webhookRoutes(app: FastifyInstance) {
       app.log.warn({ err: error }, 'no se pudieron reencolar los eventos de webhook pendientes');
     }
   });
+
+  // the admin's list of failed events (a child context: authenticated like the rest of /api)
+  await app.register(deadLetterRoutes);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -64,19 +69,24 @@ export async function webhookRoutes(app: FastifyInstance) {
     }
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      // third-party text is never refused: NUL removed, lone surrogates replaced (decision 0021)
+      body = sanitizeJson(JSON.parse(raw.toString('utf8')));
     } catch {
       throw new AppError('BAD_REQUEST', 'El cuerpo del evento no es un JSON válido');
     }
     const events = extract(body);
-    const ids = await storeEvents(app.database.db, events);
+    const { ids, deadLetters, lost } = await storeEvents(app.database.db, events, request.log);
+    // Meta retries a delivery answered 5xx: only worth it when nothing of it could be kept
+    if (lost > 0 && ids.length === 0 && deadLetters === 0) {
+      throw new AppError('INTERNAL', 'No se pudo guardar ningún evento de la entrega: Meta la reintentará');
+    }
     for (const id of ids) {
       // stored first: if queueing fails, the event stays pending and is queued again on start
       await app.jobs.send(WEBHOOK_QUEUE, { id }, { singletonKey: id }).catch((error: unknown) => {
         request.log.error({ err: error, id }, 'no se pudo encolar el evento de webhook');
       });
     }
-    return reply.status(200).send({ received: events.length, stored: ids.length });
+    return reply.status(200).send({ received: events.length, stored: ids.length, ...(deadLetters ? { failed: deadLetters } : {}) });
   };
 
   const config = { public: true } as const;

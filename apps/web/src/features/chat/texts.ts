@@ -1,4 +1,4 @@
-import { type ChatMessageKind, chatMessages_es, type Platform } from '@mostrador/contract';
+import { type ChatMessageKind, chatMessages_es, type MessageContent, messagePreview, type Platform } from '@mostrador/contract';
 
 /**
  * The chat screen's Spanish texts (the shared dictionary, i18n/es.ts, holds the app-wide
@@ -98,11 +98,48 @@ export const kindNames: Record<ChatMessageKind, string> = {
   video: 'Video',
   audio: 'Audio',
   document: 'Documento',
+  sticker: 'Sticker',
+  location: 'Ubicación',
+  contacts: 'Contacto',
+  interactive: 'Respuesta',
+  reaction: 'Reacción',
+  order: 'Pedido',
+  referral: 'Anuncio',
+  story: 'Historia',
+  system: 'Aviso',
+  unsupported: 'Mensaje no compatible',
 };
 
-/** The preview of a message in the inbox (its text, else its kind with an icon-like prefix). */
-export function previewOf(message: { kind: ChatMessageKind; text?: string; isActive?: boolean }): string {
+/** The preview of a message in the inbox: the server's own (the contract's messagePreview), else its kind. */
+export function previewOf(message: { kind: ChatMessageKind; text?: string; content?: MessageContent; isActive?: boolean }): string {
   if (message.isActive === false) return chatTexts.deleted;
-  if (message.text?.trim()) return message.text.trim().slice(0, 300);
-  return kindNames[message.kind];
+  return messagePreview(message) || kindNames[message.kind];
 }
+
+/** What the thread says about the new kinds (decision 0020). */
+export const kindTexts = {
+  openMap: 'Ver en el mapa',
+  addAsLead: 'Agregar como lead',
+  openLead: 'Ver lead',
+  addingLead: 'Agregando…',
+  leadFailed: 'No se pudo agregar el lead',
+  orderTitle: 'Pedido del catálogo',
+  orderProduct: 'Producto',
+  orderQuantity: 'Cant.',
+  orderPrice: 'Precio',
+  orderTotal: 'Total',
+  fromAd: 'Llegó desde un anuncio',
+  openAd: 'Ver anuncio',
+  storyReply: 'Respondió a tu historia',
+  storyMention: 'Te mencionó en su historia',
+  openStory: 'Ver historia',
+  unsupported: 'Mensaje no compatible',
+  quotedMissing: 'Mensaje que no está en Mostrador',
+  quotedOwn: 'Tú',
+  quotedCustomer: 'Cliente',
+  reactedWith: 'Reacción del cliente',
+  reactionOrphan: 'Reaccionó a un mensaje que no está en Mostrador',
+  forwarded: 'Reenviado',
+  tapped: 'Tocó',
+  attachment: 'Adjunto',
+} as const;

@@ -23,8 +23,24 @@ const MEDIA_MAX_WIDTH = 300;
 export function mediaKindOf(message: Pick<ChatMessage, 'kind' | 'mediaUrl' | 'hasMedia'>): LinkKind | undefined {
   const byLink = message.mediaUrl ? classifyMediaUrl(message.mediaUrl) : undefined;
   if (byLink === 'youtube') return 'youtube';
-  if (message.kind !== 'text') return message.kind;
-  return message.hasMedia ? undefined : byLink;
+  switch (message.kind) {
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+      return message.kind;
+    case 'sticker':
+      return 'image';
+    case 'story':
+      // a story mention shows the story (a link that expires: the fallback keeps the link)
+      return message.hasMedia || message.mediaUrl ? (byLink === 'video' ? 'video' : 'image') : undefined;
+    case 'text':
+    case 'interactive':
+    case 'referral':
+      return message.hasMedia ? undefined : byLink;
+    default:
+      return undefined;
+  }
 }
 
 const mimeExtensions: Record<string, string> = {

@@ -1,0 +1,23 @@
+/**
+ * Text from third parties (webhook payloads, Graph API responses) is never rejected (decision
+ * 0021, applied to webhooks in decision 0020): PostgreSQL refuses the NUL character in text and
+ * in jsonb, and a lone UTF-16 surrogate cannot be encoded, so before such text reaches the
+ * database every NUL is removed and every lone surrogate becomes U+FFFD. Keys are cleaned too.
+ */
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** One string, storable. */
+export const sanitizeText = (text: string): string => text.replace(NUL, '').replace(LONE_SURROGATE, '\uFFFD');
+
+/** A parsed JSON value with every string (and key) storable; other values unchanged. */
+export function sanitizeJson<T>(value: T): T {
+  if (typeof value === 'string') return sanitizeText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => sanitizeJson(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[sanitizeText(k)] = sanitizeJson(v);
+    return out as T;
+  }
+  return value;
+}
