@@ -92,6 +92,11 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     openapi: { info: { title: 'Mostrador API', version: config.version } },
     transform: jsonSchemaTransform,
   });
+  // the API's description is public (decision 0021): a developer opens /api/docs in a browser
+  // without a bearer token; the calls it describes still need one
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
+  });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   // before authentication: a NUL in a header or the query is refused before any lookup
   await app.register(inputGuardPlugin);

@@ -18,8 +18,28 @@ describe(`health (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, ()
     const res = await t.app.inject('/api/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
-    const version = await t.app.inject('/api/version');
+  });
+
+  it('tells which database runs only to an admin', async () => {
+    expect((await t.app.inject('/api/version')).statusCode).toBe(401);
+    const agent = await login(t, demo.agent);
+    const refused = await t.app.inject({ url: '/api/version', headers: as(agent) });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors.code).toBe('FORBIDDEN');
+    const admin = await login(t, demo.admin);
+    const version = await t.app.inject({ url: '/api/version', headers: as(admin) });
     expect(version.json().database).toBe(t.kind);
+  });
+
+  it('serves the OpenAPI description and its page to anyone, without a token', async () => {
+    const json = await t.app.inject('/api/docs/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json().paths['/api/leads']).toBeTruthy();
+    const page = await t.app.inject('/api/docs');
+    expect([200, 302]).toContain(page.statusCode);
+    const html = await t.app.inject(page.statusCode === 302 ? String(page.headers.location) : '/api/docs');
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('swagger');
   });
 });
 
@@ -140,6 +160,33 @@ describe('tokens', () => {
     expect((await t.app.inject({ url: '/api/token', headers: { cookie: s.cookie } })).statusCode).toBe(401);
   });
 
+  it('a password change needs the current password: missing or wrong, nothing changes and no session ends', async () => {
+    const who = { email: 'pw2@demo.com', password: 'inicial123', corporation: 'demo' };
+    const admin = await login(t, demo.admin);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: as(admin),
+      payload: { first_name: 'Pío', last_name: 'Clave', email: who.email, password: who.password, role: 'agent', companyIds: [admin.user.companyId] },
+    });
+    const s = await login(t, who);
+    const url = `/api/users/${s.user._id}/update-password`;
+    const missing = await t.app.inject({ method: 'PUT', url, headers: as(s), payload: { newPassword: 'robada-1234' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors.msg).toBe('currentPassword: Este campo es requerido');
+    const wrong = await t.app.inject({ method: 'PUT', url, headers: as(s), payload: { newPassword: 'robada-1234', currentPassword: 'adivinada1' } });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors).toMatchObject({ msg: 'La contraseña actual no es correcta', details: [{ path: 'currentPassword' }] });
+    expect((await t.app.inject({ url: '/api/auth?module=profile&action=read', headers: as(s) })).statusCode).toBe(200);
+    expect((await post('/api/login', who)).statusCode).toBe(200);
+    // an admin setting someone else's password confirms with their own
+    const byAdmin = await t.app.inject({ method: 'PUT', url, headers: as(admin), payload: { newPassword: 'puesta-por-admin', currentPassword: who.password } });
+    expect(byAdmin.statusCode).toBe(400);
+    const ok = await t.app.inject({ method: 'PUT', url, headers: as(admin), payload: { newPassword: 'puesta-por-admin', currentPassword: demo.admin.password } });
+    expect(ok.statusCode).toBe(200);
+    expect((await post('/api/login', { ...who, password: 'puesta-por-admin' })).statusCode).toBe(200);
+  });
+
   it('a password change revokes every other session; the changer stays signed in on a new one', async () => {
     const who = { email: 'pw@demo.com', password: 'inicial123', corporation: 'demo' };
     const admin = await login(t, demo.admin);
@@ -156,7 +203,7 @@ describe('tokens', () => {
       method: 'PUT',
       url: `/api/users/${laptop.user._id}/update-password`,
       headers: as(laptop),
-      payload: { newPassword: 'nueva-clave-1' },
+      payload: { newPassword: 'nueva-clave-1', currentPassword: who.password },
     });
     expect(res.statusCode).toBe(200);
     const fresh = res.json();

@@ -34,7 +34,7 @@ describe('company scope', () => {
     expect(read.statusCode).toBe(404);
     const write = await t.app.inject({ method: 'PUT', url: `/api/users/${acmeUser}`, headers: as(admin), payload: { first_name: 'Hackeado' } });
     expect(write.statusCode).toBe(404);
-    const pw = await t.app.inject({ method: 'PUT', url: `/api/users/${acmeUser}/update-password`, headers: as(admin), payload: { newPassword: 'robada-123' } });
+    const pw = await t.app.inject({ method: 'PUT', url: `/api/users/${acmeUser}/update-password`, headers: as(admin), payload: { newPassword: 'robada-123', currentPassword: demo.admin.password } });
     expect(pw.statusCode).toBe(404);
     const [row] = await t.sql<{ first_name: string }>('select first_name from users where id = $1', [acmeUser]);
     expect(row.first_name).toBe('Alicia');
@@ -89,7 +89,7 @@ describe('permissions', () => {
       payload: { first_name: 'X', last_name: 'Y', email: 'nuevo@demo.com', password: 'password1', role: 'admin', companyIds: [agent.user.companyId] },
     });
     expect(reg.statusCode).toBe(401);
-    const pw = await t.app.inject({ method: 'PUT', url: `/api/users/${admin.user._id}/update-password`, headers: as(agent), payload: { newPassword: 'robada-123' } });
+    const pw = await t.app.inject({ method: 'PUT', url: `/api/users/${admin.user._id}/update-password`, headers: as(agent), payload: { newPassword: 'robada-123', currentPassword: demo.agent.password } });
     expect(pw.statusCode).toBe(401);
     const [row] = await t.sql<{ first_name: string }>('select first_name from users where id = $1', [admin.user._id]);
     expect(row.first_name).toBe('Ana');

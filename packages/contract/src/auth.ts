@@ -67,11 +67,15 @@ export const resetInput = withConfirmation(
   'passwordConfirmation',
 );
 
-export const updatePasswordInput = z.object({ newPassword: zPassword() });
+/**
+ * SPEC §7's {newPassword}, plus the caller's own current password: a stolen session alone
+ * cannot change a password (issue 10). An admin setting someone else's confirms with theirs.
+ */
+export const updatePasswordInput = z.object({ newPassword: zPassword(), currentPassword: zLoginPassword() });
 
-/** The change-password form adds the confirmation; the API takes only newPassword (SPEC §7). */
+/** The change-password form adds the confirmation; the API takes newPassword and currentPassword. */
 export const changePasswordForm = withConfirmation(
-  z.object({ newPassword: zPassword(), passwordConfirmation: z.string() }),
+  z.object({ currentPassword: zLoginPassword(), newPassword: zPassword(), passwordConfirmation: z.string() }),
   'newPassword',
   'passwordConfirmation',
 );

@@ -1,6 +1,8 @@
 import { healthResponse, versionResponse } from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -19,9 +21,9 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/version', { config: { public: true }, schema: { tags: ['system'], response: { 200: versionResponse } } }, async () => ({
-    version: app.settings.version,
-    database: app.database.kind,
-    time: new Date().toISOString(),
-  }));
+  // which database and version run is for admins only (it helps an attacker pick an exploit)
+  app.get('/version', { schema: { tags: ['system'], response: { 200: versionResponse } } }, async (request) => {
+    if (tenantOf(request).role !== 'admin') throw new AppError('FORBIDDEN', 'Solo un administrador ve la versión del servidor');
+    return { version: app.settings.version, database: app.database.kind, time: new Date().toISOString() };
+  });
 };

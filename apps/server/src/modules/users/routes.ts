@@ -19,7 +19,7 @@ import { memberships, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 
 const idParams = z.object({ id: zId() });
 
@@ -158,6 +158,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const tenant = tenantOf(request);
       const { id } = request.params;
       await assertSelfOr(tenant, id, 'update');
+      // the caller proves who they are again: their own current password, whoever's they change
+      const [caller] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, tenant.userId));
+      if (!caller || !(await verifyPassword(caller.passwordHash, request.body.currentPassword))) {
+        throw new AppError('VALIDATION', 'La contraseña actual no es correcta', [{ path: 'currentPassword', msg: 'No es correcta' }]);
+      }
       const passwordHash = await hashPassword(request.body.newPassword);
       const self = id === tenant.userId;
       const session = await db.transaction(async (tx) => {

@@ -38,21 +38,23 @@ export function DiagnosticsPage() {
   const t = useT();
   const session = useSession();
   const health = useQuery({ queryKey: queryKeys.health.all, queryFn: diagnosticsApi.health, meta: { quiet: true } });
-  const version = useQuery({ queryKey: queryKeys.version.all, queryFn: diagnosticsApi.version, meta: { quiet: true } });
+  const membership = currentMembership(session);
+  // the server's version and database are told to admins only
+  const isAdmin = membership?.role === 'admin';
+  const version = useQuery({ queryKey: queryKeys.version.all, queryFn: diagnosticsApi.version, meta: { quiet: true }, enabled: isAdmin });
+  const adminOnly = isAdmin ? null : t('diagnostics.adminOnly');
 
   // Any HTTP answer, even an error status, proves the API is reachable.
   const answered = (q: { isSuccess: boolean; error: unknown }) => q.isSuccess || q.error instanceof ApiError;
-  const apiState: Check =
-    health.isPending && version.isPending ? 'checking' : answered(health) || answered(version) ? 'ok' : 'fail';
+  const apiState: Check = health.isPending ? 'checking' : answered(health) ? 'ok' : 'fail';
   const dbState: Check = health.isPending ? 'checking' : health.data?.database === 'ok' ? 'ok' : 'fail';
   const dbKind = version.data?.database;
   const serverTime = version.data ? new Date(version.data.time) : null;
-  const membership = currentMembership(session);
 
   const rows: Array<{ label: string; value: ReactNode; testId: string }> = [
     {
       label: t('diagnostics.appVersion'),
-      value: version.data?.version ?? (version.isPending ? t('diagnostics.checking') : t('diagnostics.unknown')),
+      value: adminOnly ?? version.data?.version ?? (version.isPending ? t('diagnostics.checking') : t('diagnostics.unknown')),
       testId: 'diag-version',
     },
     { label: t('diagnostics.api'), value: <StatusChip state={apiState} testId="diag-api" />, testId: 'diag-api-row' },
@@ -63,7 +65,7 @@ export function DiagnosticsPage() {
     },
     {
       label: t('diagnostics.databaseKind'),
-      value: dbKind ? t(`diagnostics.${dbKind}`) : version.isPending ? t('diagnostics.checking') : t('diagnostics.unknown'),
+      value: adminOnly ?? (dbKind ? t(`diagnostics.${dbKind}`) : version.isPending ? t('diagnostics.checking') : t('diagnostics.unknown')),
       testId: 'diag-database-kind',
     },
     {
@@ -97,7 +99,7 @@ export function DiagnosticsPage() {
             variant="outlined"
             onClick={() => {
               void health.refetch();
-              void version.refetch();
+              if (isAdmin) void version.refetch();
             }}
           >
             {t('diagnostics.refresh')}

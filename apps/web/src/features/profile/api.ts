@@ -11,8 +11,8 @@ export interface UpdatePasswordResponse {
 }
 
 export const profileApi = {
-  updatePassword: (userId: string, newPassword: string) =>
-    api.put<UpdatePasswordResponse>(`/users/${encodeURIComponent(userId)}/update-password`, { newPassword }, {
+  updatePassword: (userId: string, newPassword: string, currentPassword: string) =>
+    api.put<UpdatePasswordResponse>(`/users/${encodeURIComponent(userId)}/update-password`, { newPassword, currentPassword }, {
       success: true,
     }),
 };

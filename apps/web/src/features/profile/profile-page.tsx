@@ -124,10 +124,10 @@ export function ChangePasswordCard({ user }: { user: SessionUser }) {
   const t = useT();
   const form = useSchemaForm({
     schema: changePasswordForm,
-    defaultValues: { newPassword: '', passwordConfirmation: '' },
+    defaultValues: { currentPassword: '', newPassword: '', passwordConfirmation: '' },
   });
   const update = useMutation({
-    mutationFn: (newPassword: string) => profileApi.updatePassword(user._id, newPassword),
+    mutationFn: (v: { newPassword: string; currentPassword: string }) => profileApi.updatePassword(user._id, v.newPassword, v.currentPassword),
     onSuccess: (response) => {
       // Changing one's own password revokes old tokens: the answer carries a fresh session.
       if (response.token && response.user && response.expiresIn) {
@@ -144,9 +144,15 @@ export function ChangePasswordCard({ user }: { user: SessionUser }) {
           component="form"
           noValidate
           aria-label={t('profile.changePassword')}
-          onSubmit={form.handleSubmit((values) => update.mutate(values.newPassword))}
+          onSubmit={form.handleSubmit((values) => update.mutate({ newPassword: values.newPassword, currentPassword: values.currentPassword }))}
         >
           <Stack spacing={2.5}>
+            <FormTextField
+              {...form.field('currentPassword')}
+              type="password"
+              label={t('profile.currentPassword')}
+              autoComplete="current-password"
+            />
             <FormTextField
               {...form.field('newPassword')}
               type="password"
