@@ -70,6 +70,13 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    // errors raised before routing (a path with broken percent-encoding, `/api/x/%ED%A0%80`)
+    // answer the product's Spanish error shape too, never Fastify's English one
+    frameworkErrors: (error, request, reply) => {
+      const lang = pickLang(request.headers['accept-language']);
+      const msg = error.code === 'FST_ERR_BAD_URL' ? 'La dirección de la solicitud no es válida' : undefined;
+      (reply as unknown as { status(n: number): { send(body: unknown): void } }).status(400).send(errorBody('BAD_REQUEST', lang, msg));
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -49,6 +49,12 @@ describe('a NUL character (\\u0000, %00) is refused with a Spanish 400 naming th
     expect(await brandCount()).toBe(before);
   });
 
+  it('a path with broken percent-encoding answers the Spanish error shape', async () => {
+    const res = await call(admin, 'DELETE', '/vendors/%ED%A0%80%ED%A0%80');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: { code: 'BAD_REQUEST', msg: 'La dirección de la solicitud no es válida' } });
+  });
+
   it('in the path and in a header, before the session is even looked up', async () => {
     const path = await call(admin, 'GET', `/brands/${'0'.repeat(8)}%00`);
     expect(path.statusCode).toBe(400);
