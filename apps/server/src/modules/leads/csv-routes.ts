@@ -51,7 +51,7 @@ function refuseNul(query: Record<string, unknown>) {
     [value].flat().some((v) => typeof v === 'string' && v.includes('\u0000')) ? [key] : [],
   );
   if (fields.length === 0) return;
-  const msg = (field: string) => `El filtro "${field}" contiene un carácter nulo (NUL), que no es válido`;
+  const msg = (field: string) => `El filtro «${field}» contiene un carácter nulo (NUL), que no se admite`;
   throw new AppError('VALIDATION', msg(fields[0]), fields.map((path) => ({ path, msg: msg(path) })));
 }
 

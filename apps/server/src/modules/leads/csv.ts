@@ -78,7 +78,7 @@ export function decodeCsv(bytes: Uint8Array): string {
   const nuls = (sample.match(/\u0000/g) ?? []).length;
   // a cell with a stray NUL is text; a file where one character in ten is a NUL, or one in fifty
   // another control character, is not
-  if (nuls > sample.length * 0.1 || controls - nuls > sample.length * 0.02 || sample.includes('\uFFFD\uFFFD\uFFFD')) throw notText();
+  if (nuls > sample.length * 0.1 || controls - nuls > sample.length * 0.02) throw notText();
   return text.replace(/[\u000b\u000c]/g, ' ').replace(CONTROL, '');
 }
 
@@ -118,13 +118,13 @@ export function parseCsv(text: string, delimiter = detectDelimiter(text)): Array
     const records = parse(text, {
       delimiter,
       bom: true,
-      info: true,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: false,
       max_record_size: 0,
-    }) as unknown as Array<{ record: string[]; info: { records: number } }>;
-    return records.map(({ record, info }) => ({ row: info.records, fields: record }));
+    }) as string[][];
+    // every record is one spreadsheet row, blank ones included (skip_empty_lines is off)
+    return records.map((fields, i) => ({ row: i + 1, fields }));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'CSV_QUOTE_NOT_CLOSED') {

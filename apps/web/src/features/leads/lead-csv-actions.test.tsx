@@ -118,13 +118,14 @@ describe('LeadCsvActions: export', () => {
 
 describe('LeadCsvActions: import', () => {
   const result: LeadImportResult = {
-    msg: 'Importación terminada: 2 leads nuevos, 1 combinado, 2 filas rechazadas',
+    msg: 'Importación terminada: 2 leads nuevos, 1 combinado, 2 filas rechazadas, 1 aviso',
     created: 2,
     merged: 1,
     rejected: [
       { row: 3, reason: 'Teléfono inválido' },
-      { row: 5, reason: 'Etiqueta desconocida: VIP' },
+      { row: 7, reason: 'Email inválido' },
     ],
+    warnings: [{ row: 5, reason: 'Etiqueta desconocida, no se asignó: VIP' }],
   };
 
   it('uploads the chosen file as text/csv, shows its progress, then the counts and rejected rows, and refreshes the lists', async () => {
@@ -157,7 +158,14 @@ describe('LeadCsvActions: import', () => {
     expect(within(dialog).getByText('Combinados: 1')).toBeTruthy();
     expect(within(dialog).getByText('Rechazados: 2')).toBeTruthy();
     const rows = within(within(dialog).getByRole('table', { name: 'Filas rechazadas' })).getAllByRole('row');
-    expect(rows.map((r) => r.textContent)).toEqual(['FilaMotivo', '3Teléfono inválido', '5Etiqueta desconocida: VIP']);
+    expect(within(dialog).getByText('Avisos: 1')).toBeTruthy();
+    // rejected rows and rows imported with a warning, in file order
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'FilaMotivo',
+      '3Teléfono inválido',
+      '5ImportadaEtiqueta desconocida, no se asignó: VIP',
+      '7Email inválido',
+    ]);
     await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: ['leads'] }));
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['clean-leads'] });
 

@@ -79,7 +79,10 @@ export function LeadCsvActions({ resource, filters, canImport = false }: LeadCsv
       saveBlob(file);
       showSuccess('Exportación lista');
     } catch (error) {
-      if (!abort.current?.signal.aborted) showErrors([messageOf(error)]);
+      // an error the server answered before the file (400, 401…) has its own message; a download
+      // cut short (the server ends a failed export that way) saves nothing
+      if (!abort.current?.signal.aborted)
+        showErrors([error instanceof ApiError ? messageOf(error) : 'La exportación se interrumpió y no se guardó ningún archivo. Inténtalo de nuevo.']);
     } finally {
       setExporting(null);
     }
@@ -253,26 +256,38 @@ function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => voi
   );
 }
 
-/** The rejected rows as CSV (fila,motivo), to fix them in the spreadsheet. */
+type RowNote = LeadImportResult['rejected'][number] & { kind: 'Rechazada' | 'Importada con aviso' };
+
+/** The rejected rows and the warnings, in file order. */
+const notesOf = (result: LeadImportResult): RowNote[] =>
+  [
+    ...result.rejected.map((r) => ({ ...r, kind: 'Rechazada' as const })),
+    ...(result.warnings ?? []).map((w) => ({ ...w, kind: 'Importada con aviso' as const })),
+  ].sort((a, b) => a.row - b.row);
+
+/** The rejected and warned rows as CSV (fila,resultado,motivo), to fix them in the spreadsheet. */
 function rejectedCsv(result: LeadImportResult): Blob {
   const quote = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  const lines = result.rejected.map((r) => `${r.row},${quote(r.reason)}`);
-  return new Blob([`\uFEFFfila,motivo\r\n${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
+  const lines = notesOf(result).map((r) => `${r.row},${r.kind},${quote(r.reason)}`);
+  return new Blob([`\uFEFFfila,resultado,motivo\r\n${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
 }
 
 function ImportResultView({ result }: { result: LeadImportResult }) {
   const rejected = result.rejected.length;
+  const warnings = result.warnings?.length ?? 0;
+  const notes = notesOf(result);
   return (
     <Stack spacing={2}>
-      <Alert severity={rejected ? 'warning' : 'success'} role="status">
+      <Alert severity={rejected || warnings ? 'warning' : 'success'} role="status">
         {result.msg}
       </Alert>
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
         <Chip color="success" variant="outlined" label={`Nuevos: ${formatCount(result.created)}`} />
         <Chip color="primary" variant="outlined" label={`Combinados: ${formatCount(result.merged)}`} />
         <Chip color={rejected ? 'error' : 'default'} variant="outlined" label={`Rechazados: ${formatCount(rejected)}`} />
+        {warnings > 0 && <Chip color="warning" variant="outlined" label={`Avisos: ${formatCount(warnings)}`} />}
       </Stack>
-      {rejected > 0 && (
+      {notes.length > 0 && (
         <TableContainer sx={{ maxHeight: 280, border: 1, borderColor: 'divider', borderRadius: 1 }}>
           <Table size="small" stickyHeader aria-label="Filas rechazadas">
             <TableHead>
@@ -282,26 +297,31 @@ function ImportResultView({ result }: { result: LeadImportResult }) {
               </TableRow>
             </TableHead>
             <TableBody>
-              {result.rejected.slice(0, REJECTED_SHOWN).map((r) => (
-                <TableRow key={r.row}>
+              {notes.slice(0, REJECTED_SHOWN).map((r, i) => (
+                <TableRow key={`${r.row}-${i}`}>
                   <TableCell>{r.row}</TableCell>
-                  <TableCell>{r.reason}</TableCell>
+                  <TableCell>
+                    {r.kind === 'Importada con aviso' && (
+                      <Chip size="small" color="warning" variant="outlined" label="Importada" sx={{ mr: 1 }} />
+                    )}
+                    {r.reason}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
         </TableContainer>
       )}
-      {rejected > 0 && (
+      {notes.length > 0 && (
         <Typography variant="body2" color="text.secondary">
-          {rejected > REJECTED_SHOWN ? `Se muestran las primeras ${REJECTED_SHOWN} de ${formatCount(rejected)}. ` : ''}
+          {notes.length > REJECTED_SHOWN ? `Se muestran las primeras ${REJECTED_SHOWN} de ${formatCount(notes.length)}. ` : ''}
           <Link
             component="button"
             type="button"
             onClick={() => saveBlob({ blob: rejectedCsv(result), filename: 'filas-rechazadas.csv' })}
             sx={{ verticalAlign: 'baseline' }}
           >
-            Descargar filas rechazadas (CSV)
+            {rejected > 0 ? 'Descargar filas rechazadas (CSV)' : 'Descargar avisos (CSV)'}
           </Link>
         </Typography>
       )}
