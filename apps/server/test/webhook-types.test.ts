@@ -131,6 +131,21 @@ describe('every WhatsApp kind, as the thread shows it', () => {
     expect(preview).toBe('👤 Contacto: Ana Rojas');
   });
 
+  it('a contact card becomes a lead (and its clean lead) with “Agregar como lead”, once', async () => {
+    const { message, chatId } = await whatsappKind('contacts');
+    const url = `/api/chats/${chatId}/messages/${message._id}/contact-lead`;
+    const add = await t.app.inject({ method: 'POST', url, headers: as(admin, peru), payload: { index: 0 } });
+    expect(add.statusCode, add.body).toBe(200);
+    expect(add.json()).toMatchObject({ name: 'Ana Rojas', telefono: '51987654111', status: 'sin-asignar', created: true });
+    const again = await t.app.inject({ method: 'POST', url, headers: as(admin, peru), payload: {} });
+    expect(again.json()).toMatchObject({ _id: add.json()._id, created: false });
+    const [lead] = await t.sql<{ clean_lead_id: string | null; platform: string }>('select clean_lead_id, platform from leads where id = $1', [add.json()._id]);
+    expect(lead).toMatchObject({ platform: 'whatsapp', clean_lead_id: expect.any(String) });
+    // not a contacts message, or another company's: 404
+    const other = await t.app.inject({ method: 'POST', url, headers: as(admin, chile), payload: {} });
+    expect(other.statusCode).toBe(404);
+  });
+
   it('interactive button_reply and list_reply', async () => {
     const button = await whatsappKind('button_reply');
     expect(button.message).toMatchObject({ kind: 'interactive', text: 'Sí, confirmar', content: { interactive: { type: 'button_reply', id: 'confirmar-pedido', title: 'Sí, confirmar' } } });

@@ -319,3 +319,10 @@ export function messagePreview(m: { kind: ChatMessageKind; text?: string | null;
   })();
   return described.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
+
+/** POST /chats/:id/messages/:messageId/contact-lead: which contact card of the message (0 the first). */
+export const contactLeadInput = z.object({ index: z.coerce.number({ error: 'Debe ser un número' }).int().min(0).max(50).default(0) }).strict();
+export const contactLeadParams = z.object({ id: zId(), messageId: zId() }).strict();
+/** The lead of the card's phone: found (created false) or new. */
+export const contactLeadOut = z.object({ _id: z.string(), name: z.string(), telefono: z.string(), status: z.enum(leadStatuses).optional(), created: z.boolean() });
+export type ContactLead = z.infer<typeof contactLeadOut>;

@@ -1,4 +1,4 @@
-import { type CountryCode, type LeadPlatform, normalisePhone, resources } from '@mostrador/contract';
+import { type CountryCode, type LeadPlatform, type LeadStatus, normalisePhone, resources } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { InboundMessage, Provider, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
@@ -68,6 +68,29 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
   }
 
   return {
+    /**
+     * A contact card a customer shared, as a lead (the thread's "Agregar como lead"): the
+     * company's WhatsApp lead with that normalised phone, else a new one merged into the
+     * person's clean lead like an inbound message's (decision 0020). `created` says which.
+     */
+    async contactLead(tx: Db, tenant: Tenant, country: CountryCode, card: { name: string; phone: string }) {
+      const c = tenant.companyId;
+      const telefono = normalisePhone(card.phone, country);
+      if (!telefono) return undefined;
+      await lockOn(tx, `${c}:lead-telefono:${telefono}`);
+      const [found] = await rowsOf<{ id: string; name: string; status: LeadStatus | null }>(
+        tx,
+        sql`select id, name, status from leads where company_id = ${c} and telefono = ${telefono} order by (platform = 'whatsapp') desc, created_at limit 1`,
+      );
+      if (found) return { _id: found.id, name: found.name, telefono, status: found.status ?? undefined, created: false };
+      const name = cleanName(card.name) || fallbackName('whatsapp', telefono);
+      const detail: Detail = { message: 'Compartido como contacto en un chat', source: 'whatsapp', updatedAt: new Date().toISOString() };
+      const cleanLeadId = await cleanLeadFor(tx, tenant, { name, telefono }, detail);
+      const input = resources.leads.input.parse({ name, telefono, platform: 'whatsapp', status: 'sin-asignar', cleanLeadId, details: [detail] });
+      const created = await leads.create(tx, tenant, input);
+      return { _id: created._id, name, telefono, status: 'sin-asignar' as LeadStatus, created: true };
+    },
+
     async message(tx: Db, companyId: string, country: CountryCode, provider: Provider, m: InboundMessage): Promise<Outcome> {
       if (m.ignore) return { status: 'ignored', reason: m.ignore };
       const c = companyId;

@@ -5,6 +5,7 @@ import { metaEvents, type ProviderEvent, whatsappEvents } from '../../integratio
 import { sanitizeJson } from '../../integrations/meta/sanitize.js';
 import { isValidSignature } from '../../integrations/meta/signature.js';
 import { AppError, errorBody } from '../../lib/errors.js';
+import { contactLeadRoutes } from './contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
 
@@ -38,6 +39,7 @@ export async function webhookRoutes(app: FastifyInstance) {
 
   // the admin's list of failed events (a child context: authenticated like the rest of /api)
   await app.register(deadLetterRoutes);
+  await app.register(contactLeadRoutes);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type ChatSummary,
   type ChatThread,
+  type ContactLead,
   type MassiveMessageResult,
   type Page,
   type Platform,
@@ -47,6 +48,9 @@ export const chatApi = {
   deleteMessage: (chatId: string, messageId: string) =>
     api.delete<{ status: number; _id: string }>(`/chats/${enc(chatId)}/messages/${enc(messageId)}`, { success: successMessages.deleted }),
   sendMassive: (body: { chatIds: string[]; text: string }) => api.post<MassiveMessageResult>('/chats/send_massive_message', body),
+  /** A contact card of a message as a lead: found by its phone, or created (decision 0020). */
+  contactLead: (chatId: string, messageId: string, index: number) =>
+    api.post<ContactLead>(`/chats/${enc(chatId)}/messages/${enc(messageId)}/contact-lead`, { index }, { overlay: false }),
   /** PUT /leads/{id} with the changed fields: moves (status), assigns (agenteId) or labels the lead. */
   updateLead: (leadId: string, body: { status?: string; agenteId?: string | null; mostradorLabels?: string[] }) =>
     api.put<Record<string, unknown>>(`/leads/${enc(leadId)}`, body, { success: successMessages.updated, overlay: false }),

@@ -6,7 +6,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { clockTime, fullDateTime } from '../lib/time';
-import { chatTexts } from '../texts';
+import { chatTexts, kindTexts } from '../texts';
 import { MessageContent } from './message-content';
 import { MessageStatus } from './message-status';
 
@@ -26,7 +26,7 @@ export function MessageBubble({ message, onDelete }: MessageBubbleProps) {
       data-testid="message"
       data-message-id={message._id}
       data-direction={message.direction}
-      sx={{ display: 'flex', justifyContent: out ? 'flex-end' : 'flex-start', px: { xs: 1.5, sm: 2.5 }, py: 0.375 }}
+      sx={{ display: 'flex', justifyContent: out ? 'flex-end' : 'flex-start', px: { xs: 1.5, sm: 2.5 }, py: 0.375, pb: message.content?.reaction ? 1.75 : 0.375 }}
     >
       <Box
         sx={{
@@ -68,6 +68,32 @@ export function MessageBubble({ message, onDelete }: MessageBubbleProps) {
           </Tooltip>
           {!deleted && <MessageStatus message={message} />}
         </Box>
+        {message.content?.reaction && !deleted && (
+          <Tooltip title={kindTexts.reactedWith}>
+            <Box
+              data-testid="message-reaction"
+              aria-label={`${kindTexts.reactedWith}: ${message.content.reaction}`}
+              sx={{
+                position: 'absolute',
+                bottom: -10,
+                [out ? 'left' : 'right']: 8,
+                px: 0.5,
+                minWidth: 22,
+                height: 22,
+                lineHeight: '20px',
+                textAlign: 'center',
+                fontSize: 14,
+                borderRadius: 11,
+                bgcolor: 'background.paper',
+                border: 1,
+                borderColor: 'divider',
+                boxShadow: '0 1px 2px rgba(16, 24, 40, 0.12)',
+              }}
+            >
+              {message.content.reaction}
+            </Box>
+          </Tooltip>
+        )}
         {deletable && (
           <Box className="message-actions" sx={{ position: 'absolute', top: 2, right: 2 }}>
             <Tooltip title={chatTexts.deleteMessage}>

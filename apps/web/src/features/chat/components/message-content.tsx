@@ -15,7 +15,8 @@ import { useState } from 'react';
 import { fetchMediaBlob } from '../api';
 import { useMediaUrl } from '../hooks/use-media-url';
 import { classifyMediaUrl, extensionOf, fileNameOf, type LinkKind, safeMediaUrl, youtubeEmbedUrl, youtubeEmbedsIn } from '../lib/media';
-import { chatTexts, kindNames } from '../texts';
+import { chatTexts, kindNames, kindTexts } from '../texts';
+import { ContactCards, ExtraAttachments, InteractiveTap, LocationCard, OrderTable, QuotedReply, ReferralCard, StoryNote, UnsupportedNote } from './kind-content';
 
 const MEDIA_MAX_WIDTH = 300;
 
@@ -56,9 +57,12 @@ const mimeExtensions: Record<string, string> = {
 };
 
 /** A document's name and extension: from its link, else from its MIME type. */
-export function documentNameOf(message: Pick<ChatMessage, 'mediaUrl' | 'mimeType'>): { name: string; extension: string } {
-  const fromLink = message.mediaUrl ? fileNameOf(message.mediaUrl) : '';
-  const extension = (message.mediaUrl ? extensionOf(message.mediaUrl) : '') || (message.mimeType ? (mimeExtensions[message.mimeType] ?? message.mimeType.split('/').pop() ?? '') : '');
+export function documentNameOf(message: Pick<ChatMessage, 'mediaUrl' | 'mimeType' | 'content'>): { name: string; extension: string } {
+  const own = message.content?.fileName?.trim();
+  const fromLink = own || (message.mediaUrl ? fileNameOf(message.mediaUrl) : '');
+  const ownExtension = own && /\.([a-z0-9]{1,8})$/i.exec(own)?.[1]?.toLowerCase();
+  const extension =
+    ownExtension || (message.mediaUrl ? extensionOf(message.mediaUrl) : '') || (message.mimeType ? (mimeExtensions[message.mimeType] ?? message.mimeType.split('/').pop() ?? '') : '');
   return { name: fromLink || `${kindNames.document}${extension ? `.${extension}` : ''}`, extension };
 }
 
@@ -216,20 +220,47 @@ function YoutubeEmbed({ src }: { src: string }) {
  */
 export function MessageContent({ message }: { message: ChatMessage }) {
   const kind = mediaKindOf(message);
-  const text = message.text ?? '';
+  const content = message.content;
+  // a tap shows its title as the button it was; a system notice and an order show their text their own way
+  const text = message.kind === 'interactive' && content?.interactive ? '' : (message.text ?? '');
   const linkEmbed = kind === 'youtube' && message.mediaUrl ? youtubeEmbedUrl(message.mediaUrl) : undefined;
   const textEmbeds = youtubeEmbedsIn(text).filter((e) => e !== linkEmbed);
+  const reactionTo = message.kind === 'reaction' ? content?.reactionTo : undefined;
   return (
     <Box sx={{ display: 'grid', gap: 0.75, minWidth: 0 }}>
+      {content?.forwarded && (
+        <Typography variant="caption" color="text.secondary" sx={{ fontStyle: 'italic' }}>
+          {kindTexts.forwarded}
+        </Typography>
+      )}
+      {content?.replyTo && <QuotedReply replyTo={content.replyTo} />}
+      {content?.story && <StoryNote story={content.story} />}
+      {content?.referral && <ReferralCard referral={content.referral} />}
       {kind === 'image' && <ImageMedia message={message} />}
       {(kind === 'video' || kind === 'audio') && <PlayerMedia message={message} kind={kind} />}
       {kind === 'document' && <DocumentMedia message={message} />}
       {linkEmbed && <YoutubeEmbed src={linkEmbed} />}
+      {content?.location && <LocationCard location={content.location} />}
+      {message.kind === 'contacts' && <ContactCards message={message} />}
+      {content?.order && <OrderTable order={content.order} />}
+      {content?.interactive && message.kind === 'interactive' && <InteractiveTap interactive={content.interactive} />}
+      {message.kind === 'unsupported' && <UnsupportedNote content={content} />}
+      {reactionTo && (
+        <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
+          {reactionTo.emoji} {kindTexts.reactionOrphan}
+        </Typography>
+      )}
       {text && (
-        <Typography variant="body2" component="p" data-testid="message-text" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', m: 0 }}>
+        <Typography
+          variant="body2"
+          component="p"
+          data-testid="message-text"
+          sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', m: 0, ...(message.kind === 'system' ? { fontStyle: 'italic', color: 'text.secondary' } : {}) }}
+        >
           {text}
         </Typography>
       )}
+      <ExtraAttachments message={message} />
       {textEmbeds.map((src) => (
         <YoutubeEmbed key={src} src={src} />
       ))}
