@@ -19,6 +19,13 @@ const orderSchema = z
   })
   .transform((v) => (v === 'asc' || v === 'ASC' || v === '1' || v === 1 ? 'asc' : 'desc') as 'asc' | 'desc');
 
+/**
+ * Keyset paging (decision 0023), beside the spec's `page`: the `nextCursor` of a page, sent
+ * back as `cursor`, answers the rows after that page's last one in the same sort, however deep,
+ * without an OFFSET. Opaque (base64url); with a cursor `page` only names the page in the answer.
+ */
+export const cursorParam = z.string().trim().min(1, 'El cursor no es válido').max(2000, 'El cursor no es válido').optional();
+
 export const listQuery = z.object({
   sort: z.string().trim().max(64).optional(),
   order: orderSchema.optional(),
@@ -35,6 +42,7 @@ export const listQuery = z.object({
     .max(1000)
     .optional()
     .transform((v) => (v ? v.split(',').map((f) => f.trim()).filter(Boolean) : undefined)),
+  cursor: cursorParam,
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
@@ -46,6 +54,8 @@ export function pageOf<T extends z.ZodType>(item: T) {
     totalPages: z.number().int(),
     page: z.number().int(),
     limit: z.number().int(),
+    /** Present when more rows follow: pass it as `cursor` for the next page. */
+    nextCursor: z.string().optional(),
   });
 }
 export interface Page<T> {
@@ -54,6 +64,7 @@ export interface Page<T> {
   totalPages: number;
   page: number;
   limit: number;
+  nextCursor?: string;
 }
 
 export function totalPagesOf(totalDocs: number, limit: number): number {

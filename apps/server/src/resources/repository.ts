@@ -4,7 +4,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
-import { containsPattern, listRules, pageResult } from '../lib/list.js';
+import { badCursor, containsPattern, cursorValueCheck, decodeCursor, encodeCursor, listRules, pageResult } from '../lib/list.js';
+import { getTableColumns } from 'drizzle-orm';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
 import type { ResourceTable } from './table-for.js';
@@ -45,7 +46,7 @@ export function repositoryFor(
   const fieldNames = Object.keys(resource.fields);
   const secret = new Set(resource.writeOnly);
   const wireFields = ['_id', ...fieldNames.map((f) => (secret.has(f) ? `${f}Set` : f)), 'createdAt', 'updatedAt'];
-  const rules = listRules(resource.sortable, wireFields);
+  const rules = listRules(resource.sortable, wireFields, { cursor: true });
   const tableName = tableNameOf(resource.key);
   const scope = (tenant: Tenant, extra?: SQL) => and(eq(columns.companyId, tenant.companyId), extra);
 
@@ -137,8 +138,41 @@ export function repositoryFor(
     if (extra) filters.push(extra);
     const where = scope(tenant, and(search ?? (term ? sql`false` : undefined), ...filters)) as SQL;
     const direction = order === 'asc' ? asc : desc;
-    return { where, narrowed: Boolean(term) || filters.length > 0, orderBy: [direction(columns[sortField]), direction(columns.id)] };
+    return { where, narrowed: Boolean(term) || filters.length > 0, orderBy: [direction(columns[sortField]), direction(columns.id)], sortField, order };
   }
+
+  /**
+   * The rows after a cursor's row in the list's order (sort, then id), for keyset paging
+   * (decision 0023). The (company_id, sort, id) indexes serve it: `(sort, id) < ($1, $2)`.
+   * Empty values sort last ascending and first descending (PostgreSQL's default).
+   */
+  function afterCursor(cursor: string, sortField: string, order: 'asc' | 'desc'): SQL {
+    const column = columns[sortField];
+    const type = column.getSQLType();
+    const key = decodeCursor(cursor, sortField, order, cursorValueCheck(type));
+    if (key.value === null && column.notNull) throw badCursor();
+    const id = sql`${key.id}::uuid`;
+    const op = sql.raw(order === 'asc' ? '>' : '<');
+    if (key.value === null) {
+      return order === 'asc' ? sql`(${column} is null and ${columns.id} > ${id})` : sql`(${column} is not null or ${columns.id} < ${id})`;
+    }
+    const after = sql`(${column}, ${columns.id}) ${op} (${key.value}::${sql.raw(type)}, ${id})`;
+    return order === 'asc' && !column.notNull ? sql`(${after} or ${column} is null)` : after;
+  }
+
+  /** The cursor of a row read with `cursorKey`: where the next page starts. */
+  const cursorOf = (row: Row & { cursorKey?: string | null }, sortField: string, order: 'asc' | 'desc') =>
+    encodeCursor({ sort: sortField, order, value: row.cursorKey ?? null, id: row.id });
+
+  /** A database complaint about a cursor's value (data exception, class 22) is the cursor's 400. */
+  const cursorFault = (error: unknown): never => {
+    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    throw code?.startsWith('22') ? badCursor() : error;
+  };
+
+  /** The unfiltered total: the trigger-kept counter (db/counters.ts). */
+  const counterOf = (tenant: Tenant) =>
+    sql`(select ${resourceCounts.n} from ${resourceCounts} where ${resourceCounts.companyId} = ${tenant.companyId} and ${resourceCounts.resource} = ${tableName})`;
 
   return {
     resource,
@@ -148,38 +182,45 @@ export function repositoryFor(
      * `q` carries the field filters of `resource.filterable`.
      */
     async list(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<Page<WireRecord>> {
-      const { where, narrowed, orderBy } = plan(tenant, q, extra);
-      const [rows, counted] = await Promise.all([
-        db
-          .select()
-          .from(table)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(q.limit)
-          .offset((q.page - 1) * q.limit),
-        // an unfiltered total is the trigger-kept counter (db/counters.ts); a search or filter counts its matches
-        narrowed
-          ? db.select({ n: count() }).from(table).where(where)
-          : db
-              .select({ n: resourceCounts.n })
-              .from(resourceCounts)
-              .where(and(eq(resourceCounts.companyId, tenant.companyId), eq(resourceCounts.resource, tableName))),
-      ]);
+      const { where, narrowed, orderBy, sortField, order } = plan(tenant, q, extra);
+      // a cursor starts after its row (no OFFSET however deep); else the spec's page
+      const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
+      // ONE statement: the page, one row more (is there a next page?), the sort key of each row
+      // at full precision (the cursor) and the total: the trigger-kept counter, or the count
+      // of a search or filter's matches (a subquery the database runs once)
+      const total = narrowed ? sql`(select ${count()} from ${table} where ${where})` : counterOf(tenant);
+      const rows = (await db
+        .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
+        .from(table)
+        .where(pageWhere)
+        .orderBy(...orderBy)
+        .limit(q.limit + 1)
+        .offset(q.cursor ? 0 : (q.page - 1) * q.limit)
+        .catch(cursorFault)) as Array<Row & { cursorKey: string | null; listTotal: number | null }>;
+      // past the end there is no row to carry the total: ask for it alone
+      const totalDocs = rows.length
+        ? Number(rows[0].listTotal ?? 0)
+        : Number((await db.execute<{ n: number }>(sql`select ${total} as n`)).rows[0]?.n ?? 0);
+      const more = rows.length > q.limit;
+      const page = more ? rows.slice(0, q.limit) : rows;
       return pageResult(
-        (rows as Row[]).map((r) => toWire(r)),
-        Number(counted[0]?.n ?? 0),
+        page.map((r) => toWire(r)),
+        totalDocs,
         q,
+        more ? cursorOf(page[page.length - 1], sortField, order) : undefined,
       );
     },
     /** Every matching record, sorted, without paging: at most `max`, else a Spanish 400. */
     async all(db: Db, tenant: Tenant, q: FilteredQuery, max: number, extra?: SQL): Promise<{ payload: WireRecord[] }> {
-      const { where, orderBy } = plan(tenant, q, extra);
+      const { where, orderBy, sortField, order } = plan(tenant, q, extra);
+      // a cursor of the list: every matching record after it
       const rows = (await db
         .select()
         .from(table)
-        .where(where)
+        .where(q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where)
         .orderBy(...orderBy)
-        .limit(max + 1)) as Row[];
+        .limit(max + 1)
+        .catch(cursorFault)) as Row[];
       if (rows.length > max) {
         throw new AppError('VALIDATION', 'Demasiados registros: acota el filtro', [{ path: 'limit', msg: `Como máximo ${max} registros` }]);
       }

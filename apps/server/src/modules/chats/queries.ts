@@ -15,7 +15,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
-import { containsPattern, pageResult } from '../../lib/list.js';
+import { containsPattern, decodeCursor, encodeCursor, pageResult } from '../../lib/list.js';
 
 /**
  * The chat reads (SPEC §7 Chats): the inbox, a chat's summary, threads and messages, scoped
@@ -243,25 +243,42 @@ async function inboxConditions(db: Db, companyId: string, q: InboxFilters): Prom
   return { where: sql.join(conds, sql` and `), lead, narrowed: conds.length > 1 };
 }
 
-/** GET /chats/get_chats: a page of the inbox, last activity first. */
-export async function inboxPage(db: Db, companyId: string, q: InboxFilters & { page: number; limit: number }): Promise<Page<ChatSummary>> {
+/**
+ * The chats after a cursor's chat in the inbox order (last activity desc, id desc; a chat
+ * without messages first): keyset paging (decision 0023) on chats_last_message_at_idx.
+ */
+function afterChat(cursor: string): SQL {
+  const key = decodeCursor(cursor, 'lastMessageAt', 'desc', (v) => v.length <= 64);
+  return key.value === null
+    ? sql`(c.last_message_at is not null or c.id < ${key.id}::uuid)`
+    : sql`(c.last_message_at, c.id) < (${key.value}::text, ${key.id}::uuid)`;
+}
+
+/**
+ * GET /chats/get_chats: a page of the inbox, last activity first, by `page` or by `cursor`.
+ * ONE statement: the page, one chat more (is there a next page?) and the total — the
+ * trigger-kept counter for the whole inbox (db/counters.ts), else a count of the matches.
+ */
+export async function inboxPage(db: Db, companyId: string, q: InboxFilters & { page: number; limit: number; cursor?: string }): Promise<Page<ChatSummary>> {
   const { where, lead, narrowed } = await inboxConditions(db, companyId, q);
-  const [rows, counted] = await Promise.all([
-    rowsOf<SummaryRow>(
-      db,
-      sql`select ${summaryColumns} from ${summaryFrom} where ${where} order by ${activityOrder} limit ${q.limit} offset ${(q.page - 1) * q.limit}`,
-    ),
-    narrowed
-      ? rowsOf<{ n: number }>(
-          db,
-          lead
-            ? sql`select count(*)::int as n from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where}`
-            : sql`select count(*)::int as n from chats c where ${where}`,
-        )
-      : // the whole inbox: the trigger-kept counter (db/counters.ts), not a count of every chat
-        rowsOf<{ n: number }>(db, sql`select n from resource_counts where company_id = ${companyId} and resource = 'chats'`),
-  ]);
-  return pageResult(rows.map(toSummary), Number(counted[0]?.n ?? 0), q);
+  const total = narrowed
+    ? lead
+      ? sql`(select count(*)::int from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where})`
+      : sql`(select count(*)::int from chats c where ${where})`
+    : sql`(select n from resource_counts where company_id = ${companyId} and resource = 'chats')`;
+  const pageWhere = q.cursor ? sql`${where} and ${afterChat(q.cursor)}` : where;
+  const rows = await rowsOf<SummaryRow & { list_total: number | null }>(
+    db,
+    sql`select ${summaryColumns}, ${total} as list_total from ${summaryFrom} where ${pageWhere} order by ${activityOrder}
+        limit ${q.limit + 1} offset ${q.cursor ? 0 : (q.page - 1) * q.limit}`,
+  );
+  // past the end there is no row to carry the total: ask for it alone
+  const totalDocs = rows.length ? Number(rows[0].list_total ?? 0) : Number((await rowsOf<{ n: number }>(db, sql`select ${total} as n`))[0]?.n ?? 0);
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  const last = page[page.length - 1];
+  const next = more && last ? encodeCursor({ sort: 'lastMessageAt', order: 'desc', value: last.last_message_at ?? null, id: last.id }) : undefined;
+  return pageResult(page.map(toSummary), totalDocs, q, next);
 }
 
 /** GET /chats/recent_chats: the latest conversations. */

@@ -6,6 +6,7 @@ import {
   chatsByCleanLeadQuery,
   chatSummaryOut,
   chatThreadOut,
+  cursorParam,
   massiveMessageInput,
   massiveMessageResult,
   pageOf,
@@ -27,6 +28,8 @@ const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
 const mediaParams = z.object({ messageId: zId() }).strict();
 const deleted = z.object({ status: z.number(), _id: z.string() });
+/** The inbox query with keyset paging: `cursor` is a page's `nextCursor` (decision 0023). */
+const inboxQuery = chatInboxQuery.extend({ cursor: cursorParam });
 
 /**
  * The chat calls (packages/contract chat-api.ts; SPEC §7 Chats), under /api/chats. The
@@ -60,7 +63,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/chats/get_chats',
-    { config: may('list'), schema: { tags, querystring: chatInboxQuery, response: { 200: pageOf(chatSummaryOut) } } },
+    { config: may('list'), schema: { tags, querystring: inboxQuery, response: { 200: pageOf(chatSummaryOut) } } },
     (request) => inboxPage(db, tenantOf(request).companyId, request.query),
   );
 

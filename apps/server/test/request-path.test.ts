@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+
+/**
+ * The request path of issue 10 (decision 0023): what an authenticated request costs in
+ * queries, that revocation still holds on the very next request, and keyset cursors on the
+ * lists and the inbox beside the spec's `page`.
+ */
+let t: TestApp;
+let admin: Signed;
+let agent: Signed;
+/** Demo Chile: starts empty, the suite fills it. */
+let chile: string;
+let peru: string;
+
+type Rec = Record<string, unknown> & { _id: string };
+type PageBody = { payload: Rec[]; totalDocs: number; totalPages: number; page: number; limit: number; nextCursor?: string };
+const get = (s: Signed, url: string, company: string) => t.app.inject({ method: 'GET', url: `/api${url}`, headers: as(s, company) });
+const page = async (url: string, company = chile): Promise<PageBody> => {
+  const res = await get(admin, url, company);
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  return res.json();
+};
+
+/** Queries the product's pool runs while `work` runs. */
+async function queriesDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const { pool } = t.database;
+  const seen: string[] = [];
+  const original = pool.query;
+  pool.query = function (this: typeof pool, ...args: unknown[]) {
+    const first = args[0] as string | { text: string };
+    seen.push(typeof first === 'string' ? first : first.text);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pool.query;
+  try {
+    await work();
+  } finally {
+    pool.query = original;
+  }
+  return seen;
+}
+
+/** Follows nextCursor from the first page to the end; `between` runs before each next page. */
+async function walk(url: string, between?: () => Promise<void>, company = chile): Promise<{ ids: string[]; pages: PageBody[] }> {
+  const pages: PageBody[] = [];
+  let body = await page(url, company);
+  pages.push(body);
+  while (body.nextCursor) {
+    await between?.();
+    body = await page(`${url}${url.includes('?') ? '&' : '?'}cursor=${body.nextCursor}`, company);
+    pages.push(body);
+  }
+  return { ids: pages.flatMap((p) => p.payload.map((r) => r._id)), pages };
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
+  chile = admin.company('Demo Chile');
+  peru = admin.company('Demo Perú');
+  // 23 leads with the same created_at in pairs (ties broken by id) and repeated names
+  await t.sql(
+    `insert into leads (company_id, name, platform, status, created_at, updated_at)
+     select $1, (array['Ana','Beto','Carla'])[1 + i % 3] || ' ' || (i % 4), 'whatsapp', 'sin-asignar',
+            timestamptz '2026-01-01 10:00:00.123456+00' + ((i / 2) || ' microseconds')::interval,
+            timestamptz '2026-01-01 10:00:00+00'
+       from generate_series(1, 23) as i`,
+    [chile],
+  );
+  // locations with and without a city (an empty sort value)
+  await t.sql(
+    `insert into locaciones (company_id, name, address, city)
+     select $1, 'Local ' || i, 'Calle ' || i, case when i % 3 = 0 then null else (array['Lima','Cusco'])[1 + i % 2] end
+       from generate_series(1, 11) as i`,
+    [chile],
+  );
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('one query of authentication per request', () => {
+  it('an authenticated list costs the auth statement and the list statement, nothing more', async () => {
+    await page('/leads'); // warm
+    const list = await queriesDuring(() => page('/leads'));
+    expect(list, list.join('\n---\n')).toHaveLength(2);
+    expect(list.filter((q) => q.includes('from sessions'))).toHaveLength(1);
+  });
+
+  it('GET /api/auth and /api/permissions answer from the auth statement alone', async () => {
+    for (const url of ['/auth?module=leads&action=list', '/permissions']) {
+      const seen = await queriesDuring(async () => {
+        const res = await get(agent, url, peru);
+        expect(res.statusCode, res.body).toBe(200);
+      });
+      expect(seen, `${url}: ${seen.join('\n---\n')}`).toHaveLength(1);
+    }
+    expect((await get(agent, '/auth?module=users&action=delete', peru)).json()).toEqual({ allowed: false, role: 'agent' });
+    expect((await get(admin, '/auth?module=users&action=delete', peru)).json()).toEqual({ allowed: true, role: 'admin' });
+  });
+
+  it('a demotion, a withdrawn permission and a removed membership hold on the very next request', async () => {
+    const me = admin.user._id;
+    expect((await get(admin, '/users', chile)).statusCode).toBe(200);
+    await t.sql(`update memberships set role = 'agent' where user_id = $1 and company_id = $2`, [me, chile]);
+    const demoted = await get(admin, '/users', chile);
+    expect(demoted.statusCode).toBe(401);
+    expect(demoted.json().errors.code).toBe('FORBIDDEN');
+    expect((await get(admin, '/auth?module=users&action=list', chile)).json()).toEqual({ allowed: false, role: 'agent' });
+    await t.sql(`update memberships set role = 'admin' where user_id = $1 and company_id = $2`, [me, chile]);
+    expect((await get(admin, '/users', chile)).statusCode).toBe(200);
+
+    const [perm] = await t.sql<{ corporation_id: string }>(
+      `delete from role_permissions where role = 'admin' and module = 'leads' and action = 'list'
+        and corporation_id = (select corporation_id from users where id = $1) returning corporation_id`,
+      [me],
+    );
+    expect((await get(admin, '/leads', chile)).json().errors.code).toBe('FORBIDDEN');
+    await t.sql(`insert into role_permissions (corporation_id, role, module, action) values ($1, 'admin', 'leads', 'list')`, [perm.corporation_id]);
+    expect((await get(admin, '/leads', chile)).statusCode).toBe(200);
+
+    await t.sql(`update sessions set revoked_at = now() where user_id = $1`, [agent.user._id]);
+    expect((await get(agent, '/leads', peru)).json().errors.code).toBe('SESSION_REVOKED');
+  });
+});
+
+describe('keyset cursors beside the spec’s page', () => {
+  it('returns every lead exactly once, in the list’s order, while leads are added', async () => {
+    const all = (await page('/leads?limit=200')).payload.map((r) => r._id);
+    expect(all).toHaveLength(23);
+    let added = 0;
+    const { ids, pages } = await walk('/leads?limit=5', async () => {
+      // newer leads sort before the cursor: they are not in the later pages, and nothing is skipped or repeated
+      await t.sql(`insert into leads (company_id, name, platform, status) values ($1, $2, 'web', 'sin-asignar')`, [chile, `Nuevo ${++added}`]);
+    });
+    expect(ids).toEqual(all);
+    expect(pages.at(-1)?.nextCursor).toBeUndefined();
+    expect(pages[0]).toMatchObject({ totalDocs: 23, page: 1, limit: 5 });
+    // the page still works, and agrees with the cursor
+    const second = await page('/leads?limit=5&page=2');
+    const now = (await page('/leads?limit=200')).payload.map((r) => r._id);
+    expect(second.payload.map((r) => r._id)).toEqual(now.slice(5, 10));
+    expect(second.page).toBe(2);
+  });
+
+  it('follows every sort and direction, ties broken by id, empty values where PostgreSQL puts them', async () => {
+    for (const [path, sorts] of [
+      ['/leads', ['createdAt', 'name', 'updatedAt', 'status']],
+      ['/locaciones', ['name', 'city']],
+    ] as const) {
+      for (const sort of sorts) {
+        for (const order of ['asc', 'desc']) {
+          const url = `${path}?sort=${sort}&order=${order}`;
+          const all = (await page(`${url}&limit=200`)).payload.map((r) => r._id);
+          const { ids } = await walk(`${url}&limit=4`);
+          expect(ids, url).toEqual(all);
+        }
+      }
+    }
+    // a filter and fields keep working with a cursor
+    const filtered = await walk('/leads?filter=Ana&limit=3&fields=name');
+    expect(filtered.ids).toEqual((await page('/leads?filter=Ana&limit=200')).payload.map((r) => r._id));
+    expect(Object.keys(filtered.pages[1].payload[0]).sort()).toEqual(['_id', 'name']);
+    expect(filtered.pages[1].totalDocs).toBe(filtered.ids.length);
+  });
+
+  it('answers a bad cursor with a Spanish 400', async () => {
+    const first = await page('/leads?limit=2');
+    const [sort, order, value, id] = JSON.parse(Buffer.from(first.nextCursor ?? '', 'base64url').toString());
+    expect([sort, order, typeof value, typeof id]).toEqual(['createdAt', 'desc', 'string', 'string']);
+    const forged = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    for (const cursor of [
+      'no-es-un-cursor',
+      '%%%',
+      forged([sort, order, 'ayer', id]),
+      forged([sort, order, null, id]),
+      forged([sort, order, value, 'x']),
+      forged([sort, order, '2026-13-45 99:00:00+00', id]),
+      forged(['name', order, value, id]),
+      `${first.nextCursor}x`,
+    ]) {
+      const res = await get(admin, `/leads?limit=2&cursor=${encodeURIComponent(cursor)}`, chile);
+      expect(res.statusCode, `${cursor}: ${res.body}`).toBe(400);
+      expect(res.json().errors.msg).toBe('El cursor no es válido');
+    }
+    // another order than the cursor's
+    const other = await get(admin, `/leads?limit=2&order=asc&sort=createdAt&cursor=${first.nextCursor}`, chile);
+    expect(other.json().errors.msg).toBe('El cursor no es válido');
+    // lists without keyset paging say so instead of answering the first page again
+    const users = await get(admin, `/users?cursor=${first.nextCursor}`, chile);
+    expect(users.statusCode).toBe(400);
+  });
+
+  it('pages the inbox by cursor: every chat once, newest activity first, chats without messages first', async () => {
+    await t.sql(
+      `insert into chats (company_id, contact_name, platform, status, last_message_at)
+       select $1, 'Contacto ' || i, 'whatsapp', 'open',
+              case when i % 5 = 0 then null else to_char((timestamptz '2026-02-01 00:00:00+00' + ((i / 2) || ' minutes')::interval) at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end
+         from generate_series(1, 17) as i`,
+      [chile],
+    );
+    const all = (await page('/chats/get_chats?limit=100')).payload.map((r) => r._id);
+    expect(all).toHaveLength(17);
+    // the page and its total in one statement, after the auth statement
+    const inbox = await queriesDuring(() => page('/chats/get_chats'));
+    expect(inbox, inbox.join('\n---\n')).toHaveLength(2);
+    const { ids, pages } = await walk('/chats/get_chats?limit=4', async () => {
+      await t.sql(`insert into chats (company_id, contact_name, platform, status, last_message_at) values ($1, 'Nuevo', 'whatsapp', 'open', '2026-03-01T00:00:00.000Z')`, [chile]);
+    });
+    expect(ids).toEqual(all);
+    expect(pages[0].totalDocs).toBe(17);
+    const filtered = await walk('/chats/get_chats?limit=3&filter=Contacto%201');
+    expect(filtered.ids).toEqual((await page('/chats/get_chats?limit=100&filter=Contacto%201')).payload.map((r) => r._id));
+    expect((await page('/chats/get_chats?limit=4&page=2')).page).toBe(2);
+    const bad = await get(admin, '/chats/get_chats?cursor=abc', chile);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.msg).toBe('El cursor no es válido');
+  });
+});
