@@ -128,7 +128,16 @@ export const screens: ScreenEntry[] = [
   { path: '/mailchimp/contactos', group: 'integrations', label: 'Contactos de Mailchimp', icon: ContactMail, module: 'marketing', resource: 'mailchimp-contacts', load: () => import('./mailchimp-contacts') },
   { path: '/mailchimp/etiquetas', group: 'integrations', label: 'Etiquetas de Mailchimp', icon: LocalOffer, module: 'marketing', resource: 'mailchimp-tags', load: () => import('./mailchimp-tags') },
   { path: '/retail-rocket/etiquetas', group: 'integrations', label: 'Etiquetas RetailRocket', icon: RocketLaunch, module: 'marketing', resource: 'retail-rocket-tags', load: () => import('./retail-rocket-tags') },
-  { path: '/whatsapp', group: 'integrations', label: 'WhatsApp', icon: WhatsApp, module: 'integrations', page: () => import('../features/channels/whatsapp-page') },
+  {
+    path: '/whatsapp',
+    group: 'integrations',
+    label: 'WhatsApp',
+    icon: WhatsApp,
+    module: 'integrations',
+    page: () => import('../features/channels/whatsapp-page'),
+    // the provider events that failed (decision 0020)
+    children: [{ path: 'fallidos', page: () => import('../features/webhooks/dead-letters-page') }],
+  },
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },

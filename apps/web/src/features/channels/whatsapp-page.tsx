@@ -10,6 +10,7 @@ import {
 } from '@mostrador/contract';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import LinkOff from '@mui/icons-material/LinkOff';
+import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -26,6 +27,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
 import { serverFieldErrors, validateBody } from '../../components/crud/validation';
 import { ChannelIcon } from '../../components/ui/channel-icon';
@@ -386,7 +388,17 @@ export function WhatsappPage() {
 
   return (
     <>
-      <PageHeader title="WhatsApp" subtitle="Los canales de mensajería de la compañía: WhatsApp, Messenger e Instagram" />
+      <PageHeader
+        title="WhatsApp"
+        subtitle="Los canales de mensajería de la compañía: WhatsApp, Messenger e Instagram"
+        actions={
+          cardProps.canSave && (
+            <Button component={RouterLink} to="/whatsapp/fallidos" startIcon={<ReportProblemOutlined />}>
+              Eventos fallidos
+            </Button>
+          )
+        }
+      />
       {query.isLoading ? (
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
           <Skeleton variant="rounded" height={360} />
