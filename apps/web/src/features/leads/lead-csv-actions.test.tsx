@@ -157,7 +157,7 @@ describe('LeadCsvActions: import', () => {
     expect(within(dialog).getByText('Nuevos: 2')).toBeTruthy();
     expect(within(dialog).getByText('Combinados: 1')).toBeTruthy();
     expect(within(dialog).getByText('Rechazados: 2')).toBeTruthy();
-    const rows = within(within(dialog).getByRole('table', { name: 'Filas rechazadas' })).getAllByRole('row');
+    const rows = within(within(dialog).getByRole('table', { name: 'Filas rechazadas y avisos' })).getAllByRole('row');
     expect(within(dialog).getByText('Avisos: 1')).toBeTruthy();
     // rejected rows and rows imported with a warning, in file order
     expect(rows.map((r) => r.textContent)).toEqual([

@@ -276,6 +276,8 @@ function ImportResultView({ result }: { result: LeadImportResult }) {
   const rejected = result.rejected.length;
   const warnings = result.warnings?.length ?? 0;
   const notes = notesOf(result);
+  // the table holds refused rows, rows imported with a warning, or both: its name says which
+  const notesTitle = warnings ? (rejected ? 'Filas rechazadas y avisos' : 'Avisos de la importación') : 'Filas rechazadas';
   return (
     <Stack spacing={2}>
       <Alert severity={rejected || warnings ? 'warning' : 'success'} role="status">
@@ -289,7 +291,7 @@ function ImportResultView({ result }: { result: LeadImportResult }) {
       </Stack>
       {notes.length > 0 && (
         <TableContainer sx={{ maxHeight: 280, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-          <Table size="small" stickyHeader aria-label="Filas rechazadas">
+          <Table size="small" stickyHeader aria-label={notesTitle}>
             <TableHead>
               <TableRow>
                 <TableCell sx={{ fontWeight: 600, width: 80 }}>Fila</TableCell>
@@ -318,7 +320,7 @@ function ImportResultView({ result }: { result: LeadImportResult }) {
           <Link
             component="button"
             type="button"
-            onClick={() => saveBlob({ blob: rejectedCsv(result), filename: 'filas-rechazadas.csv' })}
+            onClick={() => saveBlob({ blob: rejectedCsv(result), filename: rejected > 0 ? 'filas-rechazadas.csv' : 'avisos-importacion.csv' })}
             sx={{ verticalAlign: 'baseline' }}
           >
             {rejected > 0 ? 'Descargar filas rechazadas (CSV)' : 'Descargar avisos (CSV)'}
