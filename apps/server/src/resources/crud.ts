@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { resourceTables } from '../db/resource-tables.js';
 import { tenantOf } from '../plugins/auth.js';
+import { trustedPage } from '../lib/list.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Referrer, repositoryFor } from './repository.js';
 
@@ -47,8 +48,10 @@ function registerResource(app: FastifyInstance, resource: Resource) {
 
   if (ops.has('list')) {
     // the list query: paging, sort, search and the declared field filters (strict: unknown parameters are 400s)
-    r.get(base, { config: permission('list'), schema: { tags, querystring: resource.listQuery, response: { 200: pageOf(resource.entity.partial()) } } }, (req) =>
-      repo.list(db, tenantOf(req), req.query),
+    r.get(
+      base,
+      { config: permission('list'), schema: { tags, querystring: resource.listQuery, response: { 200: pageOf(resource.entity.partial()) } }, ...trustedPage },
+      (req) => repo.list(db, tenantOf(req), req.query),
     );
   }
   if (ops.has('get')) {

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
+import { trustedPage } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxPage, recentChats, thread } from './queries.js';
 import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
@@ -63,7 +64,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/chats/get_chats',
-    { config: may('list'), schema: { tags, querystring: inboxQuery, response: { 200: pageOf(chatSummaryOut) } } },
+    { config: may('list'), schema: { tags, querystring: inboxQuery, response: { 200: pageOf(chatSummaryOut) } }, ...trustedPage },
     (request) => inboxPage(db, tenantOf(request).companyId, request.query),
   );
 
