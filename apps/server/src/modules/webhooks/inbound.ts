@@ -185,6 +185,21 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
             on conflict (company_id, provider_message_id) do nothing returning id`,
       );
       if (!inserted) return { status: 'ignored', reason: 'mensaje ya guardado' };
+      // a reaction that arrived before its message (Meta does not promise order) moves onto it now
+      const orphans = await rowsOf<{ id: string; emoji: string | null }>(
+        tx,
+        sql`select id, content->'reactionTo'->>'emoji' as emoji from chat_messages
+            where company_id = ${c} and chat_id = ${chatId} and kind = 'reaction' and content->'reactionTo'->>'mid' = ${m.messageId}
+            order by sent_at desc, created_at desc`,
+      );
+      if (orphans.length > 0) {
+        const emoji = orphans[0].emoji;
+        if (emoji) {
+          await tx.execute(sql`update chat_messages set content = coalesce(content, '{}'::jsonb) || jsonb_build_object('reaction', ${emoji}::text)
+              where company_id = ${c} and id = ${inserted.id}`);
+        }
+        for (const orphan of orphans) await tx.execute(sql`delete from chat_messages where company_id = ${c} and id = ${orphan.id}`);
+      }
       if (referral) {
         // the ad the person came from stays on the lead too (decision 0020)
         await tx.execute(sql`insert into lead_referrals (company_id, lead_id, platform, message_id, referral)

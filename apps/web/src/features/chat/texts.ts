@@ -140,6 +140,7 @@ export const kindTexts = {
   reactedWith: 'Reacción del cliente',
   reactionOrphan: 'Reaccionó a un mensaje que no está en Mostrador',
   forwarded: 'Reenviado',
+  voiceNote: 'Nota de voz',
   tapped: 'Tocó',
   attachment: 'Adjunto',
 } as const;

@@ -227,7 +227,7 @@ export function MessageContent({ message }: { message: ChatMessage }) {
   const textEmbeds = youtubeEmbedsIn(text).filter((e) => e !== linkEmbed);
   const reactionTo = message.kind === 'reaction' ? content?.reactionTo : undefined;
   return (
-    <Box sx={{ display: 'grid', gap: 0.75, minWidth: 0 }}>
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 0.75, minWidth: 0 }}>
       {content?.forwarded && (
         <Typography variant="caption" color="text.secondary" sx={{ fontStyle: 'italic' }}>
           {kindTexts.forwarded}
@@ -238,6 +238,11 @@ export function MessageContent({ message }: { message: ChatMessage }) {
       {content?.referral && <ReferralCard referral={content.referral} />}
       {kind === 'image' && <ImageMedia message={message} />}
       {(kind === 'video' || kind === 'audio') && <PlayerMedia message={message} kind={kind} />}
+      {kind === 'audio' && content?.voice && (
+        <Typography variant="caption" color="text.secondary">
+          🎤 {kindTexts.voiceNote}
+        </Typography>
+      )}
       {kind === 'document' && <DocumentMedia message={message} />}
       {linkEmbed && <YoutubeEmbed src={linkEmbed} />}
       {content?.location && <LocationCard location={content.location} />}
