@@ -12,6 +12,15 @@ import { createInbound, type Outcome } from './inbound.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';
 
+/** What went wrong, readable by an admin: a validation error as its fields and messages, else its text. */
+export function errorText(error: unknown): string {
+  const issues = (error as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | null)?.issues;
+  const text = Array.isArray(issues)
+    ? `Datos no válidos: ${issues.map((i) => [i.path?.map(String).join('.'), i.message].filter(Boolean).join(': ')).join('; ')}`
+    : String(error);
+  return text.slice(0, 2000);
+}
+
 /** Tries per event before it becomes a dead letter: the first run and the queue's 5 retries (jobs/queue.ts). */
 export const MAX_ATTEMPTS = 6;
 
@@ -124,7 +133,7 @@ export function createWebhookProcessor(
           .update(webhookEvents)
           .set({
             attempts,
-            lastError: String(error).slice(0, 2000),
+            lastError: errorText(error),
             status: sql`case when ${attempts} >= ${maxAttempts} then 'failed' else ${webhookEvents.status} end`,
             companyId: sql`coalesce(${webhookEvents.companyId}, (select ${channels.companyId} from ${channels}
               where ${channels.kind} = ${webhookEvents.provider} and ${channels.providerId} = ${webhookEvents.accountId}))`,

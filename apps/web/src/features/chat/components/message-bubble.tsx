@@ -76,7 +76,7 @@ export function MessageBubble({ message, onDelete }: MessageBubbleProps) {
               sx={{
                 position: 'absolute',
                 bottom: -10,
-                [out ? 'left' : 'right']: 8,
+                left: 8,
                 px: 0.5,
                 minWidth: 22,
                 height: 22,
