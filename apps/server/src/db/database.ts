@@ -22,6 +22,13 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+/**
+ * Pools whose connections are separate sessions (PostgreSQL), where a named prepared
+ * statement is parsed and planned once per connection. Not PGlite: there every connection
+ * reaches the one session, where a name prepared through another connection already exists.
+ */
+export const namedStatements = new WeakSet<object>();
+
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 export interface EmbeddedInfo {
@@ -90,6 +97,7 @@ export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Prom
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     pool.on('error', () => {});
+    namedStatements.add(pool);
     return { kind: 'postgres', pool, db: drizzle(pool, { schema }), connectionString: databaseUrl, close: () => pool.end() };
   }
   const memory = dataDir === 'memory://';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
+import type { AccessClaims } from '../modules/auth/tokens.js';
 
 /** Who is calling: set for every request that carries a valid access token. */
 export interface AuthContext {
@@ -61,13 +62,33 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // since every connection reaches the same single session (a name would already exist there).
   const authQuery = app.database.kind === 'postgres' ? { name: 'mostrador_auth', text: authStatement } : { text: authStatement };
 
+  /**
+   * A token's signature check, remembered by the token's text until it expires: the same text
+   * always verifies the same way (the key does not change while the server runs), so this
+   * never lets through a token verify() would refuse; expiry is checked on every use, and
+   * revocation is the statement below, asked every time.
+   */
+  const checked = new Map<string, { claims: AccessClaims; exp: number }>();
+  async function verified(token: string): Promise<AccessClaims> {
+    const known = checked.get(token);
+    if (known && Math.floor(Date.now() / 1000) < known.exp) return known.claims;
+    if (known) checked.delete(token);
+    const claims = await app.tokens.verify(token);
+    const exp = (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp?: unknown }).exp;
+    if (typeof exp === 'number') {
+      if (checked.size >= 10_000) checked.clear();
+      checked.set(token, { claims, exp });
+    }
+    return claims;
+  }
+
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url?.startsWith('/api') || config.public) return;
 
     const token = bearer(request);
     if (!token) throw new AppError('TOKEN_MISSING');
-    const claims = await app.tokens.verify(token);
+    const claims = await verified(token);
 
     const companyHeader = request.headers['x-company-id'];
     const companyId = typeof companyHeader === 'string' && uuidPattern.test(companyHeader) ? companyHeader : null;
@@ -84,13 +105,14 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
     request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
 
+    const permissions = new Set(row.permissions ? row.permissions.split(',') : []);
     if (companyId && row.role) {
       request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role };
-      granted.set(request.tenant, new Set(row.permissions));
+      granted.set(request.tenant, permissions);
     }
     if (config.company === false) return;
     if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
-    if (config.permission && !row.permissions.includes(`${config.permission.module}.${config.permission.action}`)) {
+    if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
       throw new AppError('FORBIDDEN');
     }
   });
@@ -102,15 +124,15 @@ interface AuthRow {
   token_version: number;
   revoked: boolean;
   role: Role | null;
-  /** `module.action` of every permission the role holds in the corporation's stored matrix (empty without a membership). */
-  permissions: string[];
+  /** `module.action,…` of every permission the role holds in the corporation's stored matrix (null without a membership). */
+  permissions: string | null;
 }
 
 /** The auth hook's one statement: $1 session id, $2 user id, $3 company id or null. */
 export const authStatement = `select u.corporation_id, u.disabled, u.token_version,
        (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role,
-       array(select rp.module || '.' || rp.action from role_permissions rp
-              where rp.corporation_id = u.corporation_id and rp.role = m.role) as permissions
+       (select string_agg(rp.module || '.' || rp.action, ',') from role_permissions rp
+         where rp.corporation_id = u.corporation_id and rp.role = m.role) as permissions
   from sessions s
   join users u on u.id = s.user_id
   left join memberships m on m.user_id = u.id and m.company_id = $3::uuid

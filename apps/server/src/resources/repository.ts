@@ -5,7 +5,9 @@ import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
 import { badCursor, containsPattern, cursorValueCheck, decodeCursor, encodeCursor, listRules, pageResult } from '../lib/list.js';
+import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
+import { namedStatements } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
 import type { ResourceTable } from './table-for.js';
@@ -147,17 +149,59 @@ export function repositoryFor(
    * Empty values sort last ascending and first descending (PostgreSQL's default).
    */
   function afterCursor(cursor: string, sortField: string, order: 'asc' | 'desc'): SQL {
+    const key = cursorKey(cursor, sortField, order);
+    return afterRow(sortField, order, key.value, key.id);
+  }
+
+  /** A cursor of this list's sort, checked against the sort column's type (else the Spanish 400). */
+  function cursorKey(cursor: string, sortField: string, order: 'asc' | 'desc') {
     const column = columns[sortField];
-    const type = column.getSQLType();
-    const key = decodeCursor(cursor, sortField, order, cursorValueCheck(type));
+    const key = decodeCursor(cursor, sortField, order, cursorValueCheck(column.getSQLType()));
     if (key.value === null && column.notNull) throw badCursor();
-    const id = sql`${key.id}::uuid`;
+    return key;
+  }
+
+  /** The rows after the row with sort value `value` (null: empty) and id `id`: bound values or placeholders. */
+  function afterRow(sortField: string, order: 'asc' | 'desc', value: unknown, id: unknown): SQL {
+    const column = columns[sortField];
+    const idValue = sql`${id}::uuid`;
     const op = sql.raw(order === 'asc' ? '>' : '<');
-    if (key.value === null) {
-      return order === 'asc' ? sql`(${column} is null and ${columns.id} > ${id})` : sql`(${column} is not null or ${columns.id} < ${id})`;
+    if (value === null) {
+      return order === 'asc' ? sql`(${column} is null and ${columns.id} > ${idValue})` : sql`(${column} is not null or ${columns.id} < ${idValue})`;
     }
-    const after = sql`(${column}, ${columns.id}) ${op} (${key.value}::${sql.raw(type)}, ${id})`;
+    const after = sql`(${column}, ${columns.id}) ${op} (${value}::${sql.raw(column.getSQLType())}, ${idValue})`;
     return order === 'asc' && !column.notNull ? sql`(${after} or ${column} is null)` : after;
+  }
+
+  /**
+   * The statement of an unfiltered page (no search, field filter or module condition: the
+   * common case), built once per sort, direction and kind of cursor and then only executed:
+   * a named prepared statement on PostgreSQL (parsed and planned once per connection).
+   * The same rows, cursor key and total as the general statement below.
+   */
+  const plainPages = new WeakMap<Db, Map<string, { execute(values: Record<string, unknown>): Promise<unknown[]> }>>();
+  function plainPage(db: Db, sortField: string, order: 'asc' | 'desc', cursor: 'none' | 'value' | 'null') {
+    let byShape = plainPages.get(db);
+    if (!byShape) plainPages.set(db, (byShape = new Map()));
+    const shape = `${sortField} ${order} ${cursor}`;
+    let statement = byShape.get(shape);
+    if (!statement) {
+      const company = sql.placeholder('company');
+      const conditions = [eq(columns.companyId, company)];
+      if (cursor !== 'none') conditions.push(afterRow(sortField, order, cursor === 'null' ? null : sql.placeholder('value'), sql.placeholder('id')));
+      const direction = order === 'asc' ? asc : desc;
+      const query = db
+        .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${counterOf(company)}` })
+        .from(table)
+        .where(and(...conditions))
+        .orderBy(direction(columns[sortField]), direction(columns.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'));
+      const name = namedStatements.has((db as unknown as { $client?: object }).$client ?? {}) ? `list_${createHash('sha1').update(query.toSQL().sql).digest('hex').slice(0, 20)}` : '';
+      statement = query.prepare(name);
+      byShape.set(shape, statement);
+    }
+    return statement;
   }
 
   /** The cursor of a row read with `cursorKey`: where the next page starts. */
@@ -171,8 +215,8 @@ export function repositoryFor(
   };
 
   /** The unfiltered total: the trigger-kept counter (db/counters.ts). */
-  const counterOf = (tenant: Tenant) =>
-    sql`(select ${resourceCounts.n} from ${resourceCounts} where ${resourceCounts.companyId} = ${tenant.companyId} and ${resourceCounts.resource} = ${tableName})`;
+  const counterOf = (companyId: unknown) =>
+    sql`(select ${resourceCounts.n} from ${resourceCounts} where ${resourceCounts.companyId} = ${companyId} and ${resourceCounts.resource} = ${tableName})`;
 
   return {
     resource,
@@ -184,19 +228,29 @@ export function repositoryFor(
     async list(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<Page<WireRecord>> {
       const { where, narrowed, orderBy, sortField, order } = plan(tenant, q, extra);
       // a cursor starts after its row (no OFFSET however deep); else the spec's page
-      const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
-      // ONE statement: the page, one row more (is there a next page?), the sort key of each row
-      // at full precision (the cursor) and the total: the trigger-kept counter, or the count
-      // of a search or filter's matches (a subquery the database runs once)
-      const total = narrowed ? sql`(select ${count()} from ${table} where ${where})` : counterOf(tenant);
-      const rows = (await db
-        .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
-        .from(table)
-        .where(pageWhere)
-        .orderBy(...orderBy)
-        .limit(q.limit + 1)
-        .offset(q.cursor ? 0 : (q.page - 1) * q.limit)
-        .catch(cursorFault)) as Array<Row & { cursorKey: string | null; listTotal: number | null }>;
+      const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
+      const total = narrowed ? sql`(select ${count()} from ${table} where ${where})` : counterOf(tenant.companyId);
+      let rows: Array<Row & { cursorKey: string | null; listTotal: number | null }>;
+      if (!narrowed) {
+        const key = q.cursor ? cursorKey(q.cursor, sortField, order) : undefined;
+        const statement = plainPage(db, sortField, order, key ? (key.value === null ? 'null' : 'value') : 'none');
+        rows = (await statement
+          .execute({ company: tenant.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
+          .catch(cursorFault)) as typeof rows;
+      } else {
+        const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
+        // ONE statement: the page, one row more (is there a next page?), the sort key of each row
+        // at full precision (the cursor) and the total: the trigger-kept counter, or the count
+        // of a search or filter's matches (a subquery the database runs once)
+        rows = (await db
+          .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
+          .from(table)
+          .where(pageWhere)
+          .orderBy(...orderBy)
+          .limit(q.limit + 1)
+          .offset(offset)
+          .catch(cursorFault)) as typeof rows;
+      }
       // past the end there is no row to carry the total: ask for it alone
       const totalDocs = rows.length
         ? Number(rows[0].listTotal ?? 0)
