@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
+import { createWebhookProcessor, storeEvents, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { deliver, mid, wamid, whatsappText } from './fakes/meta.js';
 import { metaItems, metaMessaging, type WhatsappKind, whatsappItems, whatsappMessages, whatsappReaction } from './fixtures/meta-payloads.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
@@ -436,6 +436,32 @@ describe('nothing is lost', () => {
     expect((await thread(from2)).messages).toMatchObject([{ text: 'Sigo esperando' }]);
     const gone = await t.app.inject({ method: 'GET', url: '/api/webhooks/dead-letters', headers: as(admin, peru) });
     expect(gone.json().payload.find((d: { eventId: string }) => d.eventId === failing)).toBeUndefined();
+  });
+
+  it('an event the database refuses is kept as a dead letter; the rest of its delivery is stored', async () => {
+    const good = wamid();
+    const refused = `${wamid()}\u0000`; // a NUL in the id: PostgreSQL refuses it in text (what cleaning prevents upstream)
+    const event = (eventId: string, text: string) => ({
+      provider: 'whatsapp' as const,
+      eventId,
+      accountId: LINE,
+      type: 'message' as const,
+      data: { from: '51987650099', messageId: eventId, timestamp: new Date().toISOString(), kind: 'text' as const, text },
+    });
+    const stored = await storeEvents(t.database.db, [event(refused, 'Hola\u0000'), event(good, 'Hola')]);
+    expect(stored).toMatchObject({ deadLetters: 1, lost: 0 });
+    expect(stored.ids).toHaveLength(1);
+    const [dead] = await t.sql<{ status: string; last_error: string; payload: { unstored: string } }>(
+      'select status, last_error, payload from webhook_events where event_id = $1',
+      [refused.replace('\u0000', '')],
+    );
+    expect(dead.status).toBe('failed');
+    expect(dead.last_error).toMatch(/^No se pudo guardar: Base de datos: /);
+    expect(dead.last_error).not.toContain('\u0000');
+    expect(JSON.parse(dead.payload.unstored)).toMatchObject({ text: 'Hola' });
+    // with nothing storable at all, the caller answers 5xx so Meta retries
+    const broken = { insert: () => { throw new Error('base caída'); } } as unknown as Parameters<typeof storeEvents>[0];
+    expect(await storeEvents(broken, [event(wamid(), 'x')])).toEqual({ ids: [], deadLetters: 0, lost: 1 });
   });
 
   it('an item that cannot be read is kept (raw), not dropped', async () => {

@@ -149,7 +149,7 @@ const waStatus = z.looseObject({
   status: z.enum(['sent', 'delivered', 'read', 'failed']),
   timestamp: str.optional(),
   recipient_id: str.optional(),
-  errors: z.array(z.looseObject({ code: z.number().optional(), title: z.string().optional(), message: z.string().optional() })).optional(),
+  errors: z.array(waError).optional().catch(undefined),
 });
 const waValue = z.looseObject({
   metadata: z.looseObject({ phone_number_id: str, display_phone_number: z.string().optional() }),
@@ -299,7 +299,7 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
             status: s.data.status,
             timestamp: isoOf(s.data.timestamp, 'seconds'),
             recipientId: s.data.recipient_id,
-            error: e ? [e.code, e.title, e.message].filter(Boolean).join(' · ') : undefined,
+            error: e ? [...new Set([e.code, e.title, e.message, e.error_data?.details].filter(Boolean))].join(' · ') : undefined,
           },
         });
       }

@@ -7,7 +7,7 @@ import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate } from '.
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
-import { sanitizeJson } from '../../integrations/meta/sanitize.js';
+import { sanitizeJson, sanitizeText } from '../../integrations/meta/sanitize.js';
 import { createInbound, type Outcome } from './inbound.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';
@@ -15,10 +15,15 @@ export const WEBHOOK_QUEUE = 'webhook.process';
 /** What went wrong, readable by an admin: a validation error as its fields and messages, else its text. */
 export function errorText(error: unknown): string {
   const issues = (error as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | null)?.issues;
+  // a failed query names the database's reason as its cause (its own message repeats the query and its values)
+  const cause = (error as { cause?: unknown } | null)?.cause;
   const text = Array.isArray(issues)
     ? `Datos no válidos: ${issues.map((i) => [i.path?.map(String).join('.'), i.message].filter(Boolean).join(': ')).join('; ')}`
-    : String(error);
-  return text.slice(0, 2000);
+    : cause instanceof Error
+      ? `Base de datos: ${cause.message}`
+      : String(error);
+  // the error may quote the third-party text that caused it: storable too
+  return sanitizeText(text).slice(0, 2000);
 }
 
 /** Tries per event before it becomes a dead letter: the first run and the queue's 5 retries (jobs/queue.ts). */
@@ -58,9 +63,12 @@ export async function storeEvents(db: Db, events: ProviderEvent[], log?: { error
           .insert(webhookEvents)
           .values({
             ...row,
+            // the ids cleaned too: a dead letter must be storable whatever made the event not
+            eventId: sanitizeText(e.eventId).slice(0, 500),
+            accountId: sanitizeText(e.accountId).slice(0, 200),
             payload: { unstored: JSON.stringify(sanitizeJson(e.data)).slice(0, 100_000) },
             status: 'failed',
-            lastError: `No se pudo guardar: ${String(error)}`.slice(0, 2000),
+            lastError: `No se pudo guardar: ${errorText(error)}`.slice(0, 2000),
           })
           .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] });
         stored.deadLetters++;
