@@ -332,6 +332,14 @@ describe('every Messenger and Instagram kind', () => {
     ]);
     expect(preview).toBe('📸 Te mencionó en su historia');
   });
+
+  it('an Instagram message the person unsends shows as deleted', async () => {
+    const sender = `1784140000${String(n++).padStart(7, '0')}`;
+    const gone = mid();
+    await metaThread('instagram', sender, [{ message: { mid: gone, text: 'Uy, me equivoqué de chat' } }]);
+    const { messages } = await metaThread('instagram', sender, [{ message: { mid: gone, is_deleted: true } }]);
+    expect(messages).toMatchObject([{ mid: gone, isActive: false }]);
+  });
 });
 
 describe('nothing is lost', () => {

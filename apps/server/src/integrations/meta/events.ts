@@ -31,6 +31,8 @@ export interface InboundMessage {
   content?: MessageContent;
   /** An echo of the page's own message…: stored, no effect. */
   ignore?: string;
+  /** Instagram: the person unsent this message (`is_deleted`): it becomes inactive, as a deleted message. */
+  unsent?: boolean;
 }
 
 export interface StatusUpdate {
@@ -353,6 +355,7 @@ const mMessaging = z.looseObject({
       attachments: z.array(z.unknown()).optional().catch(undefined),
       referral: mReferral.optional().catch(undefined),
       is_unsupported: z.boolean().optional().catch(undefined),
+      is_deleted: z.boolean().optional().catch(undefined),
     })
     .optional(),
   postback: z.looseObject({ mid: optStr, title: optStr, payload: optStr, referral: mReferral.optional().catch(undefined) }).optional().catch(undefined),
@@ -437,7 +440,10 @@ export function metaEvents(body: unknown): ProviderEvent[] {
       const m = r.data;
       const timestamp = isoOf(m.timestamp, 'milliseconds');
       const message = (data: InboundMessage, eventId = data.messageId) => events.push({ provider, eventId, accountId: entry.id, type: 'message', data });
-      if (m.message) {
+      if (m.message?.is_deleted) {
+        // its own event id: the message's mid is already the event that brought it
+        message({ from: m.sender.id, messageId: m.message.mid, timestamp, kind: 'text', unsent: true }, `unsent:${m.message.mid}`);
+      } else if (m.message) {
         message(metaInbound(m, m.message, timestamp));
       } else if (m.postback) {
         // a tap on a button of the page: its title is what the person "said"

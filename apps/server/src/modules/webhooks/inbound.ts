@@ -95,6 +95,15 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       if (m.ignore) return { status: 'ignored', reason: m.ignore };
       const c = companyId;
       const platform = platformOf(provider);
+      if (m.unsent) {
+        const [gone] = await rowsOf<{ id: string; chat_id: string }>(
+          tx,
+          sql`update chat_messages set is_active = false, updated_at = now()
+              where company_id = ${c} and provider_message_id = ${m.messageId} and direction = 'in' returning id, chat_id`,
+        );
+        if (!gone) return { status: 'ignored', reason: 'mensaje anulado que no está en Mostrador' };
+        return { status: 'processed', effects: [{ type: 'message.updated', chatId: gone.chat_id, messageId: gone.id }] };
+      }
       if (m.kind === 'reaction' && m.content?.reactionTo?.mid) {
         // a reaction belongs on the message it reacts to (an empty emoji removes it)
         const { mid, emoji } = m.content.reactionTo;
