@@ -1,4 +1,4 @@
-import { type LeadStatus, leadStatuses, resources } from '@mostrador/contract';
+import { type ChatMessageKind, type LeadStatus, leadStatuses, type MessageContent, messagePreview, resources } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
@@ -8,7 +8,17 @@ import { resourceTables } from '../db/resource-tables.js';
 /** The demo's WhatsApp line: answered by the sandbox provider (SEND_PROVIDER=sandbox, decision 0014). */
 export const DEMO_WHATSAPP_LINE = '100000000000001';
 
-type Step = { dir: 'in' | 'out'; text?: string; kind?: 'image' | 'document'; mediaUrl?: string; mimeType?: string; failed?: string };
+type Step = {
+  dir: 'in' | 'out';
+  text?: string;
+  kind?: ChatMessageKind;
+  mediaUrl?: string;
+  mimeType?: string;
+  failed?: string;
+  /** What the kind carries (decision 0020); `replyTo` names a step of the same script. */
+  content?: Omit<MessageContent, 'replyTo'>;
+  replyTo?: number;
+};
 
 const photo = (id: number) => `https://picsum.photos/id/${id}/640/480.jpg`;
 const catalogue = 'https://www.w3.org/WAI/ER/tests/xhtml/testfiles/resources/pdf/dummy.pdf';
@@ -33,11 +43,16 @@ const scripts: Step[][] = [
     { dir: 'in', text: 'Hola, ¿me pueden pasar su catálogo?' },
     { dir: 'out', kind: 'document', mediaUrl: catalogue, mimeType: 'application/pdf', text: 'Te comparto nuestro catálogo de este mes 📄' },
     { dir: 'in', kind: 'image', mediaUrl: photo(1059), mimeType: 'image/jpeg', text: 'Quiero este modelo en talla M' },
-    { dir: 'out', text: '¡Claro! Tenemos talla M en negro y azul. ¿Cuál prefieres?' },
-    { dir: 'in', text: 'Negro, por favor' },
+    { dir: 'out', text: '¡Claro! Tenemos talla M en negro y azul. ¿Cuál prefieres?', content: { reaction: '👍' } },
+    { dir: 'in', text: 'Negro, por favor', replyTo: 3 },
   ],
   [
-    { dir: 'in', text: '¿Siguen con la promoción del 2x1?' },
+    {
+      dir: 'in',
+      text: '¿Siguen con la promoción del 2x1?',
+      // a click-to-WhatsApp ad
+      content: { referral: { sourceType: 'ad', headline: '2x1 en gaseosas de 1.5 L', body: 'Solo hasta el domingo', sourceUrl: 'https://fb.me/mostrador-demo-2x1' } },
+    },
     { dir: 'out', text: '¡Sí! El 2x1 en gaseosas de 1.5 L va hasta el domingo.' },
     { dir: 'in', text: 'Entonces quiero 4 👍' },
   ],
@@ -70,6 +85,32 @@ const scripts: Step[][] = [
   ],
 ];
 const ANSWERABLE = 5;
+
+/** One older WhatsApp conversation shows what customers can send besides text (decision 0020). */
+const showcase: Step[] = [
+  {
+    dir: 'in',
+    kind: 'order',
+    text: 'Para recoger el sábado',
+    content: {
+      order: {
+        catalogId: '1588461368287262',
+        text: 'Para recoger el sábado',
+        items: [
+          { productRetailerId: 'pack-familiar', quantity: 1, itemPrice: 49.9, currency: 'PEN' },
+          { productRetailerId: 'inca-kola-1-5l', quantity: 2, itemPrice: 7.5, currency: 'PEN' },
+        ],
+        total: 64.9,
+        currency: 'PEN',
+      },
+    },
+  },
+  { dir: 'out', text: '¡Recibido! Tu pedido suma S/ 64.90. ¿Lo recoges en la tienda de Miraflores?' },
+  { dir: 'in', kind: 'location', content: { location: { latitude: -12.1211, longitude: -77.0297, name: 'Parque Kennedy', address: 'Av. José Larco, Miraflores 15074' } } },
+  { dir: 'out', text: 'Perfecto, estamos a una cuadra. ¿A nombre de quién lo dejamos?' },
+  { dir: 'in', kind: 'contacts', content: { contacts: [{ name: 'Ana Rojas', phones: [{ phone: '+51 987 654 111', waId: '51987654111', type: 'CELL' }] }] }, replyTo: 3 },
+  { dir: 'in', kind: 'interactive', text: 'Sí, confirmar', content: { interactive: { type: 'button_reply', id: 'confirmar-pedido', title: 'Sí, confirmar' } } },
+];
 const MINUTE = 60_000;
 
 type ChatRow = { id: string; contact_name: string; platform: 'whatsapp' | 'facebook' | 'instagram'; status: string; lead_id: string | null; last_message_at: string | null };
@@ -102,6 +143,7 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
   );
 
   const now = Date.now();
+  const showcaseAt = chats.findIndex((chat, i) => chat.platform === 'whatsapp' && !(chat.status === 'open' && (i < 8 || i % 5 === 0)));
   const people = chats.map((chat, i) => {
     const telefono = `519${String(40_000_000 + ((i * 7_919_323) % 59_999_999)).padStart(8, '0')}`;
     const platformUserId =
@@ -111,7 +153,7 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
     const mostradorLabels = labels.length && i % 2 === 0 ? [labels[i % labels.length]] : undefined;
     // open chats near the top were written to minutes or hours ago: inside the window
     const recent = chat.status === 'open' && (i < 8 || i % 5 === 0);
-    const script = recent ? scripts[i % ANSWERABLE] : scripts[i % scripts.length];
+    const script = recent ? scripts[i % ANSWERABLE] : i === showcaseAt ? showcase : scripts[i % scripts.length];
     const endAt = recent ? now - (3 + ((i * 53) % (20 * 60))) * MINUTE : chat.last_message_at ? Date.parse(chat.last_message_at) : now - (i + 2) * 86_400_000;
     return { chat, i, telefono: chat.platform === 'whatsapp' ? telefono : undefined, platformUserId, status, agenteId, mostradorLabels, recent, script, endAt };
   });
@@ -178,7 +220,9 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
     script.forEach((step, j) => {
       const sentAt = new Date(times[j]);
       const last = j === script.length - 1;
-      const mid = chat.platform === 'whatsapp' ? `wamid.DEMO${p.i.toString(36).toUpperCase()}X${j}` : `m_demo_${p.i}_${j}`;
+      const midOf = (k: number) => (chat.platform === 'whatsapp' ? `wamid.DEMO${p.i.toString(36).toUpperCase()}X${k}` : `m_demo_${p.i}_${k}`);
+      const mid = midOf(j);
+      const content = step.content || step.replyTo !== undefined ? { ...step.content, ...(step.replyTo !== undefined ? { replyTo: { mid: midOf(step.replyTo) } } : {}) } : undefined;
       if (step.dir === 'in') lastIn = times[j];
       messages.push({
         companyId,
@@ -188,6 +232,7 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
         text: step.text,
         mediaUrl: step.mediaUrl,
         mimeType: step.mimeType,
+        content,
         providerMessageId: mid,
         // the customer answered what came before; a reply they never answered is only delivered
         status: step.dir === 'in' ? 'received' : step.failed ? 'failed' : last ? 'delivered' : 'read',
@@ -201,7 +246,7 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
     if (lastIn !== undefined) windows.push({ chatId: chat.id, companyId, lastInboundAt: new Date(lastIn) });
     const lastStep = script[script.length - 1];
     const trailingIn = script.length - 1 - script.map((s) => s.dir).lastIndexOf('out');
-    const preview = (lastStep.text ?? (lastStep.kind === 'image' ? '[Imagen]' : '[Documento]')).slice(0, 300);
+    const preview = messagePreview({ kind: lastStep.kind ?? 'text', text: lastStep.text, content: lastStep.content });
     await db.execute(sql`update chats set lead_id = ${chat.lead_id}, last_message_at = ${new Date(p.endAt).toISOString()},
         last_message_preview = ${preview}, unread_count = ${chat.status === 'open' && p.recent ? trailingIn : 0}
         where company_id = ${companyId} and id = ${chat.id}`);
