@@ -6,7 +6,8 @@ import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
 import { badCursor, containsPattern, cursorValueCheck, decodeCursor, encodeCursor, listRules, pageResult } from '../lib/list.js';
 import { createHash } from 'node:crypto';
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, is, Placeholder } from 'drizzle-orm';
+import type pg from 'pg';
 import { namedStatements } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
@@ -190,15 +191,31 @@ export function repositoryFor(
       const conditions = [eq(columns.companyId, company)];
       if (cursor !== 'none') conditions.push(afterRow(sortField, order, cursor === 'null' ? null : sql.placeholder('value'), sql.placeholder('id')));
       const direction = order === 'asc' ? asc : desc;
+      const selection = { ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${counterOf(company)}` };
       const query = db
-        .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${counterOf(company)}` })
+        .select(selection)
         .from(table)
         .where(and(...conditions))
         .orderBy(direction(columns[sortField]), direction(columns.id))
         .limit(sql.placeholder('limit'))
         .offset(sql.placeholder('offset'));
-      const name = namedStatements.has((db as unknown as { $client?: object }).$client ?? {}) ? `list_${createHash('sha1').update(query.toSQL().sql).digest('hex').slice(0, 20)}` : '';
-      statement = query.prepare(name);
+      // drizzle renders it once; each request only binds the values and names the columns of
+      // each row (pg's own parsers: Date, numbers, parsed jsonb — what drizzle's select gives)
+      const { sql: text, params } = query.toSQL();
+      const pool = (db as unknown as { $client: pg.Pool }).$client;
+      const name = namedStatements.has(pool) ? `list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` : undefined;
+      const keys = Object.keys(selection);
+      statement = {
+        async execute(values: Record<string, unknown>) {
+          const bound = params.map((p) => (is(p, Placeholder) ? values[p.name] : p));
+          const { rows } = await pool.query<unknown[]>({ name, text, values: bound, rowMode: 'array' });
+          return rows.map((r) => {
+            const row: Record<string, unknown> = {};
+            for (let i = 0; i < keys.length; i++) row[keys[i]] = r[i];
+            return row;
+          });
+        },
+      };
       byShape.set(shape, statement);
     }
     return statement;
