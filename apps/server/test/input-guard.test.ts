@@ -1,6 +1,7 @@
 import { resources } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInputProblem, MAX_DEPTH, stripNul } from '../src/plugins/input-guard.js';
+import { sanitizeJson } from '../src/lib/third-party-text.js';
+import { findInputProblem, MAX_DEPTH } from '../src/plugins/input-guard.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -142,6 +143,6 @@ describe('the helpers', () => {
   });
 
   it('clean third-party text: NULs removed, lone surrogates replaced, emoji kept', () => {
-    expect(stripNul({ 'k\u0000': ['a\u0000b', 'x\uD800y', '😀'], n: 3 })).toEqual({ k: ['ab', 'x\uFFFDy', '😀'], n: 3 });
+    expect(sanitizeJson({ 'k\u0000': ['a\u0000b', 'x\uD800y', '😀'], n: 3 })).toEqual({ k: ['ab', 'x\uFFFDy', '😀'], n: 3 });
   });
 });

@@ -8,7 +8,8 @@ import { AppError } from '../lib/errors.js';
  * a header or a JSON body — keys included — and JSON nested deeper than `MAX_DEPTH`.
  * PostgreSQL stores neither a NUL in text nor `\u0000` in jsonb, so without this a NUL became
  * a 500 on every route that wrote or searched with it. Text that comes from third parties
- * (webhooks, provider answers, uploaded files) is not refused but cleaned: `stripNul`.
+ * (webhooks, provider answers, uploaded files) is not refused but cleaned: `sanitizeJson`
+ * (lib/third-party-text.ts).
  */
 export const MAX_DEPTH = 32;
 
@@ -93,26 +94,3 @@ export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
     if (problem) refuse(problem, 'body');
   });
 });
-
-/**
- * Third-party text as PostgreSQL can keep it: NUL characters removed, lone UTF-16 surrogates
- * (which no UTF-8 text can hold) replaced by U+FFFD. Keys and values, at any depth; returns a
- * new value, the input is not changed.
- */
-export function stripNul<T>(value: T): T {
-  if (typeof value === 'string') return cleanText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => stripNul(v)) as T;
-  if (value !== null && typeof value === 'object' && isData(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanText(k)] = stripNul(v);
-    return out as T;
-  }
-  return value;
-}
-
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-function cleanText(text: string): string {
-  const noNul = text.includes(NUL) ? text.replaceAll(NUL, '') : text;
-  return noNul.replace(loneSurrogate, '\uFFFD');
-}

@@ -1,5 +1,5 @@
 import type { ChannelKind, OutboundMessageKind } from '@mostrador/contract';
-import { sanitizeJson } from './sanitize.js';
+import { sanitizeJson } from '../../lib/third-party-text.js';
 
 /**
  * Outbound messages through Meta's Graph API (issue 4 "Chat", decision 0014):

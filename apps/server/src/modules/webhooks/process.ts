@@ -7,7 +7,7 @@ import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate } from '.
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
-import { sanitizeJson, sanitizeText } from '../../integrations/meta/sanitize.js';
+import { sanitizeJson, sanitizeText } from '../../lib/third-party-text.js';
 import { createInbound, type Outcome } from './inbound.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';

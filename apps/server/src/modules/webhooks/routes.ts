@@ -2,7 +2,7 @@ import { pickLang } from '@mostrador/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { metaEvents, type ProviderEvent, whatsappEvents } from '../../integrations/meta/events.js';
-import { sanitizeJson } from '../../integrations/meta/sanitize.js';
+import { sanitizeJson } from '../../lib/third-party-text.js';
 import { isValidSignature } from '../../integrations/meta/signature.js';
 import { AppError, errorBody } from '../../lib/errors.js';
 import { contactLeadRoutes } from './contact-lead.js';
