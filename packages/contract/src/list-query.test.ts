@@ -19,6 +19,11 @@ describe('list query (SPEC §7, §9)', () => {
     expect(messages).toEqual(expect.arrayContaining(['La página empieza en 1', 'El límite máximo es 200', "El orden debe ser 'asc' o 'desc'"]));
   });
 
+  it('takes an optional keyset cursor beside the page (decision 0023)', () => {
+    expect(listQuery.parse({ cursor: ' WyJhIl0 ', page: '3' })).toEqual({ cursor: 'WyJhIl0', page: 3, limit: 20 });
+    expect(listQuery.safeParse({ cursor: '' }).error?.issues[0]?.message).toBe('El cursor no es válido');
+  });
+
   it('counts pages, never fewer than one', () => {
     expect(totalPagesOf(0, 20)).toBe(1);
     expect(totalPagesOf(41, 20)).toBe(3);
