@@ -413,6 +413,22 @@ describe('nothing is lost', () => {
     expect(again.status).toBe('failed');
   });
 
+  it("the demo's failed message is listed for Demo Perú and «Reintentar» turns it into a conversation", async () => {
+    const listed = await t.app.inject({ method: 'GET', url: '/api/webhooks/dead-letters', headers: as(admin, peru) });
+    const dead = listed.json().payload.find((d: { eventId: string }) => d.eventId === 'wamid.DEMOFAILED1');
+    expect(dead).toMatchObject({ status: 'failed', attempts: 6, summary: 'Marco Paredes: Hola, ¿hacen envíos a Arequipa? Quiero dos packs familiares' });
+    // this suite moved Demo Perú from the demo's sandbox line to its own test line
+    await t.sql(`update webhook_events set account_id = $1 where event_id = 'wamid.DEMOFAILED1'`, [LINE]);
+    const replay = await t.app.inject({ method: 'POST', url: `/api/webhooks/dead-letters/${dead._id}/replay`, headers: as(admin, peru) });
+    expect(replay.statusCode, replay.body).toBe(200);
+    await settle();
+    const [row] = await t.sql<{ status: string; last_error: string | null; reason: string | null }>("select status, last_error, reason from webhook_events where event_id = 'wamid.DEMOFAILED1'");
+    expect(row).toMatchObject({ status: 'processed' });
+    const chats = await t.app.inject({ url: '/api/chats/get_chats?filter=Marco%20Paredes', headers: as(admin, peru) });
+    expect(chats.json().payload).toHaveLength(1);
+    expect(chats.json().payload[0].lastMessagePreview ?? chats.json().payload[0].lastMessage).toContain('Arequipa');
+  });
+
   it('a replayed event that can now be processed is processed; replaying a processed event changes nothing', async () => {
     const from = nextPhone();
     const id = wamid();

@@ -2,7 +2,7 @@ import { type ChatMessageKind, type LeadStatus, leadStatuses, type MessageConten
 import { sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
-import { chatMessages, chatWindows, leadIdentities } from '../db/join-tables.js';
+import { chatMessages, chatWindows, leadIdentities, webhookEvents } from '../db/join-tables.js';
 import { resourceTables } from '../db/resource-tables.js';
 
 /** The demo's WhatsApp line: answered by the sandbox provider (SEND_PROVIDER=sandbox, decision 0014). */
@@ -253,4 +253,38 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
   }
   if (messages.length) await db.insert(chatMessages).values(messages);
   if (windows.length) await db.insert(chatWindows).values(windows).onConflictDoNothing();
+  await seedDemoDeadLetter(db, companyId);
+}
+
+/**
+ * One message that could not be processed (decision 0020), so /whatsapp/fallidos shows what it
+ * does on a fresh start: «Reintentar» processes it and a new conversation appears in /chat.
+ */
+async function seedDemoDeadLetter(db: Db, companyId: string) {
+  const receivedAt = new Date(Date.now() - 40 * MINUTE);
+  const message = {
+    from: '51955001234',
+    phone: '51955001234',
+    name: 'Marco Paredes',
+    messageId: 'wamid.DEMOFAILED1',
+    timestamp: receivedAt.toISOString(),
+    kind: 'text',
+    text: 'Hola, ¿hacen envíos a Arequipa? Quiero dos packs familiares',
+  };
+  await db
+    .insert(webhookEvents)
+    .values({
+      provider: 'whatsapp',
+      eventId: message.messageId,
+      type: 'message',
+      accountId: DEMO_WHATSAPP_LINE,
+      payload: message,
+      status: 'failed',
+      companyId,
+      attempts: 6,
+      lastError: 'Connection terminated unexpectedly: la base de datos no respondió durante el procesamiento',
+      receivedAt,
+      processedAt: new Date(receivedAt.getTime() + 15 * MINUTE),
+    })
+    .onConflictDoNothing();
 }
