@@ -112,11 +112,14 @@ describe('with the Graph API', () => {
   describe('the inbox', () => {
     const ids: Record<string, string> = {};
     const at = (hoursAgo: number) => new Date(Math.floor((Date.now() - hoursAgo * HOUR) / 1000) * 1000);
+    // the newest message's instant, taken once: computing at(1) again later can land a second after
+    let newAt: Date;
 
     beforeAll(async () => {
       ids.old = await waInbound(CHILE_LINE, '56911000001', 'Quiero cotizar 20 cajas', { name: 'Pedro Soto', at: at(30) });
       ids.mid = await waInbound(CHILE_LINE, '56911000002', '¿Despachan a Viña del Mar?', { name: 'Camila Rojas', at: at(5) });
-      ids.new = await waInbound(CHILE_LINE, '56911000003', 'Hola, ¿precio del pack?', { name: 'Javiera Muñoz', at: at(1) });
+      newAt = at(1);
+      ids.new = await waInbound(CHILE_LINE, '56911000003', 'Hola, ¿precio del pack?', { name: 'Javiera Muñoz', at: newAt });
       // a Messenger conversation of Demo Chile (no Messenger channel there)
       const inbound = createInbound(t.app.secrets);
       await t.database.db.transaction((tx) =>
@@ -132,7 +135,7 @@ describe('with the Graph API', () => {
       const first = page.payload[0];
       expect(first).toMatchObject({ contactName: 'Javiera Muñoz', platform: 'whatsapp', status: 'open', unreadCount: 1, lastMessagePreview: 'Hola, ¿precio del pack?' });
       expect(first.lead).toMatchObject({ name: 'Javiera Muñoz', telefono: '56911000003', status: 'sin-asignar' });
-      expect(first.windowOpenUntil).toBe(new Date(at(1).getTime() + 24 * HOUR).toISOString());
+      expect(first.windowOpenUntil).toBe(new Date(newAt.getTime() + 24 * HOUR).toISOString());
       // the chat of 30 hours ago is outside the window: its window ended 6 hours ago
       expect(Date.parse(page.payload[3].windowOpenUntil as string)).toBeLessThan(Date.now());
       const recent = await get(admin, chile, '/chats/recent_chats?limit=2');
