@@ -1,9 +1,10 @@
 import type { ChatMessage } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, storeEvents, type WebhookProcessor } from '../src/modules/webhooks/process.js';
+import { startChannelSuite, TEST_TOKEN } from './channel-suite.js';
 import { deliver, mid, wamid, whatsappText } from './fakes/meta.js';
 import { metaItems, metaMessaging, type WhatsappKind, whatsappItems, whatsappMessages, whatsappReaction } from './fixtures/meta-payloads.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /**
  * Issue 10 "Nothing breaks and nothing is lost" (decision 0020): every kind a customer can send
@@ -23,21 +24,13 @@ let processor: WebhookProcessor;
 const LINE = '109000000000011';
 const PAGE = '201000000000011';
 const IG = '178400000000011';
-const TOKEN = 'EAAGm0PX4ZCpsBAJ9ejemplotokendeprueba7Q2x';
+const TOKEN = TEST_TOKEN;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  [admin, agent, acme] = await Promise.all([login(t, demo.admin), login(t, demo.agent), login(t, demo.acme)]);
-  peru = admin.company('Demo Perú');
-  chile = admin.company('Demo Chile');
-  acmeCo = acme.company('Acme');
-  processor = createWebhookProcessor(t.database.db, t.app.secrets);
-  const put = async (s: Signed, company: string, url: string, payload: object) => {
-    const res = await t.app.inject({ method: 'PUT', url, headers: as(s, company), payload });
-    expect(res.statusCode, res.body).toBe(200);
-  };
-  await put(admin, peru, '/api/channels/whatsapp', { phoneNumberId: LINE, accessToken: TOKEN });
-  await put(acme, acmeCo, '/api/channels/meta', { pageId: PAGE, pageName: 'Acme Chile', instagramAccountId: IG, accessToken: TOKEN });
+  ({ t, admin, agent, acme, peru, chile, acmeCo, processor } = await startChannelSuite([
+    { company: 'peru', url: '/api/channels/whatsapp', payload: { phoneNumberId: LINE, accessToken: TOKEN } },
+    { company: 'acmeCo', url: '/api/channels/meta', payload: { pageId: PAGE, pageName: 'Acme Chile', instagramAccountId: IG, accessToken: TOKEN } },
+  ]));
 });
 afterAll(async () => {
   await t?.close();

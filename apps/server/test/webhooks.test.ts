@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInbound } from '../src/modules/webhooks/inbound.js';
-import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
+import type { WebhookProcessor } from '../src/modules/webhooks/process.js';
+import { startChannelSuite, TEST_TOKEN } from './channel-suite.js';
 import { DEMO_VERIFY_TOKEN, deliver, metaMessage, sign, wamid, whatsappImage, whatsappStatus, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let admin: Signed;
@@ -18,22 +19,14 @@ const PERU_LINE = '109000000000001';
 const CHILE_LINE = '109000000000002';
 const ACME_PAGE = '201000000000001';
 const ACME_IG = '178400000000001';
-const TOKEN = 'EAAGm0PX4ZCpsBAJ9ejemplotokendeprueba7Q2x';
+const TOKEN = TEST_TOKEN;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  [admin, agent, acme] = await Promise.all([login(t, demo.admin), login(t, demo.agent), login(t, demo.acme)]);
-  peru = admin.company('Demo Perú');
-  chile = admin.company('Demo Chile');
-  acmeCo = acme.company('Acme');
-  processor = createWebhookProcessor(t.database.db, t.app.secrets);
-  const put = async (s: Signed, company: string, url: string, payload: object) => {
-    const res = await t.app.inject({ method: 'PUT', url, headers: as(s, company), payload });
-    expect(res.statusCode, res.body).toBe(200);
-  };
-  await put(admin, peru, '/api/channels/whatsapp', { phoneNumberId: PERU_LINE, businessAccountId: '102290129340398', accessToken: TOKEN });
-  await put(admin, chile, '/api/channels/whatsapp', { phoneNumberId: CHILE_LINE });
-  await put(acme, acmeCo, '/api/channels/meta', { pageId: ACME_PAGE, pageName: 'Acme Chile', instagramAccountId: ACME_IG, accessToken: TOKEN });
+  ({ t, admin, agent, acme, peru, chile, acmeCo, processor } = await startChannelSuite([
+    { company: 'peru', url: '/api/channels/whatsapp', payload: { phoneNumberId: PERU_LINE, businessAccountId: '102290129340398', accessToken: TOKEN } },
+    { company: 'chile', url: '/api/channels/whatsapp', payload: { phoneNumberId: CHILE_LINE } },
+    { company: 'acmeCo', url: '/api/channels/meta', payload: { pageId: ACME_PAGE, pageName: 'Acme Chile', instagramAccountId: ACME_IG, accessToken: TOKEN } },
+  ]));
 });
 afterAll(async () => {
   await t?.close();

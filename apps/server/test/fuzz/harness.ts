@@ -5,134 +5,111 @@
  * Routes are captured by an `onRoute` hook added to every Fastify instance the app creates: the
  * test file mocks `fastify` with `captureFastify` (vi.mock must sit in the test file itself).
  */
-import { appendFileSync } from "node:fs";
-import { type Resource, resourceList, tableNameOf } from "@mostrador/contract";
-import type {
-	FastifyError,
-	FastifyInstance,
-	FastifyRequest,
-	RouteOptions,
-} from "fastify";
-import type { z } from "zod";
-import type { TestApp } from "../helpers.js";
+import { appendFileSync } from 'node:fs';
+import { type Resource, resourceList, tableNameOf } from '@mostrador/contract';
+import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { z } from 'zod';
+import type { TestApp } from '../helpers.js';
 
 export interface CapturedRoute {
-	method: string;
-	url: string;
-	schema: { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType };
-	isPublic: boolean;
-	/** The standard resource whose generic route this is, and its operation. */
-	resource?: Resource;
-	operation?: "list" | "get" | "create" | "update" | "delete";
+  method: string;
+  url: string;
+  schema: { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType };
+  isPublic: boolean;
+  /** The standard resource whose generic route this is, and its operation. */
+  resource?: Resource;
+  operation?: 'list' | 'get' | 'create' | 'update' | 'delete';
 }
 
 export interface Capture {
-	routes: RouteOptions[];
-	/** The last unhandled error per request id: the stack of a 5xx. */
-	errors: Map<string, Error>;
+  routes: RouteOptions[];
+  /** The last unhandled error per request id: the stack of a 5xx. */
+  errors: Map<string, Error>;
 }
 
 /** Wraps Fastify's factory so every instance reports its routes and errors to `capture`. */
-export function captureFastify(
-	mod: typeof import("fastify"),
-	capture: Capture,
-) {
-	const factory = mod.default as unknown as (opts?: object) => FastifyInstance;
-	const wrapped = Object.assign((opts?: object) => {
-		const app = factory(opts);
-		app.addHook("onRoute", (r) => {
-			capture.routes.push(r);
-		});
-		app.addHook(
-			"onError",
-			async (request: FastifyRequest, _reply, error: FastifyError) => {
-				capture.errors.set(request.id, error);
-			},
-		);
-		return app;
-	}, factory);
-	return { ...mod, default: wrapped, fastify: wrapped };
+export function captureFastify(mod: typeof import('fastify'), capture: Capture) {
+  const factory = mod.default as unknown as (opts?: object) => FastifyInstance;
+  const wrapped = Object.assign((opts?: object) => {
+    const app = factory(opts);
+    app.addHook('onRoute', (r) => {
+      capture.routes.push(r);
+    });
+    app.addHook('onError', async (request: FastifyRequest, _reply, error: FastifyError) => {
+      capture.errors.set(request.id, error);
+    });
+    return app;
+  }, factory);
+  return { ...mod, default: wrapped, fastify: wrapped };
 }
 
 /** Routes a client calls: the API's, without the docs, the SSE stream and HEAD twins. */
 export function apiRoutes(capture: Capture): CapturedRoute[] {
-	const out: CapturedRoute[] = [];
-	const seen = new Set<string>();
-	for (const r of capture.routes) {
-		for (const method of [r.method].flat()) {
-			if (method === "HEAD" || method === "OPTIONS") continue;
-			if (!r.url.startsWith("/api/") || r.url.startsWith("/api/docs")) continue;
-			// a server-sent events stream never ends: inject would wait for ever
-			if (r.url === "/api/events") continue;
-			const key = `${method} ${r.url}`;
-			if (seen.has(key)) continue;
-			seen.add(key);
-			const schema = (r.schema ?? {}) as CapturedRoute["schema"];
-			const route: CapturedRoute = {
-				method,
-				url: r.url,
-				schema: {
-					params: schema.params,
-					querystring: schema.querystring,
-					body: schema.body,
-				},
-				isPublic: Boolean(
-					(r.config as { public?: boolean } | undefined)?.public,
-				),
-			};
-			for (const resource of resourceList) {
-				const base = `/api/${resource.path}`;
-				if (r.url === base && method === "GET")
-					Object.assign(route, { resource, operation: "list" });
-				if (r.url === base && method === "POST")
-					Object.assign(route, { resource, operation: "create" });
-				if (r.url === `${base}/:id` && method === "GET")
-					Object.assign(route, { resource, operation: "get" });
-				if (r.url === `${base}/:id` && method === "PUT")
-					Object.assign(route, { resource, operation: "update" });
-				if (r.url === `${base}/:id` && method === "DELETE")
-					Object.assign(route, { resource, operation: "delete" });
-			}
-			out.push(route);
-		}
-	}
-	return out;
+  const out: CapturedRoute[] = [];
+  const seen = new Set<string>();
+  for (const r of capture.routes) {
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs')) continue;
+      // a server-sent events stream never ends: inject would wait for ever
+      if (r.url === '/api/events') continue;
+      const key = `${method} ${r.url}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const schema = (r.schema ?? {}) as CapturedRoute['schema'];
+      const route: CapturedRoute = {
+        method,
+        url: r.url,
+        schema: {
+          params: schema.params,
+          querystring: schema.querystring,
+          body: schema.body,
+        },
+        isPublic: Boolean((r.config as { public?: boolean } | undefined)?.public),
+      };
+      for (const resource of resourceList) {
+        const base = `/api/${resource.path}`;
+        if (r.url === base && method === 'GET') Object.assign(route, { resource, operation: 'list' });
+        if (r.url === base && method === 'POST') Object.assign(route, { resource, operation: 'create' });
+        if (r.url === `${base}/:id` && method === 'GET') Object.assign(route, { resource, operation: 'get' });
+        if (r.url === `${base}/:id` && method === 'PUT') Object.assign(route, { resource, operation: 'update' });
+        if (r.url === `${base}/:id` && method === 'DELETE') Object.assign(route, { resource, operation: 'delete' });
+      }
+      out.push(route);
+    }
+  }
+  return out;
 }
 
-export const paramNames = (url: string) =>
-	[...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+export const paramNames = (url: string) => [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
 
 // ---------------------------------------------------------------------------------------------
 // Fingerprints
 
 export interface TenantTable {
-	name: string;
-	/** The column that says whose a row is. */
-	owner: "company_id" | "corporation_id" | "id";
+  name: string;
+  /** The column that says whose a row is. */
+  owner: 'company_id' | 'corporation_id' | 'id';
 }
 
 /** Every table holding rows of a company (or of its corporation), read from the database. */
 export async function tenantTables(t: TestApp): Promise<TenantTable[]> {
-	const rows = await t.sql<{ table_name: string; column_name: string }>(
-		`select c.table_name, c.column_name from information_schema.columns c
+  const rows = await t.sql<{ table_name: string; column_name: string }>(
+    `select c.table_name, c.column_name from information_schema.columns c
        join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
       where c.table_schema = 'public' and c.column_name in ('company_id', 'corporation_id')
       order by c.table_name`,
-	);
-	const byTable = new Map<string, Set<string>>();
-	for (const r of rows)
-		(
-			byTable.get(r.table_name) ??
-			byTable.set(r.table_name, new Set()).get(r.table_name)
-		)?.add(r.column_name);
-	const out: TenantTable[] = [];
-	for (const [name, cols] of byTable)
-		out.push({
-			name,
-			owner: cols.has("company_id") ? "company_id" : "corporation_id",
-		});
-	out.push({ name: "companies", owner: "id" });
-	return out;
+  );
+  const byTable = new Map<string, Set<string>>();
+  for (const r of rows) (byTable.get(r.table_name) ?? byTable.set(r.table_name, new Set()).get(r.table_name))?.add(r.column_name);
+  const out: TenantTable[] = [];
+  for (const [name, cols] of byTable)
+    out.push({
+      name,
+      owner: cols.has('company_id') ? 'company_id' : 'corporation_id',
+    });
+  out.push({ name: 'companies', owner: 'id' });
+  return out;
 }
 
 /**
@@ -140,34 +117,24 @@ export async function tenantTables(t: TestApp): Promise<TenantTable[]> {
  * corporation-wide tables). Equal fingerprints: not one byte of those rows changed.
  */
 export async function fingerprint(
-	t: TestApp,
-	tables: TenantTable[],
-	owner: { companyId: string; corporationId: string },
+  t: TestApp,
+  tables: TenantTable[],
+  owner: { companyId: string; corporationId: string },
 ): Promise<Record<string, string>> {
-	if (!tables.length) return {};
-	const parts = tables.map((tb) => {
-		const value = tb.owner === "corporation_id" ? "$2" : "$1";
-		return `select '${tb.name}' as t, count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h
+  if (!tables.length) return {};
+  const parts = tables.map((tb) => {
+    const value = tb.owner === 'corporation_id' ? '$2' : '$1';
+    return `select '${tb.name}' as t, count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h
               from "${tb.name}" x where x.${tb.owner}::text = ${value}::text`;
-	});
-	const text = parts.join(" union all ");
-	const values = text.includes("$2")
-		? [owner.companyId, owner.corporationId]
-		: [owner.companyId];
-	const rows = await t.sql<{ t: string; n: number; h: string }>(
-		text.includes("$1") ? text : `${text} and $1::text is not null`,
-		values,
-	);
-	return Object.fromEntries(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
+  });
+  const text = parts.join(' union all ');
+  const values = text.includes('$2') ? [owner.companyId, owner.corporationId] : [owner.companyId];
+  const rows = await t.sql<{ t: string; n: number; h: string }>(text.includes('$1') ? text : `${text} and $1::text is not null`, values);
+  return Object.fromEntries(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
 }
 
-export function changedTables(
-	before: Record<string, string>,
-	after: Record<string, string>,
-): string[] {
-	return Object.keys({ ...before, ...after }).filter(
-		(k) => before[k] !== after[k],
-	);
+export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
+  return Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
 }
 
 /** The table of a standard resource. */
@@ -176,18 +143,16 @@ export const tableOf = (r: Resource) => tableNameOf(r.key);
 // ---------------------------------------------------------------------------------------------
 // Findings
 
-export const FINDINGS = process.env.FUZZ_FINDINGS ?? "/tmp/fuzz-findings.md";
+export const FINDINGS = process.env.FUZZ_FINDINGS ?? '/tmp/fuzz-findings.md';
 
-export function recordFinding(
-	lines: Record<string, string | number | undefined>,
-) {
-	const text = Object.entries(lines)
-		.filter(([, v]) => v !== undefined && v !== "")
-		.map(([k, v]) => `- ${k}: ${String(v).replaceAll("\n", "\n    ")}`)
-		.join("\n");
-	try {
-		appendFileSync(FINDINGS, `\n### ${new Date().toISOString()}\n${text}\n`);
-	} catch {
-		// the findings file is a convenience for the team; the test's own failure says the same
-	}
+export function recordFinding(lines: Record<string, string | number | undefined>) {
+  const text = Object.entries(lines)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `- ${k}: ${String(v).replaceAll('\n', '\n    ')}`)
+    .join('\n');
+  try {
+    appendFileSync(FINDINGS, `\n### ${new Date().toISOString()}\n${text}\n`);
+  } catch {
+    // the findings file is a convenience for the team; the test's own failure says the same
+  }
 }
