@@ -107,24 +107,31 @@ export function createWebhookProcessor(
         .from(channels)
         .innerJoin(companies, eq(companies.id, channels.companyId))
         .where(and(eq(channels.kind, event.provider), eq(channels.providerId, event.accountId)));
+      // an event a company already received (a dead letter replayed after its line was disconnected
+      // or changed) is still that company's: the company its channel had when it failed
+      const [owner] = channel
+        ? [channel]
+        : event.companyId
+          ? await tx.select({ companyId: companies.id, country: companies.country }).from(companies).where(eq(companies.id, event.companyId))
+          : [];
       let outcome: Outcome;
-      if (!channel) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
+      if (!owner) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
       else if (event.type === 'message') {
-        outcome = await inbound.message(tx, channel.companyId, channel.country as CountryCode, event.provider as ProviderEvent['provider'], event.payload as InboundMessage);
-      } else if (event.type === 'status') outcome = await inbound.status(tx, channel.companyId, event.payload as StatusUpdate);
-      else if (event.type === 'read') outcome = await inbound.read(tx, channel.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
+        outcome = await inbound.message(tx, owner.companyId, owner.country as CountryCode, event.provider as ProviderEvent['provider'], event.payload as InboundMessage);
+      } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
+      else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       await tx
         .update(webhookEvents)
         .set({
           status: outcome.status,
           reason: outcome.status === 'ignored' ? outcome.reason : null,
-          companyId: channel?.companyId ?? null,
+          companyId: owner?.companyId ?? null,
           processedAt: new Date(),
           attempts: sql`${webhookEvents.attempts} + 1`,
         })
         .where(eq(webhookEvents.id, id));
-      return { status: outcome.status, companyId: channel?.companyId, outcome };
+      return { status: outcome.status, companyId: owner?.companyId, outcome };
     });
   }
 
