@@ -26,8 +26,8 @@ export interface WaText {
   at?: Date;
 }
 
-/** A WhatsApp Cloud API `messages` webhook with one text message. */
-export function whatsappText({ phoneNumberId, from, name = 'Cliente', id = wamid(), text = 'Hola', at = new Date() }: WaText) {
+/** The envelope of a WhatsApp Cloud API `messages` webhook: one line, one sender, these messages. */
+export function whatsappEnvelope(phoneNumberId: string, from: string, name: string, messages: object[]) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -40,13 +40,18 @@ export function whatsappText({ phoneNumberId, from, name = 'Cliente', id = wamid
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '51987000000', phone_number_id: phoneNumberId },
               contacts: [{ profile: { name }, wa_id: from }],
-              messages: [{ from, id, timestamp: unix(at), type: 'text', text: { body: text } }],
+              messages,
             },
           },
         ],
       },
     ],
   };
+}
+
+/** A WhatsApp Cloud API `messages` webhook with one text message. */
+export function whatsappText({ phoneNumberId, from, name = 'Cliente', id = wamid(), text = 'Hola', at = new Date() }: WaText) {
+  return whatsappEnvelope(phoneNumberId, from, name, [{ from, id, timestamp: unix(at), type: 'text', text: { body: text } }]);
 }
 
 /** A WhatsApp Cloud API `messages` webhook with one image. */
