@@ -108,9 +108,15 @@ describe('MessageBubble: status and deletion', () => {
     expect(screen.queryByRole('button', { name: 'Eliminar mensaje' })).toBeNull();
   });
 
+  it("never offers delete on the customer's (inbound) messages", () => {
+    renderApp(<MessageBubble message={message({ direction: 'in', text: 'Hola, quiero info' })} onDelete={() => {}} />);
+    expect(screen.getByText('Hola, quiero info')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Eliminar mensaje' })).toBeNull();
+  });
+
   it('offers delete only when allowed', async () => {
     const onDelete = vi.fn();
-    const m = message();
+    const m = message({ direction: 'out' });
     const { unmount } = renderApp(<MessageBubble message={m} />);
     expect(screen.queryByRole('button', { name: 'Eliminar mensaje' })).toBeNull();
     unmount();

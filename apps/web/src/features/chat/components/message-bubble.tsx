@@ -12,7 +12,7 @@ import { MessageStatus } from './message-status';
 
 export interface MessageBubbleProps {
   message: ChatMessage;
-  /** Shows the delete button (not for agents, not for deleted or unsent messages). */
+  /** Shows the delete button (not for agents, not for deleted or unsent messages, never on the customer's own messages). */
   onDelete?: (message: ChatMessage) => void;
 }
 
@@ -20,7 +20,7 @@ export interface MessageBubbleProps {
 export function MessageBubble({ message, onDelete }: MessageBubbleProps) {
   const out = message.direction === 'out';
   const deleted = !message.isActive;
-  const deletable = !!onDelete && !deleted && !message._id.startsWith('temp-');
+  const deletable = !!onDelete && out && !deleted && !message._id.startsWith('temp-');
   return (
     <Box
       data-testid="message"
