@@ -6,7 +6,7 @@ import {
   SERVER_TIMEOUT_CONNECTION_ERROR,
 } from '@mostrador/contract';
 import { t } from '../i18n';
-import { showErrors, showSuccess, startLoading, stopLoading } from './feedback';
+import { actionKey, clearErrorsOf, showErrors, showSuccess, startLoading, stopLoading } from './feedback';
 import { navigateTo } from './navigation';
 import { clearSession, sessionStore, setSession } from './session';
 
@@ -39,11 +39,14 @@ export class ApiError extends Error {
 /** No response at all: network down, server gone, or the 60 s timeout. */
 export class NetworkError extends Error {
   readonly timedOut: boolean;
+  /** The action that got no response (`actionKey`), so its later success clears the snackbar. */
+  readonly action: string | undefined;
 
-  constructor(cause: unknown, timedOut: boolean) {
+  constructor(cause: unknown, timedOut: boolean, action?: string) {
     super(timedOut ? 'Request timed out' : 'Network error', { cause });
     this.name = 'NetworkError';
     this.timedOut = timedOut;
+    this.action = action;
   }
 }
 
@@ -138,7 +141,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       signal: controller.signal,
     });
   } catch (error) {
-    throw new NetworkError(error, timedOut);
+    throw new NetworkError(error, timedOut, actionKey(options.method ?? 'GET', path));
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
@@ -165,7 +168,7 @@ function isRefreshable(code: ErrorCode | undefined): boolean {
  * screens, useSubmit for the sign-in forms. `quiet` callers show the failure themselves.
  */
 export function notifyNoResponse(error: unknown, quiet = false): void {
-  if (error instanceof NetworkError && !quiet) showErrors([t('errors.connection')]);
+  if (error instanceof NetworkError && !quiet) showErrors([t('errors.connection')], error.action);
 }
 
 let refreshing: Promise<boolean> | null = null;
@@ -202,6 +205,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   const overlay = options.overlay ?? true;
   const notify = options.notify ?? true;
   const mayRefresh = !options.public && (options.refresh ?? true);
+  const action = actionKey(options.method ?? 'GET', path);
   if (overlay) startLoading();
   try {
     let response = await send(path, options);
@@ -223,6 +227,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     }
 
     if (response.ok) {
+      // the same action failed before and its error is still on screen: it no longer applies
+      clearErrorsOf(action);
       if (options.success) {
         const serverMsg = (body as { msg?: unknown } | null)?.msg;
         const message = options.success === true ? (typeof serverMsg === 'string' ? serverMsg : '') : options.success;
@@ -240,7 +246,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
         navigateTo('/perfil');
       }
     } else if (notify) {
-      showErrors(messages);
+      showErrors(messages, action);
     }
     throw new ApiError(response.status, body, messages);
   } finally {

@@ -7,7 +7,11 @@ import { createExternalStore, useExternalStore } from './external-store';
 export interface FeedbackState {
   loading: number;
   success: { id: number; message: string } | null;
-  errors: { id: number; messages: string[] } | null;
+  /**
+   * `source` names the action that failed (`POST /products`, see `actionKey`): when the same
+   * action is tried again and succeeds, the error goes away by itself (`clearErrorsOf`).
+   */
+  errors: { id: number; messages: string[]; source?: string } | null;
 }
 
 export const feedbackStore = createExternalStore<FeedbackState>({ loading: 0, success: null, errors: null });
@@ -26,9 +30,29 @@ export function showSuccess(message: string): void {
   feedbackStore.set((s) => ({ ...s, success: { id: nextId++, message } }));
 }
 
-/** Replaces any previous error list (SPEC §8: the previous error is cleared). */
-export function showErrors(messages: string[]): void {
-  feedbackStore.set((s) => ({ ...s, errors: { id: nextId++, messages } }));
+/**
+ * Replaces any previous error list (SPEC §8: the previous error is cleared). `source`: the
+ * action it belongs to, so that its success later closes it. Answers the list's id.
+ */
+export function showErrors(messages: string[], source?: string): number {
+  const id = nextId++;
+  feedbackStore.set((s) => ({ ...s, errors: { id, messages, source } }));
+  return id;
+}
+
+/** The action a call performs, as errors are tagged with: method and path, without the query. */
+export function actionKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.split('?')[0]}`;
+}
+
+/**
+ * The action succeeded this time: its error snackbar, if still shown, is stale and goes away.
+ * `what` is the action's key, or the id `showErrors` answered (a form's own retry).
+ */
+export function clearErrorsOf(what: string | number): void {
+  const errors = feedbackStore.get().errors;
+  if (!errors) return;
+  if (typeof what === 'number' ? errors.id === what : errors.source === what) closeErrors();
 }
 
 export function closeSuccess(): void {
