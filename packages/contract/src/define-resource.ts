@@ -66,6 +66,12 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
   /** Fields unique within a company (a 409 with a Spanish message on repeats). */
   unique?: ReadonlyArray<Extract<keyof S, string>>;
   /**
+   * Yes/no flags at most one record of a company holds (a catalogue's isDefault, SPEC §4): a
+   * partial unique index keeps it so, and a write that sets the flag clears it on the others
+   * in the same statement's transaction.
+   */
+  onlyOne?: ReadonlyArray<Extract<keyof S, string>>;
+  /**
    * Realistic Spanish records: the demo tenant's data, and the generic tests' inputs
    * (at least three, with distinct unique values).
    */
@@ -203,6 +209,7 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     sortable,
     searchable: [...(options.searchable ?? [])] as string[],
     unique: [...(options.unique ?? [])] as string[],
+    onlyOne: [...(options.onlyOne ?? [])] as string[],
     filterable,
     /**
      * The list's query: sort, order, page, limit, filter, fields and one parameter per

@@ -16,3 +16,4 @@ export * from './zod-messages.js';
 export * from './chat-api.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
+export * from './orders.js';

@@ -38,6 +38,7 @@ export const marketingSegmentsTable = tableFor(resources["marketing-segments"]);
 export const marketplaceSourcesTable = tableFor(resources["marketplace-sources"]);
 export const massiveMessagesLogsTable = tableFor(resources["massive-messages-logs"]);
 export const mostradorLabelsTable = tableFor(resources["mostrador-labels"]);
+export const ordersTable = tableFor(resources["orders"]);
 export const productsTable = tableFor(resources["products"]);
 export const retailRocketTagsTable = tableFor(resources["retail-rocket-tags"]);
 export const telefonosTable = tableFor(resources["telefonos"]);
@@ -85,6 +86,7 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "marketplace-sources": marketplaceSourcesTable,
   "massive-messages-logs": massiveMessagesLogsTable,
   "mostrador-labels": mostradorLabelsTable,
+  "orders": ordersTable,
   "products": productsTable,
   "retail-rocket-tags": retailRocketTagsTable,
   "telefonos": telefonosTable,

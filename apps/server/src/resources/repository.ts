@@ -1,5 +1,5 @@
 import { columnNameOf, idsAtPath, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
@@ -79,6 +79,24 @@ export function repositoryFor(
     }
     throw error;
   }
+
+  /**
+   * A write that sets a flag only one record may hold (`onlyOne`: a catalogue's isDefault)
+   * takes it from the others first, in the write's transaction; the partial unique index
+   * settles two such writes racing (the second is a 409).
+   */
+  async function clearOnlyOne(db: Db, tenant: Tenant, input: Record<string, unknown>, except?: string) {
+    for (const f of resource.onlyOne) {
+      if (input[f] !== true) continue;
+      await db
+        .update(table)
+        .set({ [f]: false, updatedAt: new Date() } as never)
+        .where(scope(tenant, and(eq(columns[f], true), except ? ne(columns.id, except) : undefined)));
+    }
+  }
+  /** `fn` in one transaction only when it must be (a resource with `onlyOne` flags). */
+  const inOne = <T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> =>
+    resource.onlyOne.length ? db.transaction((tx) => fn(tx as unknown as Db)) : fn(db);
 
   /** Write-only fields are sealed before they reach the database (lib/secret-box.ts). */
   function sealSecrets(input: Record<string, unknown>): Record<string, unknown> {
@@ -308,23 +326,29 @@ export function repositoryFor(
     },
     async create(db: Db, tenant: Tenant, input: Record<string, unknown>): Promise<WireRecord> {
       await assertReferences(db, tenant, input);
-      const [row] = await db
-        .insert(table)
-        .values({ ...sealSecrets(input), companyId: tenant.companyId } as never)
-        .returning()
-        .catch(uniqueViolation);
-      return toWire(row as Row);
+      return inOne(db, async (tx) => {
+        await clearOnlyOne(tx, tenant, input);
+        const [row] = await tx
+          .insert(table)
+          .values({ ...sealSecrets(input), companyId: tenant.companyId } as never)
+          .returning()
+          .catch(uniqueViolation);
+        return toWire(row as Row);
+      });
     },
     async update(db: Db, tenant: Tenant, id: string, patch: Record<string, unknown>): Promise<WireRecord> {
       await assertReferences(db, tenant, patch);
-      const [row] = await db
-        .update(table)
-        .set({ ...sealSecrets(patch), updatedAt: new Date() } as never)
-        .where(scope(tenant, eq(columns.id, id)))
-        .returning()
-        .catch(uniqueViolation);
-      if (!row) throw new AppError('NOT_FOUND');
-      return toWire(row as Row);
+      return inOne(db, async (tx) => {
+        await clearOnlyOne(tx, tenant, patch, id);
+        const [row] = await tx
+          .update(table)
+          .set({ ...sealSecrets(patch), updatedAt: new Date() } as never)
+          .where(scope(tenant, eq(columns.id, id)))
+          .returning()
+          .catch(uniqueViolation);
+        if (!row) throw new AppError('NOT_FOUND');
+        return toWire(row as Row);
+      });
     },
     /**
      * Deletes one record and, in the same transaction, every reference to it from other

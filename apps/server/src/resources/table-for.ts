@@ -74,6 +74,8 @@ export function tableFor(resource: Resource) {
             : index(`${name}_${columnNameOf(f)}_filter_idx`).on(col('companyId'), col(f), col(resource.defaultSort.field), col('id')),
         ),
       ...resource.unique.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_uq`).on(col('companyId'), col(f))),
+      // a flag one record at most holds: one row per company where it is true
+      ...resource.onlyOne.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_one_uq`).on(col('companyId')).where(sql.raw(`"${columnNameOf(f)}" = true`))),
       // a search is ILIKE '%text%' on each searchable field: trigram indexes serve it (pg_trgm)
       ...resource.searchable.map((f) => index(`${name}_${columnNameOf(f)}_trgm`).using('gin', sql`${col(f)} gin_trgm_ops`)),
     ];

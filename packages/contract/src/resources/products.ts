@@ -1,11 +1,34 @@
+import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
+import { formMessages } from '../messages-es.js';
 import { zAmount, zInteger, zOptionalText, zRefId, zText, zUrl } from '../fields.js';
+
+/** A SKU: upper-cased letters, digits, dots and dashes. */
+export const zSku = () =>
+  zText(60)
+    .toUpperCase()
+    .regex(/^[A-Z0-9._-]+$/, 'Solo letras, números, puntos y guiones');
+
+/**
+ * One variant of a product (a size, a colour, or both), sold and stocked on its own under its
+ * own SKU; its price is the product's unless it has one.
+ */
+export const productVariant = z.object({
+  sku: zSku(),
+  size: zOptionalText(40).optional(),
+  colorId: zRefId(),
+  stock: zInteger(0),
+  price: zAmount().optional(),
+});
+export type ProductVariant = z.infer<typeof productVariant>;
 
 /**
  * products (SPEC §7): the catalogue's products (/productos), distinct from an online store's
  * products (ecommerce module). Not shown in the spec: a product has a name, a SKU (upper-cased,
  * unique in the company), a price in the company's currency, the units in stock, optionally
- * a description and an image URL, and its brand, category and colour.
+ * a description and an image URL, and its brand, category and colour. Products sold in sizes or
+ * colours list them as `variants`, each with its SKU and stock (then the product's own stock is
+ * not sold: decision 0031).
  */
 export const products = defineResource({
   key: 'products',
@@ -14,9 +37,7 @@ export const products = defineResource({
   module: 'catalog',
   fields: {
     name: zText(200),
-    sku: zText(60)
-      .toUpperCase()
-      .regex(/^[A-Z0-9._-]+$/, 'Solo letras, números, puntos y guiones'),
+    sku: zSku(),
     price: zAmount(),
     stock: zInteger(0),
     description: zOptionalText(2000).optional(),
@@ -24,8 +45,9 @@ export const products = defineResource({
     brandId: zRefId(),
     categoryId: zRefId(),
     colorId: zRefId(),
+    variants: z.array(productVariant, { error: formMessages.invalid }).max(100, formMessages.tooLong).optional(),
   },
-  refs: { brandId: 'brands', categoryId: 'categories', colorId: 'colors' },
+  refs: { brandId: 'brands', categoryId: 'categories', colorId: 'colors', 'variants[].colorId': 'colors' },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'sku', 'description'],
   sortable: ['name', 'sku', 'price', 'stock'],
