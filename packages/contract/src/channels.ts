@@ -112,6 +112,8 @@ export const chatMessageKinds = [
   'story',
   'system',
   'unsupported',
+  // an internal note of the company's staff on the chat (issue 11, decision 0027): never sent to the customer
+  'note',
 ] as const;
 export type ChatMessageKind = (typeof chatMessageKinds)[number];
 export const chatMessageStatuses = ['received', 'pending', 'sent', 'delivered', 'read', 'failed'] as const;

@@ -3,6 +3,7 @@ import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMe
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
+import { chatStatuses } from './resources/chats.js';
 import { leadStatuses } from './resources/leads.js';
 
 /**
@@ -48,7 +49,7 @@ export const chatSummaryOut = z.object({
   _id: z.string(),
   contactName: z.string(),
   platform: z.enum(platforms),
-  status: z.enum(['open', 'closed']),
+  status: z.enum(chatStatuses),
   unreadCount: z.number().int(),
   lastMessageAt: z.string().optional(),
   lastMessagePreview: z.string().optional(),
@@ -187,7 +188,7 @@ export const chatInboxQuery = z
     /** Search in the contact's name, phone and the last message. */
     filter: z.string().trim().max(200, 'La búsqueda es demasiado larga').optional(),
     platform: z.enum(platforms, { error: 'Canal desconocido' }).optional(),
-    status: z.enum(['open', 'closed'], { error: 'Estado desconocido' }).optional(),
+    status: z.enum(chatStatuses, { error: 'Estado desconocido' }).optional(),
     leadStatus: z.enum(leadStatuses, { error: 'Estado de lead desconocido' }).optional(),
     agenteId: zId().optional(),
     mostradorLabelId: zId().optional(),

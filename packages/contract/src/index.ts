@@ -14,6 +14,6 @@ export * from './organization.js';
 export * from './channels.js';
 export * from './zod-messages.js';
 export * from './chat-api.js';
+export * from './chat-composer.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
-export * from './orders.js';

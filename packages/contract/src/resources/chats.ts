@@ -2,9 +2,10 @@ import { platforms } from '../constants.js';
 import { defineResource } from '../define-resource.js';
 import { zDateTime, zEnum, zInteger, zOptionalText, zRefId, zText } from '../fields.js';
 
-export const chatStatuses = ['open', 'closed'] as const;
+/** open; closed = resolved; snoozed until `snoozedUntil` (it opens again then, or when the customer writes; decision 0027). */
+export const chatStatuses = ['open', 'closed', 'snoozed'] as const;
 export type ChatStatus = (typeof chatStatuses)[number];
-export const chatStatusLabels: Record<ChatStatus, string> = { open: 'Abierto', closed: 'Cerrado' };
+export const chatStatusLabels: Record<ChatStatus, string> = { open: 'Abierto', closed: 'Resuelto', snoozed: 'Pospuesto' };
 
 /**
  * chats (SPEC §3, §7): a conversation with a person on a platform. The messages (SPEC §3: each
@@ -26,6 +27,8 @@ export const chats = defineResource({
     unreadCount: zInteger(0).optional(),
     lastMessageAt: zDateTime().optional(),
     lastMessagePreview: zOptionalText(300).optional(),
+    /** While status is snoozed: when the chat opens again by itself (ISO 8601, UTC). */
+    snoozedUntil: zDateTime().optional(),
   },
   refs: { leadId: 'leads' },
   defaultSort: { field: 'updatedAt', order: 'desc' },

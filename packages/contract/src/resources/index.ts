@@ -35,8 +35,8 @@ import { marketingSegments } from './marketing-segments.js';
 import { marketplaceSources } from './marketplace-sources.js';
 import { massiveMessagesLogs } from './massive-messages-logs.js';
 import { mostradorLabels } from './mostrador-labels.js';
-import { orders } from './orders.js';
 import { products } from './products.js';
+import { respuestasRapidas } from './respuestas-rapidas.js';
 import { retailRocketTags } from './retail-rocket-tags.js';
 import { telefonos } from './telefonos.js';
 import { telegramGroups } from './telegram-groups.js';
@@ -49,20 +49,6 @@ export { vendorSourceLabels, vendorSources } from './vendors.js';
 export { labelRefKeys } from './ecommerces-categories.js';
 export { currencies, ecommerceOrderStatusLabels, ecommerceOrderStatuses, orderLine } from './ecommerces-orders.js';
 export { marketplacePlatformLabels, marketplacePlatforms } from './marketplace-sources.js';
-export {
-  orderCustomer,
-  orderItem,
-  orderShippment,
-  orderSourceLabels,
-  orderSources,
-  orderStatuses,
-  orderTransitions,
-  shippingMethodLabels,
-  shippingMethods,
-} from './orders.js';
-export type { OrderItem, OrderSource, OrderStatus } from './orders.js';
-export { productVariant, zSku } from './products.js';
-export type { ProductVariant } from './products.js';
 export { LEAD_DETAILS_MAX, leadDetail, leadPlatforms, leadStatusLabels, leadStatuses } from './leads.js';
 export { chatStatusLabels, chatStatuses } from './chats.js';
 export { ecommerceProductStatusLabels, ecommerceProductStatuses, productAttribute } from './ecommerces.js';
@@ -111,7 +97,6 @@ export const resources = {
   categories,
   products,
   catalogs,
-  orders,
   // e-commerce and marketplace
   ecommerces,
   'ecommerces-variations': ecommercesVariations,
@@ -130,6 +115,7 @@ export const resources = {
   // chat and comments
   chats,
   chat_groups: chatGroups,
+  'respuestas-rapidas': respuestasRapidas,
   'comments-facebook': commentsFacebook,
   'comments-without-responses': commentsWithoutResponses,
   // messaging

@@ -108,6 +108,7 @@ export const kindNames: Record<ChatMessageKind, string> = {
   story: 'Historia',
   system: 'Aviso',
   unsupported: 'Mensaje no compatible',
+  note: 'Nota interna',
 };
 
 /** The preview of a message in the inbox: the server's own (the contract's messagePreview), else its kind. */
