@@ -17,3 +17,4 @@ export * from './chat-api.js';
 export * from './chat-composer.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
+export * from './orders.js';

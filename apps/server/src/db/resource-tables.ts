@@ -38,8 +38,8 @@ export const marketingSegmentsTable = tableFor(resources["marketing-segments"]);
 export const marketplaceSourcesTable = tableFor(resources["marketplace-sources"]);
 export const massiveMessagesLogsTable = tableFor(resources["massive-messages-logs"]);
 export const mostradorLabelsTable = tableFor(resources["mostrador-labels"]);
+export const ordersTable = tableFor(resources["orders"]);
 export const productsTable = tableFor(resources["products"]);
-export const respuestasRapidasTable = tableFor(resources["respuestas-rapidas"]);
 export const retailRocketTagsTable = tableFor(resources["retail-rocket-tags"]);
 export const telefonosTable = tableFor(resources["telefonos"]);
 export const telegramGroupsTable = tableFor(resources["telegram-groups"]);
@@ -86,8 +86,8 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "marketplace-sources": marketplaceSourcesTable,
   "massive-messages-logs": massiveMessagesLogsTable,
   "mostrador-labels": mostradorLabelsTable,
+  "orders": ordersTable,
   "products": productsTable,
-  "respuestas-rapidas": respuestasRapidasTable,
   "retail-rocket-tags": retailRocketTagsTable,
   "telefonos": telefonosTable,
   "telegram-groups": telegramGroupsTable,

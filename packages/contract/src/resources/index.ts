@@ -35,6 +35,7 @@ import { marketingSegments } from './marketing-segments.js';
 import { marketplaceSources } from './marketplace-sources.js';
 import { massiveMessagesLogs } from './massive-messages-logs.js';
 import { mostradorLabels } from './mostrador-labels.js';
+import { orders } from './orders.js';
 import { products } from './products.js';
 import { respuestasRapidas } from './respuestas-rapidas.js';
 import { retailRocketTags } from './retail-rocket-tags.js';
@@ -49,6 +50,20 @@ export { vendorSourceLabels, vendorSources } from './vendors.js';
 export { labelRefKeys } from './ecommerces-categories.js';
 export { currencies, ecommerceOrderStatusLabels, ecommerceOrderStatuses, orderLine } from './ecommerces-orders.js';
 export { marketplacePlatformLabels, marketplacePlatforms } from './marketplace-sources.js';
+export {
+  orderCustomer,
+  orderItem,
+  orderShippment,
+  orderSourceLabels,
+  orderSources,
+  orderStatuses,
+  orderTransitions,
+  shippingMethodLabels,
+  shippingMethods,
+} from './orders.js';
+export type { OrderItem, OrderSource, OrderStatus } from './orders.js';
+export { productVariant, zSku } from './products.js';
+export type { ProductVariant } from './products.js';
 export { LEAD_DETAILS_MAX, leadDetail, leadPlatforms, leadStatusLabels, leadStatuses } from './leads.js';
 export { chatStatusLabels, chatStatuses } from './chats.js';
 export { ecommerceProductStatusLabels, ecommerceProductStatuses, productAttribute } from './ecommerces.js';
@@ -97,6 +112,7 @@ export const resources = {
   categories,
   products,
   catalogs,
+  orders,
   // e-commerce and marketplace
   ecommerces,
   'ecommerces-variations': ecommercesVariations,
