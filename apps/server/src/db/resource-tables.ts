@@ -40,6 +40,7 @@ export const massiveMessagesLogsTable = tableFor(resources["massive-messages-log
 export const mostradorLabelsTable = tableFor(resources["mostrador-labels"]);
 export const ordersTable = tableFor(resources["orders"]);
 export const productsTable = tableFor(resources["products"]);
+export const respuestasRapidasTable = tableFor(resources["respuestas-rapidas"]);
 export const retailRocketTagsTable = tableFor(resources["retail-rocket-tags"]);
 export const telefonosTable = tableFor(resources["telefonos"]);
 export const telegramGroupsTable = tableFor(resources["telegram-groups"]);
@@ -88,6 +89,7 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "mostrador-labels": mostradorLabelsTable,
   "orders": ordersTable,
   "products": productsTable,
+  "respuestas-rapidas": respuestasRapidasTable,
   "retail-rocket-tags": retailRocketTagsTable,
   "telefonos": telefonosTable,
   "telegram-groups": telegramGroupsTable,
