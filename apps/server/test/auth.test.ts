@@ -173,7 +173,7 @@ describe('tokens', () => {
     const url = `/api/users/${s.user._id}/update-password`;
     const missing = await t.app.inject({ method: 'PUT', url, headers: as(s), payload: { newPassword: 'robada-1234' } });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().errors.msg).toBe('currentPassword: Este campo es requerido');
+    expect(missing.json().errors.msg).toBe('Contraseña actual: Este campo es requerido');
     const wrong = await t.app.inject({ method: 'PUT', url, headers: as(s), payload: { newPassword: 'robada-1234', currentPassword: 'adivinada1' } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors).toMatchObject({ msg: 'La contraseña actual no es correcta', details: [{ path: 'currentPassword' }] });

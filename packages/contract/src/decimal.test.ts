@@ -71,7 +71,7 @@ describe('language and errors', () => {
   it('lists the messages of an error body', () => {
     expect(errorMessagesOf({ errors: { code: 'VALIDATION', msg: 'Datos', details: [{ path: 'email', msg: 'Mal' }] } })).toEqual([
       'Datos',
-      'email: Mal',
+      'Correo electrónico: Mal',
     ]);
     expect(errorMessagesOf({ errors: [{ msg: 'uno' }, { msg: 'dos' }] })).toEqual(['uno', 'dos']);
     expect(errorMessagesOf('nada')).toEqual([]);

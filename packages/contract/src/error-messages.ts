@@ -1,3 +1,8 @@
+import { fieldMessage } from './field-labels.js';
+
+// the fields' Spanish names are part of reading errors: exported with them
+export { fieldLabelOf, fieldLabels, fieldMessage } from './field-labels.js';
+
 /**
  * Reading error bodies, without zod: the SPA's first load imports this, so it stays tiny.
  * The wire shape itself is `apiErrorSchema` in errors.ts.
@@ -8,7 +13,11 @@ export const SERVER_TIMEOUT_CONNECTION_ERROR = 'SERVER_TIMEOUT_CONNECTION_ERROR'
 
 type Loose = { msg?: unknown; path?: unknown };
 
-/** Messages a user should read from an error body: the main one, then each field's. */
+/**
+ * Messages a user should read from an error body: the main one, then each field's, named by
+ * its Spanish label (never the raw key). A field line the main message already says is not
+ * repeated.
+ */
 export function errorMessagesOf(body: unknown): string[] {
   const errors = (body as { errors?: unknown } | null)?.errors;
   if (Array.isArray(errors)) {
@@ -19,7 +28,7 @@ export function errorMessagesOf(body: unknown): string[] {
   const lines = Array.isArray(details)
     ? details
         .filter((d) => typeof d?.msg === 'string')
-        .map((d) => (typeof d.path === 'string' && d.path ? `${d.path}: ${d.msg}` : String(d.msg)))
+        .map((d) => fieldMessage(typeof d.path === 'string' ? d.path : undefined, String(d.msg)))
     : [];
-  return [msg, ...lines];
+  return [msg, ...lines.filter((line) => line !== msg)];
 }

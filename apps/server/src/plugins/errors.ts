@@ -1,4 +1,4 @@
-import { pickLang } from '@mostrador/contract';
+import { fieldMessage, pickLang } from '@mostrador/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -25,7 +25,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         msg: v.message ?? 'Valor no válido',
       }));
       const first = details[0];
-      const msg = first ? (first.path ? `${first.path}: ${first.msg}` : first.msg) : undefined;
+      // the field by its Spanish name ('Correo electrónico: …'), never the raw key; details keep the path for forms
+      const msg = first ? fieldMessage(first.path, first.msg) : undefined;
       return reply.status(400).send(errorBody('VALIDATION', lang, msg, details));
     }
     const known = error.code ? fastifyCodes[error.code] : undefined;

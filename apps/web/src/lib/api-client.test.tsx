@@ -99,7 +99,7 @@ describe('api client', () => {
 
     const snackbar = await screen.findByTestId('error-snackbar');
     expect(screen.getByText('Los datos enviados no son válidos')).toBeTruthy();
-    expect(screen.getByText('email: Este campo debe ser un email válido')).toBeTruthy();
+    expect(screen.getByText('Correo electrónico: Este campo debe ser un email válido')).toBeTruthy();
     expect(snackbar.textContent).not.toContain('SERVER_TIMEOUT_CONNECTION_ERROR');
   });
 

@@ -1,8 +1,13 @@
+import { fieldLabels } from '@mostrador/contract';
+
 /**
  * Spanish labels of field names many resources share, so a screen config only labels
- * what is its own. A config's label wins; an unknown name is shown spaced out.
+ * what is its own: the contract's field labels (the ones errors name fields by), with the
+ * wording forms prefer where it differs. A config's label wins; an unknown name is shown
+ * spaced out.
  */
 export const commonLabels: Readonly<Record<string, string>> = {
+  ...fieldLabels,
   name: 'Nombre',
   nombre: 'Nombre',
   title: 'Título',

@@ -117,7 +117,7 @@ describe('ResourceFormDialog', () => {
     renderApp(<ResourceFormDialog config={attributes} open onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Nuevo atributo' });
     await user.type(within(dialog).getByLabelText(/^Nombre/), 'Talla');
-    await user.type(within(dialog).getByLabelText(/^Woocommerce id/), '3');
+    await user.type(within(dialog).getByLabelText(/^Id en WooCommerce/), '3');
     await user.click(within(dialog).getByLabelText(/^País/));
     await user.click(await screen.findByRole('option', { name: 'Perú' }));
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
