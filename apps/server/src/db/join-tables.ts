@@ -259,3 +259,27 @@ export const mailchimpLabelSyncs = pgTable(
   },
   (t) => [index('mailchimp_label_syncs_company_created_idx').on(t.companyId, t.createdAt)],
 );
+
+/**
+ * People merged into others (issue 11, decision 0029): one row per duplicate clean lead that
+ * joined a kept one, written in the merge's transaction. A retried or concurrent merge finds
+ * its row and changes nothing; an old link to the duplicate leads to the kept person.
+ * `duplicate` keeps the removed clean lead as it was, and the counts what passed with it.
+ */
+export const personMerges = pgTable(
+  'person_merges',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    duplicateId: uuid('duplicate_id').notNull(),
+    keptId: uuid('kept_id').notNull(),
+    duplicate: jsonb('duplicate').notNull(),
+    leads: integer('leads').notNull(),
+    chats: integer('chats').notNull(),
+    messages: integer('messages').notNull(),
+    mergedBy: uuid('merged_by').references(() => users.id, { onDelete: 'set null' }),
+    mergedAt: timestamp('merged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.duplicateId] }), index('person_merges_company_kept_idx').on(t.companyId, t.keptId)],
+);
