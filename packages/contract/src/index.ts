@@ -18,3 +18,4 @@ export * from './chat-composer.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
 export * from './orders.js';
+export * from './ecommerce-api.js';

@@ -1,5 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import { zInteger, zRefId, zSlug, zText } from '../fields.js';
+import { zCountry, zInteger, zRefId, zSlug, zText } from '../fields.js';
 
 /** Labels reference each other across these resources (SPEC §3 "Labels"). */
 export const labelRefKeys = ['ecommerces-categories', 'ecommerces-tags', 'mostrador-labels'] as const;
@@ -22,14 +22,17 @@ export const ecommercesCategories = defineResource({
     parent: zInteger(0),
     externalId: zInteger(1).optional(),
     foreignLabelId: zRefId(),
+    /** The store (by its country) the category or tag belongs to; empty: not from a store. */
+    country: zCountry().optional(),
   },
   refs: { foreignLabelId: labelRefKeys },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'slug'],
   sortable: ['name'],
+  filterable: ['country'],
   examples: [
-    { name: 'Bebidas', slug: 'bebidas', parent: 0, externalId: 21 },
-    { name: 'Gaseosas', slug: 'gaseosas', parent: 21, externalId: 34 },
-    { name: 'Snacks salados', slug: 'snacks-salados', parent: 0, externalId: 47 },
+    { name: 'Ropa', slug: 'ropa', parent: 0, externalId: 21, country: 'PE' },
+    { name: 'Polos', slug: 'polos', parent: 21, externalId: 34, country: 'PE' },
+    { name: 'Calzado', slug: 'calzado', parent: 0, externalId: 47, country: 'PE' },
   ],
 });

@@ -1,5 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import { zInteger, zRefId, zSlug, zText } from '../fields.js';
+import { zCountry, zInteger, zRefId, zSlug, zText } from '../fields.js';
 import { labelRefKeys } from './ecommerces-categories.js';
 
 /**
@@ -18,14 +18,17 @@ export const ecommercesTags = defineResource({
     slug: zSlug(),
     externalId: zInteger(1).optional(),
     foreignLabelId: zRefId(),
+    /** The store (by its country) the category or tag belongs to; empty: not from a store. */
+    country: zCountry().optional(),
   },
   refs: { foreignLabelId: labelRefKeys },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'slug'],
   sortable: ['name'],
+  filterable: ['country'],
   examples: [
-    { name: 'Oferta', slug: 'oferta', externalId: 102 },
-    { name: 'Envío gratis', slug: 'envio-gratis', externalId: 108 },
+    { name: 'Oferta', slug: 'oferta', externalId: 102, country: 'PE' },
+    { name: 'Envío gratis', slug: 'envio-gratis', externalId: 108, country: 'PE' },
     { name: 'Nuevo ingreso', slug: 'nuevo-ingreso' },
   ],
 });

@@ -6,7 +6,7 @@ import { zAmount, zInteger, zRefId, zText } from '../fields.js';
 /**
  * ecommerces-variations (screen /ecommerce/productos-variaciones, SPEC §2 "variations (no
  * create or edit)"): the variations of the online stores' products, as the stores report
- * them. Not shown in the spec: the product (ecommerceId), a SKU unique in the company, the
+ * them. Not shown in the spec: the product (ecommerceId), a SKU (one per product and store), the
  * attribute values that make it (Talla M, Color Blanco), price, stock and the variation's id
  * in the store. They are listed, read and deleted here; they are created and changed by the
  * store synchronisation and by the product calls (SPEC §7 /{id}/variations/…).
@@ -33,7 +33,8 @@ export const ecommercesVariations = defineResource({
   defaultSort: { field: 'sku', order: 'asc' },
   searchable: ['sku'],
   sortable: ['sku', 'price', 'stock'],
-  unique: ['sku'],
+  // a product's page lists its variations; the same SKU may exist in each country's store
+  filterable: ['ecommerceId'],
   examples: [
     { sku: 'POLO-PIMA-BLANCO-M', attributes: [{ nombre: 'Talla', value: 'M' }, { nombre: 'Color', value: 'Blanco' }], price: 59.9, stock: 30, woocommerceId: 2301 },
     { sku: 'POLO-PIMA-BLANCO-L', attributes: [{ nombre: 'Talla', value: 'L' }, { nombre: 'Color', value: 'Blanco' }], price: 59.9, stock: 24, woocommerceId: 2302 },

@@ -27,6 +27,9 @@ export const productAttribute = z
  * store, categories and tags (the store's, ecommerces-categories and ecommerces-tags), sizes,
  * attributes with their values, an image and a description. Variations are their own list
  * (ecommerces-variations). Default sort createdAt desc (SPEC §7).
+ * One product is one record per country store: the same SKU in Perú and Chile is two records
+ * (compared side by side by /crossover/country/{country}), so the SKU is not unique in the
+ * company; the store's own id (woocommerceId) names it in its store (decision 0034).
  */
 export const ecommerces = defineResource({
   key: 'ecommerces',
@@ -56,7 +59,7 @@ export const ecommerces = defineResource({
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'sku', 'description'],
   sortable: ['name', 'sku', 'price', 'stock', 'status'],
-  unique: ['sku'],
+  filterable: ['country', 'status'],
   examples: [
     {
       name: 'Polo piqué algodón pima',
