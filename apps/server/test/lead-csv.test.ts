@@ -34,7 +34,10 @@ async function exportCsv(s: Signed, company: string, url: string) {
   expect(res.statusCode, res.body).toBe(200);
   const text = res.body;
   const records = parseCsv(text.replace(BOM, '')).map((r) => r.fields);
-  return { res, text, header: records[0], rows: records.slice(1) };
+  const [header, ...all] = records;
+  // each row's e-mail and phone (SPEC §5's columns), found by their titles
+  const rows = all.map((r) => [r[header.indexOf('email')], r[header.indexOf('telefono')]]);
+  return { res, text, header, rows, all };
 }
 
 async function importCsv(s: Signed, company: string, csv: string | Buffer, contentType = 'text/csv') {
@@ -85,20 +88,57 @@ describe('csv helpers', () => {
 });
 
 describe('GET /leads/export and /clean-leads/export', () => {
-  it('answers a UTF-8 CSV with BOM, the email,telefono header and an attachment name', async () => {
+  it('answers a UTF-8 CSV with BOM, every column of the lead screen in its order, and an attachment name', async () => {
     const { res, text, header, rows } = await exportCsv(admin, peru, '/api/leads/export');
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
-    expect(text.startsWith(`${BOM}email,telefono\r\n`)).toBe(true);
-    expect(header).toEqual(['email', 'telefono']);
-    const [{ n }] = await t.sql<{ n: number }>(
-      'select count(*) as n from leads where company_id = $1 and (email is not null or telefono is not null)',
-      [peru],
-    );
-    expect(rows).toHaveLength(n);
+    // the bytes: a UTF-8 BOM, then the header row
+    const bytes = res.rawPayload;
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(text.startsWith(`${BOM}nombre,telefono,email,canal,estado,agente,etiquetas,creado,actualizado\r\n`)).toBe(true);
+    expect(header).toEqual(['nombre', 'telefono', 'email', 'canal', 'estado', 'agente', 'etiquetas', 'creado', 'actualizado']);
+    const [{ n }] = await t.sql<{ n: number }>('select count(*) as n from leads where company_id = $1', [peru]);
+    expect(rows).toHaveLength(Number(n));
     const clean = await exportCsv(admin, peru, '/api/clean-leads/export');
     expect(clean.res.headers['content-disposition']).toMatch(/filename="leads-limpios-\d{4}-\d{2}-\d{2}\.csv"/);
-    expect(clean.header).toEqual(['email', 'telefono']);
+    expect(clean.header).toEqual(['nombre', 'telefono', 'email', 'canales', 'estado', 'agente', 'etiquetas', 'creado', 'actualizado']);
+  });
+
+  it('writes names, agent, label names, channel, status and dates as a person reads them, accents intact', async () => {
+    const [agente] = await t.sql<{ id: string }>(
+      `insert into agentes (company_id, name, active) values ($1, 'Begoña Núñez', true) returning id`,
+      [peru],
+    );
+    const labels = await t.sql<{ id: string }>(
+      `insert into mostrador_labels (company_id, name, color) values ($1, 'Ñandú VIP', '#FF0000'), ($1, 'Año nuevo 2025', '#00FF00') returning id`,
+      [peru],
+    );
+    const [cl] = await t.sql<{ id: string }>(
+      `insert into clean_leads (company_id, name, telefono, email, status, agente_id, mostrador_labels, created_at, updated_at)
+       values ($1, 'José Peña Muñoz', '51987650001', 'jose.pena@correo.pe', 'compra-realizada', $2, $3::jsonb, '2025-03-14T15:30:00Z', '2025-03-15T02:05:00Z') returning id`,
+      [peru, agente.id, JSON.stringify(labels.map((l) => l.id))],
+    );
+    await t.sql(
+      `insert into leads (company_id, name, telefono, email, platform, status, agente_id, mostrador_labels, clean_lead_id, created_at, updated_at)
+       values ($1, 'José Peña Muñoz', '51987650001', 'jose.pena@correo.pe', 'whatsapp', 'compra-realizada', $2, $3::jsonb, $4, '2025-03-14T15:30:00Z', '2025-03-15T02:05:00Z'),
+              ($1, 'José Peña Muñoz', null, 'jose.pena@correo.pe', 'instagram', 'sin-asignar', null, '[]'::jsonb, $4, '2025-03-14T16:00:00Z', '2025-03-14T16:00:00Z')`,
+      [peru, agente.id, JSON.stringify(labels.map((l) => l.id)), cl.id],
+    );
+    const { text, all } = await exportCsv(admin, peru, '/api/leads/export?filter=Jos%C3%A9%20Pe%C3%B1a');
+    // Demo Perú keeps Lima's time (UTC-5): 15:30Z is 10:30, 02:05Z the next day is 21:05 the day before
+    expect(all).toEqual([
+      ['José Peña Muñoz', '51987650001', 'jose.pena@correo.pe', 'WhatsApp', 'Compra realizada', 'Begoña Núñez', 'Año nuevo 2025, Ñandú VIP', '2025-03-14 10:30', '2025-03-14 21:05'],
+      ['José Peña Muñoz', '', 'jose.pena@correo.pe', 'Instagram', 'Sin asignar', '', '', '2025-03-14 11:00', '2025-03-14 11:00'],
+    ]);
+    // the accents are UTF-8 bytes, the label list one quoted cell
+    expect(text).toContain('José Peña Muñoz,51987650001,jose.pena@correo.pe,WhatsApp,Compra realizada,Begoña Núñez,"Año nuevo 2025, Ñandú VIP"');
+    const clean = await exportCsv(admin, peru, '/api/clean-leads/export?filter=Jos%C3%A9%20Pe%C3%B1a');
+    expect(clean.all).toEqual([
+      ['José Peña Muñoz', '51987650001', 'jose.pena@correo.pe', 'Instagram, WhatsApp', 'Compra realizada', 'Begoña Núñez', 'Año nuevo 2025, Ñandú VIP', '2025-03-14 10:30', '2025-03-14 21:05'],
+    ]);
+    // the file reads back: importing it merges into the same lead, nothing rejected
+    const back = await imported(admin, peru, Buffer.from(text.split('\r\n').slice(0, 2).join('\r\n'), 'utf8'));
+    expect(back).toMatchObject({ created: 0, merged: 1, rejected: [] });
   });
 
   it('applies the list filters: search, status, platform, labels, dates', async () => {
@@ -110,11 +150,13 @@ describe('GET /leads/export and /clean-leads/export', () => {
       [peru, JSON.stringify(['0f1a2b3c-0000-4000-8000-000000000001'])],
     );
     const search = await exportCsv(admin, peru, '/api/leads/export?filter=Filtro');
-    // the lead with neither email nor phone has nothing to export
+    // every lead the list shows, one without e-mail or phone too (its name, channel, status…)
     expect(search.rows).toEqual([
       ['filtro.uno@correo.pe', '51900000001'],
       ['', '51900000002'],
+      ['', ''],
     ]);
+    expect(search.all[2].slice(0, 5)).toEqual(['Filtro Tres', '', '', 'Web', 'Compra fallida']);
     expect((await exportCsv(admin, peru, '/api/leads/export?filter=Filtro&platform=instagram')).rows).toEqual([['filtro.uno@correo.pe', '51900000001']]);
     expect((await exportCsv(admin, peru, '/api/leads/export?filter=Filtro&status=sin-asignar')).rows).toEqual([]);
     expect(
@@ -122,7 +164,10 @@ describe('GET /leads/export and /clean-leads/export', () => {
     ).toEqual([['filtro.uno@correo.pe', '51900000001']]);
     expect(
       (await exportCsv(admin, peru, '/api/leads/export?filter=Filtro&from=2024-02-01T00:00:00Z&to=2024-03-01T00:00:00Z')).rows,
-    ).toEqual([['', '51900000002']]);
+    ).toEqual([
+      ['', '51900000002'],
+      ['', ''],
+    ]);
     const bad = await t.app.inject({ method: 'GET', url: '/api/leads/export?status=nada', headers: as(admin, peru) });
     expect(bad.statusCode).toBe(400);
   });
@@ -163,16 +208,17 @@ describe('GET /leads/export and /clean-leads/export', () => {
       const exported = (await exportCsv(admin, peru, `/api/${kind}/export?${filters}`)).rows;
       const all = await t.app.inject({ method: 'GET', url: `/api/${kind}/all?${filters}`, headers: as(admin, peru) });
       expect(all.statusCode, all.body).toBe(200);
-      const listed = (all.json().payload as Array<{ email?: string; telefono?: string }>)
-        .filter((r) => r.email || r.telefono)
-        .map((r) => [r.email ?? '', r.telefono ?? '']);
+      const listed = (all.json().payload as Array<{ email?: string; telefono?: string }>).map((r) => [r.email ?? '', r.telefono ?? '']);
       const sorted = (rows: string[][]) => rows.map((r) => r.join(',')).sort();
       expect(sorted(exported)).toEqual(sorted(listed));
       return exported;
     };
     const filters = 'status=compra-fallida&platform=instagram&filter=Mismo%20Filtro';
-    expect(await sameAsAll('leads', filters)).toHaveLength(3);
-    expect(await sameAsAll('leads', `${filters}&mostradorLabels=${label}&from=2024-03-02T00:00:00Z&to=2024-03-10T00:00:00Z`)).toEqual([['mismo.b@correo.pe', '']]);
+    expect(await sameAsAll('leads', filters)).toHaveLength(4);
+    expect(await sameAsAll('leads', `${filters}&mostradorLabels=${label}&from=2024-03-02T00:00:00Z&to=2024-03-10T00:00:00Z`)).toEqual([
+      ['mismo.b@correo.pe', ''],
+      ['', ''],
+    ]);
     // a clean lead is on a platform through its leads, in both
     expect(await sameAsAll('clean-leads', filters)).toEqual([['', '51911000009']]);
     expect(await sameAsAll('clean-leads', 'status=compra-fallida&platform=whatsapp&filter=Mismo%20Filtro')).toEqual([]);

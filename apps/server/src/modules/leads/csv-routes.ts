@@ -1,18 +1,20 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import { leadFilterQuery, leadImportResult, resources } from '@mostrador/contract';
-import { and, asc, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { type LeadStatus, leadFilterQuery, leadImportResult, leadStatusLabels, platformLabels, resources } from '@mostrador/contract';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.js';
-import { cleanLeadsTable, leadsTable } from '../../db/resource-tables.js';
+import { agentesTable, cleanLeadsTable, leadsTable, mostradorLabelsTable } from '../../db/resource-tables.js';
+import { companies } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
 import type { FilteredQuery } from '../../resources/repository.js';
 import { cleanLeadOnPlatform } from './conditions.js';
 import { csvLine, UTF8_BOM } from './csv.js';
+import { countryTimezone, validTimezone } from './summary.js';
 import { importLeads } from './lead-import.js';
 
 /** Rows read per query while exporting: memory stays flat whatever the company's size. */
@@ -26,17 +28,48 @@ type Repository = ReturnType<typeof repositoryOf>;
 const tables = { leads: leadsTable, 'clean-leads': cleanLeadsTable };
 
 /**
- * The records an export writes, as the list filters them (the repository's where: company
- * scope, search, field filters), with an e-mail or a phone. A clean lead is on a platform when
+ * The records an export writes: every record the list shows for the same filters (the
+ * repository's where: company scope, search, field filters). A clean lead is on a platform when
  * one of its leads is. Paging, sort and fields do not apply: the export has its own order.
  */
 function exportWhere(repo: Repository, kind: Kind, tenant: Tenant, query: Filters): SQL {
-  const t = tables[kind] as unknown as Record<string, AnyPgColumn>;
   const { page: _page, limit: _limit, sort: _sort, order: _order, fields: _fields, platform, ...filters } = query;
   const onPlatform = platform && kind === 'clean-leads' ? cleanLeadOnPlatform(platform) : undefined;
-  const withContact = or(isNotNull(t.email), isNotNull(t.telefono));
-  return repo.whereOf(tenant, (kind === 'leads' ? { ...filters, platform } : filters) as Partial<FilteredQuery>, and(withContact, onPlatform));
+  return repo.whereOf(tenant, (kind === 'leads' ? { ...filters, platform } : filters) as Partial<FilteredQuery>, onPlatform);
 }
+
+/**
+ * The export's columns, in the order of the lead screens (name, phone, e-mail, channel, status,
+ * agent, labels, dates): Spanish titles a spreadsheet shows, `telefono` and `email` spelled as
+ * SPEC §5 names them, and names the import reads back (nombre, telefono, email, canal,
+ * etiquetas). A clean lead's channels are those of its leads ('canales': the import does not
+ * read a list of channels as one platform). Dates in the company's time zone, as
+ * 'AAAA-MM-DD HH:MM', which spreadsheets read as dates.
+ */
+export const exportColumns = {
+  leads: ['nombre', 'telefono', 'email', 'canal', 'estado', 'agente', 'etiquetas', 'creado', 'actualizado'],
+  'clean-leads': ['nombre', 'telefono', 'email', 'canales', 'estado', 'agente', 'etiquetas', 'creado', 'actualizado'],
+} as const;
+
+/** '2025-03-14 10:30' in `timeZone` (a spreadsheet reads it as a date and time). */
+function localDateTime(timeZone: string): (value: Date | string | null) => string {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (value) => {
+    if (value === null) return '';
+    const parts = Object.fromEntries(format.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  };
+}
+
+const platformName = (platform: unknown) => platformLabels[platform as keyof typeof platformLabels] ?? String(platform ?? '');
 
 /** The last line of an export that failed after its first bytes (no comma or semicolon: one cell in a spreadsheet). */
 export const exportErrorLine = (rows: number) =>
@@ -56,7 +89,8 @@ function refuseNul(query: Record<string, unknown>) {
 }
 
 /**
- * The CSV of SPEC §5 (columns email and telefono), one row per record `where` matches, read in
+ * The CSV of SPEC §5 (its email and telefono columns, and the rest of what the lead screens
+ * show: `exportColumns`), one row per record `where` matches, read in
  * keyset batches on (created_at, id) — the list's created_at index — so a million leads stream
  * without being held in memory. The cursor is the timestamp as text: a JS Date would drop
  * PostgreSQL's microseconds and repeat or skip rows.
@@ -75,19 +109,66 @@ export async function* exportRows(
 ): AsyncGenerator<string> {
   const table = tables[kind];
   const t = table as unknown as Record<string, AnyPgColumn>;
+  const a = agentesTable as unknown as Record<string, AnyPgColumn>;
+  const l = mostradorLabelsTable as unknown as Record<string, AnyPgColumn>;
+  // the label names of a record, in name order; the channels of a clean lead's leads
+  const labelNames = sql<string | null>`(select string_agg(${l.name}, ', ' order by ${l.name}) from ${mostradorLabelsTable}
+    where ${l.companyId} = ${t.companyId} and ${l.id}::text in (select jsonb_array_elements_text(coalesce(${t.mostradorLabels}, '[]'::jsonb))))`;
+  const channels =
+    kind === 'leads'
+      ? sql<string | null>`${(leadsTable as unknown as Record<string, AnyPgColumn>).platform}`
+      : sql<string | null>`(select string_agg(distinct p.platform, ',') from ${leadsTable} p where p.company_id = ${t.companyId} and p.clean_lead_id = ${t.id})`;
   const batch = (after?: { k: string; id: string }) => {
     const page = after ? sql`(${t.createdAt}, ${t.id}) > (${after.k}::timestamptz, ${after.id}::uuid)` : undefined;
     return db
-      .select({ k: sql<string>`${t.createdAt}::text`, id: t.id, email: t.email, telefono: t.telefono })
+      .select({
+        k: sql<string>`${t.createdAt}::text`,
+        id: t.id,
+        name: t.name,
+        telefono: t.telefono,
+        email: t.email,
+        channels,
+        status: t.status,
+        agente: a.name,
+        labels: labelNames,
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        // the company's time zone rides on each row: one query per batch, nothing read before the first
+        timezone: sql<string | null>`${companies.settings}->>'timezone'`,
+        country: companies.country,
+      })
       .from(table)
+      .innerJoin(companies, eq(companies.id, t.companyId))
+      .leftJoin(agentesTable, and(eq(a.id, t.agenteId), eq(a.companyId, t.companyId)))
       .where(and(where, page))
       .orderBy(asc(t.createdAt), asc(t.id))
       .limit(EXPORT_BATCH);
   };
-  const lines = (rows: Awaited<ReturnType<typeof batch>>) => rows.map((r) => csvLine([r.email as string | null, r.telefono as string | null])).join('');
+  type Row = Awaited<ReturnType<typeof batch>>[number];
+  let dateOf: ((value: Date | string | null) => string) | undefined;
+  const line = (r: Row) => {
+    dateOf ??= localDateTime(validTimezone(r.timezone) ?? countryTimezone(r.country));
+    const channel = String(r.channels ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map(platformName)
+      .join(', ');
+    return csvLine([
+      r.name as string | null,
+      r.telefono as string | null,
+      r.email as string | null,
+      channel,
+      leadStatusLabels[r.status as LeadStatus] ?? (r.status as string | null),
+      r.agente as string | null,
+      r.labels,
+      dateOf(r.createdAt as Date | string | null),
+      dateOf(r.updatedAt as Date | string | null),
+    ]);
+  };
+  const lines = (rows: Row[]) => rows.map(line).join('');
   let rows = await batch();
   let written = rows.length;
-  yield UTF8_BOM + csvLine(['email', 'telefono']) + lines(rows);
+  yield UTF8_BOM + csvLine(exportColumns[kind]) + lines(rows);
   while (rows.length === EXPORT_BATCH) {
     const last = rows[rows.length - 1];
     try {

@@ -24,12 +24,19 @@ const countryTimezones: Record<CountryCode, Timezone> = {
   ES: 'Europe/Madrid',
 };
 
+/** A company's chosen time zone when it is one this runtime knows, else undefined. */
+export function validTimezone(chosen: string | null | undefined): Timezone | undefined {
+  return chosen && chosen in timezoneLabels ? (chosen as Timezone) : undefined;
+}
+
+/** The time zone of a company that chose none: its country's. */
+export const countryTimezone = (country: string | null | undefined): Timezone =>
+  countryTimezones[country as CountryCode] ?? 'America/Lima';
+
 /** The time zone a company counts its days and months in. */
 export async function timezoneOf(db: Db, companyId: string): Promise<Timezone> {
   const [company] = await db.select({ settings: companies.settings, country: companies.country }).from(companies).where(eq(companies.id, companyId));
-  const chosen = (company?.settings as { timezone?: string } | undefined)?.timezone;
-  if (chosen && chosen in timezoneLabels) return chosen as Timezone;
-  return countryTimezones[company?.country as CountryCode] ?? 'America/Lima';
+  return validTimezone((company?.settings as { timezone?: string } | undefined)?.timezone) ?? countryTimezone(company?.country);
 }
 
 /**
