@@ -28,6 +28,7 @@ import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { orderRoutes } from './modules/orders/routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
@@ -125,6 +126,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(contactFrequencyRoutes);
       await api.register(webhookRoutes);
       await api.register(eventRoutes);
+      await api.register(orderRoutes);
     },
     { prefix: '/api' },
   );

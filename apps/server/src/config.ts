@@ -32,6 +32,7 @@ const envSchema = z.object({
   SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional(),
   GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
+  ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -75,6 +76,8 @@ export interface Config {
   graphApiUrl: string;
   /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
   sandboxStatusSeconds: number;
+  /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
+  orderRateLimit: number;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendProvider: e.SEND_PROVIDER ?? (e.NODE_ENV === 'production' ? 'graph' : 'sandbox'),
     graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
+    orderRateLimit: e.ORDER_RATE_LIMIT,
     ...overrides,
   };
 }

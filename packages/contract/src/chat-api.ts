@@ -251,6 +251,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message.updated'), chatId: z.string(), message: chatMessageOut }),
   z.object({ type: z.literal('chat.updated'), chat: chatSummaryOut }),
   z.object({ type: z.literal('lead.updated'), leadId: z.string() }),
+  /** An order of the company's catalogue was placed (`created`) or moved (modules/orders). */
+  z.object({ type: z.literal('order.updated'), orderId: z.string(), status: z.string(), created: z.boolean() }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

@@ -33,6 +33,12 @@ export interface InboundMessage {
   ignore?: string;
   /** Instagram: the person unsent this message (`is_deleted`): it becomes inactive, as a deleted message. */
   unsent?: boolean;
+  /**
+   * Mostrador's own note in the person's thread (an order placed on the digital catalogue,
+   * modules/orders): stored like an inbound message, but the person did not write on WhatsApp,
+   * so it does not open the 24-hour window.
+   */
+  internal?: boolean;
 }
 
 export interface StatusUpdate {

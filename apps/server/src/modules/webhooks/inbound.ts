@@ -219,9 +219,12 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
               where company_id = ${c} and id = ${lead.id}`);
         }
       }
-      // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014)
-      await tx.execute(sql`insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
-          on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)`);
+      // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014);
+      // Mostrador's own note (an order from the digital catalogue) does not open it
+      if (!m.internal) {
+        await tx.execute(sql`insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
+            on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)`);
+      }
       await tx.execute(sql`update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end

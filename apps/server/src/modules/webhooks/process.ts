@@ -9,6 +9,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
 import { sanitizeJson, sanitizeText } from '../../lib/third-party-text.js';
 import { createInbound, type Outcome } from './inbound.js';
+import { createOrders } from '../orders/service.js';
 
 export const WEBHOOK_QUEUE = 'webhook.process';
 
@@ -91,12 +92,13 @@ export async function storeEvents(db: Db, events: ProviderEvent[], log?: { error
  */
 export function createWebhookProcessor(
   db: Db,
-  secrets: Pick<SecretBox, 'seal'>,
+  secrets: Pick<SecretBox, 'seal' | 'open'>,
   realtime?: Pick<Realtime, 'publish'>,
   log?: { warn: (obj: unknown, msg?: string) => void },
   { maxAttempts = MAX_ATTEMPTS }: { maxAttempts?: number } = {},
 ) {
   const inbound = createInbound(secrets);
+  const orders = createOrders(secrets);
 
   async function run(id: string): Promise<{ status: 'processed' | 'ignored' | 'skipped'; companyId?: string; outcome?: Outcome }> {
     return db.transaction(async (tx) => {
@@ -117,7 +119,10 @@ export function createWebhookProcessor(
       let outcome: Outcome;
       if (!owner) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
       else if (event.type === 'message') {
-        outcome = await inbound.message(tx, owner.companyId, owner.country as CountryCode, event.provider as ProviderEvent['provider'], event.payload as InboundMessage);
+        const m = event.payload as InboundMessage;
+        outcome = await inbound.message(tx, owner.companyId, owner.country as CountryCode, event.provider as ProviderEvent['provider'], m);
+        // a WhatsApp catalogue order becomes an order of the company too (modules/orders)
+        if (outcome.status === 'processed' && m.kind === 'order') await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };

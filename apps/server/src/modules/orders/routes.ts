@@ -1,0 +1,163 @@
+import {
+  ORDERS_ALL_MAX,
+  orderPlaceInput,
+  orderPlaceOut,
+  orderStatusInput,
+  orderTokenParams,
+  publicCatalogOut,
+  publicCatalogQuery,
+  publicOrder,
+  publicProductsOut,
+  publicProductsQuery,
+  resources,
+  zId,
+} from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
+import { repositoryOf } from '../../resources/crud.js';
+import { publishChatEffect } from '../chats/events.js';
+import { productImageSvg } from './product-images.js';
+import { createPublicCatalog } from './public-catalog.js';
+import { createOrders, IDEMPOTENCY_KEY } from './service.js';
+
+const idParams = z.object({ id: zId() });
+/** The repository answers records as the resource's wire shape (its entity). */
+type CatalogOut = z.infer<typeof resources.catalogs.entity>;
+type OrderOut = z.infer<typeof resources.orders.entity>;
+
+/**
+ * The company's own catalogue and orders (issue 12; decisions 0031, 0032):
+ * - GET /catalogs/default, POST /catalogs/{id}/default (the spec's catalogue calls; GET
+ *   /catalogs/{id} is the standard resource's);
+ * - the public digital catalogue: GET /catalogo-digital/{id} (or ?company= for its default),
+ *   GET /catalogo-digital/{id}/products, and the product pictures of the demo;
+ * - POST /orders/place (public, Idempotency-Key, rate-limited per client address), GET
+ *   /orders/all, POST /orders/{id}/status, GET /orders/public/{token} (the customer's page).
+ *   GET /orders and GET /orders/{id} are the standard resource's.
+ */
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const orders = createOrders(app.secrets);
+  const catalogs = repositoryOf(resources.catalogs, app.secrets);
+  const orderRepo = repositoryOf(resources.orders, app.secrets);
+  const shop = createPublicCatalog();
+  const tags = ['orders'];
+
+  app.get(
+    '/catalogs/default',
+    { config: { permission: { module: 'catalog', action: 'read' } }, schema: { tags: ['catalogs'], response: { 200: resources.catalogs.entity } } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const [found] = (await db.execute(sql`select id from catalogs where company_id = ${tenant.companyId} and is_default`)).rows as Array<{ id: string }>;
+      if (!found) throw new AppError('NOT_FOUND', 'La compañía no tiene un catálogo predeterminado');
+      return (await catalogs.get(db, tenant, found.id)) as CatalogOut;
+    },
+  );
+
+  app.post(
+    '/catalogs/:id/default',
+    {
+      config: { permission: { module: 'catalog', action: 'update' } },
+      schema: { tags: ['catalogs'], params: idParams, response: { 200: resources.catalogs.entity } },
+    },
+    // the flag moves in one transaction (the repository's onlyOne): never two defaults, never none in between
+    async (request) => (await catalogs.update(db, tenantOf(request), request.params.id, { isDefault: true })) as CatalogOut,
+  );
+
+  // ── the public digital catalogue ──
+  app.get(
+    '/catalogo-digital',
+    { config: { public: true }, schema: { tags: ['catalogo-digital'], querystring: publicCatalogQuery, response: { 200: publicCatalogOut } } },
+    async (request) => {
+      if (!request.query.company) throw new AppError('NOT_FOUND', 'Abre el catálogo con el enlace que te compartió la tienda');
+      return shop.catalog(app.database.pool, { company: request.query.company });
+    },
+  );
+  app.get(
+    '/catalogo-digital/:id',
+    { config: { public: true }, schema: { tags: ['catalogo-digital'], params: idParams, response: { 200: publicCatalogOut } } },
+    async (request) => shop.catalog(app.database.pool, { id: request.params.id }),
+  );
+  app.get(
+    '/catalogo-digital/:id/products',
+    {
+      config: { public: true },
+      schema: { tags: ['catalogo-digital'], params: idParams, querystring: publicProductsQuery, response: { 200: publicProductsOut } },
+    },
+    async (request) => shop.products(app.database.pool, request.params.id, request.query),
+  );
+  app.get(
+    '/product-images/:name',
+    { config: { public: true }, schema: { tags: ['catalogo-digital'], params: z.object({ name: z.string().regex(/^[a-z0-9-]{1,80}\.svg$/, 'Imagen no válida') }) } },
+    async (request, reply) =>
+      reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .send(productImageSvg(request.params.name.replace(/\.svg$/, ''))),
+  );
+
+  // ── orders ──
+  app.post(
+    '/orders/place',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        body: orderPlaceInput,
+        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        response: { 200: orderPlaceOut, 201: orderPlaceOut },
+      },
+    },
+    async (request, reply) => {
+      const key = request.headers['idempotency-key'];
+      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+        throw new AppError('VALIDATION', 'Falta el encabezado Idempotency-Key (de 8 a 200 letras, números, guiones o puntos)', [
+          { path: 'Idempotency-Key', msg: 'Falta o no es válido' },
+        ]);
+      }
+      const { out, companyId, created, effects } = await orders.place(db, request.body, {
+        ip: request.ip,
+        key,
+        rateLimit: app.settings.orderRateLimit,
+      });
+      if (created) {
+        // committed: the company's open /ordenes and /chat hear it
+        await app.realtime.publish(companyId, { type: 'order.updated', orderId: out._id, status: out.order.status, created: true });
+        for (const effect of effects) await publishChatEffect(db, app.realtime, companyId, effect, app.log);
+      }
+      return reply.status(created ? 201 : 200).send(out);
+    },
+  );
+
+  app.get(
+    '/orders/public/:token',
+    { config: { public: true }, schema: { tags, params: orderTokenParams, response: { 200: publicOrder } } },
+    async (request) => orders.byToken(db, request.params.token),
+  );
+
+  app.get(
+    '/orders/all',
+    {
+      config: { permission: { module: 'catalog', action: 'list' } },
+      schema: { tags, querystring: resources.orders.listQuery, response: { 200: z.object({ payload: z.array(resources.orders.entity.partial()) }) } },
+    },
+    async (request) => orderRepo.all(db, tenantOf(request), request.query, ORDERS_ALL_MAX),
+  );
+
+  app.post(
+    '/orders/:id/status',
+    {
+      config: { permission: { module: 'catalog', action: 'update' } },
+      schema: { tags, params: idParams, body: orderStatusInput, response: { 200: resources.orders.entity } },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const moved = await orders.move(db, tenant.companyId, request.params.id, request.body.status);
+      await app.realtime.publish(tenant.companyId, { type: 'order.updated', orderId: moved.id, status: moved.status, created: false });
+      return (await orderRepo.get(db, tenant, moved.id)) as OrderOut;
+    },
+  );
+};

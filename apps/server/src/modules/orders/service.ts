@@ -1,0 +1,488 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type CountryCode,
+  currencyOfCountry,
+  normalisePhone,
+  type OrderItem,
+  type OrderPlaceOut,
+  orderPlaceInput,
+  type OrderStatus,
+  orderStatusLabels,
+  orderTransitions,
+  type ProductVariant,
+  type PublicOrder,
+  shippingMethodLabels,
+} from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { InboundMessage } from '../../integrations/meta/events.js';
+import type { ChatEffect } from '../chats/events.js';
+import { createInbound } from '../webhooks/inbound.js';
+
+type Row = Record<string, unknown>;
+const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
+type PlaceInput = z.output<typeof orderPlaceInput>;
+
+/** An Idempotency-Key: what clients send (a uuid, a ULID…); anything else is a Spanish 400. */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A short reference the customer says aloud: P- and six letters or digits without look-alikes. */
+function orderCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(6);
+  return `P-${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+/** The same payload, whatever the order of its keys: what a replay is compared by. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Row)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Row)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export interface OrderRow {
+  id: string;
+  company_id: string;
+  code: string;
+  status: OrderStatus;
+  catalog_id: string | null;
+  customer_name: string;
+  telefono: string;
+  shippment: PublicOrder['shippment'] | null;
+  items: OrderItem[];
+  subtotal: number;
+  shipping_cost: number | null;
+  total: number;
+  currency: string;
+  lead_id: string | null;
+  chat_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+export function publicOrderOf(row: OrderRow, company: string): PublicOrder {
+  return {
+    code: row.code,
+    status: row.status,
+    statusLabel: orderStatusLabels[row.status],
+    company,
+    ...(row.catalog_id ? { catalogId: row.catalog_id } : {}),
+    customerName: row.customer_name,
+    ...(row.shippment ? { shippment: row.shippment } : {}),
+    items: row.items,
+    subtotal: Number(row.subtotal),
+    ...(row.shipping_cost !== null && row.shipping_cost !== undefined ? { shippingCost: Number(row.shipping_cost) } : {}),
+    total: Number(row.total),
+    currency: row.currency,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** Money as a Spanish reader expects it in the chat summary (S/ 23.50, $ 4.990, 12,00 €). */
+export function moneyText(amount: number, currency: string): string {
+  const locale = { PEN: 'es-PE', CLP: 'es-CL', COP: 'es-CO', EUR: 'es-ES' }[currency] ?? 'es-PE';
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+}
+
+/** The order as a readable message in the customer's chat (the agent sees it in /chat). */
+export function orderSummary(o: { code: string; items: OrderItem[]; total: number; currency: string; shippment?: PublicOrder['shippment'] | null; source: 'catalogo' | 'whatsapp'; notes?: string[] }): string {
+  const lines = o.items.map((i) => {
+    const variant = [i.size, i.color].filter(Boolean).join(' · ');
+    return `• ${i.quantity} × ${i.name}${variant ? ` (${variant})` : ''} — ${moneyText(i.total, o.currency)}`;
+  });
+  const ship = o.shippment
+    ? o.shippment.method === 'delivery'
+      ? `${shippingMethodLabels.delivery}: ${[o.shippment.address, o.shippment.city].filter(Boolean).join(', ')}${o.shippment.reference ? ` (${o.shippment.reference})` : ''}`
+      : shippingMethodLabels.pickup
+    : undefined;
+  return [
+    `🛒 Nuevo pedido ${o.code} desde ${o.source === 'whatsapp' ? 'el catálogo de WhatsApp' : 'el catálogo digital'}`,
+    ...lines,
+    `Total: ${moneyText(o.total, o.currency)}`,
+    ...(ship ? [ship] : []),
+    ...(o.shippment?.notes ? [`Nota: ${o.shippment.notes}`] : []),
+    ...(o.notes ?? []),
+  ]
+    .join('\n')
+    .slice(0, 4000);
+}
+
+interface ProductRow {
+  id: string;
+  name: string;
+  sku: string;
+  price: number;
+  stock: number;
+  image_url: string | null;
+  variants: ProductVariant[] | null;
+}
+
+/** Locks the products (in id order, so two orders never wait on each other crosswise) and reads them. */
+async function lockProducts(tx: Db, companyId: string, ids: string[]): Promise<Map<string, ProductRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await rowsOf<ProductRow & Row>(
+    tx,
+    sql`select id, name, sku, price, stock, image_url, variants from products
+        where company_id = ${companyId} and id in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )}) order by id for update`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Colour names of a company, for variant lines. */
+async function colorNames(tx: Db, companyId: string): Promise<Map<string, string>> {
+  const rows = await rowsOf<{ id: string; name: string }>(tx, sql`select id, name from colors where company_id = ${companyId}`);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Stock of a product after taking `taken` units of each variant SKU ('' = the product itself). */
+async function writeStock(tx: Db, companyId: string, p: ProductRow, taken: Map<string, number>) {
+  const own = taken.get('') ?? 0;
+  const variants = p.variants?.map((v) => ({ ...v, stock: v.stock - (taken.get(v.sku) ?? 0) }));
+  await tx.execute(sql`update products set stock = stock - ${own},
+      variants = ${variants ? JSON.stringify(variants) : null}::jsonb, updated_at = now()
+    where company_id = ${companyId} and id = ${p.id}`);
+}
+
+export interface PlaceContext {
+  /** The client's address (rate limit). */
+  ip: string;
+  key: string;
+  /** Orders a client address may place per ORDER_RATE_WINDOW_MINUTES. */
+  rateLimit: number;
+}
+
+export const ORDER_RATE_WINDOW_MINUTES = 10;
+
+export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
+  const inbound = createInbound(secrets);
+
+  /**
+   * Opens or updates the customer's lead, clean lead and WhatsApp chat (by the normalised phone)
+   * and writes the order's summary in the thread as Mostrador's own note (kind system, it does
+   * not open WhatsApp's 24-hour window), through the same path as an inbound message.
+   */
+  async function noteInChat(tx: Db, companyId: string, country: CountryCode, orderId: string, telefono: string, name: string, text: string) {
+    const m: InboundMessage = {
+      from: telefono,
+      phone: telefono,
+      name,
+      messageId: `mostrador-order:${orderId}`,
+      timestamp: new Date().toISOString(),
+      kind: 'system',
+      text,
+      content: { system: { type: 'order', body: text } },
+      internal: true,
+    };
+    const outcome = await inbound.message(tx, companyId, country, 'whatsapp', m);
+    const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null }>(
+      tx,
+      sql`select lead_id, chat_id from lead_identities where company_id = ${companyId} and platform = 'whatsapp' and platform_user_id = ${telefono}`,
+    );
+    if (identity) {
+      await tx.execute(sql`update orders set lead_id = ${identity.lead_id}, chat_id = ${identity.chat_id} where company_id = ${companyId} and id = ${orderId}`);
+    }
+    return outcome.status === 'processed' ? (outcome.effects ?? []) : [];
+  }
+
+  return {
+    /**
+     * POST /orders/place: the catalogue names the company; products, variants, prices and stock
+     * are read and locked here, the stock taken and the order written in one transaction, under
+     * the Idempotency-Key (decision 0032). Answers the order, whether it was new, and the chat
+     * effects to publish once committed.
+     */
+    async place(db: Db, raw: PlaceInput, ctx: PlaceContext): Promise<{ out: OrderPlaceOut; companyId: string; created: boolean; effects: ChatEffect[] }> {
+      const input = raw;
+      const [catalog] = await rowsOf<{ id: string; company_id: string; product_ids: string[] | null; country: CountryCode; company: string }>(
+        db,
+        sql`select k.id, k.company_id, k.product_ids, co.country, co.name as company
+            from catalogs k join companies co on co.id = k.company_id where k.id = ${input.catalog}`,
+      );
+      if (!catalog) throw new AppError('NOT_FOUND', 'El catálogo no existe o ya no está publicado');
+      const companyId = catalog.company_id;
+      const telefono = normalisePhone(input.customer.telefono, catalog.country);
+      if (!telefono) {
+        throw new AppError('VALIDATION', 'Teléfono: escribe un teléfono válido', [{ path: 'customer.telefono', msg: 'Escribe un teléfono válido' }]);
+      }
+      const hash = sha256(canonical(input));
+      const replay = async (tx: Db) => {
+        const [known] = await rowsOf<{ request_hash: string; response: string }>(
+          tx,
+          sql`select request_hash, response from order_requests where company_id = ${companyId} and key = ${ctx.key}`,
+        );
+        if (!known) return undefined;
+        if (known.request_hash !== hash) {
+          throw new AppError('CONFLICT', 'Esta clave de idempotencia ya se usó con otro pedido', [{ path: 'Idempotency-Key', msg: 'Ya se usó con otro pedido' }]);
+        }
+        return secrets.open<OrderPlaceOut>(known.response);
+      };
+      // a replay answers before anything else, the rate limit included
+      const early = await replay(db);
+      if (early) return { out: early, companyId, created: false, effects: [] };
+
+      // the rate limit per client address (decision 0004's table, its own key and window)
+      const rateKey = sha256(`order|${ctx.ip}`);
+      const [{ n }] = await rowsOf<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from login_failures where key = ${rateKey} and at > now() - make_interval(mins => ${ORDER_RATE_WINDOW_MINUTES})`,
+      );
+      if (Number(n) >= ctx.rateLimit) throw new AppError('RATE_LIMITED', 'Demasiados pedidos desde esta conexión: espera unos minutos e inténtalo de nuevo');
+      await db.execute(sql`insert into login_failures (key) values (${rateKey})`);
+
+      return db.transaction(async (tx) => {
+        // one placement per key at a time: the others wait here, then replay its answer
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-key:${companyId}:${ctx.key}`}, 0))`);
+        const again = await replay(tx);
+        if (again) return { out: again, companyId, created: false, effects: [] };
+
+        const inCatalog = new Set(catalog.product_ids ?? []);
+        const details: Array<{ path: string; msg: string }> = [];
+        input.items.forEach((item, i) => {
+          if (!inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no está en el catálogo' });
+        });
+        const ids = [...new Set(input.items.map((i) => i.productId))].sort();
+        const products = await lockProducts(tx, companyId, ids);
+        const colors = await colorNames(tx, companyId);
+        const taken = new Map<string, Map<string, number>>();
+        const lines: OrderItem[] = [];
+        input.items.forEach((item, i) => {
+          const p = products.get(item.productId);
+          if (!p) {
+            if (inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no existe' });
+            return;
+          }
+          const variants = p.variants ?? [];
+          let variant: ProductVariant | undefined;
+          if (variants.length > 0) {
+            variant = variants.find((v) => v.sku === item.variantSku?.toUpperCase());
+            if (!variant) {
+              details.push({ path: `items.${i}.variantSku`, msg: item.variantSku ? 'Esa talla o color ya no existe' : 'Elige una talla o color' });
+              return;
+            }
+          } else if (item.variantSku) {
+            details.push({ path: `items.${i}.variantSku`, msg: 'Este producto no tiene tallas ni colores' });
+            return;
+          }
+          const unitPrice = Number(variant?.price ?? p.price);
+          lines.push({
+            productId: p.id,
+            sku: variant?.sku ?? p.sku,
+            name: p.name,
+            ...(variant?.size ? { size: variant.size } : {}),
+            ...(variant?.colorId && colors.get(variant.colorId) ? { color: colors.get(variant.colorId) } : {}),
+            ...(p.image_url ? { imageUrl: p.image_url } : {}),
+            quantity: item.quantity,
+            unitPrice,
+            total: round2(unitPrice * item.quantity),
+          });
+          const per = taken.get(p.id) ?? new Map<string, number>();
+          per.set(variant?.sku ?? '', (per.get(variant?.sku ?? '') ?? 0) + item.quantity);
+          taken.set(p.id, per);
+        });
+        if (details.length) throw new AppError('VALIDATION', details[0].msg, details);
+
+        // stock: every line must fit what is left (re-read under the lock, never the browser's word)
+        const short: Array<{ path: string; msg: string }> = [];
+        input.items.forEach((item, i) => {
+          const p = products.get(item.productId) as ProductRow;
+          const sku = (p.variants?.length ? item.variantSku?.toUpperCase() : '') ?? '';
+          const left = sku ? (p.variants?.find((v) => v.sku === sku)?.stock ?? 0) : Number(p.stock);
+          const wanted = taken.get(p.id)?.get(sku) ?? 0;
+          if (wanted > left) short.push({ path: `items.${i}.quantity`, msg: left > 0 ? `Solo quedan ${left} unidades de ${p.name}` : `${p.name} está agotado` });
+        });
+        if (short.length) throw new AppError('CONFLICT', short[0].msg, short);
+        for (const [id, per] of taken) await writeStock(tx, companyId, products.get(id) as ProductRow, per);
+
+        const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
+        const currency = currencyOfCountry[catalog.country];
+        const customer = {
+          name: input.customer.name,
+          telefono,
+          ...(input.customer.email ? { email: input.customer.email } : {}),
+          ...(input.customer.document ? { document: input.customer.document } : {}),
+        };
+        const code = orderCode();
+        const [order] = await rowsOf<OrderRow & Row>(
+          tx,
+          sql`insert into orders (company_id, code, status, source, catalog_id, customer_name, telefono, customer, shippment, items, subtotal, total, currency)
+              values (${companyId}, ${code}, 'created', 'catalogo', ${catalog.id}, ${customer.name}, ${telefono}, ${JSON.stringify(customer)}::jsonb,
+                      ${JSON.stringify(input.shippment)}::jsonb, ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${currency})
+              returning *`,
+        );
+        const effects = await noteInChat(
+          tx,
+          companyId,
+          catalog.country,
+          order.id,
+          telefono,
+          customer.name,
+          orderSummary({ code, items: lines, total: subtotal, currency, shippment: input.shippment, source: 'catalogo' }),
+        );
+        const token = randomBytes(24).toString('base64url');
+        await tx.execute(sql`insert into order_links (token_hash, company_id, order_id) values (${sha256(token)}, ${companyId}, ${order.id})`);
+        const out: OrderPlaceOut = { _id: order.id, token, order: publicOrderOf(order, catalog.company) };
+        await tx.execute(sql`insert into order_requests (company_id, key, request_hash, order_id, response)
+            values (${companyId}, ${ctx.key}, ${hash}, ${order.id}, ${secrets.seal(out)})`);
+        return { out, companyId, created: true, effects };
+      });
+    },
+
+    /** GET /orders/public/:token: the customer's own order page. */
+    async byToken(db: Db, token: string): Promise<PublicOrder> {
+      const [row] = await rowsOf<OrderRow & Row & { company: string }>(
+        db,
+        sql`select o.*, co.name as company from order_links l join orders o on o.id = l.order_id and o.company_id = l.company_id
+            join companies co on co.id = o.company_id where l.token_hash = ${sha256(token)}`,
+      );
+      if (!row) throw new AppError('NOT_FOUND', 'No encontramos ese pedido: revisa el enlace');
+      return publicOrderOf(row, row.company);
+    },
+
+    /** POST /orders/:id/status: one of decision 0032's moves; cancelling gives the stock back. */
+    async move(db: Db, companyId: string, id: string, to: OrderStatus): Promise<OrderRow> {
+      return db.transaction(async (tx) => {
+        const [order] = await rowsOf<OrderRow & Row>(tx, sql`select * from orders where company_id = ${companyId} and id = ${id} for update`);
+        if (!order) throw new AppError('NOT_FOUND');
+        if (order.status === to) return order;
+        if (!orderTransitions[order.status].includes(to)) {
+          throw new AppError('VALIDATION', `Una orden ${orderStatusLabels[order.status].toLowerCase()} no puede pasar a ${orderStatusLabels[to].toLowerCase()}`, [
+            { path: 'status', msg: 'Cambio de estado no permitido' },
+          ]);
+        }
+        if (to === 'cancelled') {
+          const ids = [...new Set(order.items.map((i) => i.productId).filter((x): x is string => Boolean(x)))].sort();
+          const products = await lockProducts(tx, companyId, ids);
+          const back = new Map<string, Map<string, number>>();
+          for (const item of order.items) {
+            const p = item.productId ? products.get(item.productId) : undefined;
+            if (!p) continue;
+            const sku = p.variants?.some((v) => v.sku === item.sku) ? item.sku : '';
+            const per = back.get(p.id) ?? new Map<string, number>();
+            // given back: a negative take
+            per.set(sku, (per.get(sku) ?? 0) - item.quantity);
+            back.set(p.id, per);
+          }
+          for (const [pid, per] of back) await writeStock(tx, companyId, products.get(pid) as ProductRow, per);
+        }
+        const [moved] = await rowsOf<OrderRow & Row>(
+          tx,
+          sql`update orders set status = ${to}, updated_at = now() where company_id = ${companyId} and id = ${id} returning *`,
+        );
+        return moved;
+      });
+    },
+
+    /**
+     * A WhatsApp catalogue order (the Cloud API's `order` message, decision 0020) as an order of
+     * the company: lines matched to products and variants by SKU (product_retailer_id), priced at
+     * the company's price (WhatsApp's when no product matches), stock taken up to what is left.
+     * Runs in the webhook's transaction, after the message was stored; the summary goes in the chat.
+     */
+    async fromWhatsApp(tx: Db, companyId: string, country: CountryCode, m: InboundMessage): Promise<string | undefined> {
+      const order = m.content?.order;
+      if (m.kind !== 'order' || !order?.items.length) return undefined;
+      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null; name: string; telefono: string | null }>(
+        tx,
+        sql`select i.lead_id, i.chat_id, l.name, l.telefono from lead_identities i join leads l on l.id = i.lead_id and l.company_id = i.company_id
+            where i.company_id = ${companyId} and i.platform = 'whatsapp' and i.platform_user_id = ${m.from}`,
+      );
+      const telefono = identity?.telefono ?? normalisePhone(m.phone ?? m.from, country) ?? m.from.replace(/\D/g, '').slice(0, 15);
+      const skus = [...new Set(order.items.map((i) => i.productRetailerId.trim().toUpperCase()))];
+      const matches = await rowsOf<{ id: string }>(
+        tx,
+        sql`select id from products where company_id = ${companyId} and (sku in (${sql.join(
+          skus.map((s) => sql`${s}`),
+          sql`, `,
+        )}) or exists (select 1 from jsonb_array_elements(coalesce(variants, '[]'::jsonb)) v where v->>'sku' in (${sql.join(
+          skus.map((s) => sql`${s}`),
+          sql`, `,
+        )})))`,
+      );
+      const products = await lockProducts(tx, companyId, matches.map((r) => r.id).sort());
+      const colors = await colorNames(tx, companyId);
+      const taken = new Map<string, Map<string, number>>();
+      const lines: OrderItem[] = [];
+      const notes: string[] = [];
+      for (const item of order.items) {
+        const sku = item.productRetailerId.trim().toUpperCase();
+        const quantity = Math.max(1, Math.floor(item.quantity));
+        let product: ProductRow | undefined;
+        let variant: ProductVariant | undefined;
+        for (const p of products.values()) {
+          if (p.sku === sku && !p.variants?.length) product = p;
+          const v = p.variants?.find((x) => x.sku === sku);
+          if (v) {
+            product = p;
+            variant = v;
+          }
+        }
+        if (!product) {
+          const unitPrice = Number(item.itemPrice ?? 0);
+          lines.push({ sku, name: `Producto ${sku}`, quantity, unitPrice, total: round2(unitPrice * quantity) });
+          notes.push(`⚠️ ${sku} no está en los productos de la compañía`);
+          continue;
+        }
+        const key = variant?.sku ?? '';
+        const per = taken.get(product.id) ?? new Map<string, number>();
+        const already = per.get(key) ?? 0;
+        const left = (variant ? variant.stock : Number(product.stock)) - already;
+        const reserved = Math.max(0, Math.min(quantity, left));
+        if (reserved < quantity) notes.push(`⚠️ ${product.name}: hay ${Math.max(0, left)} en stock de ${quantity} pedidas`);
+        per.set(key, already + reserved);
+        taken.set(product.id, per);
+        const unitPrice = Number(variant?.price ?? product.price);
+        lines.push({
+          productId: product.id,
+          sku: variant?.sku ?? product.sku,
+          name: product.name,
+          ...(variant?.size ? { size: variant.size } : {}),
+          ...(variant?.colorId && colors.get(variant.colorId) ? { color: colors.get(variant.colorId) } : {}),
+          ...(product.image_url ? { imageUrl: product.image_url } : {}),
+          quantity,
+          unitPrice,
+          total: round2(unitPrice * quantity),
+        });
+      }
+      for (const [id, per] of taken) await writeStock(tx, companyId, products.get(id) as ProductRow, per);
+      const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
+      const currency = currencyOfCountry[country];
+      const name = identity?.name ?? m.name ?? telefono;
+      const code = orderCode();
+      const [created] = await rowsOf<{ id: string }>(
+        tx,
+        sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id, chat_id)
+            values (${companyId}, ${code}, 'created', 'whatsapp', ${name}, ${telefono}, ${JSON.stringify({ name, telefono })}::jsonb,
+                    ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${currency}, ${identity?.lead_id ?? null}, ${identity?.chat_id ?? null})
+            returning id`,
+      );
+      if (identity?.chat_id) {
+        const text = orderSummary({ code, items: lines, total: subtotal, currency, source: 'whatsapp', notes });
+        await tx.execute(sql`insert into chat_messages (company_id, chat_id, direction, kind, text, content, provider_message_id, status, sent_at)
+            values (${companyId}, ${identity.chat_id}, 'in', 'system', ${text}, ${JSON.stringify({ system: { type: 'order', body: text } })}::jsonb,
+                    ${`mostrador-order:${created.id}`}, 'received', now())
+            on conflict (company_id, provider_message_id) do nothing`);
+      }
+      return created.id;
+    },
+  };
+}
+export type Orders = ReturnType<typeof createOrders>;
