@@ -6,7 +6,8 @@ import { createExternalStore, useExternalStore } from './external-store';
  */
 export interface FeedbackState {
   loading: number;
-  success: { id: number; message: string } | null;
+  /** `detail`: a second line (what a partly done action left out). */
+  success: { id: number; message: string; detail?: string } | null;
   /**
    * `source` names the action that failed (`POST /products`, see `actionKey`): when the same
    * action is tried again and succeeds, the error goes away by itself (`clearErrorsOf`).
@@ -26,8 +27,8 @@ export function stopLoading(): void {
   feedbackStore.set((s) => ({ ...s, loading: Math.max(0, s.loading - 1) }));
 }
 
-export function showSuccess(message: string): void {
-  feedbackStore.set((s) => ({ ...s, success: { id: nextId++, message } }));
+export function showSuccess(message: string, detail?: string): void {
+  feedbackStore.set((s) => ({ ...s, success: { id: nextId++, message, detail } }));
 }
 
 /**

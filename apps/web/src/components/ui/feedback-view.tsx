@@ -39,7 +39,14 @@ export function FeedbackView() {
           slotProps={{ closeButton: { title: t('feedback.close'), 'aria-label': t('feedback.close') } }}
           sx={{ width: '100%' }}
         >
-          {success?.message}
+          {success?.detail ? (
+            <>
+              <div>{success.message}</div>
+              <div data-testid="success-detail">{success.detail}</div>
+            </>
+          ) : (
+            success?.message
+          )}
         </Alert>
       </Snackbar>
       <Snackbar

@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { showSuccess } from '../../../lib/feedback';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
 import { chatApi, chatKeys } from '../api';
+import { massiveHeadline, massiveSkippedLine, skippedReasons } from '../lib/massive-summary';
 import { chatTexts } from '../texts';
 
 export interface MassiveMessageDialogProps {
@@ -32,20 +33,22 @@ export interface MassiveMessageDialogProps {
 /**
  * One text to the chosen chats (POST /chats/send_massive_message, validated by the
  * contract's massiveMessageInput). Shows 'Mensajes enviados con éxito' and, when some chats
- * were skipped (outside the WhatsApp window, no channel), which ones and why.
+ * were skipped (outside the WhatsApp window, no channel), how many out of how many and why —
+ * in the snackbar's second line and in the dialog: a headline, the count per reason, and
+ * which chats.
  */
 export function MassiveMessageDialog({ open, chatIds, names, onClose, onSent }: MassiveMessageDialogProps) {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
-  const [result, setResult] = useState<MassiveMessageResult>();
+  const [result, setResult] = useState<MassiveMessageResult & { total: number }>();
   const send = useMutation({
     mutationFn: (body: { chatIds: string[]; text: string }) => chatApi.sendMassive(body),
-    onSuccess: (answer) => {
-      if (answer.queued > 0) showSuccess(chatMessages_es.sent);
+    onSuccess: (answer, body) => {
+      if (answer.queued > 0) showSuccess(chatMessages_es.sent, massiveSkippedLine(answer, body.chatIds.length));
       void queryClient.invalidateQueries({ queryKey: chatKeys.inboxes() });
       onSent();
-      if (answer.skipped.length > 0) setResult(answer);
+      if (answer.skipped.length > 0) setResult({ ...answer, total: body.chatIds.length });
       else onClose();
     },
   });
@@ -77,8 +80,18 @@ export function MassiveMessageDialog({ open, chatIds, names, onClose, onSent }: 
         <DialogContent>
           {result ? (
             <>
-              <Alert severity={result.queued > 0 ? 'success' : 'warning'} sx={{ mb: 2 }}>
-                {result.queued > 0 ? chatTexts.massiveQueued(result.queued) : chatTexts.massiveNone}
+              <Alert severity={result.queued > 0 ? 'info' : 'warning'} sx={{ mb: 2 }} data-testid="massive-summary">
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {massiveHeadline(result, result.total)}
+                </Typography>
+                {result.queued > 0 && <Typography variant="body2">{chatTexts.massiveQueued(result.queued)}</Typography>}
+                <List dense disablePadding aria-label="Motivos">
+                  {skippedReasons(result).map((r) => (
+                    <ListItem key={r.reason} disableGutters sx={{ py: 0 }}>
+                      <ListItemText primary={`${r.count} × ${r.reason}`} slotProps={{ primary: { variant: 'body2' } }} />
+                    </ListItem>
+                  ))}
+                </List>
               </Alert>
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 {chatTexts.massiveSkipped}
