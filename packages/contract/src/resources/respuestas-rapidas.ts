@@ -35,8 +35,8 @@ export const respuestasRapidas = defineResource({
   examples: [
     { atajo: 'saludo', texto: '¡Hola {{nombre}}! Soy {{agente}} de Mostrador. ¿En qué te puedo ayudar?' },
     { atajo: 'delivery', texto: 'Hacemos delivery de lunes a sábado. El envío cuesta S/ 8 y es gratis desde S/ 120 🚚' },
-    { atajo: 'pagos', texto: 'Aceptamos Yape, Plin, transferencia y tarjeta contra entrega.' },
     { atajo: 'horario', texto: 'Atendemos de lunes a sábado de 9 a. m. a 6 p. m.; los domingos solo pedidos por WhatsApp, de 10 a. m. a 2 p. m.' },
+    { atajo: 'pagos', texto: 'Aceptamos Yape, Plin, transferencia y tarjeta contra entrega.' },
     { atajo: 'gracias', texto: '¡Gracias por tu compra, {{nombre}}! Cualquier consulta, escríbenos a este chat.' },
   ],
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessageKind, MessageContactCard, MessageContent, MessageReferral } from '@mostrador/contract';
 import { z } from 'zod';
+import { graphErrorReason, reasonOf } from './error-reasons.js';
 
 /**
  * Webhook payloads of the WhatsApp Cloud API and of the Messenger Platform (Messenger and
@@ -307,7 +308,12 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
             status: s.data.status,
             timestamp: isoOf(s.data.timestamp, 'seconds'),
             recipientId: s.data.recipient_id,
-            error: e ? [...new Set([e.code, e.title, e.message, e.error_data?.details].filter(Boolean))].join(' · ') : undefined,
+            // a known code reads as Spanish (error-reasons.ts), else the provider's own words
+            error: e
+              ? e.code !== undefined && graphErrorReason(e.code)
+                ? reasonOf(e.code, '')
+                : [...new Set([e.code, e.title, e.message, e.error_data?.details].filter(Boolean))].join(' · ')
+              : undefined,
           },
         });
       }

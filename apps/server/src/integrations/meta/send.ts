@@ -1,5 +1,6 @@
 import type { ChannelKind, OutboundMessageKind } from '@mostrador/contract';
 import { sanitizeJson } from '../../lib/third-party-text.js';
+import { reasonOf } from './error-reasons.js';
 
 /**
  * Outbound messages through Meta's Graph API (issue 4 "Chat", decision 0014):
@@ -119,10 +120,10 @@ function graphFailure(httpStatus: number, body: unknown, prefix: string): Provid
   const text = (e?.error_user_msg || e?.message || `HTTP ${httpStatus}`).replace(/\s+/g, ' ').trim().slice(0, 500);
   const code = typeof e?.code === 'number' ? e.code : undefined;
   const subcode = typeof e?.error_subcode === 'number' ? e.error_subcode : undefined;
-  const codes = code ? ` (código ${code}${subcode ? `/${subcode}` : ''})` : '';
   // code 100 / subcode 33: the object (a media id) does not exist or is no longer readable
   const notFound = httpStatus === 404 || (code === 100 && subcode === 33);
-  return new ProviderError(`${prefix}: ${text}${codes}`, { httpStatus, code, subcode, notFound });
+  // a known code reads as Spanish (integrations/meta/error-reasons.ts), else the provider's words
+  return new ProviderError(reasonOf(code, text, subcode, prefix), { httpStatus, code, subcode, notFound });
 }
 
 async function request(url: string, accessToken: string, init: { method: 'GET' | 'POST'; body?: object }): Promise<Response> {

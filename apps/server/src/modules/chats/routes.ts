@@ -24,6 +24,7 @@ import { trustedPage } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxPage, recentChats, thread } from './queries.js';
 import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
+import { composerRoutes } from './composer-routes.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
@@ -58,6 +59,9 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       app.log.warn({ err: error }, 'no se pudieron revisar los envíos interrumpidos');
     }
   });
+
+  // answering on every channel (issue 11): state, notes, retry, resolve / snooze, unread count
+  await composerRoutes(app, service);
 
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'chats' as const, action } });

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ChannelKind,
+  type ChatChannelState,
   type ChatMessage,
+  type ChatState,
+  type ChatStatusInput,
+  type ChatStatus,
   chatMessages_es,
+  chatStateReasons,
   type MassiveMessageResult,
   type Platform,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { createGraphClient, type MessageClient, type OutboundContent, ProviderError } from '../../integrations/meta/send.js';
+import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/errors.js';
@@ -23,6 +28,12 @@ import { chatMessage, messageColumns, notFound, previewOf, toMessage, windowUnti
 /** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
 export const CHAT_SEND_QUEUE = 'chat.send';
 export const SANDBOX_STATUS_QUEUE = 'chat.sandbox-status';
+/** A snoozed chat's wake-up (decision 0027): it opens again when its time comes. */
+export const CHAT_WAKE_QUEUE = 'chat.snooze-wake';
+export interface ChatWakeJob {
+  companyId: string;
+  chatId: string;
+}
 
 export interface ChatSendJob {
   companyId: string;
@@ -43,10 +54,6 @@ export interface SandboxStatusJob {
 /** Leads and chats name Messenger's platform 'facebook' (SPEC §9); channels name it 'messenger'. */
 export const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebook' ? 'messenger' : platform);
 
-const messages_es = {
-  noToken: 'El canal no tiene token de acceso: configúralo en /whatsapp',
-  noRecipient: 'Este chat no tiene a quién escribir: su lead no tiene identificador en el canal',
-};
 
 /**
  * What the platform would refuse for its length, checked before anything is stored: WhatsApp
@@ -75,6 +82,8 @@ const OPTED_OUT = 'La persona pidió no recibir mensajes (/dias-frecuencia)';
 interface ChatTarget extends Row {
   id: string;
   platform: Platform;
+  status: ChatStatus;
+  snoozed_until: string | null;
   contact_name: string;
   last_inbound_at: Date | null;
   recipient: string | null;
@@ -118,7 +127,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     const ids = sql.join(chatIds.map((id) => sql`${id}`), sql`, `);
     const rows = await rowsOf<ChatTarget>(
       db,
-      sql`select c.id, c.platform, c.contact_name, w.last_inbound_at,
+      sql`select c.id, c.platform, c.status, c.snoozed_until, c.contact_name, w.last_inbound_at,
             coalesce(
               (select i.platform_user_id from lead_identities i
                 where i.company_id = c.company_id and i.lead_id = c.lead_id and i.platform = c.platform
@@ -140,17 +149,29 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     return new Map(rows.map((r) => [r.kind, r]));
   }
 
+  /**
+   * What the chat's channel allows now (decision 0027): its state and, when a free-form
+   * message cannot go out, why (Spanish; the composer shows it, a send is refused with it).
+   */
+  function assess(target: ChatTarget, channels: Map<ChannelKind, ChannelRow>, now = Date.now()) {
+    const kind = channelKindOf(target.platform);
+    const until = windowUntil(target.last_inbound_at);
+    const no = (state: Exclude<ChatChannelState, 'open'>, reason: string) => ({ state, reason, kind, until, channel: undefined, recipient: undefined });
+    const channel = channels.get(kind);
+    if (!channel) return no('not_connected', chatStateReasons.notConnected(kind));
+    if (client.name === 'graph' && !channel.access_token) return no('not_connected', chatStateReasons.noToken(kind));
+    if (!until) return no('window_closed', chatStateReasons.neverWrote(kind));
+    if (now >= until.getTime()) return no('window_closed', chatStateReasons.windowClosed(kind));
+    if (!target.recipient) return no('no_recipient', chatStateReasons.noRecipient);
+    return { state: 'open' as const, reason: undefined, kind, until, channel, recipient: target.recipient };
+  }
+
   /** Why a chat cannot be written to now (Spanish), or its channel and recipient. */
   function check(target: ChatTarget | undefined, channels: Map<ChannelKind, ChannelRow>, now = Date.now()) {
-    const refuse = (refused: string, status: 404 | 409 = 409) => ({ ok: false as const, refused, status });
-    if (!target) return refuse(notFound.chat().msg as string, 404);
-    const channel = channels.get(channelKindOf(target.platform));
-    if (!channel) return refuse(chatMessages_es.noChannel);
-    if (client.name === 'graph' && !channel.access_token) return refuse(messages_es.noToken);
-    const until = windowUntil(target.last_inbound_at);
-    if (!until || now >= until.getTime()) return refuse(chatMessages_es.outsideWindow);
-    if (!target.recipient) return refuse(messages_es.noRecipient);
-    return { ok: true as const, channel, recipient: target.recipient };
+    if (!target) return { ok: false as const, refused: notFound.chat().msg as string, status: 404 as const };
+    const a = assess(target, channels, now);
+    if (a.state !== 'open') return { ok: false as const, refused: a.reason, status: 409 as const };
+    return { ok: true as const, channel: a.channel, recipient: a.recipient };
   }
 
   /** The channel's token, opened (a token sealed with another SECRETS_KEY cannot be: say so, send nothing). */
@@ -159,7 +180,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     try {
       return secrets.open<string>(channel.access_token);
     } catch {
-      throw new AppError('CONFLICT', 'No se pudo leer el token del canal (¿cambió SECRETS_KEY?): vuelve a guardarlo en /whatsapp');
+      throw new AppError('CONFLICT', chatStateReasons.badToken(channel.kind));
     }
   }
 
@@ -219,20 +240,27 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       return existing;
     }
     await publish(companyId, { type: 'message.created', chatId, messageId: stored });
+    return deliver(companyId, chatId, stored, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
+  }
 
+  /**
+   * Sends a stored (pending) message through the channel client and records the outcome:
+   * sent with the provider's id, or failed with its reason (then PROVIDER_ERROR, 502).
+   */
+  async function deliver(companyId: string, chatId: string, messageId: string, target: SendTarget, content: OutboundContent): Promise<ChatMessage> {
     let result: Awaited<ReturnType<MessageClient['send']>>;
     try {
-      result = await client.send({ channel: channel.kind, accountId, accessToken, to: recipient }, content);
+      result = await client.send(target, content);
     } catch (error) {
       const reason = error instanceof ProviderError ? error.reason : 'Error interno al enviar el mensaje';
       if (!(error instanceof ProviderError)) log.error({ err: error, chatId }, 'error inesperado al enviar un mensaje');
-      await setOutcome(companyId, stored, { error: reason, providerId: error instanceof ProviderError ? error.details.messageId : undefined });
-      await publish(companyId, { type: 'message.updated', chatId, messageId: stored });
+      await setOutcome(companyId, messageId, { error: reason, providerId: error instanceof ProviderError ? error.details.messageId : undefined });
+      await publish(companyId, { type: 'message.updated', chatId, messageId });
       if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `No se pudo enviar el mensaje: ${reason}`);
       throw error;
     }
-    const message = await setOutcome(companyId, stored, { providerId: result.messageId });
-    await publish(companyId, { type: 'message.updated', chatId, messageId: stored });
+    const message = await setOutcome(companyId, messageId, { providerId: result.messageId });
+    await publish(companyId, { type: 'message.updated', chatId, messageId });
     for (const follow of result.followUps ?? []) {
       const job: SandboxStatusJob = { companyId, providerMessageId: result.messageId, status: follow.status, error: follow.error };
       await jobs.send(SANDBOX_STATUS_QUEUE, job, { startAfter: follow.afterSeconds }).catch((error: unknown) => {
@@ -242,9 +270,130 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     return message;
   }
 
+  /** A chat of the company as the composer needs it, or a 404. */
+  async function targetOf(companyId: string, chatId: string): Promise<ChatTarget> {
+    const target = (await targets(companyId, [chatId])).get(chatId);
+    if (!target) throw notFound.chat();
+    return target;
+  }
+
+  /** Opens a snoozed chat whose time has come (one chat, or every due one); publishes each. */
+  async function wake(companyId?: string, chatId?: string): Promise<number> {
+    const one = companyId && chatId ? sql`and company_id = ${companyId} and id = ${chatId}` : sql``;
+    const rows = await rowsOf<{ id: string; company_id: string }>(
+      db,
+      sql`update chats set status = 'open', snoozed_until = null, updated_at = now()
+          where status = 'snoozed' and snoozed_until is not null and snoozed_until::timestamptz <= now() ${one}
+          returning id, company_id`,
+    );
+    for (const r of rows) await publish(r.company_id, { type: 'chat.updated', chatId: r.id });
+    return rows.length;
+  }
+
+  /** The composer's view of a chat (GET /chats/:id/state). */
+  async function state(companyId: string, chatId: string): Promise<ChatState> {
+    const [target, channels] = await Promise.all([targetOf(companyId, chatId), channelsOf(companyId)]);
+    const a = assess(target, channels);
+    return {
+      chatId,
+      platform: target.platform,
+      channel: a.kind,
+      state: a.state,
+      canSend: a.state === 'open',
+      reason: a.reason,
+      windowOpenUntil: a.until?.toISOString(),
+      status: target.status,
+      snoozedUntil: target.status === 'snoozed' && target.snoozed_until ? new Date(target.snoozed_until).toISOString() : undefined,
+    };
+  }
+
   return {
     client,
     send,
+    state,
+    wake,
+
+    /**
+     * POST /chats/:id/messages/:messageId/retry: a failed outbound message is sent once more,
+     * as it was. Idempotent: the message is claimed (failed → pending) in one conditional
+     * update, so a second click, or a retry racing another, finds it no longer failed and
+     * answers it as it is without sending again. A chat that cannot be written to now refuses
+     * with the composer's reason (409) and the message stays failed.
+     */
+    async retry(companyId: string, chatId: string, messageId: string): Promise<ChatMessage> {
+      const { mediaId: _, ...message } = await chatMessage(db, companyId, messageId);
+      if (message.chatId !== chatId) throw notFound.message();
+      if (message.kind === 'note') throw new AppError('CONFLICT', chatStateReasons.noteNotRetried);
+      if (message.direction !== 'out') throw new AppError('CONFLICT', chatStateReasons.notFailed);
+      if (message.status !== 'failed') return message;
+      const [target, channels] = await Promise.all([targetOf(companyId, chatId), channelsOf(companyId)]);
+      const checked = check(target, channels);
+      if (!checked.ok) throw new AppError('CONFLICT', checked.refused);
+      const { channel, recipient } = checked;
+      const accessToken = openToken(channel);
+      const [claimed] = await rowsOf<{ id: string }>(
+        db,
+        sql`update chat_messages set status = 'pending', status_error = null, updated_at = now()
+            where company_id = ${companyId} and id = ${messageId} and status = 'failed' returning id`,
+      );
+      if (!claimed) {
+        const { mediaId: __, ...current } = await chatMessage(db, companyId, messageId);
+        return current;
+      }
+      await publish(companyId, { type: 'message.updated', chatId, messageId });
+      const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
+      const content: OutboundContent = { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl };
+      return deliver(companyId, chatId, messageId, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
+    },
+
+    /**
+     * POST /chats/:id/notes: an internal note, stored as a message of kind 'note' (decision
+     * 0027). It never goes through a channel client, it leaves the chat's preview, order and
+     * unread count alone, and it has no delivery status ('received': no status path moves it).
+     */
+    async addNote(companyId: string, chatId: string, text: string, userId: string): Promise<ChatMessage> {
+      await targetOf(companyId, chatId);
+      const [row] = await rowsOf<{ id: string }>(
+        db,
+        sql`insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_by, sent_at)
+            values (${companyId}, ${chatId}, 'out', 'note', ${text}, 'received', ${userId}, now()) returning id`,
+      );
+      await publish(companyId, { type: 'message.created', chatId, messageId: row.id });
+      const { mediaId: _, ...note } = await chatMessage(db, companyId, row.id);
+      return note;
+    },
+
+    /**
+     * POST /chats/:id/status: open, closed (resolved) or snoozed until a date. A snoozed chat
+     * opens again by itself when its time comes (a pg-boss job at that time; the server also
+     * opens overdue ones when it starts) or when the customer writes (the webhook job opens
+     * every chat a message arrives in).
+     */
+    async setStatus(companyId: string, chatId: string, input: ChatStatusInput): Promise<ChatState> {
+      const until = input.status === 'snoozed' && input.snoozedUntil ? new Date(input.snoozedUntil) : undefined;
+      const rows = await rowsOf(
+        db,
+        sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
+            where company_id = ${companyId} and id = ${chatId} returning id`,
+      );
+      if (rows.length === 0) throw notFound.chat();
+      if (until) {
+        const job: ChatWakeJob = { companyId, chatId };
+        // pg-boss counts whole seconds: one more, so the job never runs before the time
+        const startAfter = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000) + 1);
+        await jobs.send(CHAT_WAKE_QUEUE, job, { startAfter }).catch((error: unknown) => {
+          log.warn({ err: error, chatId }, 'no se pudo programar el fin de la pausa del chat');
+        });
+      }
+      await publish(companyId, { type: 'chat.updated', chatId });
+      return state(companyId, chatId);
+    },
+
+    /** GET /chats/unread_count: how many chats have messages nobody read (the tab title's number). */
+    async unreadCount(companyId: string): Promise<{ chats: number }> {
+      const [row] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from chats where company_id = ${companyId} and unread_count > 0`);
+      return { chats: Number(row?.n ?? 0) };
+    },
     /**
      * Outbound messages a crash left `pending` (stored, but the provider's answer never
      * recorded) become failed with a reason the agent can act on, instead of a clock icon
