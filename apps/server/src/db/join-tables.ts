@@ -283,3 +283,19 @@ export const personMerges = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.duplicateId] }), index('person_merges_company_kept_idx').on(t.companyId, t.keptId)],
 );
+
+/**
+ * Automatic assignment of a company (decision 0025; beyond the spec, off by default): whether a
+ * new chat's unassigned lead is dealt to an available agent, among whom (all, by channel, by
+ * label), and the round-robin's place (the agent dealt last). One row per company, locked while
+ * dealing so two arrivals never get the same turn.
+ */
+export const assignmentSettings = pgTable('assignment_settings', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  strategy: text('strategy').notNull().default('all'),
+  lastAgenteId: uuid('last_agente_id'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
