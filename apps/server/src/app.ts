@@ -19,6 +19,7 @@ import { chatRoutes } from './modules/chats/routes.js';
 import { contactFrequencyRoutes } from './modules/contact-frequency/routes.js';
 import { leadCsvRoutes } from './modules/leads/csv-routes.js';
 import { leadRoutes } from './modules/leads/routes.js';
+import { peopleRoutes } from './modules/people/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
@@ -123,6 +124,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(chatRoutes);
       await api.register(leadRoutes);
       await api.register(leadCsvRoutes);
+      await api.register(peopleRoutes);
       await api.register(contactFrequencyRoutes);
       await api.register(webhookRoutes);
       await api.register(eventRoutes);

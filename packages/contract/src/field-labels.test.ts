@@ -8,7 +8,7 @@ import { unwrapSchema } from './define-resource.js';
 /** The request schemas (bodies, queries, path parameters) besides the resources' own. */
 const requestSchemas = [
   'authQuery', 'byLabelsQuery', 'changePasswordForm', 'channelKindParams', 'chatInboxQuery', 'chatsByCleanLeadQuery',
-  'companyInput', 'companySettings', 'contactLeadInput', 'contactLeadParams', 'cursorParam', 'forgotInput',
+  'companyInput', 'companySettings', 'contactLeadInput', 'contactLeadParams', 'duplicatesQuery', 'mergeInput', 'personParams', 'personPatch', 'personQuery', 'cursorParam', 'forgotInput',
   'frequencyChoiceInput', 'frequencyTokenParams', 'groupMembersInput', 'labelsMassiveInput', 'leadFilterQuery',
   'leadSummaryQuery', 'listQuery', 'loginInput', 'massiveMessageInput', 'metaChannelInput', 'odooValuesQuery',
   'recentChatsQuery', 'registerCorporationForm', 'registerCorporationInput', 'registerInput', 'resetInput',

@@ -77,6 +77,7 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   displayPhoneNumber: 'Número visible',
   document: 'Documento',
   ecommerceId: 'Producto',
+  duplicateId: 'Persona duplicada',
   email: 'Correo electrónico',
   emails: 'Correos',
   equipoDeVentasId: 'Equipo de ventas',

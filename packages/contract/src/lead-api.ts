@@ -140,3 +140,6 @@ export const LEAD_IMPORT_MAX_ROWS = 20_000;
 
 /** The platforms a chat can be on (a web lead has no chat). */
 export const chatPlatforms = platforms;
+
+/** The person behind a lead or chat, its duplicates and their merge (issue 11): person-api.ts. */
+export * from './person-api.js';
