@@ -36,6 +36,8 @@ import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { rowScopePlugin } from './plugins/row-scope.js';
+import { assignmentRoutes } from './modules/assignment/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -110,6 +112,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   // before authentication: a NUL in a header or the query is refused before any lookup
   await app.register(inputGuardPlugin);
   await app.register(authPlugin);
+  // a request naming another agent's lead or chat is a 404 for a caller who sees only their own (decision 0026)
+  await app.register(rowScopePlugin);
 
   await app.register(
     async (api) => {
@@ -119,6 +123,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(userRoutes);
       await api.register(companyRoutes);
       await api.register(groupRoutes);
+      await api.register(assignmentRoutes);
       await api.register(resourceRoutes);
       await api.register(channelRoutes);
       await api.register(chatRoutes);

@@ -81,7 +81,7 @@ describe('permissions', () => {
   it('a denied action is a 401 with a Spanish message and writes nothing', async () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/users/${admin.user._id}`, headers: as(agent), payload: { first_name: 'Agente' } });
     expect(res.statusCode).toBe(401);
-    expect(res.json().errors).toMatchObject({ code: 'FORBIDDEN', msg: 'No tienes permiso para realizar esta acción' });
+    expect(res.json().errors).toMatchObject({ code: 'FORBIDDEN', msg: 'No tienes permiso para editar usuarios (Usuarios · Editar)' });
     const reg = await t.app.inject({
       method: 'POST',
       url: '/api/register',

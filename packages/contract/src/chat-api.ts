@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMessageKinds } from './channels.js';
+import { zInboxView } from './assignment.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -194,6 +195,8 @@ export const chatInboxQuery = z
     mostradorLabelId: zId().optional(),
     /** A chat group (SPEC §7 chat groups): chats whose lead carries one of its labels or is assigned to one of its agents. */
     chatGroupId: zId().optional(),
+    /** The inbox tab (decision 0025): mine (the caller's agent's chats), unassigned (nobody's), all (default: every chat the caller may see). */
+    view: zInboxView().optional(),
     unread: zBool().optional(),
   })
   .strict();

@@ -19,3 +19,4 @@ export * from './lead-api.js';
 export * from './contact-frequency.js';
 export * from './orders.js';
 export * from './ecommerce-api.js';
+export * from './assignment.js';

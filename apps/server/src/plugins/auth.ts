@@ -1,4 +1,4 @@
-import type { Action, Module, Role } from '@mostrador/contract';
+import { type Action, deniedMessage, type Module, type Role } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -18,6 +18,8 @@ export interface Tenant {
   corporationId: string;
   userId: string;
   role: Role;
+  /** The agent the user is in this company (agentes.userId, decision 0025), read with the session; absent outside a request. */
+  agenteId?: string | null;
 }
 
 declare module 'fastify' {
@@ -107,13 +109,14 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
     const permissions = new Set(row.permissions ? row.permissions.split(',') : []);
     if (companyId && row.role) {
-      request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role };
+      request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role, agenteId: row.agente_id };
       granted.set(request.tenant, permissions);
     }
     if (config.company === false) return;
     if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
     if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
-      throw new AppError('FORBIDDEN');
+      // the refusal names the missing permission as the roles screen shows it (decision 0026)
+      throw new AppError('FORBIDDEN', deniedMessage(config.permission.module, config.permission.action));
     }
   });
 });
@@ -124,6 +127,8 @@ interface AuthRow {
   token_version: number;
   revoked: boolean;
   role: Role | null;
+  /** The user's agent in the company (null: they are none). */
+  agente_id: string | null;
   /** `module.action,…` of every permission the role holds in the corporation's stored matrix (null without a membership). */
   permissions: string | null;
 }
@@ -132,7 +137,8 @@ interface AuthRow {
 export const authStatement = `select u.corporation_id, u.disabled, u.token_version,
        (s.revoked_at is not null or s.expires_at < now()) as revoked, m.role,
        (select string_agg(rp.module || '.' || rp.action, ',') from role_permissions rp
-         where rp.corporation_id = u.corporation_id and rp.role = m.role) as permissions
+         where rp.corporation_id = u.corporation_id and rp.role = m.role) as permissions,
+       (select a.id from agentes a where a.company_id = m.company_id and a.user_id = u.id::text) as agente_id
   from sessions s
   join users u on u.id = s.user_id
   left join memberships m on m.user_id = u.id and m.company_id = $3::uuid
@@ -144,6 +150,18 @@ export const authStatement = `select u.corporation_id, u.disabled, u.token_versi
  * A tenant built elsewhere (a webhook's) is not here and is asked from the table.
  */
 const granted = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Whose rows of `module`'s owned resources (contract `ownedRows`) the tenant sees (decision 0026):
+ * undefined — everybody's (the role has `<module>.all`, or no user acts: a webhook's tenant);
+ * an agent id — that agent's and the unassigned ones; null — only the unassigned ones (a user
+ * without `all` who is no agent). Read from the request's own permissions: no query.
+ */
+export function rowOwner(tenant: Tenant, module: Module): string | null | undefined {
+  const known = granted.get(tenant);
+  if (!known || known.has(`${module}.all`)) return undefined;
+  return tenant.agenteId ?? null;
+}
 
 /** Answers from the stored matrix (role_permissions), never from code. */
 export function createPermissionService(app: FastifyInstance) {

@@ -11,6 +11,8 @@ import type pg from 'pg';
 import { namedStatements } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Tenant } from '../plugins/auth.js';
+import { clearedReference, needsCurrent, settleWrite } from '../modules/assignment/rules.js';
+import { ownerCondition } from '../modules/assignment/scope.js';
 import type { ResourceTable } from './table-for.js';
 
 /** Tables of the other resources, by key: references are checked and cleaned through them. */
@@ -51,7 +53,11 @@ export function repositoryFor(
   const wireFields = ['_id', ...fieldNames.map((f) => (secret.has(f) ? `${f}Set` : f)), 'createdAt', 'updatedAt'];
   const rules = listRules(resource.sortable, wireFields, { cursor: true });
   const tableName = tableNameOf(resource.key);
-  const scope = (tenant: Tenant, extra?: SQL) => and(eq(columns.companyId, tenant.companyId), extra);
+  /** A column of this table by its SQL name, for conditions built outside drizzle's column objects. */
+  const columnSql = (name: string) => sql.raw(`"${tableName}"."${name}"`);
+  /** The rows an agent may see of an owned resource (decision 0026: their own and unassigned ones); undefined: every row. */
+  const owned = (tenant: Tenant) => ownerCondition(resource.key, tenant, columnSql);
+  const scope = (tenant: Tenant, extra?: SQL) => and(eq(columns.companyId, tenant.companyId), extra, owned(tenant));
 
   function toWire(row: Row): WireRecord {
     const out: Record<string, unknown> = { _id: row.id };
@@ -159,7 +165,7 @@ export function repositoryFor(
     if (extra) filters.push(extra);
     const where = scope(tenant, and(search ?? (term ? sql`false` : undefined), ...filters)) as SQL;
     const direction = order === 'asc' ? asc : desc;
-    return { where, narrowed: Boolean(term) || filters.length > 0, orderBy: [direction(columns[sortField]), direction(columns.id)], sortField, order };
+    return { where, narrowed: Boolean(term) || filters.length > 0 || owned(tenant) !== undefined, orderBy: [direction(columns[sortField]), direction(columns.id)], sortField, order };
   }
 
   /**
@@ -324,8 +330,10 @@ export function repositoryFor(
       if (!row) throw new AppError('NOT_FOUND');
       return toWire(row as Row);
     },
-    async create(db: Db, tenant: Tenant, input: Record<string, unknown>): Promise<WireRecord> {
-      await assertReferences(db, tenant, input);
+    async create(db: Db, tenant: Tenant, given: Record<string, unknown>): Promise<WireRecord> {
+      await assertReferences(db, tenant, given);
+      // the agent rules (decision 0025): status and agent agree, no inactive agent, one agent per user
+      const input = await settleWrite(db, tenant, resource, given);
       return inOne(db, async (tx) => {
         await clearOnlyOne(tx, tenant, input);
         const [row] = await tx
@@ -336,8 +344,15 @@ export function repositoryFor(
         return toWire(row as Row);
       });
     },
-    async update(db: Db, tenant: Tenant, id: string, patch: Record<string, unknown>): Promise<WireRecord> {
-      await assertReferences(db, tenant, patch);
+    async update(db: Db, tenant: Tenant, id: string, given: Record<string, unknown>): Promise<WireRecord> {
+      await assertReferences(db, tenant, given);
+      let current: Record<string, unknown> | undefined;
+      if (needsCurrent(resource, given)) {
+        const [stored] = await db.select().from(table).where(scope(tenant, eq(columns.id, id)));
+        if (!stored) throw new AppError('NOT_FOUND');
+        current = { ...(stored as Row), _id: (stored as Row).id };
+      }
+      const patch = await settleWrite(db, tenant, resource, given, current);
       return inOne(db, async (tx) => {
         await clearOnlyOne(tx, tenant, patch, id);
         const [row] = await tx
@@ -382,7 +397,9 @@ export function repositoryFor(
               .set({ [ref.field]: sql`${column} - ${id}::text` } as never)
               .where(and(sameCompany, sql`${column} ? ${id}::text`));
           } else {
-            await tx.update(ref.table).set({ [ref.field]: null } as never).where(and(sameCompany, eq(column, id)));
+            // a cleared agent returns a worked lead to sin-asignar (decision 0025)
+            const also = clearedReference(ref.resource.key, ref.field) ?? {};
+            await tx.update(ref.table).set({ [ref.field]: null, ...also } as never).where(and(sameCompany, eq(column, id)));
           }
         }
       });

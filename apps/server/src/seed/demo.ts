@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
+import { seedDemoAssignment } from './demo-assignment.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedResources } from './demo-resources.js';
 
@@ -40,6 +41,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promis
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
     await seedDemoChats(tx, peru.id);
+    // the admin and the agent user are agents with chats and leads of their own (decision 0025)
+    await seedDemoAssignment(tx, peru.id);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -5,6 +5,7 @@ import {
   type ChatMessageStatus,
   type ChatSummary,
   type ChatThread,
+  type InboxCounts,
   type LeadStatus,
   type MessageContent,
   messagePreview,
@@ -16,6 +17,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, decodeCursor, encodeCursor, pageResult } from '../../lib/list.js';
+import { type InboxScope, visibleAgent } from '../assignment/scope.js';
 
 /**
  * The chat reads (SPEC §7 Chats): the inbox, a chat's summary, threads and messages, scoped
@@ -205,9 +207,15 @@ function searchCondition(companyId: string, text: string): SQL {
 type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit' | 'unread'> & { unread?: boolean };
 
 /** The conditions of the inbox filters; `lead` when one of them reads the lead, `narrowed` when there is any. */
-async function inboxConditions(db: Db, companyId: string, q: InboxFilters): Promise<{ where: SQL; lead: boolean; narrowed: boolean }> {
+async function inboxConditions(db: Db, companyId: string, q: InboxFilters, scope: InboxScope = {}): Promise<{ where: SQL; lead: boolean; narrowed: boolean }> {
   const conds: SQL[] = [sql`c.company_id = ${companyId}`];
   let lead = false;
+  // who holds the chat (its lead's agent, decision 0025): the caller's scope and the tab
+  const owners = [...(scope.owner !== undefined ? [visibleAgent(sql`l.agente_id`, scope.owner)] : []), ...viewConditions(q.view, scope.me)];
+  if (owners.length) {
+    conds.push(...owners);
+    lead = true;
+  }
   if (q.platform) conds.push(sql`c.platform = ${q.platform}`);
   if (q.status) conds.push(sql`c.status = ${q.status}`);
   if (q.unread === true) conds.push(sql`c.unread_count > 0`);
@@ -243,6 +251,28 @@ async function inboxConditions(db: Db, companyId: string, q: InboxFilters): Prom
   return { where: sql.join(conds, sql` and `), lead, narrowed: conds.length > 1 };
 }
 
+/** The inbox tabs: Mías (the caller's agent's chats; none when they are no agent), Sin asignar (nobody's), Todas. */
+function viewConditions(view: InboxFilters['view'], me: string | null | undefined): SQL[] {
+  if (view === 'mine') return [me ? sql`l.agente_id = ${me}::uuid` : sql`false`];
+  if (view === 'unassigned') return [sql`l.agente_id is null`];
+  return [];
+}
+
+/**
+ * GET /chats/counts: how many chats each tab holds with the other filters, in one statement
+ * (the tabs are parts of "Todas": Mías and Sin asignar count within it).
+ */
+export async function inboxCounts(db: Db, companyId: string, q: InboxFilters, scope: InboxScope = {}): Promise<InboxCounts> {
+  const { where } = await inboxConditions(db, companyId, { ...q, view: undefined }, scope);
+  const mine = scope.me ? sql`count(*) filter (where l.agente_id = ${scope.me}::uuid)::int` : sql`0`;
+  const [row] = await rowsOf<{ mine: number; unassigned: number; all: number }>(
+    db,
+    sql`select ${mine} as mine, count(*) filter (where l.agente_id is null)::int as unassigned, count(*)::int as all
+        from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where}`,
+  );
+  return { mine: row?.mine ?? 0, unassigned: row?.unassigned ?? 0, all: row?.all ?? 0 };
+}
+
 /**
  * The chats after a cursor's chat in the inbox order (last activity desc, id desc; a chat
  * without messages first): keyset paging (decision 0023) on chats_last_message_at_idx.
@@ -259,8 +289,13 @@ function afterChat(cursor: string): SQL {
  * ONE statement: the page, one chat more (is there a next page?) and the total — the
  * trigger-kept counter for the whole inbox (db/counters.ts), else a count of the matches.
  */
-export async function inboxPage(db: Db, companyId: string, q: InboxFilters & { page: number; limit: number; cursor?: string }): Promise<Page<ChatSummary>> {
-  const { where, lead, narrowed } = await inboxConditions(db, companyId, q);
+export async function inboxPage(
+  db: Db,
+  companyId: string,
+  q: InboxFilters & { page: number; limit: number; cursor?: string },
+  scope: InboxScope = {},
+): Promise<Page<ChatSummary>> {
+  const { where, lead, narrowed } = await inboxConditions(db, companyId, q, scope);
   const total = narrowed
     ? lead
       ? sql`(select count(*)::int from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where})`
@@ -282,19 +317,21 @@ export async function inboxPage(db: Db, companyId: string, q: InboxFilters & { p
 }
 
 /** GET /chats/recent_chats: the latest conversations. */
-export async function recentChats(db: Db, companyId: string, limit: number): Promise<ChatSummary[]> {
-  const rows = await rowsOf<SummaryRow>(db, sql`select ${summaryColumns} from ${summaryFrom} where c.company_id = ${companyId} order by ${activityOrder} limit ${limit}`);
+export async function recentChats(db: Db, companyId: string, limit: number, scope: InboxScope = {}): Promise<ChatSummary[]> {
+  const { where } = await inboxConditions(db, companyId, {}, scope);
+  const rows = await rowsOf<SummaryRow>(db, sql`select ${summaryColumns} from ${summaryFrom} where ${where} order by ${activityOrder} limit ${limit}`);
   return rows.map(toSummary);
 }
 
 /** GET /chats/get_all_by_cleanlead_id: every chat of the person (all leads merged into the clean lead). */
-export async function chatsOfCleanLead(db: Db, companyId: string, cleanLeadId: string): Promise<ChatSummary[]> {
+export async function chatsOfCleanLead(db: Db, companyId: string, cleanLeadId: string, scope: InboxScope = {}): Promise<ChatSummary[]> {
   const [found] = await rowsOf(db, sql`select 1 from clean_leads where company_id = ${companyId} and id = ${cleanLeadId}`);
   if (!found) throw notFound.cleanLead();
+  const { where } = await inboxConditions(db, companyId, {}, scope);
   const rows = await rowsOf<SummaryRow>(
     db,
     sql`select ${summaryColumns} from ${summaryFrom}
-        where c.company_id = ${companyId} and c.lead_id in (select id from leads where company_id = ${companyId} and clean_lead_id = ${cleanLeadId})
+        where ${where} and c.lead_id in (select id from leads where company_id = ${companyId} and clean_lead_id = ${cleanLeadId})
         order by ${activityOrder} limit 200`,
   );
   return rows.map(toSummary);

@@ -7,6 +7,7 @@ import {
   chatSummaryOut,
   chatThreadOut,
   cursorParam,
+  inboxCountsOut,
   massiveMessageInput,
   massiveMessageResult,
   pageOf,
@@ -22,7 +23,8 @@ import { ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
 import { trustedPage } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxPage, recentChats, thread } from './queries.js';
+import { inboxScope } from '../assignment/scope.js';
+import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxCounts, inboxPage, recentChats, thread } from './queries.js';
 import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
 import { composerRoutes } from './composer-routes.js';
 
@@ -69,13 +71,20 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/chats/get_chats',
     { config: may('list'), schema: { tags, querystring: inboxQuery, response: { 200: pageOf(chatSummaryOut) } }, ...trustedPage },
-    (request) => inboxPage(db, tenantOf(request).companyId, request.query),
+    (request) => inboxPage(db, tenantOf(request).companyId, request.query, inboxScope(tenantOf(request))),
+  );
+
+  // the inbox tabs' counts (Mías, Sin asignar, Todas) with the other filters (decision 0025)
+  app.get(
+    '/chats/counts',
+    { config: may('list'), schema: { tags, querystring: chatInboxQuery.omit({ page: true, limit: true, view: true }), response: { 200: inboxCountsOut } } },
+    (request) => inboxCounts(db, tenantOf(request).companyId, request.query, inboxScope(tenantOf(request))),
   );
 
   app.get(
     '/chats/recent_chats',
     { config: may('list'), schema: { tags, querystring: recentChatsQuery, response: { 200: z.object({ payload: z.array(chatSummaryOut) }) } } },
-    async (request) => ({ payload: await recentChats(db, tenantOf(request).companyId, request.query.limit) }),
+    async (request) => ({ payload: await recentChats(db, tenantOf(request).companyId, request.query.limit, inboxScope(tenantOf(request))) }),
   );
 
   app.get(
@@ -91,7 +100,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/chats/get_all_by_cleanlead_id',
     { config: may('list'), schema: { tags, querystring: chatsByCleanLeadQuery, response: { 200: z.object({ payload: z.array(chatSummaryOut) }) } } },
-    async (request) => ({ payload: await chatsOfCleanLead(db, tenantOf(request).companyId, request.query.cleanLeadId) }),
+    async (request) => ({ payload: await chatsOfCleanLead(db, tenantOf(request).companyId, request.query.cleanLeadId, inboxScope(tenantOf(request))) }),
   );
 
   app.get(

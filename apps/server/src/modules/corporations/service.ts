@@ -56,8 +56,10 @@ export async function createCorporation(tx: Db, input: NewCorporation) {
 }
 
 /**
- * A module added by a release gets its default permissions in every corporation that has no
- * row for it yet; modules a corporation already has rows for (possibly edited) are left alone.
+ * A module or an action added by a release gets its default permissions in every corporation
+ * that has no row for it yet; what a corporation already has rows for (possibly edited) is left
+ * alone. The admin holds every permission and its rows cannot be edited (decision 0026), so a
+ * module and action with no row at all is new.
  */
 export async function ensureModulePermissions(db: Db): Promise<void> {
   const defaults = defaultPermissions();
@@ -70,6 +72,6 @@ export async function ensureModulePermissions(db: Db): Promise<void> {
     select c.id, d.role, d.module, d.action
       from corporations c
       cross join (values ${values}) as d(role, module, action)
-     where not exists (select 1 from role_permissions rp where rp.corporation_id = c.id and rp.module = d.module)
+     where not exists (select 1 from role_permissions rp where rp.corporation_id = c.id and rp.module = d.module and rp.action = d.action)
     on conflict do nothing`);
 }

@@ -199,7 +199,8 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   const exportRoute = (kind: Kind, filename: string) =>
     app.get(
       `/${kind}/export`,
-      { config: { permission: { module: 'leads', action: 'list' } }, schema: { tags, querystring: leadFilterQuery } },
+      // its own permission (decision 0026): agents list leads but do not take them away as a file
+      { config: { permission: { module: 'leads', action: 'export' } }, schema: { tags, querystring: leadFilterQuery } },
       async (request, reply) => {
         refuseNul(request.query);
         const where = exportWhere(repos[kind], kind, tenantOf(request), request.query);
@@ -238,7 +239,7 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/leads/import',
     {
-      config: { permission: { module: 'leads', action: 'create' } },
+      config: { permission: { module: 'leads', action: 'import' } },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { tags, response: { 200: leadImportResult } },
     },

@@ -8,6 +8,7 @@ import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
 import { sanitizeJson, sanitizeText } from '../../lib/third-party-text.js';
+import { assignOnArrival } from '../assignment/auto.js';
 import { createInbound, type Outcome } from './inbound.js';
 import { createOrders } from '../orders/service.js';
 
@@ -126,6 +127,8 @@ export function createWebhookProcessor(
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
+      // automatic assignment of the chat's unassigned lead, when the company has it on (decision 0025)
+      if (owner) await assignOnArrival(tx, owner.companyId, outcome);
       await tx
         .update(webhookEvents)
         .set({

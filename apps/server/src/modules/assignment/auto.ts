@@ -1,0 +1,63 @@
+import type { AssignmentStrategy } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { Outcome } from '../webhooks/inbound.js';
+import { settledStatusSql } from './rules.js';
+
+type Row = Record<string, unknown>;
+const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
+
+/**
+ * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message
+ * whose lead nobody holds (sin-asignar, no agent) deals that lead round-robin to the next
+ * available agent — every available agent, those who answer the chat's channel, or those of
+ * the chat groups of the lead's labels (none of those: every available agent). Available:
+ * active, marked Disponible, and for the channel strategy answering that channel (no channels
+ * named: all). Runs inside the webhook's transaction: the company's settings row is locked, so
+ * two arrivals never take the same turn. Answers the agent dealt, if any.
+ */
+export async function assignChat(tx: Db, companyId: string, chatId: string): Promise<string | undefined> {
+  const [settings] = await rowsOf<{ strategy: AssignmentStrategy; last_agente_id: string | null }>(
+    tx,
+    sql`select strategy, last_agente_id from assignment_settings where company_id = ${companyId} and enabled for update`,
+  );
+  if (!settings) return undefined;
+  const [lead] = await rowsOf<{ id: string; platform: string; labels: string[] | null }>(
+    tx,
+    sql`select l.id, c.platform, l.mostrador_labels as labels from chats c
+        join leads l on l.company_id = c.company_id and l.id = c.lead_id
+        where c.company_id = ${companyId} and c.id = ${chatId} and l.agente_id is null and l.status = 'sin-asignar' for update of l`,
+  );
+  if (!lead) return undefined;
+
+  const available = sql`a.company_id = ${companyId} and a.active is not false and a.available is true`;
+  let pool = available;
+  if (settings.strategy === 'channel') {
+    pool = sql`${available} and (a.platforms is null or jsonb_array_length(a.platforms) = 0 or a.platforms ? ${lead.platform})`;
+  } else if (settings.strategy === 'label' && lead.labels?.length) {
+    const ofLabels = sql`${available} and a.id::text in (select jsonb_array_elements_text(coalesce(g.agente_ids, '[]'::jsonb)) from chat_groups g
+      where g.company_id = ${companyId} and g.mostrador_label_ids ?| ${`{${lead.labels.join(',')}}`}::text[])`;
+    const [any] = await rowsOf(tx, sql`select 1 from agentes a where ${ofLabels} limit 1`);
+    if (any) pool = ofLabels;
+  }
+  // the next agent after the one dealt last, in name order; past the last one, the first
+  const [next] = await rowsOf<{ id: string }>(
+    tx,
+    sql`select a.id from agentes a left join agentes last on last.company_id = ${companyId} and last.id = ${settings.last_agente_id}::uuid
+        where ${pool}
+        order by (last.id is not null and (a.name, a.id) > (last.name, last.id)) desc, a.name, a.id limit 1`,
+  );
+  if (!next) return undefined;
+  await tx.execute(sql`update leads set agente_id = ${next.id}::uuid, status = ${settledStatusSql(sql`${next.id}::uuid`)}, updated_at = now()
+      where company_id = ${companyId} and id = ${lead.id}`);
+  await tx.execute(sql`update assignment_settings set last_agente_id = ${next.id}::uuid where company_id = ${companyId}`);
+  return next.id;
+}
+
+/** The webhook's one call (modules/webhooks/process.ts): a processed customer message may deal its chat's lead. */
+export async function assignOnArrival(tx: Db, companyId: string, outcome: Outcome): Promise<void> {
+  if (outcome.status !== 'processed') return;
+  for (const effect of outcome.effects ?? []) {
+    if (effect.type === 'message.created') await assignChat(tx, companyId, effect.chatId);
+  }
+}
