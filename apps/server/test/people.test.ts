@@ -1,6 +1,7 @@
 import type { ChatSummary, DuplicateCandidate, MergeResult, Person } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WHATSAPP_LINE } from '../src/seed/demo-chats.js';
+import { DEMO_PERSON_PHONE } from '../src/seed/demo-person.js';
 import { type ChannelSuite, startChannelSuite, TEST_TOKEN } from './channel-suite.js';
 import { deliver, metaMessage, whatsappText } from './fakes/meta.js';
 import { as, type Signed, type TestApp } from './helpers.js';
@@ -61,6 +62,19 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s?.t.close();
+});
+
+describe('the demo', () => {
+  it('has a person with chats on two channels, a hand-typed contact and a duplicate to merge', async () => {
+    const chat = await chatOf(DEMO_PERSON_PHONE);
+    const person = await personOfChat(chat);
+    expect(person.name).toBe('Valeria Mendoza');
+    expect(person.leads.map((l) => l.platform).sort()).toEqual(['instagram', 'whatsapp']);
+    expect(person.leads.every((l) => l.chats.length === 1)).toBe(true);
+    expect(person.contactos.map((c) => c.telefono)).toEqual([DEMO_PERSON_PHONE.slice(2)]);
+    const { payload } = await ok<{ payload: DuplicateCandidate[] }>('GET', `/people/${person._id}/duplicates`);
+    expect(payload).toEqual([expect.objectContaining({ name: 'Vale Mendoza', reasons: ['email'], platforms: ['facebook'], chats: 1, messages: 4 })]);
+  });
 });
 
 describe('the person behind a chat', () => {

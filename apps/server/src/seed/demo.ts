@@ -5,6 +5,7 @@ import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 import { seedDemoAssignment } from './demo-assignment.js';
 import { seedDemoChats } from './demo-chats.js';
+import { seedDemoPerson } from './demo-person.js';
 import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
@@ -41,6 +42,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promis
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
     await seedDemoChats(tx, peru.id);
+    // a person with chats on two channels and a duplicate to merge (decision 0029)
+    await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)
     await seedDemoAssignment(tx, peru.id);
     await createCorporation(tx, {
