@@ -18,5 +18,6 @@ export * from './chat-composer.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
 export * from './orders.js';
+export * from './order-labels.js';
 export * from './ecommerce-api.js';
 export * from './assignment.js';

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { zIdsText } from './define-resource.js';
 import { formMessages } from './messages-es.js';
 import { zEmail, zOptionalText, zText } from './fields.js';
-import type { CountryCode } from './phone.js';
-import type { Currency } from './resources/ecommerces-orders.js';
-import { orderItem, orderShippment, orderStatuses, orderStatusLabels } from './resources/orders.js';
+import { MAX_LINE_QUANTITY, orderStatuses } from './order-labels.js';
+import { orderItem, orderShippment } from './resources/orders.js';
 
 /**
  * The orders module (SPEC §7 Orders, §3 Order placement) and the public digital catalogue
@@ -12,11 +11,6 @@ import { orderItem, orderShippment, orderStatuses, orderStatusLabels } from './r
  * (public catalogue, company by catalogue id) and 0032 (placement, statuses, idempotency).
  */
 
-/** The currency a company sells in, by its country (SPEC §9 countries). */
-export const currencyOfCountry: Record<CountryCode, Currency> = { PE: 'PEN', CL: 'CLP', CO: 'COP', ES: 'EUR' };
-
-/** Units of one line a customer may order at once. */
-export const MAX_LINE_QUANTITY = 999;
 
 /**
  * POST /orders/place (public, with an Idempotency-Key header): what the browser sends. Only
@@ -90,7 +84,6 @@ export const orderStatusInput = z.object({ status: z.enum(orderStatuses, { error
 /** GET /orders/all: every order of the filter (at most ORDERS_ALL_MAX). */
 export const ORDERS_ALL_MAX = 5000;
 
-export { orderStatusLabels };
 
 /** The public catalogue (GET /catalogo-digital/{id}, or ?company= for its default). */
 export const publicCatalogOut = z.object({

@@ -50,18 +50,8 @@ export { vendorSourceLabels, vendorSources } from './vendors.js';
 export { labelRefKeys } from './ecommerces-categories.js';
 export { currencies, ecommerceOrderStatusLabels, ecommerceOrderStatuses, orderLine } from './ecommerces-orders.js';
 export { marketplacePlatformLabels, marketplacePlatforms } from './marketplace-sources.js';
-export {
-  orderCustomer,
-  orderItem,
-  orderShippment,
-  orderSourceLabels,
-  orderSources,
-  orderStatuses,
-  orderTransitions,
-  shippingMethodLabels,
-  shippingMethods,
-} from './orders.js';
-export type { OrderItem, OrderSource, OrderStatus } from './orders.js';
+export { orderCustomer, orderItem, orderShippment } from './orders.js';
+export type { OrderItem } from './orders.js';
 export { productVariant, zSku } from './products.js';
 export type { ProductVariant } from './products.js';
 export { LEAD_DETAILS_MAX, leadDetail, leadPlatforms, leadStatusLabels, leadStatuses } from './leads.js';

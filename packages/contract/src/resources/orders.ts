@@ -2,36 +2,8 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
 import { zAmount, zEmail, zEnum, zInteger, zOptionalText, zRefId, zText } from '../fields.js';
+import { orderSources, orderStatuses, shippingMethods } from '../order-labels.js';
 import { currencies } from './ecommerces-orders.js';
-
-/**
- * Statuses of an order of the company's own catalogue (SPEC §4: created is 'Creada', done is
- * 'Completada'; the others and the transitions are ours, decision 0032).
- */
-export const orderStatuses = ['created', 'paid', 'shipped', 'done', 'cancelled'] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
-export const orderStatusLabels: Record<OrderStatus, string> = {
-  created: 'Creada',
-  paid: 'Pagada',
-  shipped: 'Enviada',
-  done: 'Completada',
-  cancelled: 'Cancelada',
-};
-/**
- * Where an order may go from each status (decision 0032): forward one step at a time (a shop
- * that is paid on delivery may skip paid), or cancelled until it is shipped. Cancelling gives
- * its units back to stock. Completed and cancelled orders stay as they are.
- */
-export const orderTransitions: Record<OrderStatus, readonly OrderStatus[]> = {
-  created: ['paid', 'shipped', 'cancelled'],
-  paid: ['shipped', 'cancelled'],
-  shipped: ['done'],
-  done: [],
-  cancelled: [],
-};
-export const orderSources = ['catalogo', 'whatsapp'] as const;
-export type OrderSource = (typeof orderSources)[number];
-export const orderSourceLabels: Record<OrderSource, string> = { catalogo: 'Catálogo digital', whatsapp: 'Catálogo de WhatsApp' };
 
 /** One line of an order, as sold: what it was, at which price (the product may change later). */
 export const orderItem = z.object({
@@ -59,11 +31,6 @@ export const orderCustomer = z.object({
 });
 
 /** Where it goes (the spec's `shippment`, spelled as the spec spells it). */
-export const shippingMethods = ['delivery', 'pickup'] as const;
-export const shippingMethodLabels: Record<(typeof shippingMethods)[number], string> = {
-  delivery: 'Envío a domicilio',
-  pickup: 'Recojo en tienda',
-};
 export const orderShippment = z.object({
   method: zEnum(shippingMethods),
   address: zOptionalText(300).optional(),
@@ -75,15 +42,15 @@ export const orderShippment = z.object({
 /**
  * orders (SPEC §3 Order placement, §7 Orders): orders of the company's own catalogue, placed
  * by customers on /catalogo-digital (POST /orders/place) or through WhatsApp's catalogue.
- * Read-only as a standard resource (list, get); they are placed and moved through the orders
- * module (modules/orders). Default sort updatedAt desc (SPEC §9); filters by status and date.
+ * As a standard resource: list, get and delete (a test or spam order; deleting gives no stock
+ * back, cancelling does); they are placed and moved through the orders module (modules/orders). Default sort updatedAt desc (SPEC §9); filters by status and date.
  */
 export const orders = defineResource({
   key: 'orders',
   label: 'Orden',
   labelPlural: 'Órdenes',
   module: 'catalog',
-  operations: ['list', 'get'],
+  operations: ['list', 'get', 'delete'],
   fields: {
     /** A short reference the customer and the shop say aloud (`P-7F3A2C`). */
     code: zText(20),
