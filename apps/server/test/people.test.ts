@@ -286,6 +286,24 @@ describe('duplicates and their merge', () => {
     expect(self.json().errors.msg).toBe('No se puede unir una persona consigo misma');
   });
 
+  it("an agent who sees only their own people cannot read, list or merge another agent's", async () => {
+    const ana = (await ok<{ agente: { _id: string } }>('GET', '/assignment/me')).agente._id;
+    const other = await call('POST', '/clean-leads', { name: 'Rosa de Ana', telefono: '51922333401', status: 'sin-asignar', agenteId: ana });
+    expect(other.statusCode, other.body).toBe(201);
+    const hidden = other.json()._id as string;
+    await t.sql('update clean_leads set agente_id = null where id = $1', [kept._id]);
+    const asAgent = await call('GET', `/people?cleanLeadId=${hidden}`, undefined, s.agent);
+    expect(asAgent.statusCode).toBe(404);
+    const listed = await ok<{ payload: DuplicateCandidate[] }>('GET', `/people/${kept._id}/duplicates`, undefined, s.agent);
+    expect(listed.payload.some((d) => d._id === hidden)).toBe(false);
+    // the admin sees every person: the same phone makes it a candidate
+    expect((await ok<{ payload: DuplicateCandidate[] }>('GET', `/people/${kept._id}/duplicates`)).payload.map((d) => d._id)).toContain(hidden);
+    const merge = await call('POST', `/people/${kept._id}/merge`, { duplicateId: hidden }, s.agent);
+    expect(merge.statusCode).toBe(404);
+    expect((await call('GET', `/clean-leads/${hidden}`)).statusCode).toBe(200);
+    expect((await call('PUT', `/people/${hidden}`, { name: 'Otra' }, s.agent)).statusCode).toBe(404);
+  });
+
   it('needs leads · update', async () => {
     const victim = await call('POST', '/clean-leads', { name: 'Sin permiso', status: 'sin-asignar' });
     await t.sql(`delete from role_permissions where role = 'agent' and module = 'leads' and action = 'update'`);

@@ -25,6 +25,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
 import { textArray } from '../../resources/repository.js';
+import { inboxScope, ownerCondition, visibleIds } from '../assignment/scope.js';
 import type { ChatEffect } from '../chats/events.js';
 import { chatsOfCleanLead, chatSummary, notFound } from '../chats/queries.js';
 import { byNewest, type Detail } from '../leads/merge.js';
@@ -34,6 +35,8 @@ import { byNewest, type Detail } from '../leads/merge.js';
  * person with their chats, and the contactos sharing a phone or e-mail; editing it; the people
  * who may be the same one; and the merge of a duplicate into a kept person, in one transaction.
  * Every statement names the caller's company: another company's ids do not exist here (404).
+ * A caller who sees only their own and the unassigned leads (decision 0026) sees only those of
+ * the person, and only those people among the duplicates; naming another agent's person is a 404.
  */
 
 type Row = Record<string, unknown>;
@@ -104,8 +107,18 @@ function mergedDetails(kept: Detail[] | null, duplicate: Detail[] | null, note: 
     .slice(0, LEAD_DETAILS_MAX);
 }
 
+/** The tenant's row scope on a table's rows (`alias.column`), or true when they see every row. */
+const scopeOf = (key: 'leads' | 'clean-leads', tenant: Tenant, alias: string): SQL =>
+  ownerCondition(key, tenant, (column) => sql.raw(`${alias}.${column}`)) ?? sql`true`;
+
 export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
   const cleanLeads = repositoryOf(resources['clean-leads'], secrets);
+
+  /** A 404 for a person the caller may not see (another agent's, decision 0026). */
+  async function assertVisible(db: Db, tenant: Tenant, ids: string[], message: string = personMessages.notFound) {
+    const visible = await visibleIds(db, tenant, 'clean-leads', ids);
+    if (ids.some((id) => !visible.has(id))) throw new AppError('NOT_FOUND', message);
+  }
 
   async function countryOf(db: Db, companyId: string): Promise<CountryCode> {
     const [row] = await rowsOf<{ country: CountryCode }>(db, sql`select country from companies where id = ${companyId}`);
@@ -159,12 +172,14 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
   }
 
   /** The person as one answer: the clean lead, its leads with their chats, and the contactos that match. */
-  async function personOf(db: Db, companyId: string, cl: CleanLeadRow, mergedFrom?: string): Promise<Person> {
+  async function personOf(db: Db, tenant: Tenant, cl: CleanLeadRow, mergedFrom?: string): Promise<Person> {
+    const companyId = tenant.companyId;
     const leads = await rowsOf<LeadRow>(
       db,
-      sql`select ${leadColumns} from leads where company_id = ${companyId} and clean_lead_id = ${cl.id} order by created_at, id limit 200`,
+      sql`select ${leadColumns} from leads l where company_id = ${companyId} and clean_lead_id = ${cl.id} and ${scopeOf('leads', tenant, 'l')}
+          order by created_at, id limit 200`,
     );
-    const chats = await chatsOfCleanLead(db, companyId, cl.id);
+    const chats = await chatsOfCleanLead(db, companyId, cl.id, inboxScope(tenant));
     const telefonos = unique([cl.telefono, ...leads.map((l) => l.telefono)]);
     const emails = unique([cl.email, ...leads.map((l) => l.email)]);
     return {
@@ -204,10 +219,11 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
     };
   }
 
-  async function personById(db: Db, companyId: string, id: string): Promise<Person> {
-    const found = await cleanLeadOf(db, companyId, id);
+  async function personById(db: Db, tenant: Tenant, id: string): Promise<Person> {
+    const found = await cleanLeadOf(db, tenant.companyId, id);
     if (!found) throw new AppError('NOT_FOUND', personMessages.notFound);
-    return personOf(db, companyId, found.row, found.mergedFrom);
+    await assertVisible(db, tenant, [found.row.id]);
+    return personOf(db, tenant, found.row, found.mergedFrom);
   }
 
   async function leadRow(db: Db, companyId: string, leadId: string): Promise<LeadRow> {
@@ -230,7 +246,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
     /** GET /people: by chat, lead or clean lead. */
     async find(db: Db, tenant: Tenant, q: { chatId?: string; leadId?: string; cleanLeadId?: string }): Promise<Person> {
       const c = tenant.companyId;
-      if (q.cleanLeadId) return personById(db, c, q.cleanLeadId);
+      if (q.cleanLeadId) return personById(db, tenant, q.cleanLeadId);
       let leadId = q.leadId;
       if (q.chatId) {
         const [chat] = await rowsOf<{ lead_id: string | null }>(db, sql`select lead_id from chats where company_id = ${c} and id = ${q.chatId}`);
@@ -240,7 +256,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
       }
       const lead = await leadRow(db, c, leadId as string);
       const found = lead.clean_lead_id ? await cleanLeadOf(db, c, lead.clean_lead_id) : undefined;
-      return found ? personOf(db, c, found.row) : loneLead(db, c, lead);
+      return found ? personOf(db, tenant, found.row) : loneLead(db, c, lead);
     },
 
     /**
@@ -261,6 +277,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
       }
       if (patch.email !== undefined) input.email = patch.email || null;
       if (patch.mostradorLabels !== undefined) input.mostradorLabels = [...new Set(patch.mostradorLabels)];
+      await assertVisible(db, tenant, [id]);
       await db.transaction(async (tx) => {
         const [row] = await rowsOf<{ id: string }>(tx, sql`select id from clean_leads where company_id = ${c} and id = ${id} for update`);
         if (!row) {
@@ -279,7 +296,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
               where company_id = ${c} and clean_lead_id = ${id}`);
         }
       });
-      return { person: await personById(db, c, id), ...(await effectsOf(db, c, id)) };
+      return { person: await personById(db, tenant, id), ...(await effectsOf(db, c, id)) };
     },
 
     /**
@@ -289,7 +306,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
      */
     async duplicates(db: Db, tenant: Tenant, id: string, filter?: string): Promise<DuplicateCandidate[]> {
       const c = tenant.companyId;
-      const person = await personById(db, c, id);
+      const person = await personById(db, tenant, id);
       if (person._id !== id) throw new AppError('CONFLICT', personMessages.keptMerged);
       const forms = phoneForms(person.telefonos, await countryOf(db, c));
       const emails = person.emails;
@@ -302,7 +319,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
         const phonePattern = /^[\d\s+().-]+$/.test(filter) && digits.length >= 3 ? containsPattern(digits) : pattern;
         rows = await rowsOf(
           db,
-          sql`select id, name, telefono, email, created_at from clean_leads where company_id = ${c} and id <> ${id}
+          sql`select id, name, telefono, email, created_at from clean_leads cl where company_id = ${c} and id <> ${id} and ${scopeOf('clean-leads', tenant, 'cl')}
               and (name ilike ${pattern} or telefono ilike ${phonePattern} or email ilike ${pattern})
               order by updated_at desc, id limit ${DUPLICATES_MAX}`,
         );
@@ -310,7 +327,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
         if (forms.length === 0 && emails.length === 0) return [];
         rows = await rowsOf(
           db,
-          sql`select id, name, telefono, email, created_at from clean_leads where company_id = ${c} and id <> ${id} and id in (
+          sql`select id, name, telefono, email, created_at from clean_leads cl where company_id = ${c} and id <> ${id} and ${scopeOf('clean-leads', tenant, 'cl')} and id in (
                 select id from clean_leads where company_id = ${c} and (telefono = any(${phones}) or email = any(${mails}))
                 union
                 select clean_lead_id from leads where company_id = ${c} and clean_lead_id is not null and (telefono = any(${phones}) or email = any(${mails})))
@@ -363,6 +380,12 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
     async merge(db: Db, tenant: Tenant, keptId: string, duplicateId: string): Promise<MergeResult & { leadIds: string[]; chatEffects: ChatEffect[] }> {
       const c = tenant.companyId;
       if (keptId === duplicateId) throw new AppError('BAD_REQUEST', personMessages.self);
+      // another agent's people are not the caller's to merge (a merged one is gone: its record answers below)
+      const existing = await rowsOf<{ id: string }>(db, sql`select id from clean_leads where company_id = ${c} and id in (${keptId}, ${duplicateId})`);
+      const visible = await visibleIds(db, tenant, 'clean-leads', existing.map((r) => r.id));
+      for (const { id } of existing) {
+        if (!visible.has(id)) throw new AppError('NOT_FOUND', id === duplicateId ? personMessages.duplicateNotFound : personMessages.notFound);
+      }
       const outcome = await db.transaction(async (tx) => {
         // the keys inbound messages of these people lock first (their platform identities, then their phones):
         // a message of the duplicate waits for the merge and then finds its lead on the kept person
@@ -440,7 +463,7 @@ export function createPeople(secrets: Pick<SecretBox, 'seal'>) {
               ${tenant.userId || null})`);
         return { alreadyMerged: false, moved, keptId };
       });
-      const person = await personById(db, c, outcome.keptId);
+      const person = await personById(db, tenant, outcome.keptId);
       return {
         msg: outcome.alreadyMerged ? personMessages.alreadyMerged(person.name) : personMessages.merged(person.name),
         alreadyMerged: outcome.alreadyMerged,
