@@ -260,7 +260,7 @@ describe('the agent role is limited on the server (decision 0026)', () => {
       ['No tienes permiso para exportar leads (Leads y contactos · Exportar)', 'GET', '/clean-leads/export'],
       ['No tienes permiso para ver la lista de marketing (Marketing · Listar)', 'GET', '/marketing-campaigns'],
       ['No tienes permiso para ver la configuración (Configuración · Ver)', 'GET', '/assignment/settings'],
-      ['No tienes permiso para ver los permisos de los roles (Roles y permisos · Ver)', 'GET', '/roles'],
+      ['No tienes permiso para ver la lista de los permisos de los roles (Roles y permisos · Listar)', 'GET', '/roles'],
     ];
     for (const [msg, method, url] of cases) {
       const res = await call(agent, method, url);

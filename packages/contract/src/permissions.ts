@@ -73,7 +73,7 @@ const baseActions: readonly Action[] = ['list', 'read', 'create', 'update', 'del
 export const modules = {
   profile: { label: 'Perfil', noun: 'tu perfil', agent: 'all' },
   users: { label: 'Usuarios', noun: 'usuarios', agent: 'none' },
-  roles: { label: 'Roles y permisos', noun: 'los permisos de los roles', agent: 'none', supervisor: 'read', base: ['read', 'update'] },
+  roles: { label: 'Roles y permisos', noun: 'los permisos de los roles', agent: 'none', supervisor: 'read', base: ['list', 'update'] },
   companies: { label: 'Compañías', noun: 'compañías', agent: 'none', supervisor: 'read' },
   groups: { label: 'Grupos', noun: 'grupos', agent: 'read' },
   settings: { label: 'Configuración', noun: 'la configuración', agent: 'none' },

@@ -178,7 +178,7 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/roles',
-    { config: { permission: { module: 'roles', action: 'read' } }, schema: { tags: ['roles'], response: { 200: rolesMatrixOut } } },
+    { config: { permission: { module: 'roles', action: 'list' } }, schema: { tags: ['roles'], response: { 200: rolesMatrixOut } } },
     (request) => matrix(tenantOf(request).corporationId),
   );
 
