@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formMessages } from './messages-es.js';
-import { countryCodes } from './phone.js';
+import { countryCodes, isPhoneNumber, PHONE_INVALID_MESSAGE } from './phone.js';
 
 /**
  * Field builders shared by forms and server: one schema, both sides.
@@ -108,16 +108,19 @@ export const zHexColor = () =>
     .toUpperCase();
 
 /**
- * A phone number as the product stores it: digits only, country code first (51987654321).
- * SPEC §5's normalisation (strip non-digits, prefix the dialling code) is the form's job; the
- * schema only checks, since a `.transform()` could not describe responses.
+ * A phone number as the product stores it: digits only, country code first (51987654321),
+ * and a number some country could have (libphonenumber-js: the code exists, the length and
+ * leading digits fit its plan), else the Spanish PHONE_INVALID_MESSAGE. SPEC §5's
+ * normalisation (strip non-digits, prefix the dialling code) is the form's job; the schema
+ * only checks, since a `.transform()` could not describe responses.
  */
 export const zPhone = () =>
   z
     .string({ error: requiredError })
     .trim()
     .min(1, formMessages.required)
-    .regex(/^\d{8,15}$/, formMessages.phone);
+    .regex(/^\d{8,15}$/, { message: formMessages.phone, abort: true })
+    .refine(isPhoneNumber, { message: PHONE_INVALID_MESSAGE, abort: true });
 
 /**
  * An instant as text: ISO 8601 in UTC (`2025-03-14T15:30:00Z`, what `toISOString()` writes).

@@ -9,13 +9,50 @@ import { roles } from './permissions.js';
  * level, users through memberships, group members through a join (SPEC §7 Users, Groups).
  */
 
-/** Time zones and currencies a company may keep (/configuracion), with their Spanish names. */
-export const timezoneLabels = {
+/** The time zones of the countries we sell in (SPEC §9), first in a list, with their familiar names. */
+const homeTimezones: Record<string, string> = {
   'America/Lima': 'Lima (GMT-5)',
   'America/Santiago': 'Santiago de Chile',
   'America/Bogota': 'Bogotá (GMT-5)',
   'Europe/Madrid': 'Madrid',
-} as const;
+};
+const regionNames: Record<string, string> = {
+  Africa: 'África',
+  America: 'América',
+  Antarctica: 'Antártida',
+  Arctic: 'Ártico',
+  Asia: 'Asia',
+  Atlantic: 'Atlántico',
+  Australia: 'Australia',
+  Europe: 'Europa',
+  Indian: 'Índico',
+  Pacific: 'Pacífico',
+};
+
+/**
+ * Every IANA time zone a company may keep (/configuracion): the ones this runtime's Intl knows
+ * (`Intl.supportedValuesOf('timeZone')`, also what formats dates in it), the four of the
+ * countries we sell in first, then UTC, then the rest by name. The server validates with this
+ * very list; a runtime without `supportedValuesOf` keeps the first five.
+ */
+export const timezones: readonly [string, ...string[]] = (() => {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const home = Object.keys(homeTimezones);
+  const rest = known.filter((id) => !home.includes(id) && id !== 'UTC').sort();
+  return [home[0], ...home.slice(1), 'UTC', ...rest];
+})();
+
+/** A time zone's Spanish name: 'Lima (GMT-5)' for ours, 'Buenos Aires (América)', 'Indiana/Knox (América)'. */
+export function timezoneLabel(id: string): string {
+  if (homeTimezones[id]) return homeTimezones[id];
+  if (id === 'UTC') return 'UTC (tiempo universal)';
+  const [region, ...place] = id.split('/');
+  if (!place.length) return id.replaceAll('_', ' ');
+  return `${place.join('/').replaceAll('_', ' ')} (${regionNames[region] ?? region})`;
+}
+
+/** Time zones and currencies a company may keep (/configuracion), with their Spanish names. */
+export const timezoneLabels: Readonly<Record<string, string>> = Object.fromEntries(timezones.map((id) => [id, timezoneLabel(id)]));
 export const currencyLabels = {
   PEN: 'Sol peruano (PEN)',
   CLP: 'Peso chileno (CLP)',
@@ -28,7 +65,7 @@ const keysOf = <T extends object>(o: T) => Object.keys(o) as [Extract<keyof T, s
 /** Settings a company keeps (/configuracion). Not shown in the spec: time zone and currency. */
 export const companySettings = z
   .object({
-    timezone: z.enum(keysOf(timezoneLabels), { error: 'Zona horaria no válida' }),
+    timezone: z.enum(timezones, { error: 'Zona horaria no válida: elige una de la lista (por ejemplo America/Lima)' }),
     currency: z.enum(keysOf(currencyLabels), { error: 'Moneda no válida' }),
   })
   .partial()

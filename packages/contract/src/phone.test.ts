@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfPhone, normalisePhone } from './phone.js';
+import { zPhone } from './fields.js';
+import { countryOfPhone, isPhoneNumber, normalisePhone, PHONE_INVALID_MESSAGE } from './phone.js';
 
 describe('normalisePhone (SPEC §5)', () => {
   it('strips non-digits and prefixes the default country code of a national number', () => {
@@ -50,5 +51,29 @@ describe('countryOfPhone', () => {
     expect(countryOfPhone('14155552671')).toBeUndefined();
     expect(countryOfPhone('584121234567')).toBeUndefined();
     expect(countryOfPhone('')).toBeUndefined();
+  });
+});
+
+describe('phone numbers are validated as phone numbers (libphonenumber-js)', () => {
+  it('accepts real numbers of the countries we sell in and others, stored as digits with the code', () => {
+    for (const phone of ['51987654321', '5112345678', '56912345678', '573001234567', '34612345678', '14155552671']) {
+      expect(isPhoneNumber(phone), phone).toBe(true);
+      expect(zPhone().safeParse(phone)).toEqual({ success: true, data: phone });
+    }
+  });
+
+  it('refuses digits that are no number in Spanish: unknown code, wrong length for the country', () => {
+    // 999 is no country code; Peru has no 12-digit mobiles; Spain no number starting 34 0
+    for (const phone of ['99912345678', '519876543210', '34012345678', '5798765']) {
+      expect(isPhoneNumber(phone), phone).toBe(false);
+      const r = zPhone().safeParse(phone);
+      expect(r.success).toBe(false);
+      expect(r.error?.issues.map((i) => i.message)).toEqual([phone.length < 8 ? 'Solo dígitos, con el código de país (de 8 a 15 dígitos)' : PHONE_INVALID_MESSAGE]);
+    }
+  });
+
+  it('still refuses what is not digits with one Spanish message', () => {
+    const r = zPhone().safeParse('+51 987 654 321');
+    expect(r.error?.issues.map((i) => i.message)).toEqual(['Solo dígitos, con el código de país (de 8 a 15 dígitos)']);
   });
 });

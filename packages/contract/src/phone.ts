@@ -1,3 +1,5 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+
 /**
  * Countries the product sells in (SPEC §9) and their dialling codes. The spec lists 58 for
  * Colombia; 58 is Venezuela's code and Colombia's is 57 (docs/decisions/0005-colombia-57.md).
@@ -58,4 +60,16 @@ export function countryOfPhone(phone: string | null | undefined): CountryCode | 
   const digits = String(phone ?? '').replace(/\D/g, '');
   const prefixed = countries.filter((c) => digits.startsWith(c.dial));
   return (prefixed.find((c) => fits(c, digits.length - c.dial.length)) ?? prefixed[0])?.code;
+}
+
+/** The Spanish message of a phone that has the right form but is no number (libphonenumber-js). */
+export const PHONE_INVALID_MESSAGE = 'No es un número de teléfono válido: revisa el código de país y los dígitos';
+
+/**
+ * Whether stored digits (country code first, as `zPhone` keeps them) are a phone number some
+ * country could have: the code exists and the rest fits that country's numbering plan
+ * (libphonenumber-js with its small metadata: lengths and leading digits, not number types).
+ */
+export function isPhoneNumber(digits: string): boolean {
+  return /^\d{8,15}$/.test(digits) && isValidPhoneNumber(`+${digits}`);
 }

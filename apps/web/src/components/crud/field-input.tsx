@@ -1,4 +1,5 @@
 import { type CountryCode, countries, normalisePhone } from '@mostrador/contract';
+import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -44,6 +45,9 @@ export function optionLabel(value: string, config?: FieldConfig): string {
   return config?.options?.[value] ?? COUNTRY_LABELS[value] ?? value;
 }
 
+/** More options than this: a select one can type into (every time zone), not a long menu. */
+export const SEARCHABLE_OPTIONS = 30;
+
 /** One form input, chosen by the field's widget (see field-model.ts). */
 export function FieldInput({ spec, config, value, onChange, errors, path, mode, record, country }: FieldInputProps) {
   const t = useT();
@@ -76,7 +80,33 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
           {help && <FormHelperText error={!!error}>{help}</FormHelperText>}
         </Box>
       );
-    case 'enum':
+    case 'enum': {
+      const options = spec.options ?? Object.keys(config?.options ?? {});
+      if (options.length > SEARCHABLE_OPTIONS) {
+        return (
+          <Autocomplete
+            id={id}
+            options={options}
+            value={text || null}
+            onChange={(_, option) => onChange(option ?? '')}
+            getOptionLabel={(option) => optionLabel(option, config)}
+            noOptionsText={t('crud.noOptions')}
+            disableClearable={spec.required}
+            autoHighlight
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                name={path}
+                label={label}
+                required={spec.required}
+                error={!!error}
+                helperText={help}
+                placeholder={config?.placeholder}
+              />
+            )}
+          />
+        );
+      }
       return (
         <TextField {...common} select value={text} onChange={onText}>
           {!spec.required && (
@@ -84,13 +114,14 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
               <em>{t('crud.none')}</em>
             </MenuItem>
           )}
-          {(spec.options ?? Object.keys(config?.options ?? {})).map((option) => (
+          {options.map((option) => (
             <MenuItem key={option} value={option}>
               {optionLabel(option, config)}
             </MenuItem>
           ))}
         </TextField>
       );
+    }
     case 'enums':
       return (
         <ChipsField
