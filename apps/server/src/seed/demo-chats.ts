@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { chatMessages, chatWindows, leadIdentities, webhookEvents } from '../db/join-tables.js';
 import { resourceTables } from '../db/resource-tables.js';
+import { reasonOf } from '../integrations/meta/error-reasons.js';
 
 /** The demo's WhatsApp line: answered by the sandbox provider (SEND_PROVIDER=sandbox, decision 0014). */
 export const DEMO_WHATSAPP_LINE = '100000000000001';
@@ -80,11 +81,18 @@ const scripts: Step[][] = [
     {
       dir: 'out',
       text: 'Tu pedido está en ruta y llega hoy antes de las 6 p. m.',
-      failed: '131047 · Re-engagement message · Pasaron más de 24 horas desde la última respuesta del cliente',
+      failed: reasonOf(131047, 'Re-engagement message'),
     },
   ],
 ];
 const ANSWERABLE = 5;
+
+/**
+ * The answer that failed in one open WhatsApp conversation (issue 11): the thread shows the
+ * provider's reason and «Reintentar» sends it again through the sandbox.
+ */
+export const DEMO_RETRY_TEXT = 'Te confirmo: tu pedido sale hoy a las 4 p. m. 🚚';
+const retryStep: Step = { dir: 'out', text: DEMO_RETRY_TEXT, failed: reasonOf(131000, 'Internal error') };
 
 /** One older WhatsApp conversation shows what customers can send besides text (decision 0020). */
 const showcase: Step[] = [
@@ -157,6 +165,10 @@ export async function seedDemoChats(db: Db, companyId: string): Promise<void> {
     const endAt = recent ? now - (3 + ((i * 53) % (20 * 60))) * MINUTE : chat.last_message_at ? Date.parse(chat.last_message_at) : now - (i + 2) * 86_400_000;
     return { chat, i, telefono: chat.platform === 'whatsapp' ? telefono : undefined, platformUserId, status, agenteId, mostradorLabels, recent, script, endAt };
   });
+
+  // the newest open WhatsApp conversation ends with an answer that failed (a retry sends it)
+  const retryable = people.find((p) => p.recent && p.chat.platform === 'whatsapp');
+  if (retryable) retryable.script = [...retryable.script, retryStep];
 
   // a lead (and clean lead) for each chat that has none, as the webhook job would have made them
   const orphans = people.filter((p) => !p.chat.lead_id);

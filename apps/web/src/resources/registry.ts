@@ -3,6 +3,7 @@ import type { SvgIconComponent } from '@mui/icons-material';
 import AccountTree from '@mui/icons-material/AccountTree';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
 import Badge from '@mui/icons-material/Badge';
+import Bolt from '@mui/icons-material/Bolt';
 import BookmarkBorder from '@mui/icons-material/BookmarkBorder';
 import Campaign from '@mui/icons-material/Campaign';
 import Business from '@mui/icons-material/Business';
@@ -172,6 +173,7 @@ export const screens: ScreenEntry[] = [
   { path: '/facebook-audiencias', group: 'facebook', label: 'Audiencias de Facebook', icon: RecentActors, module: 'marketing', resource: 'facebook-audiences', load: () => import('./facebook-audiences') },
   // Mensajería y marketing
   { path: '/chat', group: 'messaging', label: 'Chat', icon: Forum, module: 'chats', page: () => import('../features/chat/chat-page') },
+  { path: '/respuestas-rapidas', group: 'messaging', label: 'Respuestas rápidas', icon: Bolt, module: 'messaging', resource: 'respuestas-rapidas', load: () => import('./respuestas-rapidas') },
   { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('./imagina-template-messages') },
   { path: '/marketing/campaigns', group: 'messaging', label: 'Campañas', icon: Campaign, module: 'marketing', resource: 'marketing-campaigns', load: () => import('./marketing-campaigns') },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },

@@ -16,6 +16,7 @@ import { LeadPanel } from './components/lead-panel';
 import { MassiveMessageDialog } from './components/massive-message-dialog';
 import { ThreadPane } from './components/thread-pane';
 import { useInbox, useMarkRead, useThread, useThreadByLead } from './hooks/use-chat-data';
+import { useChatAlerts } from './hooks/use-chat-alerts';
 import { useChatRealtime } from './hooks/use-chat-realtime';
 import { inboxChats, threadChat, type ThreadData } from './lib/cache';
 import { chatTexts } from './texts';
@@ -61,7 +62,9 @@ export function ChatPage() {
   const openChat = threadChat(thread.data) ?? chats.find((c) => c._id === chatId);
 
   const markRead = useMarkRead();
-  useChatRealtime(chatId, markRead);
+  // the unread count in the tab title and the optional new-message alerts (issue 11)
+  const alerts = useChatAlerts(chatId);
+  useChatRealtime(chatId, markRead, alerts);
 
   // /chat?leadId=…&platform=…: find the chat, keep the thread it came with, and show it as ?chatId=.
   const byLead = useThreadByLead(leadId, isPlatform(leadPlatform) ? leadPlatform : undefined);

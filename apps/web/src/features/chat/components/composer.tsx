@@ -1,7 +1,18 @@
-import { type ChatMessageKind, type SendMessageInput, sendMessageInput } from '@mostrador/contract';
+import {
+  type ChatMessageKind,
+  type ChatState,
+  chatStateReasons,
+  fillQuickReply,
+  type QuickReplyVariable,
+  type SendMessageInput,
+  sendMessageInput,
+} from '@mostrador/contract';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import SendIcon from '@mui/icons-material/Send';
+import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -11,12 +22,18 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { sessionStore } from '../../../lib/session';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
+import { type QuickReply, useQuickReplies } from '../hooks/use-composer-data';
+import { readDraft, writeDraft } from '../lib/drafts';
 import { classifyMediaUrl } from '../lib/media';
-import { chatTexts, kindNames } from '../texts';
+import { filterQuickReplies, insertAt, slashQuery } from '../lib/quick-replies';
+import { channelNames, chatTexts, kindNames } from '../texts';
+import { QuickReplyPicker } from './quick-reply-picker';
 
 type Errors = Partial<Record<'text' | 'mediaUrl' | 'kind', string>>;
 
@@ -120,50 +137,169 @@ function AttachDialog({ open, onClose, onSend }: { open: boolean; onClose: () =>
   );
 }
 
-/** What was typed and not sent, per chat, while the page is open (switching chats keeps each draft); signing out forgets them. */
-const drafts = new Map<string, string>();
-sessionStore.subscribe(() => {
-  if (!sessionStore.get().token) drafts.clear();
-});
+/** Where the channel's connection is set up (Integraciones › WhatsApp: the line, the Facebook page and its Instagram account). */
+export const CONNECT_PATH = '/whatsapp';
+
+/**
+ * What the composer lets the agent do now: the server's state (GET /chats/:id/state) when it
+ * has come, the window it saw closing since (the clock moves on), else the inbox's own
+ * estimate (WhatsApp outside the window) until it comes or when it could not be read.
+ */
+export function effectiveState(state: ChatState | undefined, closedEstimate: boolean, now = Date.now()): Pick<ChatState, 'state' | 'canSend' | 'reason' | 'channel'> | undefined {
+  if (state) {
+    if (state.state === 'open' && state.windowOpenUntil && Date.parse(state.windowOpenUntil) <= now) {
+      return { state: 'window_closed', canSend: false, reason: chatStateReasons.windowClosed(state.channel), channel: state.channel };
+    }
+    return state;
+  }
+  return closedEstimate ? { state: 'window_closed', canSend: false, reason: chatStateReasons.windowClosed('whatsapp'), channel: 'whatsapp' } : undefined;
+}
+
+const channelLabel = { whatsapp: channelNames.whatsapp, messenger: channelNames.facebook, instagram: channelNames.instagram } as const;
+
+/** Why free-form messages cannot go out now, in the composer: the window, the connection, the recipient. */
+function StateBanner({ state, canConnect }: { state: NonNullable<ReturnType<typeof effectiveState>>; canConnect: boolean }) {
+  const name = channelLabel[state.channel];
+  if (state.state === 'window_closed') {
+    return (
+      <Alert severity="warning" data-testid="outside-window" data-state="window_closed" sx={{ mb: 1, py: 0.25 }}>
+        <AlertTitle sx={{ mb: 0.25 }}>{chatTexts.windowClosedTitle}</AlertTitle>
+        {state.reason}
+        <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+          {chatStateReasons.templateNeeded}
+        </Box>
+      </Alert>
+    );
+  }
+  if (state.state === 'not_connected') {
+    return (
+      <Alert
+        severity="info"
+        icon={<LockOutlinedIcon />}
+        data-testid="composer-locked"
+        data-state="not_connected"
+        sx={{ mb: 1, py: 0.25 }}
+        action={
+          canConnect ? (
+            <Button component={RouterLink} to={CONNECT_PATH} color="inherit" size="small" variant="outlined" sx={{ whiteSpace: 'nowrap' }}>
+              {chatTexts.connectChannel(name)}
+            </Button>
+          ) : undefined
+        }
+      >
+        <AlertTitle sx={{ mb: 0.25 }}>{chatTexts.notConnectedTitle(name)}</AlertTitle>
+        {state.reason}
+        {!canConnect && (
+          <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+            {chatTexts.askAdmin}
+          </Box>
+        )}
+      </Alert>
+    );
+  }
+  return (
+    <Alert severity="warning" data-testid="composer-locked" data-state={state.state} sx={{ mb: 1, py: 0.25 }}>
+      {state.reason}
+    </Alert>
+  );
+}
 
 export interface ComposerProps {
   /** The chat the draft belongs to. */
   chatId: string;
   /** Puts the cursor in the box (desktop: open a chat and type). */
   autoFocus?: boolean;
-  /** Free-form messages are not allowed (WhatsApp outside the 24-hour window). */
+  /** The inbox's estimate that free-form messages are not allowed (WhatsApp outside the 24-hour window), until the server's state comes. */
   closed: boolean;
+  /** What the server says the chat's channel allows now (decision 0027). */
+  state?: ChatState;
+  /** The user may connect channels (shows the link to the screen that does). */
+  canConnect?: boolean;
   /** A message of this chat is on its way. */
   sending: boolean;
   /** Sends; resolves false when it failed (the text comes back to the box). */
   onSend: (body: SendMessageInput) => Promise<boolean>;
+  /** Saves an internal note; resolves false when it failed. Without it there is no note mode. */
+  onNote?: (text: string) => Promise<boolean>;
   /** The server's refusal of the last send (409: window closed, no channel). */
   refusal?: string;
+  /** What a quick reply's {{variables}} become in this chat. */
+  variables?: Partial<Record<QuickReplyVariable, string>>;
 }
 
-/** Writes to the customer: Enter sends, Shift+Enter is a new line; media go by link. */
-export function Composer({ chatId, autoFocus = false, closed, sending, onSend, refusal }: ComposerProps) {
-  const [text, setTextState] = useState(() => drafts.get(chatId) ?? '');
-  const setText = (next: string | ((current: string) => string)) =>
-    setTextState((current) => {
-      const value = typeof next === 'function' ? next(current) : next;
-      if (value) drafts.set(chatId, value);
-      else drafts.delete(chatId);
-      return value;
-    });
+/**
+ * Writes to the customer, or an internal note: Enter sends, Shift+Enter is a new line, "/"
+ * opens the quick replies; media go by link. It knows the channel's state before anything is
+ * typed: a closed window or a channel that is not connected locks the answer (notes stay
+ * open) and says why in Spanish.
+ */
+export function Composer({ chatId, autoFocus = false, closed, state, canConnect = false, sending, onSend, onNote, refusal, variables = {} }: ComposerProps) {
+  const [draft] = useState(() => readDraft(chatId));
+  const [text, setTextState] = useState(draft.text);
+  const [note, setNoteState] = useState(!!onNote && !!draft.note);
+  const setText = (value: string) => {
+    setTextState(value);
+    writeDraft(chatId, { text: value, note });
+  };
+  const setNote = (value: boolean) => {
+    setNoteState(value);
+    writeDraft(chatId, { text, note: value });
+  };
   const [error, setError] = useState<string>();
   const [attaching, setAttaching] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
-  const disabled = closed || sending;
+  const box = useRef<HTMLDivElement>(null);
+
+  const effective = effectiveState(state, closed);
+  const locked = !note && !!effective && !effective.canSend;
+  const disabled = locked || sending;
+
+  // "/" quick replies
+  const pickerId = useId();
+  const [caret, setCaret] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const [highlighted, setHighlighted] = useState(0);
+  const slash = locked ? undefined : slashQuery(text, caret);
+  const quickReplies = useQuickReplies(!!slash);
+  const matches = useMemo(() => (slash ? filterQuickReplies(quickReplies.data ?? [], slash.query) : []), [slash?.query, quickReplies.data]);
+  const pickerOpen = !!slash && !dismissed;
+  useEffect(() => setHighlighted(0), [slash?.query]);
+
+  const pick = (reply: QuickReply) => {
+    if (!slash) return;
+    const filled = fillQuickReply(reply.texto, variables);
+    const next = insertAt(text, slash.start, caret, filled);
+    setText(next.text);
+    setCaret(next.caret);
+    setDismissed(false);
+    requestAnimationFrame(() => {
+      const el = input.current;
+      if (!el) return;
+      el.focus();
+      el.setSelectionRange(next.caret, next.caret);
+    });
+  };
 
   const send = async (body: SendMessageInput, restore: string) => {
     const ok = await onSend(body);
-    if (!ok) setText((current) => current || restore);
+    if (!ok && restore) setTextState((current) => current || restore);
     input.current?.focus();
   };
 
   const submitText = (event?: FormEvent) => {
     event?.preventDefault();
+    if (note) {
+      const typed = text.trim();
+      if (!typed) return setError(chatTexts.writeNote);
+      if (!onNote || sending) return;
+      setError(undefined);
+      setText('');
+      void onNote(typed).then((ok) => {
+        if (!ok) setTextState((current) => current || typed);
+        input.current?.focus();
+      });
+      return;
+    }
     if (disabled) return;
     const { body, errors } = validateMessage({ kind: 'text', text });
     setError(errors.text);
@@ -174,59 +310,148 @@ export function Composer({ chatId, autoFocus = false, closed, sending, onSend, r
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (pickerOpen && matches.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setHighlighted((i) => (i + step + matches.length) % matches.length);
+        return;
+      }
+      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+        event.preventDefault();
+        pick(matches[Math.min(highlighted, matches.length - 1)]);
+        return;
+      }
+    }
+    if (pickerOpen && event.key === 'Escape') {
+      event.preventDefault();
+      setDismissed(true);
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submitText();
     }
   };
 
+  const placeholder = note ? chatTexts.placeholderNote : locked ? chatTexts.placeholderLocked : chatTexts.placeholder;
   return (
-    <Box component="form" onSubmit={submitText} noValidate sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: { xs: 1, sm: 2 }, py: 1.25 }}>
-      {refusal && (
+    <Box
+      component="form"
+      onSubmit={submitText}
+      noValidate
+      data-testid="composer"
+      data-mode={note ? 'note' : 'reply'}
+      data-state={effective?.state ?? 'open'}
+      sx={{ borderTop: 1, borderColor: 'divider', bgcolor: note ? '#FFFBEA' : 'background.paper', px: { xs: 1, sm: 2 }, pt: 1, pb: 1.25 }}
+    >
+      {!note && effective && !effective.canSend && <StateBanner state={effective} canConnect={canConnect} />}
+      {refusal && !note && !(effective && !effective.canSend) && (
         <Alert severity="error" sx={{ mb: 1 }} data-testid="send-refusal">
           {refusal}
         </Alert>
       )}
-      <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
-        <Tooltip title={chatTexts.attach}>
-          <span>
-            <IconButton aria-label={chatTexts.attach} onClick={() => setAttaching(true)} disabled={disabled}>
-              <AttachFileIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+      {onNote && (
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={note ? 'note' : 'reply'}
+          onChange={(_e, value: 'note' | 'reply' | null) => {
+            if (!value) return;
+            setNote(value === 'note');
+            setError(undefined);
+            requestAnimationFrame(() => input.current?.focus());
+          }}
+          aria-label={chatTexts.composerMode}
+          sx={{ mb: 0.75, '& .MuiToggleButton-root': { py: 0.25, px: 1.25, textTransform: 'none', fontSize: '0.8rem' } }}
+        >
+          <ToggleButton value="reply">{chatTexts.modeReply}</ToggleButton>
+          <ToggleButton value="note" sx={{ '&.Mui-selected': { bgcolor: '#FFF1C2', color: '#6B4E00' } }}>
+            <StickyNote2OutlinedIcon sx={{ fontSize: 16, mr: 0.5 }} />
+            {chatTexts.modeNote}
+          </ToggleButton>
+        </ToggleButtonGroup>
+      )}
+      <Box ref={box} sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
+        {!note && (
+          <Tooltip title={chatTexts.attach}>
+            <span>
+              <IconButton aria-label={chatTexts.attach} onClick={() => setAttaching(true)} disabled={disabled}>
+                <AttachFileIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
         <TextField
           inputRef={input}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
-            if (error) setError(validateMessage({ kind: 'text', text: e.target.value }).errors.text);
+            setCaret(e.target.selectionStart ?? e.target.value.length);
+            setDismissed(false);
+            if (error) setError(note ? undefined : validateMessage({ kind: 'text', text: e.target.value }).errors.text);
           }}
+          onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
           onKeyDown={onKeyDown}
-          placeholder={closed ? chatTexts.placeholderClosed : chatTexts.placeholder}
-          disabled={closed}
-          autoFocus={autoFocus && !closed}
+          onBlur={() => setDismissed(true)}
+          onFocus={() => setDismissed(false)}
+          placeholder={placeholder}
+          disabled={locked}
+          autoFocus={autoFocus && !locked}
           multiline
           maxRows={6}
           size="small"
+          fullWidth
           error={!!error}
           helperText={error}
-          slotProps={{ htmlInput: { 'aria-label': chatTexts.placeholder, 'aria-describedby': closed ? undefined : 'composer-help' } }}
-          sx={{ '& .MuiInputBase-root': { borderRadius: 3, bgcolor: closed ? 'action.hover' : '#F7F7FB' } }}
+          slotProps={{
+            htmlInput: {
+              'aria-label': note ? chatTexts.placeholderNote : chatTexts.placeholder,
+              'aria-describedby': locked ? undefined : 'composer-help',
+              'aria-controls': pickerOpen ? pickerId : undefined,
+              'aria-activedescendant': pickerOpen && matches.length ? `${pickerId}-${highlighted}` : undefined,
+              'aria-autocomplete': 'list',
+            },
+          }}
+          sx={{
+            flex: 1,
+            '& .MuiInputBase-root': { borderRadius: 3, bgcolor: note ? '#FFF6D6' : locked ? 'action.hover' : '#F7F7FB' },
+          }}
         />
-        <Tooltip title={chatTexts.send}>
+        <Tooltip title={note ? chatTexts.saveNote : chatTexts.send}>
           <span>
-            <IconButton type="submit" color="primary" aria-label={chatTexts.send} disabled={disabled} sx={{ bgcolor: disabled ? undefined : 'primary.main', color: disabled ? undefined : 'common.white', '&:hover': { bgcolor: 'primary.dark' } }}>
-              <SendIcon />
+            <IconButton
+              type="submit"
+              color="primary"
+              aria-label={note ? chatTexts.saveNote : chatTexts.send}
+              disabled={note ? sending : disabled}
+              sx={{
+                bgcolor: (note ? sending : disabled) ? undefined : note ? '#B7791F' : 'primary.main',
+                color: (note ? sending : disabled) ? undefined : 'common.white',
+                '&:hover': { bgcolor: note ? '#975A16' : 'primary.dark' },
+              }}
+            >
+              {note ? <StickyNote2OutlinedIcon /> : <SendIcon />}
             </IconButton>
           </span>
         </Tooltip>
       </Box>
-      {!closed && (
-        <Box id="composer-help" sx={{ display: { xs: 'none', sm: 'block' }, typography: 'caption', color: 'text.secondary', mt: 0.5, pl: 7 }}>
-          {chatTexts.composerHelp}
+      {!locked && (
+        <Box id="composer-help" sx={{ display: { xs: 'none', sm: 'block' }, typography: 'caption', color: 'text.secondary', mt: 0.5, pl: note ? 0.5 : 7 }}>
+          {note ? chatTexts.noteHelp : chatTexts.composerHelp}
         </Box>
       )}
+      <QuickReplyPicker
+        id={pickerId}
+        anchorEl={box.current}
+        open={pickerOpen}
+        query={slash?.query ?? ''}
+        items={matches}
+        loading={quickReplies.isLoading}
+        highlighted={highlighted}
+        onHighlight={setHighlighted}
+        onPick={pick}
+      />
       <AttachDialog open={attaching} onClose={() => setAttaching(false)} onSend={(body) => void send(body, '')} />
     </Box>
   );

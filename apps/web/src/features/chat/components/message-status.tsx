@@ -5,7 +5,6 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { chatTexts } from '../texts';
 
 const iconSx = { fontSize: 16, verticalAlign: 'middle' } as const;
@@ -15,17 +14,16 @@ const iconSx = { fontSize: 16, verticalAlign: 'middle' } as const;
  * Entregado (two ticks), Leído (two blue ticks), Fallido (red, with the provider's reason).
  */
 export function MessageStatus({ message }: { message: Pick<ChatMessage, 'status' | 'statusError' | 'direction'> }) {
+  // inbound messages and notes (status received) have no delivery state
   if (message.direction !== 'out' || message.status === 'received') return null;
   const label = chatMessageStatusLabels[message.status];
   if (message.status === 'failed') {
+    // the reason and «Reintentar» sit in the bubble (message-bubble.tsx): here the red mark only
     const reason = message.statusError?.trim();
     return (
       <Tooltip title={reason ? `${chatTexts.failedReason}: ${reason}` : label}>
-        <Box component="span" data-testid="message-status" data-status="failed" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: 'error.main' }}>
+        <Box component="span" data-testid="message-status" data-status="failed" sx={{ display: 'inline-flex', alignItems: 'center', color: 'error.main' }}>
           <ErrorOutlineIcon sx={iconSx} titleAccess={label} />
-          <Typography component="span" variant="caption" sx={{ color: 'error.main', fontWeight: 600 }}>
-            {reason ? `${label}: ${reason}` : label}
-          </Typography>
         </Box>
       </Tooltip>
     );

@@ -3,7 +3,6 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
-import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,11 +17,15 @@ import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, use
 import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { ApiError } from '../../../lib/api-client';
+import { usePermissions } from '../../../lib/permissions';
+import { useSession } from '../../../lib/session';
 import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks/use-chat-data';
+import { useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../hooks/use-composer-data';
 import { useRerenderAt } from '../hooks/use-now';
 import { threadChat, threadMessages } from '../lib/cache';
-import { dayKey, dayLabel, windowIsOpen } from '../lib/time';
+import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
+import { ChatActions } from './chat-actions';
 import { Composer } from './composer';
 import { MessageBubble } from './message-bubble';
 
@@ -55,8 +58,17 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
   const chat = threadChat(thread.data) ?? summary;
   const messages = useMemo(() => threadMessages(thread.data), [thread.data]);
   const [refusal, setRefusal] = useState<string>();
-  useRerenderAt(chat?.platform === 'whatsapp' ? chat.windowOpenUntil : undefined);
+  const permissions = usePermissions();
+  const { user } = useSession();
+  const channelState = useChatState(chatId);
+  const state = channelState.data?.chatId === chatId ? channelState.data : undefined;
+  const retry = useRetryMessage(chatId);
+  const addNote = useAddNote(chatId);
+  const setStatus = useSetChatStatus(chatId);
+  // the window closes while the chat is open: the composer locks at that moment
+  useRerenderAt(state?.windowOpenUntil ?? (chat?.platform === 'whatsapp' ? chat.windowOpenUntil : undefined));
   const closed = isOutsideWindow(chat);
+  const chatStatus = state?.status ?? chat?.status;
 
   // Opening a chat reads it.
   useEffect(() => {
@@ -112,9 +124,27 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
       setRefusal(undefined);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) setRefusal(error.messages[0]);
+      if (error instanceof ApiError && error.status === 409) {
+        setRefusal(error.messages[0]);
+        // the channel's state changed under us (window closed, channel removed): ask again
+        void channelState.refetch();
+      }
       return false;
     }
+  };
+
+  const onNote = async (text: string): Promise<boolean> => {
+    try {
+      await addNote.mutateAsync(text);
+      return true;
+    } catch {
+      // the api client already showed why
+      return false;
+    }
+  };
+
+  const onRetry = (message: ChatMessage) => {
+    retry.mutate(message._id);
   };
 
   const onDelete = async (message: ChatMessage) => {
@@ -144,8 +174,15 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
               <Typography variant="h2" component="h2" noWrap sx={{ fontSize: '1.05rem' }} data-testid="thread-title">
                 {chat.contactName}
               </Typography>
-              <Typography variant="caption" color="text.secondary" noWrap component="p">
-                {[channelNames[chat.platform], chat.lead?.telefono].filter(Boolean).join(' · ')}
+              <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="thread-subtitle">
+                {[
+                  channelNames[chat.platform],
+                  chat.lead?.telefono,
+                  chatStatus === 'closed' ? chatTexts.resolved : undefined,
+                  chatStatus === 'snoozed' && state?.snoozedUntil ? chatTexts.snoozedUntil(fullDateTime(state.snoozedUntil)) : undefined,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </Typography>
             </Box>
           </>
@@ -154,18 +191,19 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
             <Skeleton width={180} height={28} />
           </Box>
         )}
+        {chat && (
+          <ChatActions
+            status={chatStatus ?? 'open'}
+            busy={setStatus.isPending}
+            onStatus={(body) => setStatus.mutate(body)}
+          />
+        )}
         <Tooltip title={panelOpen ? chatTexts.hidePanel : chatTexts.showPanel}>
           <IconButton aria-label={panelOpen ? chatTexts.hidePanel : chatTexts.showPanel} aria-pressed={panelOpen} onClick={onTogglePanel} color={panelOpen ? 'primary' : 'default'}>
             <InfoOutlinedIcon />
           </IconButton>
         </Tooltip>
       </Box>
-
-      {closed && (
-        <Alert severity="warning" role="alert" data-testid="outside-window" sx={{ borderRadius: 0, borderBottom: 1, borderColor: 'divider' }}>
-          {chatTexts.outsideWindow}
-        </Alert>
-      )}
 
       <Box sx={{ position: 'relative', flex: 1, minHeight: 0 }}>
         <Box ref={scroller} onScroll={onScroll} sx={{ position: 'absolute', inset: 0, overflowY: 'auto', overscrollBehavior: 'contain' }} data-testid="thread-scroller">
@@ -208,7 +246,12 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
                       <Chip size="small" label={dayLabel(message.sentAt, now)} sx={{ bgcolor: 'background.paper', border: 1, borderColor: 'divider', fontWeight: 500 }} />
                     </Divider>
                   )}
-                  <MessageBubble message={message} onDelete={canDelete ? onDelete : undefined} />
+                  <MessageBubble
+                    message={message}
+                    onDelete={canDelete ? onDelete : undefined}
+                    onRetry={onRetry}
+                    retrying={retry.isPending && retry.variables === message._id}
+                  />
                 </Fragment>
               );
             })}
@@ -227,7 +270,19 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         )}
       </Box>
 
-      <Composer key={chatId} chatId={chatId} autoFocus={!onBack} closed={closed} sending={send.isPending || !chat} onSend={onSend} refusal={refusal} />
+      <Composer
+        key={chatId}
+        chatId={chatId}
+        autoFocus={!onBack}
+        closed={closed}
+        state={state}
+        canConnect={permissions.can('integrations', 'update')}
+        sending={send.isPending || addNote.isPending || !chat}
+        onSend={onSend}
+        onNote={onNote}
+        refusal={refusal}
+        variables={{ nombre: chat?.lead?.name || chat?.contactName, telefono: chat?.lead?.telefono, agente: user?.first_name }}
+      />
     </Box>
   );
 }

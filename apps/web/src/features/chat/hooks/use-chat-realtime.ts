@@ -4,6 +4,7 @@ import { useSession } from '../../../lib/session';
 import { chatKeys } from '../api';
 import { patchMessage, type ThreadData, upsertMessage } from '../lib/cache';
 import { storeChatSummary } from './use-chat-data';
+import { composerKeys } from './use-composer-data';
 
 /**
  * Keeps the chat screen live (lib/realtime's shared stream): a new message lands in its
@@ -12,7 +13,7 @@ import { storeChatSummary } from './use-chat-data';
  * after a gap in the stream, everything reloads. `openChatId` is the chat on screen: its
  * incoming messages are read at once (`markRead`).
  */
-export function useChatRealtime(openChatId: string | undefined, markRead: (chatId: string) => void): void {
+export function useChatRealtime(openChatId: string | undefined, markRead: (chatId: string) => void, onEvent?: (event: RealtimeMessage) => void): void {
   const queryClient = useQueryClient();
   const { companyId } = useSession();
 
@@ -21,6 +22,10 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
       case 'message.created': {
         const { chat, message } = event;
         queryClient.setQueryData<ThreadData>(chatKeys.thread(chat._id, companyId), (data) => upsertMessage(data, message));
+        // an internal note changes nothing of the chat in the lists
+        if (message.kind === 'note') break;
+        // a customer's message opens the window (and a snoozed chat): the composer asks again
+        if (message.direction === 'in') void queryClient.invalidateQueries({ queryKey: composerKeys.state(chat._id, companyId) });
         const reading = chat._id === openChatId && message.direction === 'in' && isVisible();
         storeChatSummary(queryClient, companyId, reading ? { ...chat, unreadCount: 0 } : chat, { toTop: true });
         if (reading) markRead(chat._id);
@@ -33,6 +38,8 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
         break;
       case 'chat.updated':
         storeChatSummary(queryClient, companyId, event.chat);
+        // resolved, snoozed or opened again elsewhere (or by its snooze ending)
+        void queryClient.invalidateQueries({ queryKey: composerKeys.state(event.chat._id, companyId) });
         break;
       case 'lead.updated':
         // The lead shows inside chat summaries (status, agent, labels): reload the lists and the person's chats.
@@ -47,6 +54,7 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
         void queryClient.invalidateQueries({ queryKey: chatKeys.all });
         break;
     }
+    onEvent?.(event);
   });
 }
 
