@@ -76,6 +76,24 @@ describe('phones are phone numbers, e-mails are e-mails', () => {
     expect(agent.json().errors.msg).toBe('Teléfono: Solo dígitos, con el código de país (de 8 a 15 dígitos)');
   });
 
+  it('rejects an imported row whose phone is no number, as it rejects a typed one', async () => {
+    const csv = ['nombre,telefono', 'Código inexistente,+999 1234 5678', 'Peruano de 12 dígitos,+51 987 654 3210', 'Bien,987 650 123'].join('\r\n');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/leads/import',
+      headers: { ...as(admin, peru), 'content-type': 'text/csv' },
+      payload: csv,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      created: 1,
+      rejected: [
+        { row: 2, reason: 'Teléfono inválido' },
+        { row: 3, reason: 'Teléfono inválido' },
+      ],
+    });
+  });
+
   it('keeps storing real numbers as digits with the country code', async () => {
     for (const telefono of ['51987654321', '5114567890', '56912345678', '573001234567', '34612345678']) {
       const res = await call('POST', '/leads', { name: `Cliente ${telefono}`, telefono, platform: 'whatsapp', status: 'sin-asignar' });

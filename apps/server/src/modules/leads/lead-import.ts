@@ -2,6 +2,7 @@ import {
   type CountryCode,
   LEAD_IMPORT_MAX_ROWS,
   type LeadImportResult,
+  isPhoneNumber,
   type LeadPlatform,
   normalisePhone,
   resources,
@@ -140,7 +141,8 @@ export function readLeadCsv(bytes: Uint8Array, country: CountryCode, labelIds: M
       continue;
     }
     const telefono = phoneText ? normalisePhone(phoneText, country) : undefined;
-    if (telefono === null) {
+    // the digits must be a phone number some country has (libphonenumber-js), as zPhone asks of a lead
+    if (telefono === null || (telefono !== undefined && !isPhoneNumber(telefono))) {
       out.push({ ok: false, row, reason: importReasons.phone });
       continue;
     }
