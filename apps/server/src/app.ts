@@ -29,6 +29,7 @@ import { systemRoutes } from './modules/system/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { ecommerceRoutes } from './modules/ecommerce/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
@@ -133,6 +134,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(contactFrequencyRoutes);
       await api.register(webhookRoutes);
       await api.register(eventRoutes);
+      await api.register(ecommerceRoutes);
       await api.register(orderRoutes);
     },
     { prefix: '/api' },

@@ -6,6 +6,7 @@ import { createCorporation } from '../modules/corporations/service.js';
 import { seedDemoAssignment } from './demo-assignment.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
+import { seedEcommerce } from './demo-ecommerce.js';
 import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
@@ -20,7 +21,7 @@ export const demoLogins = [
  * Seeds the demo tenant when the database has no corporation at all. Never runs against a
  * database that already has data, and the caller never calls it in production.
  */
-export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promise<boolean> {
+export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(727002)');
     const [{ n }] = await tx.select({ n: count() }).from(corporations);
@@ -42,6 +43,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal'>): Promis
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
     await seedDemoChats(tx, peru.id);
+    // the sandbox WooCommerce stores' catalogues, as already-synced records
+    await seedEcommerce(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)

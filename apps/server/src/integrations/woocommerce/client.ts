@@ -1,0 +1,193 @@
+import type { WooBatch, WooBatchResult } from './types.js';
+
+/** WooCommerce caps `per_page` at 100, and a batch at 100 items in all. */
+export const WOO_PAGE_SIZE = 100;
+export const WOO_BATCH_LIMIT = 100;
+
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}>;
+
+export interface WooClientOptions {
+  /** The store's address (`https://tienda.example.pe`); the API is under /wp-json/wc/v3. */
+  url: string;
+  consumerKey: string;
+  consumerSecret: string;
+  /** The HTTP function (the sandbox passes its in-process store). Default: global fetch. */
+  fetch?: FetchLike;
+  /** Tries of a request answered 429/5xx or not answered at all (default 5). */
+  retries?: number;
+  /** First wait before a retry, doubled each time (default 500 ms), unless Retry-After says. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Time allowed per request (default 30 s). */
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type WooErrorKind = 'network' | 'not-woocommerce' | 'auth' | 'permission' | 'read-only' | 'not-found' | 'rate-limited' | 'server' | 'invalid';
+
+/** A failed call, with what is wrong in Spanish (`msg`) for the screens and the sync report. */
+export class WooError extends Error {
+  constructor(
+    readonly kind: WooErrorKind,
+    readonly msg: string,
+    readonly status = 0,
+    readonly code = '',
+  ) {
+    super(msg);
+  }
+}
+
+export interface WooResponse<T> {
+  data: T;
+  status: number;
+  total?: number;
+  totalPages?: number;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The error a WooCommerce answer stands for, in Spanish (decision 0034 lists them). */
+export function wooErrorOf(status: number, body: unknown, path: string): WooError {
+  const code = typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' ? (body as { code: string }).code : '';
+  const message = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : '';
+  if (status === 404 && (code === 'rest_no_route' || code === '')) {
+    return new WooError('not-woocommerce', 'La dirección no responde como una tienda WooCommerce (no existe /wp-json/wc/v3): revisa la URL y que los enlaces permanentes de WordPress estén activos', status, code);
+  }
+  if (status === 401 && /write permissions|permiso de escritura/i.test(message)) {
+    return new WooError('read-only', 'Las claves solo tienen permiso de lectura: crea en WooCommerce unas claves con permiso de lectura/escritura', status, code);
+  }
+  if (status === 401 && (code === 'woocommerce_rest_authentication_error' || code === 'woocommerce_rest_authentication_missing' || /consumer|signature|clave/i.test(message))) {
+    return new WooError('auth', 'La clave (ck_…) o el secreto (cs_…) del consumidor no son válidos para esta tienda', status, code);
+  }
+  if (status === 401 || status === 403) {
+    return new WooError('permission', `Las claves no tienen permiso para esta operación en la tienda (${code || status})`, status, code);
+  }
+  if (status === 404) return new WooError('not-found', `La tienda no tiene el registro pedido (${path})`, status, code);
+  if (status === 429) return new WooError('rate-limited', 'La tienda limitó las solicitudes (429) y siguió rechazándolas tras varios reintentos', status, code);
+  if (status >= 500) return new WooError('server', `La tienda respondió con un error (${status}) tras varios reintentos`, status, code);
+  return new WooError('invalid', `La tienda rechazó los datos: ${message || code || status}`, status, code);
+}
+
+/**
+ * A typed client of the WooCommerce REST API v3 over fetch (INTEGRATIONS.md): Basic auth with
+ * the consumer key and secret, JSON in and out, `per_page` ≤ 100 with `X-WP-Total` /
+ * `X-WP-TotalPages`, batches of ≤ 100 items, and 429 / 5xx / no answer retried with
+ * exponential backoff (honouring `Retry-After`). It counts its requests and writes.
+ */
+export function createWooClient(options: WooClientOptions) {
+  const base = `${options.url.replace(/\/+$/, '')}/wp-json/wc/v3`;
+  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const retries = options.retries ?? 5;
+  const backoffMs = options.backoffMs ?? 500;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const sleep = options.sleep ?? sleepFor;
+  const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
+  const stats = { requests: 0, writes: 0, retries: 0 };
+
+  async function request<T>(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: unknown): Promise<WooResponse<T>> {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, String(v));
+    const url = `${base}${path}${qs.size ? `?${qs}` : ''}`;
+    const write = method !== 'GET';
+    for (let attempt = 1; ; attempt++) {
+      stats.requests++;
+      if (write) stats.writes++;
+      let status = 0;
+      let text = '';
+      let retryAfter: string | null = null;
+      let headers: { get(name: string): string | null } | undefined;
+      try {
+        const res = await doFetch(url, {
+          method,
+          headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        status = res.status;
+        headers = res.headers;
+        retryAfter = res.headers.get('retry-after');
+        text = await res.text();
+      } catch (error) {
+        if (attempt >= retries) {
+          const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+          throw new WooError('network', `No se pudo conectar con la tienda en ${options.url} (${reason}): revisa la URL`, 0, String(reason));
+        }
+        stats.retries++;
+        await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1)));
+        continue;
+      }
+      if ((status === 429 || status >= 500) && attempt < retries) {
+        stats.retries++;
+        const seconds = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+        await sleep(Math.min(maxBackoffMs, seconds ?? backoffMs * 2 ** (attempt - 1)));
+        continue;
+      }
+      let data: unknown;
+      try {
+        data = text ? JSON.parse(text) : undefined;
+      } catch {
+        // WordPress without WooCommerce, or another site: HTML where JSON was expected
+        if (status >= 200 && status < 300) {
+          throw new WooError('not-woocommerce', 'La dirección respondió, pero no como la API de WooCommerce (no devolvió JSON): revisa la URL', status);
+        }
+        data = undefined;
+      }
+      if (status < 200 || status >= 300) throw wooErrorOf(status, data, path);
+      const total = headers?.get('x-wp-total');
+      const totalPages = headers?.get('x-wp-totalpages');
+      return {
+        data: data as T,
+        status,
+        total: total != null ? Number(total) : undefined,
+        totalPages: totalPages != null ? Number(totalPages) : undefined,
+      };
+    }
+  }
+
+  return {
+    stats,
+    request,
+    get: <T>(path: string, query?: Record<string, string | number | undefined>) => request<T>('GET', path, query),
+    post: <T>(path: string, body: unknown) => request<T>('POST', path, {}, body),
+    put: <T>(path: string, body: unknown) => request<T>('PUT', path, {}, body),
+    delete: <T>(path: string, query?: Record<string, string | number | undefined>) => request<T>('DELETE', path, query),
+    /** One page of a list (`per_page` 100 unless smaller), with the store's totals. */
+    async page<T>(path: string, page: number, query: Record<string, string | number | undefined> = {}, perPage = WOO_PAGE_SIZE) {
+      const res = await request<T[]>('GET', path, { ...query, per_page: Math.min(perPage, WOO_PAGE_SIZE), page });
+      return { items: Array.isArray(res.data) ? res.data : [], total: res.total ?? 0, totalPages: res.totalPages ?? 1 };
+    },
+    /** Every item of a list, page by page (X-WP-TotalPages). */
+    async all<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
+      const out: T[] = [];
+      for (let page = 1; ; page++) {
+        const { items, totalPages } = await this.page<T>(path, page, query);
+        out.push(...items);
+        if (page >= totalPages || items.length === 0) return out;
+      }
+    },
+    /** `POST {path}/batch` in chunks of at most 100 items (creates, then updates, then deletes). */
+    async batch<T>(path: string, batch: WooBatch<T>): Promise<Required<WooBatchResult<T>>> {
+      const items: Array<['create' | 'update' | 'delete', unknown]> = [
+        ...(batch.create ?? []).map((x) => ['create', x] as ['create', unknown]),
+        ...(batch.update ?? []).map((x) => ['update', x] as ['update', unknown]),
+        ...(batch.delete ?? []).map((x) => ['delete', x] as ['delete', unknown]),
+      ];
+      const out: Required<WooBatchResult<T>> = { create: [], update: [], delete: [] };
+      for (let i = 0; i < items.length; i += WOO_BATCH_LIMIT) {
+        const chunk: Record<string, unknown[]> = {};
+        for (const [op, item] of items.slice(i, i + WOO_BATCH_LIMIT)) (chunk[op] ??= []).push(item);
+        const { data } = await request<WooBatchResult<T>>('POST', `${path}/batch`, {}, chunk);
+        out.create.push(...(data?.create ?? []));
+        out.update.push(...(data?.update ?? []));
+        out.delete.push(...(data?.delete ?? []));
+      }
+      return out;
+    },
+  };
+}
+export type WooClient = ReturnType<typeof createWooClient>;

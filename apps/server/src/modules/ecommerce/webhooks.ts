@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { zId } from '@mostrador/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { woocommerceLinks, woocommerceWebhookEvents } from '../../db/ecommerce-tables.js';
+import { ecommercesTable, ecommercesVariationsTable, woocommercesTable } from '../../db/resource-tables.js';
+import { isValidWooSignature } from '../../integrations/woocommerce/signature.js';
+import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/woocommerce/types.js';
+import { AppError } from '../../lib/errors.js';
+import { sanitizeJson } from '../../lib/third-party-text.js';
+import { errorText } from '../webhooks/process.js';
+import { clientFor, loadStore, type StoreCtx, storeColumns, storeOf } from './store.js';
+import { pullCustomers, pullOrders, pullProducts, type Tally, variationsOfPage } from './sync.js';
+
+export const WOO_WEBHOOK_QUEUE = 'woocommerce.webhook';
+const topics = /^(product|order|customer)\.(created|updated|deleted|restored)$/;
+
+async function termMapsOf(db: Db, store: StoreCtx) {
+  const rows = await db
+    .select()
+    .from(woocommerceLinks)
+    .where(and(eq(woocommerceLinks.storeId, store.id), inArray(woocommerceLinks.kind, ['category', 'tag'])));
+  const maps = { local: new Map<string, number>(), remote: { category: new Map<number, string>(), tag: new Map<number, string>() } };
+  for (const r of rows) {
+    maps.local.set(r.recordId, r.remoteId);
+    maps.remote[r.kind as 'category' | 'tag'].set(r.remoteId, r.recordId);
+  }
+  return maps;
+}
+
+/** One stored delivery into our records, like a sync of that one item (the same hashes: a repeat writes nothing). */
+export async function processWooEvent(db: Db, secrets: Parameters<typeof loadStore>[1], id: string): Promise<void> {
+  const [event] = await db.select().from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.id, id));
+  if (!event || event.status !== 'pending') return;
+  const store = await loadStore(db, secrets, event.companyId, event.storeId);
+  const [kind, action] = event.topic.split('.');
+  const payload = event.payload as { id?: number };
+  const t: Tally = { done: 0, created: 0, updated: 0, unchanged: 0, storeWrites: 0, errors: [] };
+  try {
+    if (action === 'deleted') {
+      if (kind === 'product' && typeof payload.id === 'number') {
+        await db.transaction(async (tx) => {
+          const [link] = await tx
+            .select()
+            .from(woocommerceLinks)
+            .where(and(eq(woocommerceLinks.storeId, store.id), eq(woocommerceLinks.kind, 'product'), eq(woocommerceLinks.remoteId, payload.id as number)));
+          if (!link) return;
+          const p = ecommercesTable as unknown as Record<string, AnyPgColumn>;
+          const v = ecommercesVariationsTable as unknown as Record<string, AnyPgColumn>;
+          await tx.delete(ecommercesVariationsTable).where(and(eq(v.companyId, store.companyId), eq(v.ecommerceId, link.recordId)));
+          await tx.delete(ecommercesTable).where(and(eq(p.companyId, store.companyId), eq(p.id, link.recordId)));
+          await tx.delete(woocommerceLinks).where(and(eq(woocommerceLinks.storeId, store.id), eq(woocommerceLinks.kind, 'product'), eq(woocommerceLinks.remoteId, payload.id as number)));
+        });
+      }
+    } else if (kind === 'product') {
+      const product = payload as WooProduct;
+      const variations = await variationsOfPage(clientFor(store), [product]);
+      const maps = await termMapsOf(db, store);
+      await db.transaction(async (tx) => pullProducts(tx as unknown as Db, store, maps, [product], variations, t));
+    } else if (kind === 'order') {
+      await db.transaction(async (tx) => pullOrders(tx as unknown as Db, store, [payload as WooOrder], t));
+    } else if (kind === 'customer') {
+      await db.transaction(async (tx) => pullCustomers(tx as unknown as Db, store, [payload as WooCustomer], t));
+    }
+    await db
+      .update(woocommerceWebhookEvents)
+      .set({
+        status: t.errors.length ? 'failed' : 'processed',
+        lastError: t.errors.length ? t.errors.map((e) => `${e.item}: ${e.msg}`).join('; ').slice(0, 2000) : null,
+        processedAt: new Date(),
+        attempts: event.attempts + 1,
+      })
+      .where(eq(woocommerceWebhookEvents.id, id));
+  } catch (error) {
+    const attempts = event.attempts + 1;
+    await db
+      .update(woocommerceWebhookEvents)
+      .set({ attempts, lastError: errorText(error), ...(attempts >= 6 ? { status: 'failed' } : {}) })
+      .where(eq(woocommerceWebhookEvents.id, id));
+    throw error;
+  }
+}
+
+/**
+ * POST /api/webhooks/woocommerce/{storeId}: the store's webhooks (product, order and customer
+ * topics). No token: the store proves itself with `X-WC-Webhook-Signature`, base64 of the
+ * HMAC-SHA256 of the raw body with the webhook secret kept (sealed) on the store. A delivery is
+ * stored once per `X-WC-Webhook-Delivery-ID` (a repeat is answered 200 and changes nothing),
+ * queued and answered at once. Encapsulated: its parser keeps the raw body only here.
+ */
+export async function woocommerceWebhookRoutes(app: FastifyInstance) {
+  const { db } = app.database;
+  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id));
+  app.addHook('onReady', async () => {
+    try {
+      const pending = await db.select({ id: woocommerceWebhookEvents.id }).from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.status, 'pending')).limit(1000);
+      for (const { id } of pending) await app.jobs.send(WOO_WEBHOOK_QUEUE, { id }, { singletonKey: id });
+    } catch (error) {
+      app.log.warn({ err: error }, 'no se pudieron reencolar los webhooks de WooCommerce pendientes');
+    }
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/webhooks/woocommerce/:storeId',
+    { config: { public: true }, schema: { tags: ['webhooks'], params: z.object({ storeId: zId() }) } },
+    async (request, reply) => {
+      const { storeId } = request.params as { storeId: string };
+      const [row] = await db.select().from(woocommercesTable).where(eq(storeColumns.id, storeId));
+      if (!row) throw new AppError('NOT_FOUND', 'La tienda no existe');
+      const store = storeOf(row as never, app.secrets);
+      const raw = request.body;
+      const topic = request.headers['x-wc-webhook-topic'];
+      // WooCommerce's ping on creating a webhook: `webhook_id=…`, no topic
+      if (!topic && Buffer.isBuffer(raw) && /^webhook_id=\d+$/.test(raw.toString('utf8').trim())) return reply.status(200).send({ received: 0 });
+      if (!store.webhookSecret) throw new AppError('TOKEN_INVALID', 'La tienda no tiene secreto de webhook: guárdalo en /woocommerce');
+      if (!Buffer.isBuffer(raw) || !isValidWooSignature(raw, request.headers['x-wc-webhook-signature'], store.webhookSecret)) {
+        throw new AppError('TOKEN_INVALID', 'Firma del webhook ausente o no válida (X-WC-Webhook-Signature)');
+      }
+      if (typeof topic !== 'string' || !topics.test(topic)) return reply.status(200).send({ received: 0, ignored: true });
+      let payload: unknown;
+      try {
+        payload = sanitizeJson(JSON.parse(raw.toString('utf8')));
+      } catch {
+        throw new AppError('BAD_REQUEST', 'El cuerpo del webhook no es un JSON válido');
+      }
+      if (typeof payload !== 'object' || payload === null || typeof (payload as { id?: unknown }).id !== 'number') {
+        throw new AppError('BAD_REQUEST', 'El webhook no trae el id del registro');
+      }
+      const header = request.headers['x-wc-webhook-delivery-id'];
+      const deliveryId = typeof header === 'string' && header ? header.slice(0, 200) : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+      const inserted = await db
+        .insert(woocommerceWebhookEvents)
+        .values({ companyId: store.companyId, storeId: store.id, deliveryId, topic: topic.replace('.restored', '.updated'), payload })
+        .onConflictDoNothing({ target: [woocommerceWebhookEvents.storeId, woocommerceWebhookEvents.deliveryId] })
+        .returning({ id: woocommerceWebhookEvents.id });
+      for (const { id } of inserted) {
+        await app.jobs.send(WOO_WEBHOOK_QUEUE, { id }, { singletonKey: id }).catch((error: unknown) => request.log.error({ err: error, id }, 'no se pudo encolar el webhook'));
+      }
+      return reply.status(200).send({ received: 1, stored: inserted.length, duplicate: inserted.length === 0 });
+    },
+  );
+}
