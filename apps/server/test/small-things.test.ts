@@ -62,6 +62,20 @@ describe('company time zone: every IANA zone, validated with the same list', () 
   });
 });
 
+describe("the company's currency reaches every member's session", () => {
+  it('is the setting, else the country\'s; agents get it too', async () => {
+    const currencyOf = (s: Signed, name: string) => s.user.corporation.companies.find((m) => m.company.name === name)?.company.currency;
+    expect(currencyOf(admin, 'Demo Perú')).toBe('PEN');
+    expect(currencyOf(admin, 'Demo Chile')).toBe('CLP');
+    const agent = await login(t, demo.agent);
+    expect(currencyOf(agent, 'Demo Perú')).toBe('PEN');
+    const chile = admin.company('Demo Chile');
+    expect((await call('PUT', `/companies/${chile}`, { settings: { currency: 'USD' } }, chile)).statusCode).toBe(200);
+    expect(currencyOf(await login(t, demo.admin), 'Demo Chile')).toBe('USD');
+    await call('PUT', `/companies/${chile}`, { settings: { currency: 'CLP' } }, chile);
+  });
+});
+
 describe('phones are phone numbers, e-mails are e-mails', () => {
   it('refuses digits that are no phone number with a Spanish 400 naming the field', async () => {
     // 999 is no country code; a Peruvian number has 9 digits (mobile) or 8 (Lima landline), not 12

@@ -13,8 +13,17 @@ export type LoginInput = z.infer<typeof loginInput>;
 
 /** One company the user may work in (SPEC §3: corporation.companies[{company:{_id,name}, default}]). */
 export const membershipSchema = z.object({
-  /** `country`: the company's (phones typed without a dialling code get its code). */
-  company: z.object({ _id: z.string(), name: z.string(), country: z.enum(countryCodes).optional() }),
+  /**
+   * `country`: the company's (phones typed without a dialling code get its code). `currency`:
+   * the company's (its setting, else its country's), so every member's screens show prices in
+   * it, agents included (they cannot read the company itself).
+   */
+  company: z.object({
+    _id: z.string(),
+    name: z.string(),
+    country: z.enum(countryCodes).optional(),
+    currency: z.string().optional(),
+  }),
   default: z.boolean(),
   role: z.enum(roles),
 });

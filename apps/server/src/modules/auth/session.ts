@@ -1,4 +1,4 @@
-import type { CountryCode, Role, SessionUser } from '@mostrador/contract';
+import { type CountryCode, currencyOfCountry, type Role, type SessionUser } from '@mostrador/contract';
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../../db/database.js';
@@ -25,13 +25,20 @@ export async function loadSessionUser(db: Db, userId: string): Promise<Omit<Sess
     .where(eq(users.id, userId));
   if (!user) throw new AppError('SESSION_REVOKED');
   const rows = await db
-    .select({ id: companies.id, name: companies.name, country: companies.country, isDefault: memberships.isDefault, role: memberships.role })
+    .select({
+      id: companies.id,
+      name: companies.name,
+      country: companies.country,
+      currency: sql<string | null>`${companies.settings}->>'currency'`,
+      isDefault: memberships.isDefault,
+      role: memberships.role,
+    })
     .from(memberships)
     .innerJoin(companies, eq(companies.id, memberships.companyId))
     .where(eq(memberships.userId, userId))
     .orderBy(desc(memberships.isDefault), asc(companies.name));
   const list = rows.map((r, i) => ({
-    company: { _id: r.id, name: r.name, country: r.country as CountryCode },
+    company: { _id: r.id, name: r.name, country: r.country as CountryCode, currency: r.currency ?? currencyOfCountry[r.country as CountryCode] ?? 'PEN' },
     // exactly one default, even if the data has none flagged
     default: rows.some((x) => x.isDefault) ? r.isDefault : i === 0,
     role: r.role as Role,
