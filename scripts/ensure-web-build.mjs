@@ -6,7 +6,8 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = path.join(root, 'apps/web/dist/index.html');
-const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((p) =>
+const shop = path.join(root, 'apps/web/dist/shop.html');
+const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/shop.html', 'apps/web/vite.config.ts', 'apps/web/vite.shop.config.ts', 'packages/contract/src'].map((p) =>
   path.join(root, p),
 );
 
@@ -17,7 +18,7 @@ function newest(p) {
   return Math.max(st.mtimeMs, ...readdirSync(p).map((f) => newest(path.join(p, f))));
 }
 
-const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
+const stale = !existsSync(built) || !existsSync(shop) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 if (stale) {
   console.log('Construyendo el front end (apps/web)…');
   const r = spawnSync('npm', ['run', 'build', '--workspace', '@mostrador/web'], { cwd: root, stdio: 'inherit' });

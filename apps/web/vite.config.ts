@@ -3,7 +3,20 @@ import { defineConfig } from 'vite';
 
 /** The SPA is served by the API server from apps/web/dist; in `vite dev` /api goes to it. */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      // `vite dev`: the public shop's screens are shop.html, as the server serves them (decision 0031)
+      name: 'mostrador-shop-page',
+      configureServer(server) {
+        server.middlewares.use((req, _res, next) => {
+          const [pathname, query] = (req.url ?? '').split('?');
+          if (/^\/(catalogo-digital(\/[^/]+)?|ordenes\/[^/]+)\/?$/.test(pathname)) req.url = `/shop.html${query ? `?${query}` : ''}`;
+          next();
+        });
+      },
+    },
+  ],
   server: {
     port: 5173,
     proxy: { '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: false } },

@@ -144,15 +144,21 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   return app;
 }
 
+/** The public shop's screens (decision 0031), served from shop.html. */
+export const shopPage = /^\/(catalogo-digital(\/[^/]+)?|ordenes\/[^/]+)\/?$/;
+
 /** Serves the built SPA; any non-API GET falls back to index.html (history-mode routing). */
 async function registerSpa(app: FastifyInstance, webDist: string) {
   const hasSpa = existsSync(path.join(webDist, 'index.html'));
+  const hasShop = existsSync(path.join(webDist, 'shop.html'));
   app.setNotFoundHandler((request, reply) => {
     // Screens fall back to index.html; a missing file (an old asset after a deploy) is a real 404.
     const pathname = request.url.split('?')[0];
     const isScreen = !pathname.startsWith('/api') && !pathname.startsWith('/assets/') && !/\.[a-z0-9]+$/i.test(pathname);
     if (hasSpa && request.method === 'GET' && isScreen) {
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      // the public shop is its own page (decision 0031): /catalogo-digital[/{id}], /ordenes/{token}
+      const page = hasShop && shopPage.test(pathname) ? 'shop.html' : 'index.html';
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile(page);
     }
     const lang = pickLang(request.headers['accept-language']);
     return reply.status(404).send(errorBody('NOT_FOUND', lang, lang === 'es' ? 'La ruta no existe' : 'No such route'));

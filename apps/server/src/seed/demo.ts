@@ -4,6 +4,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 import { seedDemoAssignment } from './demo-assignment.js';
+import { seedDemoCatalog } from './demo-catalog.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
 import { seedEcommerce } from './demo-ecommerce.js';
@@ -43,6 +44,7 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
     await seedDemoChats(tx, peru.id);
+    await seedDemoCatalog(tx, peru.id);
     // the sandbox WooCommerce stores' catalogues, as already-synced records
     await seedEcommerce(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)

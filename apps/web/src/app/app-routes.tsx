@@ -18,6 +18,20 @@ const DiasFrecuenciaPage = lazy(() => import('../features/dias-frecuencia/dias-f
 const QueryLayout = lazy(() => import('./query-layout'));
 const ScreenRoutes = lazy(() => import('./screen-routes'));
 
+/** Leaves the staff app for the public shop's own page, at the same address. */
+function ShopHandOff() {
+  const { pathname, search } = useLocation();
+  // once: a build without shop.html answers this page again, which must not reload forever
+  const tried = sessionStorage.getItem('mostrador-shop-handoff') === pathname;
+  if (tried) {
+    sessionStorage.removeItem('mostrador-shop-handoff');
+    return <ScreenRoutes />;
+  }
+  sessionStorage.setItem('mostrador-shop-handoff', pathname);
+  window.location.replace(`${pathname}${search}`);
+  return <FullPageSpinner />;
+}
+
 export function AppRoutes() {
   const { pathname } = useLocation();
   return (
@@ -35,6 +49,9 @@ export function AppRoutes() {
             <Route path="dias-frecuencia" element={<DiasFrecuenciaPage />} />
             <Route path="dias-frecuencia/:token" element={<DiasFrecuenciaPage />} />
           </Route>
+          {/* the public shop is its own page (shop.html, decision 0031): a link inside the app loads it */}
+          <Route path="catalogo-digital/:id?" element={<ShopHandOff />} />
+          <Route path="ordenes/:token" element={<ShopHandOff />} />
           <Route path="*" element={<ScreenRoutes />} />
         </Routes>
       </Suspense>
