@@ -66,8 +66,12 @@ async function whatsappKind(kind: WhatsappKind) {
   const [event] = await t.sql<{ status: string; last_error: string | null }>('select status, last_error from webhook_events where event_id = $1', [id]);
   expect(event, event?.last_error ?? '').toMatchObject({ status: 'processed' });
   const th = await thread(from);
-  expect(th.messages).toHaveLength(1);
-  return { ...th, message: th.messages[0], from, id };
+  // the customer's message, and what it led to (a catalogue order adds its order's summary)
+  const [message, ...after] = th.messages.toSorted((a, b) => Number(b.mid === id) - Number(a.mid === id));
+  expect(message?.mid).toBe(id);
+  expect(after.every((m) => m.kind === 'system' && m.direction === 'in' && m.mid !== id)).toBe(true);
+  if (kind !== 'order') expect(after).toEqual([]);
+  return { ...th, message, after, from, id };
 }
 
 describe('every WhatsApp kind, as the thread shows it', () => {
@@ -157,7 +161,9 @@ describe('every WhatsApp kind, as the thread shows it', () => {
   });
 
   it('order with its lines and total', async () => {
-    const { message, preview } = await whatsappKind('order');
+    const { message, preview, after } = await whatsappKind('order');
+    // the order became an order of the company (decision 0032), summarised in the chat
+    expect(after).toEqual([expect.objectContaining({ kind: 'system', text: expect.stringContaining('🛒 Nuevo pedido') })]);
     expect(message).toMatchObject({
       kind: 'order',
       text: 'Para recoger el sábado',

@@ -160,7 +160,8 @@ export async function seedDemoCatalog(db: Db, companyId: string, publicUrl = DEM
       p.sizes || p.colors
         ? (p.sizes ?? ['Única']).flatMap((size, si) =>
             (p.colors ?? ['']).map((color, ci) => ({
-              sku: `${p.sku}-${size}${color ? `-${ci + 1}` : ''}`.toUpperCase(),
+              // a SKU is ASCII (zSku): «Única» → UNICA
+              sku: `${p.sku}-${size}${color ? `-${ci + 1}` : ''}`.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase(),
               ...(p.sizes ? { size } : {}),
               ...(color && colors.get(color) ? { colorId: colors.get(color) } : {}),
               // a few sold out, a few nearly: the shop shows both

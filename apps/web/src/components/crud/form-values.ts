@@ -111,7 +111,10 @@ function toBodyValue(spec: FieldSpec, value: FormValue, mode: FormMode): Out {
     return inner;
   }
   if (spec.widget === 'objects') {
-    return ((value as FormValues[]) ?? []).map((row) => bodyOf(spec.fields ?? [], row, 'create'));
+    const rows = (value as FormValues[]) ?? [];
+    // an optional list left empty on create is not sent (on edit, [] clears it)
+    if (rows.length === 0 && mode === 'create' && !spec.required) return OMIT;
+    return rows.map((row) => bodyOf(spec.fields ?? [], row, 'create'));
   }
   if (spec.widget === 'boolean') return value === true;
   if (Array.isArray(value)) return value;
