@@ -379,3 +379,51 @@ describe('automatic assignment (decision 0025)', () => {
     expect(await ok(acme, 'GET', '/assignment/settings')).toEqual({ enabled: false, strategy: 'all' });
   });
 });
+
+describe('real-time events follow the row scope', () => {
+  it('an agent hears of their own and unassigned chats only; the admin of all', async () => {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const open = async (s: Signed) => {
+      const controller = new AbortController();
+      const res = await fetch(`${base}/api/events`, { headers: as(s) as Record<string, string>, signal: controller.signal });
+      const chats: string[] = [];
+      const reading = (async () => {
+        let buffer = '';
+        try {
+          for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+            buffer += new TextDecoder().decode(chunk);
+            const blocks = buffer.split('\n\n');
+            buffer = blocks.pop() ?? '';
+            for (const block of blocks) {
+              const data = /^data: (.+)$/m.exec(block)?.[1];
+              if (!data) continue;
+              const event = JSON.parse(data) as { chat?: { _id: string }; chatId?: string };
+              chats.push(event.chat?._id ?? event.chatId ?? '');
+            }
+          }
+        } catch {
+          // aborted
+        }
+      })();
+      return { chats, close: async () => (controller.abort(), await reading) };
+    };
+    const [others] = (await inbox(admin, 'view=all')).payload.filter((c) => c.lead?.agenteId && c.lead.agenteId !== carlos);
+    const [nobodys] = (await inbox(admin, 'view=unassigned')).payload;
+    const [message] = await t.sql<{ id: string }>('select id from chat_messages where chat_id = $1 limit 1', [others._id]);
+    const adminStream = await open(admin);
+    const agentStream = await open(agent);
+    await new Promise((r) => setTimeout(r, 200));
+    const summary = (id: string) => ok(admin, 'GET', `/chats/get_chats?limit=100&view=all`).then((p) => p.payload.find((c: Chat) => c._id === id));
+    await t.app.realtime.publish(admin.user.companyId, { type: 'chat.updated', chat: await summary(others._id) });
+    await t.app.realtime.publish(admin.user.companyId, { type: 'chat.updated', chat: await summary(nobodys._id) });
+    const full = (await ok(admin, 'GET', `/chats/${others._id}/messages?limit=1`)).payload[0];
+    await t.app.realtime.publish(admin.user.companyId, { type: 'message.updated', chatId: others._id, message: { ...full, _id: message.id } });
+    const deadline = Date.now() + 5000;
+    while (adminStream.chats.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 200));
+    await adminStream.close();
+    await agentStream.close();
+    expect(adminStream.chats).toEqual([others._id, nobodys._id, others._id]);
+    expect(agentStream.chats).toEqual([nobodys._id]);
+  });
+});

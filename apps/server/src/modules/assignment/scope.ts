@@ -1,4 +1,4 @@
-import { columnNameOf, type OwnedResource, ownedRows, resources, tableNameOf } from '@mostrador/contract';
+import { columnNameOf, type OwnedResource, ownedRows, type RealtimeEvent, resources, tableNameOf } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { rowOwner, type Tenant } from '../../plugins/auth.js';
@@ -60,3 +60,33 @@ export interface InboxScope {
 }
 
 export const inboxScope = (tenant: Tenant): InboxScope => ({ owner: ownerOf('chats', tenant), me: tenant.agenteId ?? null });
+
+/**
+ * Which real-time events (GET /api/events) a caller may receive (decision 0026): everything when
+ * they see every chat; else only those of their own and unassigned chats — the chat's lead
+ * travels with message.created and chat.updated; a message.updated names only its chat, which is
+ * looked up once and remembered for the stream.
+ */
+export function realtimeFilter(db: Db, tenant: Tenant): ((event: RealtimeEvent) => Promise<boolean>) | undefined {
+  const owner = ownerOf('chats', tenant);
+  if (owner === undefined) return undefined;
+  const known = new Map<string, boolean>();
+  const ofLead = (agenteId: string | undefined) => !agenteId || agenteId === owner;
+  return async (event) => {
+    if (event.type === 'message.created' || event.type === 'chat.updated') {
+      const visible = ofLead(event.chat.lead?.agenteId);
+      known.set(event.chat._id, visible);
+      return visible;
+    }
+    if (event.type === 'message.updated') {
+      let visible = known.get(event.chatId);
+      if (visible === undefined) {
+        visible = (await visibleIds(db, tenant, 'chats', [event.chatId])).has(event.chatId);
+        if (known.size > 5000) known.clear();
+        known.set(event.chatId, visible);
+      }
+      return visible;
+    }
+    return true;
+  };
+}

@@ -1,6 +1,7 @@
 import type { RealtimeEvent } from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tenantOf } from '../../plugins/auth.js';
+import { realtimeFilter } from '../assignment/scope.js';
 
 /** How often an idle stream sends a comment, so proxies keep it open (and a dead client is noticed). */
 export const HEARTBEAT_MS = 25_000;
@@ -28,7 +29,17 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       'x-accel-buffering': 'no',
     });
     res.write(': conectado\n\n');
-    const send = (event: RealtimeEvent) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const write = (event: RealtimeEvent) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    // a caller who sees only their own and unassigned chats hears only of those (decision 0026), in order
+    const visible = realtimeFilter(app.database.db, tenant);
+    let pending = Promise.resolve();
+    const send = visible
+      ? (event: RealtimeEvent) => {
+          pending = pending.then(async () => {
+            if (await visible(event).catch(() => false)) write(event);
+          });
+        }
+      : write;
     const unsubscribe = app.realtime.subscribe(tenant.companyId, send);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     const close = () => {
