@@ -8,11 +8,12 @@ test('/ redirects to /login', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Ingresar' })).toBeVisible();
 });
 
-test('signing in lands on /perfil with the name and a welcome', async ({ page }) => {
+test('signing in lands on the inbox with a welcome; the profile shows the name', async ({ page }) => {
   await submitLogin(page, accounts.demoAdmin);
 
-  await expect(page).toHaveURL(/\/perfil$/);
+  await expect(page).toHaveURL(/\/chat$/);
   await expect(page.getByTestId('success-snackbar')).toContainText('Bienvenido');
+  await page.goto('/perfil');
   await expect(page.getByTestId('profile-name')).toHaveText('Ana Administradora');
   await expect(page.getByRole('main')).toContainText('admin@demo.com');
   await expect(page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Perfil' })).toBeVisible();

@@ -23,9 +23,10 @@ export async function submitLogin(page: Page, { corporation, email, password }: 
   await page.getByRole('button', { name: 'Ingresar' }).click();
 }
 
-/** Signs in and waits for the profile screen. */
+/** Signs in, waits for the landing (the inbox, decision 0026), then opens the profile screen. */
 export async function signIn(page: Page, credentials: Credentials): Promise<void> {
   await submitLogin(page, credentials);
-  await expect(page).toHaveURL(/\/perfil$/);
+  await expect(page).toHaveURL(/\/chat$/);
+  await page.goto('/perfil');
   await expect(page.getByRole('heading', { name: 'Perfil', level: 1 })).toBeVisible();
 }

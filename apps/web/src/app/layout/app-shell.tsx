@@ -20,12 +20,13 @@ import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { FullPageSpinner } from '../../components/ui/full-page-spinner';
+import { rememberScreen } from '../../lib/landing';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import type { NavGroup } from '../../resources/registry';
 import { CompanySwitcher } from './company-switcher';
-import { activePath, filterNavItems, groupLabelKey, groupNavItems, navItems } from './nav-items';
+import { activePath, filterNavItems, groupLabelKey, groupNavItems, type NavItem, navItems, openByDefault, pinnedNavItems } from './nav-items';
 import { UserMenu } from './user-menu';
 import { useT } from '../../i18n';
 
@@ -43,7 +44,7 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const currentGroup = visible.find((item) => item.path === current)?.group;
   const [open, setOpen] = useState<Set<NavGroup>>(() => {
     const stored = storage.getJSON<NavGroup[]>(OPEN_GROUPS_KEY);
-    return new Set(Array.isArray(stored) ? stored : ['organization', 'system']);
+    return new Set(Array.isArray(stored) ? stored : openByDefault);
   });
   // The current screen's group opens by itself.
   useEffect(() => {
@@ -58,7 +59,33 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
       return next;
     });
   const filtering = filter.trim() !== '';
-  const groups = groupNavItems(filterNavItems(visible, filter, (group) => t(groupLabelKey(group))));
+  const matching = filterNavItems(visible, filter, (group) => t(groupLabelKey(group)));
+  const pinned = pinnedNavItems(matching);
+  const groups = groupNavItems(matching);
+  const itemButton = ({ label: itemLabel, path, icon: Icon }: NavItem) => {
+    const selected = path === current;
+    return (
+      <ListItemButton
+        key={path}
+        component={RouterLink}
+        to={path}
+        selected={selected}
+        aria-current={selected ? 'page' : undefined}
+        onClick={onNavigate}
+        sx={{
+          mx: 1,
+          borderRadius: 2,
+          '&.Mui-selected': { bgcolor: 'rgba(40, 21, 108, 0.08)', color: 'primary.main' },
+          '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.main' },
+        }}
+      >
+        <ListItemIcon sx={{ minWidth: 36 }}>
+          <Icon fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={itemLabel} slotProps={{ primary: { sx: { fontWeight: selected ? 600 : 500 } } }} />
+      </ListItemButton>
+    );
+  };
 
   return (
     <Box component="nav" aria-label={t('nav.menu')} sx={{ pb: 2 }}>
@@ -81,7 +108,12 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
           }}
         />
       </Box>
-      {groups.length === 0 && (
+      {pinned.length > 0 && (
+        <List dense disablePadding aria-label={t('nav.pinned')} sx={{ pb: 0.5 }}>
+          {pinned.map(itemButton)}
+        </List>
+      )}
+      {groups.length === 0 && pinned.length === 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ px: 3, py: 1 }}>
           {t('nav.noMatches')}
         </Typography>
@@ -118,30 +150,7 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
             </ListItemButton>
             <Collapse in={expanded} timeout="auto" unmountOnExit>
               <List dense disablePadding id={listId} aria-label={label} sx={{ pb: 0.5 }}>
-                {items.map(({ label: itemLabel, path, icon: Icon }) => {
-                  const selected = path === current;
-                  return (
-                    <ListItemButton
-                      key={path}
-                      component={RouterLink}
-                      to={path}
-                      selected={selected}
-                      aria-current={selected ? 'page' : undefined}
-                      onClick={onNavigate}
-                      sx={{
-                        mx: 1,
-                        borderRadius: 2,
-                        '&.Mui-selected': { bgcolor: 'rgba(40, 21, 108, 0.08)', color: 'primary.main' },
-                        '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.main' },
-                      }}
-                    >
-                      <ListItemIcon sx={{ minWidth: 36 }}>
-                        <Icon fontSize="small" />
-                      </ListItemIcon>
-                      <ListItemText primary={itemLabel} slotProps={{ primary: { sx: { fontWeight: selected ? 600 : 500 } } }} />
-                    </ListItemButton>
-                  );
-                })}
+                {items.map(itemButton)}
               </List>
             </Collapse>
           </Box>
@@ -159,8 +168,14 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
 export function AppShell() {
   const t = useT();
   const { user } = useSession();
+  const { pathname, search } = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
   const signedIn = !!user;
+  // the next sign-in lands here (lib/landing.ts)
+  const userId = user?._id;
+  useEffect(() => {
+    if (userId) rememberScreen(userId, `${pathname}${search}`);
+  }, [userId, pathname, search]);
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -20,9 +20,29 @@ export const navItems: NavItem[] = screens.map(({ group, label, path, icon, modu
 
 export const groupLabelKey = (group: NavGroup): MessageKey => `nav.groups.${group}`;
 
-/** Items grouped in the registry's group order. */
+/**
+ * The drawer's groups by daily use (decision 0026): answering and following people first
+ * (messaging, leads, comments, contacts), the catalogue next, the setup last. Every group of
+ * the registry appears once.
+ */
+export const menuGroups: NavGroup[] = ['messaging', 'leads', 'facebook', 'metrics', 'catalog', 'ecommerce', 'marketplaces', 'integrations', 'organization', 'system'];
+if (menuGroups.length !== navGroups.length || navGroups.some((g) => !menuGroups.includes(g))) throw new Error('menuGroups must list every nav group');
+
+/** The groups open on a first visit: the lead buckets, the organisation and the system pages (the inbox is pinned above them). */
+export const openByDefault: NavGroup[] = ['leads', 'organization', 'system'];
+
+/** Screens above the groups, always in sight: the inbox, the most used screen. */
+export const pinnedPaths: readonly string[] = ['/chat'];
+
+/** The pinned items the role may use, in `pinnedPaths` order. */
+export function pinnedNavItems(items: NavItem[]): NavItem[] {
+  return pinnedPaths.flatMap((path) => items.filter((item) => item.path === path));
+}
+
+/** Items grouped in the menu's order (`menuGroups`), the pinned ones left out. */
 export function groupNavItems(items: NavItem[]): Array<{ group: NavGroup; items: NavItem[] }> {
-  return navGroups.map((group) => ({ group, items: items.filter((item) => item.group === group) })).filter((g) => g.items.length > 0);
+  const rest = items.filter((item) => !pinnedPaths.includes(item.path));
+  return menuGroups.map((group) => ({ group, items: rest.filter((item) => item.group === group) })).filter((g) => g.items.length > 0);
 }
 
 

@@ -1,3 +1,4 @@
+import type { SessionUser } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -6,7 +7,8 @@ import { FormTextField } from '../../components/ui/form-text-field';
 import { PublicLayout } from '../../components/ui/public-layout';
 import { useT } from '../../i18n';
 import { showSuccess } from '../../lib/feedback';
-import { setSession, useSession } from '../../lib/session';
+import { HOME_SCREEN, landingPath } from '../../lib/landing';
+import { sessionStore, setSession, useSession } from '../../lib/session';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSubmit } from '../../lib/use-submit';
 import { authApi } from './api';
@@ -17,11 +19,17 @@ import { authApi } from './api';
  */
 const loadLoginInput = () => import('../../lib/contract-lazy').then((contract) => contract.loginInput);
 
-/** Where to go after signing in: the protected page that sent us here, else Profile. */
-function useReturnPath(): string {
+/**
+ * Where to go after signing in: the protected page that sent us here, else the landing of the
+ * user's role (lib/landing.ts: an agent the inbox, an owner the screen they used last or the inbox).
+ */
+function useReturnPath(): (user: SessionUser | null) => string {
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;
-  return from && from.startsWith('/') && !from.startsWith('/login') ? from : '/perfil';
+  return (user) => {
+    if (from && from.startsWith('/') && !from.startsWith('/login')) return from;
+    return user ? landingPath(user, sessionStore.get().companyId) : HOME_SCREEN;
+  };
 }
 
 export function LoginPage() {
@@ -37,10 +45,10 @@ export function LoginPage() {
   const login = useSubmit(authApi.login, (response) => {
     setSession(response);
     showSuccess(t('success.welcome'));
-    navigate(returnPath, { replace: true });
+    navigate(returnPath(response.user), { replace: true });
   });
 
-  if (session.token && session.user) return <Navigate to={returnPath} replace />;
+  if (session.token && session.user) return <Navigate to={returnPath(session.user)} replace />;
 
   return (
     <PublicLayout title={t('login.title')} subtitle={t('login.subtitle')}>
