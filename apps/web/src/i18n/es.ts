@@ -24,6 +24,7 @@ export const es = {
     profile: 'Perfil',
     diagnostics: 'Diagnóstico',
     menu: 'Menú principal',
+    pinned: 'Lo más usado',
     openMenu: 'Abrir menú',
     filter: 'Buscar pantalla',
     clearFilter: 'Limpiar búsqueda',
@@ -34,6 +35,10 @@ export const es = {
     userMenu: 'Menú de usuario',
     logout: 'Cerrar sesión',
     signIn: 'Iniciar sesión',
+    available: 'Disponible',
+    away: 'Ausente',
+    availableHint: 'Recibes chats nuevos',
+    awayHint: 'No recibes chats nuevos',
   },
   feedback: {
     loading: 'Cargando',

@@ -4,7 +4,8 @@ import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
 import { zEmail, zOptionalBoolean, zPhone, zRefId, zText } from '../fields.js';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// lower case only: the value is lower-cased before the check
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The user an agent is (decision 0025). Users are not a standard resource, so this is not a
