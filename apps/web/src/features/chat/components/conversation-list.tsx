@@ -1,4 +1,4 @@
-import { type ChatSummary, leadStatuses, leadStatusLabels, platforms } from '@mostrador/contract';
+import { type ChatSummary, type InboxCounts, type InboxView, inboxViewLabels, leadStatuses, leadStatusLabels, platforms } from '@mostrador/contract';
 import ClearIcon from '@mui/icons-material/Clear';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
@@ -21,15 +21,21 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '../../../components/crud/resource-list-page';
 import { useRefOptions } from '../../../components/crud/use-resource';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
-import type { InboxFilters } from '../api';
+import { api } from '../../../lib/api-client';
+import { useMyAgent } from '../../../lib/my-agent';
+import { currentMembership, useSession } from '../../../lib/session';
+import { chatKeys, type InboxFilters } from '../api';
 import { useNow } from '../hooks/use-now';
 import { fullDateTime, relativeTime } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
@@ -43,6 +49,88 @@ export function activeFilterCount(filters: InboxFilters): number {
 
 export function hasAnyFilter(filters: InboxFilters): boolean {
   return activeFilterCount(filters) > 0 || !!filters.filter || !!filters.unread;
+}
+
+/** The tabs' texts when a tab holds nothing (decision 0025). */
+const viewTexts = {
+  mineEmpty: 'No tienes chats asignados',
+  mineEmptyHint: 'Los chats que te asignen, o que tomes de «Sin asignar», aparecen aquí.',
+  unassignedEmpty: 'No hay chats sin asignar',
+  unassignedEmptyHint: 'Todas las conversaciones tienen quien las atienda.',
+  tabs: 'Bandejas',
+};
+
+/**
+ * The inbox tabs (decision 0025): Mías (the user's agent's chats; only for someone who is an
+ * agent), Sin asignar and Todas, with live counts under the other filters. The agent role opens
+ * on Mías. The counts come from GET /chats/counts, asked again whenever the listed chats change
+ * (a new message, an assignment) and every 20 s.
+ */
+function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters; onFiltersChange: (next: InboxFilters) => void; chats: ChatSummary[] }) {
+  const session = useSession();
+  const { companyId } = session;
+  const me = useMyAgent();
+  const isAgent = !!me.data?.agente;
+  // the agent role works its own chats first; an owner who is also an agent opens on Todas
+  const agentRole = currentMembership(session)?.role === 'agent';
+  const { view: _view, ...rest } = filters;
+  const counts = useQuery({
+    queryKey: [...chatKeys.all, 'counts', { companyId, ...rest }],
+    queryFn: ({ signal }) => api.get<InboxCounts>('/chats/counts', { query: { ...rest }, overlay: false, notify: false, signal }),
+    refetchInterval: 20_000,
+    placeholderData: (previous) => previous,
+    meta: { quiet: true },
+  });
+  const refetch = counts.refetch;
+  const signature = chats.map((c) => `${c._id}:${c.lead?.agenteId ?? ''}:${c.lastMessageAt ?? ''}`).join('|');
+  const seen = useRef(signature);
+  useEffect(() => {
+    if (seen.current === signature) return;
+    seen.current = signature;
+    void refetch();
+  }, [signature, refetch]);
+  // an agent opens on their own chats, once
+  const opened = useRef(false);
+  const latest = useRef({ filters, onFiltersChange });
+  latest.current = { filters, onFiltersChange };
+  useEffect(() => {
+    if (opened.current || !me.isSuccess) return;
+    opened.current = true;
+    if (isAgent && agentRole && !latest.current.filters.view) latest.current.onFiltersChange({ ...latest.current.filters, view: 'mine' });
+  }, [me.isSuccess, isAgent, agentRole]);
+
+  const views: InboxView[] = isAgent ? ['mine', 'unassigned', 'all'] : ['unassigned', 'all'];
+  const current = filters.view && views.includes(filters.view) ? filters.view : 'all';
+  const label = (view: InboxView) => {
+    const n = counts.data?.[view];
+    return (
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+        {inboxViewLabels[view]}
+        {n !== undefined && (
+          <Box
+            component="span"
+            data-testid={`inbox-count-${view}`}
+            sx={{ minWidth: 22, px: 0.75, borderRadius: 10, fontSize: '0.72rem', fontWeight: 700, lineHeight: '20px', bgcolor: view === current ? 'primary.main' : 'action.selected', color: view === current ? 'common.white' : 'text.secondary' }}
+          >
+            {n > 999 ? `${Math.floor(n / 1000)}k` : n}
+          </Box>
+        )}
+      </Box>
+    );
+  };
+  return (
+    <Tabs
+      value={current}
+      onChange={(_, view: InboxView) => onFiltersChange({ ...filters, view })}
+      variant="fullWidth"
+      aria-label={viewTexts.tabs}
+      sx={{ minHeight: 40, px: 1, '& .MuiTab-root': { minHeight: 40, py: 0.5, px: 1, textTransform: 'none', fontWeight: 600, fontSize: '0.875rem' } }}
+    >
+      {views.map((view) => (
+        <Tab key={view} value={view} label={label(view)} data-testid={`inbox-tab-${view}`} />
+      ))}
+    </Tabs>
+  );
 }
 
 function initialsOf(name: string): string {
@@ -237,7 +325,8 @@ export function ConversationList({
   const filtered = hasAnyFilter(filters);
   const clearAll = () => {
     setSearch('');
-    onFiltersChange({});
+    // the tab stays: clearing filters is not leaving "Mías"
+    onFiltersChange(filters.view ? { view: filters.view } : {});
   };
   const selecting = !!selection?.active;
 
@@ -255,7 +344,8 @@ export function ConversationList({
           </Tooltip>
         )}
       </Box>
-      <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
+      <InboxTabs filters={filters} onFiltersChange={onFiltersChange} chats={chats} />
+      <Box sx={{ px: 2, pt: 1, pb: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
         <TextField
           size="small"
           type="search"
@@ -332,11 +422,15 @@ export function ConversationList({
         {!loading && !failed && chats.length === 0 && (
           <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, color: 'text.secondary', textAlign: 'center', px: 3, py: 6 }} data-testid={filtered ? 'inbox-no-results' : 'inbox-empty'}>
             {filtered ? <SearchOffIcon fontSize="large" /> : <ForumOutlinedIcon fontSize="large" />}
-            <Typography sx={{ fontWeight: 600 }}>{filtered ? chatTexts.noResults : chatTexts.empty}</Typography>
+            <Typography sx={{ fontWeight: 600 }}>
+              {filtered ? chatTexts.noResults : filters.view === 'mine' ? viewTexts.mineEmpty : filters.view === 'unassigned' ? viewTexts.unassignedEmpty : chatTexts.empty}
+            </Typography>
             {filtered ? (
               <Button size="small" onClick={clearAll}>
                 {chatTexts.clearFilters}
               </Button>
+            ) : filters.view === 'mine' || filters.view === 'unassigned' ? (
+              <Typography variant="body2">{filters.view === 'mine' ? viewTexts.mineEmptyHint : viewTexts.unassignedEmptyHint}</Typography>
             ) : (
               <>
                 <Typography variant="body2">{chatTexts.emptyHint}</Typography>
