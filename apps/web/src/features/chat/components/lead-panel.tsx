@@ -1,4 +1,4 @@
-import { type ChatSummary, type LeadStatus, leadStatuses, leadStatusLabels, resources } from '@mostrador/contract';
+import { type ChatSummary, type LeadStatus, leadStatuses, leadStatusLabels, type Person, resources } from '@mostrador/contract';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CloseIcon from '@mui/icons-material/Close';
@@ -8,26 +8,25 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { type ReactNode, useState } from 'react';
 import { useRefOptions, useResourceList } from '../../../components/crud/use-resource';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { usePermissions } from '../../../lib/permissions';
 import { resourceKeys } from '../../../lib/query-keys';
 import { useSession } from '../../../lib/session';
 import { chatApi, chatKeys } from '../api';
+import { DuplicatesSection, errorFor, InlineEdit, PersonContacts, PersonConversations } from '../../person/person-sections';
+import { channelsOf, personTexts } from '../../person/texts';
+import { usePerson, useUpdatePerson } from '../../person/use-person';
 import { storeChatSummary, usePersonChats } from '../hooks/use-chat-data';
-import { relativeTime } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
 
 type Lead = NonNullable<ChatSummary['lead']>;
@@ -65,11 +64,10 @@ function useUpdateLead(chat: ChatSummary) {
   });
 }
 
-/** The lead's labels as coloured chips, removable, and a picker to add one. */
-function LabelsEditor({ lead, disabled, onChange }: { lead: Lead; disabled: boolean; onChange: (ids: string[]) => void }) {
+/** Labels as coloured chips, removable, and a picker to add one. */
+function LabelsEditor({ current, disabled, onChange }: { current: string[]; disabled: boolean; onChange: (ids: string[]) => void }) {
   const labels = useResourceList(resources['mostrador-labels'], { sort: 'name', order: 'asc', page: 1, limit: LABELS_LIMIT });
   const all = (labels.data?.payload ?? []) as Array<{ _id: string; name?: string; color?: string }>;
-  const current = lead.mostradorLabels ?? [];
   const byId = new Map(all.map((l) => [l._id, l]));
   const remaining = all.filter((l) => !current.includes(l._id));
   return (
@@ -115,6 +113,47 @@ function LabelsEditor({ lead, disabled, onChange }: { lead: Lead; disabled: bool
   );
 }
 
+/** Phones or e-mails: the person's own (editable), then the other ones its channels know. */
+function ContactValues({
+  kind,
+  own,
+  all,
+  editable,
+  onSave,
+}: {
+  kind: 'telefono' | 'email';
+  own: string | undefined;
+  all: string[];
+  editable: boolean;
+  onSave: (value: string) => Promise<unknown>;
+}) {
+  const phone = kind === 'telefono';
+  const link = (value: string) => (
+    <Link href={phone ? `tel:+${value}` : `mailto:${value}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+      {phone ? <PhoneOutlinedIcon sx={{ fontSize: 16 }} /> : <EmailOutlinedIcon sx={{ fontSize: 16 }} />}
+      {value}
+    </Link>
+  );
+  const others = all.filter((v) => v !== own);
+  return (
+    <Box sx={{ display: 'grid', gap: 0.5 }} data-testid={phone ? 'person-phones' : 'person-emails'}>
+      <InlineEdit
+        field={kind}
+        label={phone ? personTexts.ownPhone : personTexts.ownEmail}
+        value={own}
+        display={own ? link(own) : undefined}
+        addLabel={phone ? personTexts.addPhone : personTexts.addEmail}
+        editable={editable}
+        type={phone ? 'tel' : 'email'}
+        onSave={onSave}
+      />
+      {others.map((v) => (
+        <Box key={v}>{link(v)}</Box>
+      ))}
+    </Box>
+  );
+}
+
 export interface LeadPanelProps {
   chat: ChatSummary;
   onClose?: () => void;
@@ -122,20 +161,37 @@ export interface LeadPanelProps {
   onBack?: () => void;
 }
 
-/** The side panel: who the customer is, the lead's status, agent and labels, and the person's other chats. */
+/**
+ * The side panel: the person behind the chat (issue 11, decision 0029) — their name, phones,
+ * e-mails and labels, editable in place; this conversation's status and agent; every
+ * conversation of the person on every channel; the contacts saved with their phone or e-mail;
+ * and «Posibles duplicados» to merge. Without the person's answer it shows the chat's lead.
+ */
 export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
   const permissions = usePermissions();
   const canEdit = permissions.can('leads', 'update');
   const lead = chat.lead;
   const update = useUpdateLead(chat);
   const agents = useRefOptions(['agentes'], !!lead);
-  const person = usePersonChats(lead?.cleanLeadId);
-  const others = (person.data?.payload ?? []).filter((c) => c._id !== chat._id);
-  const now = Date.now();
+  // the person's chats stay live through the chat screen's events; a change reloads the person
+  const personChats = usePersonChats(lead?.cleanLeadId);
+  const personQuery = usePerson(lead ? { chatId: chat._id } : undefined, personChats.dataUpdatedAt || undefined);
+  const person: Person | undefined = personQuery.data;
+  const personId = person?._id;
+  const updatePerson = useUpdatePerson();
+  const savePerson = (patch: Parameters<typeof updatePerson.mutateAsync>[0]['patch']) =>
+    personId ? updatePerson.mutateAsync({ id: personId, patch }) : Promise.resolve();
+  const editable = canEdit && !!personId;
+  const [labelsError, setLabelsError] = useState<string>();
   const save = (patch: LeadPatch) => lead && update.mutate({ leadId: lead._id, patch });
 
+  const chats = personChats.data?.payload ?? person?.leads.flatMap((l) => l.chats) ?? [];
+  const channels = person && person.leads.length > 0 ? channelsOf(person) : [chat.platform];
+  const name = person?.name ?? lead?.name ?? chat.contactName;
+  const labels = person?._id ? person.mostradorLabels : (lead?.mostradorLabels ?? []);
+
   return (
-    <Box component="aside" aria-label={chatTexts.lead} sx={{ height: '100%', overflowY: 'auto', bgcolor: 'background.paper' }} data-testid="lead-panel">
+    <Box component="aside" aria-label={personTexts.title} sx={{ height: '100%', overflowY: 'auto', bgcolor: 'background.paper' }} data-testid="lead-panel">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: onBack ? 1 : 2, py: 1, minHeight: 60, borderBottom: 1, borderColor: 'divider' }}>
         {onBack && (
           <IconButton aria-label={chatTexts.backToThread} onClick={onBack}>
@@ -143,7 +199,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
           </IconButton>
         )}
         <Typography variant="h3" component="h2" sx={{ flex: 1, fontSize: '1rem' }}>
-          {chatTexts.lead}
+          {personTexts.title}
         </Typography>
         {onClose && !onBack && (
           <Tooltip title={chatTexts.hidePanel}>
@@ -155,10 +211,16 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
       </Box>
       <Box sx={{ display: 'grid', gap: 2, p: 2 }}>
         <Box>
-          <Typography sx={{ fontWeight: 700, fontSize: '1.1rem', overflowWrap: 'anywhere' }}>{lead?.name ?? chat.contactName}</Typography>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary', mt: 0.25 }}>
-            <ChannelIcon platform={chat.platform} label={channelNames[chat.platform]} sx={{ fontSize: 18 }} />
-            <Typography variant="body2">{channelNames[chat.platform]}</Typography>
+          <Box sx={{ typography: 'body1', fontWeight: 700, fontSize: '1.1rem' }} data-testid="person-name">
+            <InlineEdit field="name" label={personTexts.name} value={name} editable={editable} onSave={(v) => savePerson({ name: v })} />
+          </Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.75, color: 'text.secondary', mt: 0.25 }} data-testid="person-channels">
+            {channels.map((p) => (
+              <Box key={p} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                <ChannelIcon platform={p} label={channelNames[p as keyof typeof channelNames] ?? p} sx={{ fontSize: 18 }} />
+                <Typography variant="body2">{channelNames[p as keyof typeof channelNames] ?? 'Web'}</Typography>
+              </Box>
+            ))}
           </Box>
         </Box>
         {!lead ? (
@@ -167,25 +229,29 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
           </Typography>
         ) : (
           <>
-            <Field label={chatTexts.phone}>
-              {lead.telefono ? (
-                <Link href={`tel:+${lead.telefono}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-                  <PhoneOutlinedIcon sx={{ fontSize: 16 }} />
-                  {lead.telefono}
-                </Link>
-              ) : (
-                '—'
-              )}
+            {personQuery.isError && (
+              <Alert severity="warning" action={<Button onClick={() => void personQuery.refetch()}>{personTexts.retry}</Button>}>
+                {personTexts.loadError}
+              </Alert>
+            )}
+            {person && !person._id && <Alert severity="info">{personTexts.noPerson}</Alert>}
+            <Field label={personTexts.phones}>
+              <ContactValues
+                kind="telefono"
+                own={person?._id ? person.telefono : lead.telefono}
+                all={person?.telefonos ?? (lead.telefono ? [lead.telefono] : [])}
+                editable={editable}
+                onSave={(v) => savePerson({ telefono: v || null })}
+              />
             </Field>
-            <Field label={chatTexts.email}>
-              {lead.email ? (
-                <Link href={`mailto:${lead.email}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-                  <EmailOutlinedIcon sx={{ fontSize: 16 }} />
-                  {lead.email}
-                </Link>
-              ) : (
-                '—'
-              )}
+            <Field label={personTexts.emails}>
+              <ContactValues
+                kind="email"
+                own={person?._id ? person.email : lead.email}
+                all={person?.emails ?? (lead.email ? [lead.email] : [])}
+                editable={editable}
+                onSave={(v) => savePerson({ email: v || null })}
+              />
             </Field>
             <TextField
               select
@@ -211,9 +277,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
               slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
             >
               {/* null unassigns the lead */}
-              <MenuItem value="">
-                {chatTexts.noAgent}
-              </MenuItem>
+              <MenuItem value="">{chatTexts.noAgent}</MenuItem>
               {agents.options.map((o) => (
                 <MenuItem key={o.id} value={o.id}>
                   {o.label}
@@ -221,7 +285,20 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
               ))}
             </TextField>
             <Field label={chatTexts.labels}>
-              <LabelsEditor lead={lead} disabled={!canEdit || update.isPending} onChange={(ids) => save({ mostradorLabels: ids })} />
+              <LabelsEditor
+                current={labels}
+                disabled={!canEdit || update.isPending || updatePerson.isPending}
+                onChange={(ids) => {
+                  setLabelsError(undefined);
+                  if (personId) savePerson({ mostradorLabels: ids }).catch((e: unknown) => setLabelsError(errorFor(e, 'mostradorLabels')));
+                  else save({ mostradorLabels: ids });
+                }}
+              />
+              {labelsError && (
+                <Typography variant="caption" color="error" role="alert">
+                  {labelsError}
+                </Typography>
+              )}
             </Field>
           </>
         )}
@@ -229,31 +306,24 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
       {lead?.cleanLeadId && (
         <>
           <Divider />
-          <Box sx={{ p: 2, pb: 1 }}>
-            <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600, textTransform: 'uppercase', letterSpacing: '0.04em', fontSize: '0.68rem' }}>
-              {chatTexts.otherChats}
-            </Typography>
-          </Box>
-          {others.length === 0 ? (
-            <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 2 }}>
-              {person.isLoading ? chatTexts.loading : chatTexts.noOtherChats}
-            </Typography>
-          ) : (
-            <List dense aria-label={chatTexts.otherChats} sx={{ pt: 0 }}>
-              {others.map((other) => (
-                <ListItemButton key={other._id} component={RouterLink} to={`/chat?chatId=${encodeURIComponent(other._id)}`}>
-                  <ListItemIcon sx={{ minWidth: 32 }}>
-                    <ChannelIcon platform={other.platform} label={channelNames[other.platform]} sx={{ fontSize: 20 }} />
-                  </ListItemIcon>
-                  <ListItemText
-                    primary={`${channelNames[other.platform]} · ${other.contactName}`}
-                    secondary={[other.lastMessagePreview, relativeTime(other.lastMessageAt, now)].filter(Boolean).join(' · ')}
-                    slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-                  />
-                </ListItemButton>
-              ))}
-            </List>
-          )}
+          <PersonConversations
+            chats={chats}
+            currentChatId={chat._id}
+            loading={personChats.isLoading}
+            linkOf={(other) => `/chat?chatId=${encodeURIComponent(other._id)}`}
+          />
+        </>
+      )}
+      {person && (
+        <>
+          <Divider />
+          <PersonContacts contactos={person.contactos} />
+        </>
+      )}
+      {person?._id && (
+        <>
+          <Divider sx={{ mt: 1 }} />
+          <DuplicatesSection person={person as Person & { _id: string }} canMerge={canEdit} />
         </>
       )}
     </Box>
