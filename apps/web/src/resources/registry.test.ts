@@ -34,6 +34,7 @@ const expected: Record<string, string> = {
   '/telegram/rutinas': 'telegram-routines',
   '/woocommerce': 'woocommerces',
   '/catalogs': 'catalogs',
+  '/ordenes': 'orders',
   '/marketplaces/fuentes': 'marketplace-sources',
   '/facebook-audiencias': 'facebook-audiences',
   '/bots': 'bots',

@@ -1,6 +1,7 @@
 import type { Module } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import AccountTree from '@mui/icons-material/AccountTree';
+import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
 import Badge from '@mui/icons-material/Badge';
 import Bolt from '@mui/icons-material/Bolt';
@@ -111,6 +112,7 @@ export const isConfigEntry = (entry: ScreenEntry): entry is ConfigEntry => 'load
 export const screens: ScreenEntry[] = [
   // Organización
   { path: '/usuarios', group: 'organization', label: 'Usuarios', icon: PeopleAlt, module: 'users', resource: 'users', load: () => import('./users'), detailPage: true },
+  { path: '/usuarios/roles', group: 'organization', label: 'Roles y permisos', icon: AdminPanelSettings, module: 'roles', page: () => import('../features/roles/roles-page') },
   { path: '/grupos', group: 'organization', label: 'Grupos', icon: Groups, module: 'groups', resource: 'groups', load: () => import('./groups'), children: [{ path: ':id', page: () => import('../features/groups/group-members-page') }] },
   { path: '/companias', group: 'organization', label: 'Compañías', icon: Business, module: 'companies', resource: 'companies', load: () => import('./companies') },
   { path: '/equipo-de-ventas', group: 'organization', label: 'Equipo de ventas', icon: Diversity3, module: 'organization', resource: 'equipos-de-ventas', load: () => import('./equipos-de-ventas') },
@@ -142,6 +144,7 @@ export const screens: ScreenEntry[] = [
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },
+  { path: '/ordenes', group: 'catalog', label: 'Órdenes', icon: ReceiptLong, module: 'catalog', resource: 'orders', load: () => import('./orders') },
   { path: '/productos', group: 'catalog', label: 'Productos', icon: Inventory2, module: 'catalog', resource: 'products', load: () => import('./products') },
   { path: '/marcas', group: 'catalog', label: 'Marcas', icon: Sell, module: 'catalog', resource: 'brands', load: () => import('./brands') },
   { path: '/categorias', group: 'catalog', label: 'Categorías', icon: Category, module: 'catalog', resource: 'categories', load: () => import('./categories') },
