@@ -18,7 +18,8 @@ export const screen = defineScreen({
     customerName: { label: 'Cliente' },
     customerEmail: { label: 'Correo del cliente' },
     customerPhone: { label: 'Teléfono del cliente' },
-    total: { label: 'Total' },
+    // an order is in the currency it names
+    total: { label: 'Total', money: { currencyField: 'currency' } },
     currency: { label: 'Moneda' },
     woocommerceId: { label: 'Id en WooCommerce' },
     items: {
@@ -29,7 +30,7 @@ export const screen = defineScreen({
         name: { label: 'Producto' },
         variation_id: { label: 'Id de variación' },
         quantity: { label: 'Cantidad' },
-        price: { label: 'Precio' },
+        price: { label: 'Precio', money: { currencyField: 'currency' } },
       },
     },
   },

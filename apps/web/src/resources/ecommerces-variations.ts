@@ -14,5 +14,5 @@ export const screen = defineScreen({
   displayField: 'sku',
   create: false,
   edit: false,
-  fields: { ecommerceId: { label: 'Producto' }, attributes: { label: 'Atributos' } },
+  fields: { ecommerceId: { label: 'Producto' }, attributes: { label: 'Atributos' }, price: { money: true } },
 });

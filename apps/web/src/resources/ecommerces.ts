@@ -13,7 +13,9 @@ export const screen = defineScreen({
   form: ['name', 'sku', 'status', 'country', 'price', 'regularPrice', 'stock', 'woocommerceId', 'categoryIds', 'tagIds', 'sizes', 'attributes', 'imageUrl', 'description'],
   fields: {
     status: { options: ecommerceProductStatusLabels },
-    regularPrice: { label: 'Precio regular' },
+    // a store sells in its country's currency
+    price: { money: { countryField: 'country' } },
+    regularPrice: { label: 'Precio regular', money: { countryField: 'country' } },
     woocommerceId: { label: 'Id en WooCommerce' },
     categoryIds: { label: 'Categorías' },
     tagIds: { label: 'Etiquetas' },

@@ -11,5 +11,5 @@ export const screen = defineScreen({
   noResultsMessage: 'Ningún producto coincide con la búsqueda',
   columns: ['name', 'sku', 'price', 'stock', 'brandId', 'categoryId', 'colorId'],
   form: ['name', 'sku', 'price', 'stock', 'brandId', 'categoryId', 'colorId', 'description', 'imageUrl'],
-  fields: { brandId: { label: 'Marca' }, categoryId: { label: 'Categoría' }, colorId: { label: 'Color' } },
+  fields: { price: { money: true }, brandId: { label: 'Marca' }, categoryId: { label: 'Categoría' }, colorId: { label: 'Color' } },
 });

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import { displayLocale, useT } from '../../i18n';
+import { formatMoney, moneyFor, useCompanyMoney } from '../../lib/money';
 import type { FieldSpec } from './field-model';
 import { optionLabel } from './field-input';
 import type { FieldConfig, ResourceRecord } from './types';
@@ -43,6 +44,7 @@ function Chips({ labels }: { labels: string[] }) {
 /** A table cell's content, formatted by the field's kind. */
 export function CellValue({ spec, config, field, row, refNames }: CellValueProps) {
   const t = useT();
+  const money = moneyFor(config, row, useCompanyMoney());
   const value = row[field];
   const widget = config?.widget ?? spec?.widget;
   if (!spec || widget === 'datetime') return <>{formatInstant(value)}</>;
@@ -81,10 +83,11 @@ export function CellValue({ spec, config, field, row, refNames }: CellValueProps
     case 'date':
       return <>{String(value).slice(0, 10)}</>;
     case 'number':
+    case 'integer':
+      if (money && typeof value === 'number') return <>{formatMoney(value, money)}</>;
+      if (widget === 'integer') return <>{typeof value === 'number' ? value.toLocaleString(displayLocale()) : String(value)}</>;
       // amounts: two decimals at least (59,90), more when the value has them (0,0042)
       return <>{typeof value === 'number' ? value.toLocaleString(displayLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 4 }) : String(value)}</>;
-    case 'integer':
-      return <>{typeof value === 'number' ? value.toLocaleString(displayLocale()) : String(value)}</>;
     case 'url':
       return (
         <Link href={String(value)} target="_blank" rel="noreferrer" onClick={(event) => event.stopPropagation()} sx={{ wordBreak: 'break-all' }}>

@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ChangeEvent, useId } from 'react';
 import { useT } from '../../i18n';
+import { currencySymbol, moneyFor, useCompanyMoney } from '../../lib/money';
 import { labelOf } from './common-labels';
 import type { FieldSpec } from './field-model';
 import type { FormMode, FormValue, FormValues } from './form-values';
@@ -52,6 +53,7 @@ export const SEARCHABLE_OPTIONS = 30;
 export function FieldInput({ spec, config, value, onChange, errors, path, mode, record, country }: FieldInputProps) {
   const t = useT();
   const id = useId();
+  const company = useCompanyMoney();
   const widget = config?.refs ? (spec.widget === 'strings' || spec.widget === 'refs' ? 'refs' : 'ref') : (config?.widget ?? spec.widget);
   const label = labelOf(spec.name, config?.label);
   const error = errors[path];
@@ -247,15 +249,20 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
         />
       );
     case 'number':
-    case 'integer':
+    case 'integer': {
+      const money = config?.money ? moneyFor(config, record, company) : undefined;
       return (
         <TextField
           {...common}
           value={text}
           onChange={onText}
-          slotProps={{ htmlInput: { inputMode: widget === 'integer' ? 'numeric' : 'decimal' } }}
+          slotProps={{
+            htmlInput: { inputMode: widget === 'integer' ? 'numeric' : 'decimal' },
+            input: money ? { startAdornment: <InputAdornment position="start">{currencySymbol(money)}</InputAdornment> } : undefined,
+          }}
         />
       );
+    }
     case 'phone':
       return (
         <TextField

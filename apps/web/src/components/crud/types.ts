@@ -52,6 +52,12 @@ export interface FieldConfig {
   only?: 'create' | 'edit';
   /** Ids of these resources' records, for a nested field the declaration's `refs` cannot name. */
   refs?: readonly string[];
+  /**
+   * An amount of money: shown with the company's currency and locale (S/ 7.50), or with the
+   * currency a field of the same record names (`{ currencyField: 'currency' }`: an order in USD),
+   * or in the currency of the country it names (`{ countryField: 'country' }`: a Chilean store).
+   */
+  money?: true | { currencyField: string } | { countryField: string };
 }
 
 interface ColumnBase {
