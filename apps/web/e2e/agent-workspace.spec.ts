@@ -1,0 +1,173 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { accounts, signIn, submitLogin } from './helpers';
+
+/**
+ * An agent's workspace (issue 11, decisions 0025 and 0026): the agent lands on the inbox and
+ * "Mías" holds only their chats; the owner turns on round-robin assignment and a new customer's
+ * chat gets an agent; the owner widens the agent role and the agent's menu changes.
+ */
+const DEMO_APP_SECRET = 'mostrador-demo-app-secret';
+const DEMO_WHATSAPP_LINE = '100000000000001';
+
+type Chat = { _id: string; contactName: string; lead?: { agenteId?: string } };
+
+/** A call with the page's session (bearer token and company), as the SPA makes it. */
+async function apiAs<T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${localStorage.getItem('token')}`,
+        'x-company-id': localStorage.getItem('companyId') ?? '',
+      };
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`/api${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    { path, init },
+  ) as Promise<T>;
+}
+
+/** A customer's WhatsApp message, delivered by the webhook signed like Meta does. */
+async function customerWrites(request: APIRequestContext, from: string, name: string) {
+  const id = `wamid.AW${Date.now().toString(36)}${randomInt(1000)}`.toUpperCase();
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '51987000000', phone_number_id: DEMO_WHATSAPP_LINE },
+              contacts: [{ profile: { name }, wa_id: from }],
+              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Hola, quiero hacer un pedido' } }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac('sha256', DEMO_APP_SECRET).update(body).digest('hex')}`;
+  const response = await request.post('/api/webhooks/whatsapp', { data: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
+  expect(response.status()).toBe(200);
+}
+
+const listedIds = (page: Page) => page.getByTestId('chat-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-chat-id') ?? ''));
+
+test('the agent lands on the inbox, on «Mías», which holds only their chats', async ({ page }) => {
+  await submitLogin(page, accounts.demoAgent);
+  await expect(page).toHaveURL(/\/chat$/);
+  const mine = page.getByRole('tab', { name: /^Mías/ });
+  await expect(mine).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('chat-item').first()).toBeVisible();
+
+  const me = (await apiAs<{ agente: { _id: string; name: string } }>(page, '/assignment/me')).agente;
+  expect(me.name).toBe('Carlos Agente');
+  // every chat the server holds for this user, checked against what the tab lists
+  const held = (await apiAs<{ payload: Chat[] }>(page, '/chats/get_chats?limit=100')).payload;
+  const holder = new Map(held.map((c) => [c._id, c.lead?.agenteId]));
+  const listed = await listedIds(page);
+  expect(listed.length).toBeGreaterThan(3);
+  for (const id of listed) expect(holder.get(id)).toBe(me._id);
+  const counts = await apiAs<{ mine: number; unassigned: number; all: number }>(page, '/chats/counts');
+  await expect(page.getByTestId('inbox-count-mine')).toHaveText(String(counts.mine));
+  expect(counts.all).toBe(counts.mine + counts.unassigned);
+
+  // Sin asignar: nobody's chats
+  await page.getByRole('tab', { name: /^Sin asignar/ }).click();
+  await expect(page.getByRole('tab', { name: /^Sin asignar/ })).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(async () => (await listedIds(page)).every((id) => holder.has(id) && holder.get(id) === undefined)).toBe(true);
+  await expect(page.getByTestId('chat-item').first()).toBeVisible();
+
+  // the menu: the inbox pinned on top; no marketing, settings or users
+  const nav = page.getByRole('navigation', { name: 'Menú principal' });
+  await expect(nav.getByRole('list', { name: 'Lo más usado' }).getByRole('link', { name: 'Chat' })).toBeVisible();
+  for (const label of ['Campañas', 'Configuración', 'Usuarios', 'Roles y permisos']) {
+    await nav.getByRole('searchbox', { name: 'Buscar pantalla' }).fill(label);
+    await expect(nav.getByRole('link', { name: label, exact: true })).toHaveCount(0);
+  }
+  // the user menu: available, and away with one click
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  const availability = page.getByTestId('availability');
+  await expect(availability).toContainText('Disponible');
+  await availability.click();
+  await expect(availability).toContainText('Ausente');
+  await availability.click();
+  await expect(availability).toContainText('Disponible');
+});
+
+test('the owner turns on round-robin assignment and a new customer’s chat gets an agent', async ({ page, request }) => {
+  await signIn(page, accounts.demoAdmin);
+  try {
+    await page.goto('/agentes');
+    const agents = page.getByRole('table');
+    await expect(agents.getByRole('row', { name: /Carlos Agente/ })).toContainText('Carlos Agente');
+    await page.getByRole('button', { name: 'Asignación automática' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Asignación automática' });
+    await dialog.getByRole('checkbox', { name: 'Asignar automáticamente los chats nuevos sin agente' }).check();
+    await dialog.getByRole('radio', { name: 'Entre todos los agentes disponibles' }).check();
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(page.getByTestId('success-snackbar')).toContainText('Registro actualizado con éxito');
+    await expect(page.getByRole('button', { name: 'Asignación automática: activada' })).toBeVisible();
+
+    await page.goto('/chat');
+    await expect(page.getByRole('tab', { name: /^Todas/ })).toHaveAttribute('aria-selected', 'true');
+    const from = `51966${String(randomInt(100000, 999999))}`;
+    const name = `Cliente Turno ${from.slice(-4)}`;
+    await customerWrites(request, from, name);
+    // the new conversation arrives live, already with an agent: it is not in «Sin asignar»
+    await expect(page.getByTestId('chat-item').filter({ hasText: name })).toBeVisible();
+    const [chat] = (await apiAs<{ payload: Chat[] }>(page, `/chats/get_chats?filter=${encodeURIComponent(name)}`)).payload;
+    const available = (await apiAs<{ payload: Array<{ _id: string; available?: boolean; active?: boolean }> }>(page, '/agentes?limit=100')).payload
+      .filter((a) => a.available && a.active !== false)
+      .map((a) => a._id);
+    expect(available).toContain(chat.lead?.agenteId);
+    await page.getByRole('tab', { name: /^Sin asignar/ }).click();
+    await expect(page.getByRole('tab', { name: /^Sin asignar/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('chat-item').first()).toBeVisible();
+    await expect(page.getByTestId('chat-item').filter({ hasText: name })).toHaveCount(0);
+  } finally {
+    await apiAs(page, '/assignment/settings', { method: 'PUT', body: { enabled: false } });
+  }
+});
+
+test('the owner widens the agent role on the roles screen and the agent’s menu changes', async ({ browser }) => {
+  const owner = await (await browser.newContext()).newPage();
+  const agent = await (await browser.newContext()).newPage();
+  await signIn(agent, accounts.demoAgent);
+  const nav = agent.getByRole('navigation', { name: 'Menú principal' });
+  await nav.getByRole('searchbox', { name: 'Buscar pantalla' }).fill('Campañas');
+  await expect(nav.getByRole('link', { name: 'Campañas', exact: true })).toHaveCount(0);
+
+  await signIn(owner, accounts.demoAdmin);
+  const before = await apiAs<{ roles: Array<{ role: string; permissions: Record<string, string[]> }> }>(owner, '/roles');
+  try {
+    await owner.goto('/usuarios/roles');
+    await expect(owner.getByRole('heading', { name: 'Roles y permisos', level: 1 })).toBeVisible();
+    await owner.getByRole('tab', { name: 'Agente' }).click();
+    const listMarketing = owner.getByRole('checkbox', { name: 'Marketing · Listar' });
+    await expect(listMarketing).not.toBeChecked();
+    await listMarketing.check();
+    await owner.getByRole('checkbox', { name: 'Marketing · Ver', exact: true }).check();
+    await owner.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect(owner.getByTestId('success-snackbar')).toContainText('Registro actualizado con éxito');
+
+    // the agent's next page load shows Marketing's screens, and the server lets them in
+    await agent.reload();
+    await nav.getByRole('searchbox', { name: 'Buscar pantalla' }).fill('Campañas');
+    await nav.getByRole('link', { name: 'Campañas', exact: true }).click();
+    await expect(agent).toHaveURL(/\/marketing\/campaigns$/);
+    await expect(agent.getByRole('heading', { name: 'Campañas', level: 1 })).toBeVisible();
+    await expect(agent.getByRole('table')).toBeVisible();
+  } finally {
+    const agentRole = before.roles.find((r) => r.role === 'agent');
+    await apiAs(owner, '/roles/agent', { method: 'PUT', body: { permissions: agentRole?.permissions } });
+  }
+  await agent.reload();
+  await nav.getByRole('searchbox', { name: 'Buscar pantalla' }).fill('Campañas');
+  await expect(nav.getByRole('link', { name: 'Campañas', exact: true })).toHaveCount(0);
+});
