@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PORT = 3100;
+// E2E_PORT lets two runs on one machine keep apart (CI runs one)
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 // A fresh database for every run. Workers re-read this file: the variable keeps them on
 // the directory the first load created.
