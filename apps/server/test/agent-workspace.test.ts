@@ -122,6 +122,29 @@ describe('inbox tabs', () => {
     expect(bad.json().errors.msg).toContain('Vista desconocida');
   });
 
+  it('the unread count of the tab title counts only the chats the caller may see', async () => {
+    const company = agent.user.companyId;
+    const unreadOf = async (scope: string) =>
+      Number(
+        (
+          await t.sql<{ n: number }>(
+            `select count(*)::int as n from chats c left join leads l on l.id = c.lead_id where c.company_id = $1 and c.unread_count > 0 and ${scope}`,
+            [company, carlos],
+          )
+        )[0].n,
+      );
+    // some unread chat belongs to another agent, so the two counts differ
+    await t.sql(
+      `update chats set unread_count = 2 where id = (select c.id from chats c join leads l on l.id = c.lead_id where c.company_id = $1 and l.agente_id is not null and l.agente_id <> $2 order by c.id limit 1)`,
+      [company, carlos],
+    );
+    const everyone = await unreadOf('$2::uuid is not null');
+    const carlosSees = await unreadOf('(l.agente_id is null or l.agente_id = $2)');
+    expect(carlosSees).toBeLessThan(everyone);
+    expect(await ok(agent, 'GET', '/chats/unread_count')).toEqual({ chats: carlosSees });
+    expect(await ok(admin, 'GET', '/chats/unread_count')).toEqual({ chats: everyone });
+  });
+
   it('assigning moves a chat from Sin asignar to Mías', async () => {
     const [chat] = (await inbox(agent, 'view=unassigned')).payload.filter((c) => c.lead);
     const before = await ok(agent, 'GET', '/chats/counts');

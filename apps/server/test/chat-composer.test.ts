@@ -288,14 +288,18 @@ describe('resolved and snoozed chats', () => {
     expect((await call(acme, acmeCo, 'POST', `/chats/${chat}/status`, { status: 'closed' })).statusCode).toBe(404);
   });
 
-  it('the unread count is the company’s chats with unread messages', async () => {
+  it('the unread count is the company’s chats with unread messages (an agent’s: those they may see)', async () => {
     const n = async (s: Signed, company: string) => (await call(s, company, 'GET', '/chats/unread_count')).json().chats as number;
-    const before = await n(agent, peru);
+    const before = await n(admin, peru);
     expect(before).toBe(await count('select count(*) as n from chats where company_id = $1 and unread_count > 0', [peru]));
+    const agentBefore = await n(agent, peru);
     const chat = await waInbound('51977100033', 'Hola, ¿me atienden?');
-    expect(await n(agent, peru)).toBe(before + 1);
+    expect(await n(admin, peru)).toBe(before + 1);
+    // a new customer's chat is nobody's yet: the agent counts it too
+    expect(await n(agent, peru)).toBe(agentBefore + 1);
     await call(agent, peru, 'POST', `/chats/${chat}/read`);
-    expect(await n(agent, peru)).toBe(before);
+    expect(await n(admin, peru)).toBe(before);
+    expect(await n(agent, peru)).toBe(agentBefore);
     expect(await n(acme, acmeCo)).toBe(await count('select count(*) as n from chats where company_id = $1 and unread_count > 0', [acmeCo]));
   });
 });

@@ -34,7 +34,7 @@ export async function composerRoutes(parent: FastifyInstance, service: ChatServi
   app.get(
     '/chats/unread_count',
     { config: may('list'), schema: { tags, response: { 200: unreadCountOut } } },
-    (request) => service.unreadCount(tenantOf(request).companyId),
+    (request) => service.unreadCount(tenantOf(request)),
   );
 
   app.get(

@@ -21,6 +21,8 @@ import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { StatusUpdate } from '../../integrations/meta/events.js';
+import type { Tenant } from '../../plugins/auth.js';
+import { ownerCondition } from '../assignment/scope.js';
 import { createInbound } from '../webhooks/inbound.js';
 import { type ChatEffect, publishChatEffect } from './events.js';
 import { chatMessage, messageColumns, notFound, previewOf, toMessage, windowUntil } from './queries.js';
@@ -390,8 +392,13 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     },
 
     /** GET /chats/unread_count: how many chats have messages nobody read (the tab title's number). */
-    async unreadCount(companyId: string): Promise<{ chats: number }> {
-      const [row] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from chats where company_id = ${companyId} and unread_count > 0`);
+    /** Chats with unread messages among those the caller may see (decision 0026: an agent, their own and the unassigned). */
+    async unreadCount(tenant: Tenant): Promise<{ chats: number }> {
+      const scope = ownerCondition('chats', tenant, (column) => sql.raw(`c.${column}`));
+      const [row] = await rowsOf<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from chats c where c.company_id = ${tenant.companyId} and c.unread_count > 0${scope ? sql` and ${scope}` : sql``}`,
+      );
       return { chats: Number(row?.n ?? 0) };
     },
     /**
