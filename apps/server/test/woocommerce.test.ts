@@ -125,6 +125,7 @@ describe('/woocommerce stores', () => {
 
     const ok = await t.app.inject({ method: 'POST', url: `/api/woocommerces/${storeId}/test`, headers: chile });
     expect(ok.json()).toMatchObject({ ok: true, products: 250, canWrite: true });
+    expect(ok.json()).not.toHaveProperty('problem');
 
     const make = async (name: string, url: string, key: string, secret: string, country = 'ES') => {
       const r = await t.app.inject({ method: 'POST', url: '/api/woocommerces', headers: chile, payload: { name, url, country, consumerKey: key, consumerSecret: secret } });
@@ -133,17 +134,17 @@ describe('/woocommerce stores', () => {
     };
     const test = async (id: string) => (await t.app.inject({ method: 'POST', url: `/api/woocommerces/${id}/test`, headers: chile })).json();
     const badKeys = await make('Claves malas', woo.url, 'ck_otra', 'cs_otra');
-    expect(await test(badKeys)).toMatchObject({ ok: false, msg: expect.stringContaining('no son válidos') });
+    expect(await test(badKeys)).toMatchObject({ ok: false, problem: 'keys', msg: expect.stringContaining('no son válidos') });
     await t.app.inject({ method: 'DELETE', url: `/api/woocommerces/${badKeys}`, headers: chile });
 
     const readOnly = await startFakeWoo({ permission: 'read' });
     const ro = await make('Solo lectura', readOnly.url, 'ck_test123', 'cs_test456');
-    expect(await test(ro)).toMatchObject({ ok: false, canWrite: false, msg: expect.stringContaining('solo tienen permiso de lectura') });
+    expect(await test(ro)).toMatchObject({ ok: false, canWrite: false, problem: 'permissions', msg: expect.stringContaining('solo tienen permiso de lectura') });
     await t.app.inject({ method: 'DELETE', url: `/api/woocommerces/${ro}`, headers: chile });
     await readOnly.close();
 
     const wrongUrl = await make('URL mala', `${woo.url}/tienda-equivocada`, 'ck_test123', 'cs_test456');
-    expect(await test(wrongUrl)).toMatchObject({ ok: false, msg: expect.stringContaining('no responde como una tienda WooCommerce') });
+    expect(await test(wrongUrl)).toMatchObject({ ok: false, problem: 'url', msg: expect.stringContaining('no responde como una tienda WooCommerce') });
     await t.app.inject({ method: 'DELETE', url: `/api/woocommerces/${wrongUrl}`, headers: chile });
 
     // one store per country
@@ -157,7 +158,7 @@ describe('store sync', () => {
   it('pulls the store page by page with live progress, then a second sync changes nothing and sends no writes', async () => {
     const events: SyncRunOut[] = [];
     const stop = t.app.realtime.subscribe(admin.company('Demo Chile'), (e) => {
-      if ((e as unknown as { type: string }).type === 'sync.progress') events.push((e as unknown as { run: SyncRunOut }).run);
+      if (e.type === 'sync.progress') events.push(e.run);
     });
     firstRun = await syncAll();
     stop();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMessageKinds } from './channels.js';
 import { zInboxView } from './assignment.js';
+import { syncRunOut } from './ecommerce-api.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -256,6 +257,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lead.updated'), leadId: z.string() }),
   /** An order of the company's catalogue was placed (`created`) or moved (modules/orders). */
   z.object({ type: z.literal('order.updated'), orderId: z.string(), status: z.string(), created: z.boolean() }),
+  /** A WooCommerce store sync moved on (modules/ecommerce, decision 0034): the run as GET /ecommerces/sync-runs shows it. */
+  z.object({ type: z.literal('sync.progress'), run: syncRunOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

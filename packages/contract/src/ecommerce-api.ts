@@ -77,10 +77,16 @@ export const syncSelectedBody = z
   .strict();
 export const syncStarted = z.object({ msg: z.string(), runs: z.array(syncRunOut) });
 
+/** What a failed connection test points at: the address, the keys, their permissions, or the store itself. */
+export const connectionProblems = ['url', 'keys', 'permissions', 'store'] as const;
+export type ConnectionProblem = (typeof connectionProblems)[number];
+
 /** The connection test's answer: ok, and what is wrong in Spanish when not. */
 export const connectionTestOut = z.object({
   ok: z.boolean(),
   msg: z.string(),
+  /** When not ok: which part to fix (the screen points at it). */
+  problem: z.enum(connectionProblems).optional(),
   /** The store's product count when it answered. */
   products: z.number().int().optional(),
   canWrite: z.boolean().optional(),

@@ -1,4 +1,5 @@
 import {
+  type ConnectionProblem,
   connectionTestOut,
   copyMultimediaBody,
   copyMultimediaOut,
@@ -46,6 +47,15 @@ const products = C(ecommercesTable);
 const variations = C(ecommercesVariationsTable);
 const idParams = z.object({ id: zId() });
 const variationParams = z.object({ id: zId(), variationId: zId() });
+/** Which part of a store's settings a failed call points at (the screen marks it). */
+const problemOf = (error: WooError): ConnectionProblem =>
+  error.kind === 'network' || error.kind === 'not-woocommerce'
+    ? 'url'
+    : error.kind === 'auth'
+      ? 'keys'
+      : error.kind === 'read-only' || error.kind === 'permission'
+        ? 'permissions'
+        : 'store';
 const perm = (module: 'ecommerce' | 'integrations', action: 'list' | 'read' | 'update' | 'create') => ({ permission: { module, action } });
 
 /**
@@ -99,13 +109,13 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         products = (await client.page('/products', 1, {}, 1)).total;
       } catch (error) {
-        return { ok: false, msg: error instanceof WooError ? error.msg : 'No se pudo probar la conexión' };
+        return error instanceof WooError ? { ok: false, msg: error.msg, problem: problemOf(error) } : { ok: false, msg: 'No se pudo probar la conexión', problem: 'store' as const };
       }
       try {
         // an empty batch writes nothing: it only tells whether the keys may write
         await client.post('/products/batch', {});
       } catch (error) {
-        if (error instanceof WooError) return { ok: false, msg: error.msg, products, canWrite: false };
+        if (error instanceof WooError) return { ok: false, msg: error.msg, problem: problemOf(error), products, canWrite: false };
         throw error;
       }
       const sandbox = isSandboxUrl(store.url) ? ' (tienda de prueba)' : '';

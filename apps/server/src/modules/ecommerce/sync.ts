@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type RealtimeEvent, type Resource, resources, type SyncRunOut } from '@mostrador/contract';
+import { type Resource, resources, type SyncRunOut } from '@mostrador/contract';
 import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
@@ -618,7 +618,7 @@ export function createSyncEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
   async function publish(runId: string, store: StoreCtx) {
     if (!deps.realtime) return;
     const [row] = await db.select().from(ecommerceSyncRuns).where(eq(ecommerceSyncRuns.id, runId));
-    if (row) await deps.realtime.publish(store.companyId, { type: 'sync.progress', run: runOut(row, store) } as unknown as RealtimeEvent);
+    if (row) await deps.realtime.publish(store.companyId, { type: 'sync.progress', run: runOut(row, store) });
   }
 
   /** Commits one page: its writes (done in `work` on the transaction), counts and the next cursor. */
