@@ -24,7 +24,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The manifest lets scripts/measure-login-js.ts sum what /login loads first.
+    // The manifest lets scripts/measure-js.mjs sum what /login loads first.
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,

@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
  * The public shop (/catalogo-digital, /ordenes/{token}) is built apart from the staff app
  * (decision 0031): its own page, shop.html, and its own chunks, so a customer's phone never
  * downloads the staff app, MUI or its router. Runs after the main build (which empties dist).
- * scripts/measure-shop-js.mjs checks its first JavaScript against the 100 kB gzip budget.
+ * scripts/measure-js.mjs checks its first JavaScript against the 100 kB gzip budget.
  */
 export default defineConfig({
   plugins: [react()],

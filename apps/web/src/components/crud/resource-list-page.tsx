@@ -1,4 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
+import { SEARCH_DEBOUNCE_MS } from './list-constants';
 import ClearIcon from '@mui/icons-material/Clear';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -55,7 +56,7 @@ const SCREEN_READER_ONLY = {
 } as const;
 
 /** Wait after the last keystroke before searching. */
-export const SEARCH_DEBOUNCE_MS = 350;
+export { SEARCH_DEBOUNCE_MS };
 
 type ResolvedColumn = ColumnConfig & {
   inline?: boolean;

@@ -29,7 +29,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../components/crud/resource-list-page';
+import { SEARCH_DEBOUNCE_MS } from '../../../components/crud/list-constants';
 import { useRefOptions } from '../../../components/crud/use-resource';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { api } from '../../../lib/api-client';
