@@ -5,12 +5,16 @@
  * Fills a fresh company in the database (server-side generate_series): one lead per chat over
  * the three platforms, statuses and agents spread, 50 messages per chat (alternating inbound
  * and outbound), the chats' last activity spread over a year. Then times over HTTP:
- * GET /api/chats/get_chats (first page; by channel; unread only; by agent; a search) and
- * GET /api/chats/:id/messages (the newest 50 of a thread). Prints p50/p99 of sequential calls.
+ * GET /api/chats/get_chats (first page; the tabs Mías and Sin asignar — the signed-in admin is
+ * one of the ten agents, decision 0025 — by channel; unread only; by agent; a search), the tabs'
+ * counts and GET /api/chats/:id/messages (the newest 50 of a thread). Prints p50/p99 of
+ * sequential calls; on PostgreSQL also the first page and Mías under load beside pgbench running
+ * the very statements they issued (bench/compare.ts).
  *
  *   DATABASE_URL=postgres://…/empty_db npm run inbox --workspace @mostrador/bench
  *   CHATS=10000 MESSAGES_PER_CHAT=20 npm run inbox --workspace @mostrador/bench   # PGlite, smaller
  */
+import { measure, printTable } from './compare.js';
 import { benchCompany, startBench } from './start.js';
 
 const CHATS = Number(process.env.CHATS ?? 100_000);
@@ -42,7 +46,7 @@ for (let from = 0; from < CHATS; from += BATCH) {
        insert into leads (company_id, name, telefono, platform, status, agente_id, platform_user_id, created_at, updated_at)
        select $1, name, '519' || lpad((i::bigint * 7919 % 100000000)::text, 8, '0'), platform,
          (array['sin-asignar','re-conectar','informado-al-agente','compra-realizada','compra-fallida'])[1 + i % 5],
-         ($4::uuid[])[1 + i % 10], 'u' || i, last_at - interval '30 days', last_at
+         case when i % 5 = 0 then null else ($4::uuid[])[1 + i % 10] end, 'u' || i, last_at - interval '30 days', last_at
        from people returning id, name, platform, platform_user_id, updated_at)
      insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
      select $1, name, platform, id, 'open', (substr(platform_user_id, 2)::int % 4),
@@ -58,6 +62,10 @@ await pool.query(
   [company.id],
 );
 console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+// the signed-in admin is the fourth agent: their «Mías» holds a tenth of the assigned chats
+const me = (await pool.query<{ id: string }>('select id from users where email = $1', ['admin@demo.com'])).rows[0].id;
+await pool.query('update agentes set user_id = $1 where id = $2', [me, agents[3]]);
 
 const chatIds = (await pool.query<{ id: string }>('select id from chats where company_id = $1 order by id', [company.id])).rows.map((r) => r.id);
 const msgStart = performance.now();
@@ -99,10 +107,20 @@ console.log(
   `\n/chat on ${booted.database.kind}: ${CHATS.toLocaleString('es-PE')} chats, ${(CHATS * PER_CHAT).toLocaleString('es-PE')} messages in one company (node ${process.version})`,
 );
 await timed('inbox first page (10, newest activity)', '/api/chats/get_chats');
+await timed('inbox, Mías (the admin’s agent)', '/api/chats/get_chats?view=mine');
+await timed('inbox, Sin asignar', '/api/chats/get_chats?view=unassigned');
+await timed('the tabs’ counts (Mías, Sin asignar, Todas)', '/api/chats/counts', 20);
 await timed('inbox, WhatsApp only', '/api/chats/get_chats?platform=whatsapp');
 await timed('inbox, unread only', '/api/chats/get_chats?unread=true');
 await timed('inbox, one agent', `/api/chats/get_chats?agenteId=${agents[3]}`);
 await timed('inbox, search "Quispe 4323"', '/api/chats/get_chats?filter=Quispe%204323', 10);
 await timed('recent_chats', '/api/chats/recent_chats');
 await timed('thread: newest 50 messages', `/api/chats/${chatIds[Math.floor(chatIds.length / 2)]}/messages`);
+if (booted.database.kind === 'postgres' && process.env.DATABASE_URL) {
+  console.log(`\n10 connections, ${process.env.BENCH_SECONDS ?? 10} s each; pgbench: the statements each call issued, same parameters`);
+  printTable([
+    await measure(pool, process.env.DATABASE_URL, 'GET /api/chats/get_chats (first page)', `${address}/api/chats/get_chats`, headers),
+    await measure(pool, process.env.DATABASE_URL, 'GET /api/chats/get_chats?view=mine', `${address}/api/chats/get_chats?view=mine`, headers),
+  ]);
+}
 await booted.close();
