@@ -301,6 +301,35 @@ describe('statuses', () => {
     expect((await call(admin, 'GET', '/orders?status=nope')).statusCode).toBe(400);
   });
 
+  it('tells the company\'s open screens once committed: a placement and each move publish order.updated', async () => {
+    const heard: Array<{ event: Rec; stored?: Rec }> = [];
+    const stop = t.app.realtime.subscribe(chile, (event) => {
+      if (event.type !== 'order.updated') return;
+      // read as soon as it is heard: the order is already there (published after the commit)
+      void t.sql<Rec>('select status, code from orders where id = $1', [event.orderId]).then(([stored]) => heard.push({ event, stored }));
+    });
+    const others: Rec[] = [];
+    const stopOthers = t.app.realtime.subscribe(acmeCo, (event) => others.push(event));
+    try {
+      const res = await place({ catalog: catalogId, items: [{ productId: ids.mug, quantity: 1 }], customer, shippment: { method: 'pickup' } });
+      expect(res.statusCode, res.body).toBe(201);
+      const { _id: id, order } = res.json();
+      await expect.poll(() => heard.length).toBe(1);
+      expect(heard[0]).toEqual({ event: { type: 'order.updated', orderId: id, code: order.code, status: 'created', created: true }, stored: { status: 'created', code: order.code } });
+      expect((await move(id, 'paid')).statusCode).toBe(200);
+      await expect.poll(() => heard.length).toBe(2);
+      expect(heard[1]).toEqual({ event: { type: 'order.updated', orderId: id, code: order.code, status: 'paid', created: false }, stored: { status: 'paid', code: order.code } });
+      // a refused move tells nobody; another company hears nothing
+      expect((await move(id, 'done')).statusCode).toBe(400);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toHaveLength(2);
+      expect(others).toEqual([]);
+    } finally {
+      stop();
+      stopOthers();
+    }
+  });
+
   it('keeps orders to their company', async () => {
     expect((await move(orderId, 'cancelled', acme, acmeCo)).statusCode).toBe(404);
     expect((await call(acme, 'GET', `/orders/${orderId}`, undefined, acmeCo)).statusCode).toBe(404);
@@ -339,14 +368,19 @@ describe('WhatsApp catalogue orders', () => {
         },
       },
     ]);
+    const heard: Rec[] = [];
+    const stop = t.app.realtime.subscribe(chile, (event) => event.type === 'order.updated' && heard.push(event));
     expect((await deliver(t, '/api/webhooks/whatsapp', payload, { secret: DEMO_APP_SECRET })).statusCode).toBe(200);
-    const processor = createWebhookProcessor(t.database.db, t.app.secrets);
+    const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
     for (const id of await processor.pendingIds()) await processor.process(id);
-    const [order] = await t.sql<{ source: string; items: Rec[]; total: number; telefono: string; chat_id: string; lead_id: string }>(
+    stop();
+    const [order] = await t.sql<{ id: string; code: string; source: string; items: Rec[]; total: number; telefono: string; chat_id: string; lead_id: string }>(
       "select * from orders where company_id = $1 and source = 'whatsapp'",
       [chile],
     );
     expect(order).toBeTruthy();
+    // the open /ordenes hears of it (after the webhook's transaction committed)
+    expect(heard).toEqual([{ type: 'order.updated', orderId: order.id, code: order.code, status: 'created', created: true }]);
     expect(order.telefono).toBe(from);
     expect(order.items).toMatchObject([
       { productId: ids.mug, sku: 'TZ-01', unitPrice: 4990, quantity: 1 },

@@ -255,8 +255,11 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message.updated'), chatId: z.string(), message: chatMessageOut }),
   z.object({ type: z.literal('chat.updated'), chat: chatSummaryOut }),
   z.object({ type: z.literal('lead.updated'), leadId: z.string() }),
-  /** An order of the company's catalogue was placed (`created`) or moved (modules/orders). */
-  z.object({ type: z.literal('order.updated'), orderId: z.string(), status: z.string(), created: z.boolean() }),
+  /**
+   * An order of the company's catalogue was placed (`created`: on the digital catalogue or
+   * through WhatsApp's) or moved (modules/orders), published after its transaction committed.
+   */
+  z.object({ type: z.literal('order.updated'), orderId: z.string(), code: z.string(), status: z.string(), created: z.boolean() }),
   /** A WooCommerce store sync moved on (modules/ecommerce, decision 0034): the run as GET /ecommerces/sync-runs shows it. */
   z.object({ type: z.literal('sync.progress'), run: syncRunOut }),
 ]);

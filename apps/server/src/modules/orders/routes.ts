@@ -125,7 +125,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (created) {
         // committed: the company's open /ordenes and /chat hear it
-        await app.realtime.publish(companyId, { type: 'order.updated', orderId: out._id, status: out.order.status, created: true });
+        await app.realtime.publish(companyId, { type: 'order.updated', orderId: out._id, code: out.order.code, status: out.order.status, created: true });
         for (const effect of effects) await publishChatEffect(db, app.realtime, companyId, effect, app.log);
       }
       return reply.status(created ? 201 : 200).send(out);
@@ -156,7 +156,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tenant = tenantOf(request);
       const moved = await orders.move(db, tenant.companyId, request.params.id, request.body.status);
-      await app.realtime.publish(tenant.companyId, { type: 'order.updated', orderId: moved.id, status: moved.status, created: false });
+      await app.realtime.publish(tenant.companyId, { type: 'order.updated', orderId: moved.id, code: moved.code, status: moved.status, created: false });
       return (await orderRepo.get(db, tenant, moved.id)) as OrderOut;
     },
   );

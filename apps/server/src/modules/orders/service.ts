@@ -396,8 +396,9 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
      * the company: lines matched to products and variants by SKU (product_retailer_id), priced at
      * the company's price (WhatsApp's when no product matches), stock taken up to what is left.
      * Runs in the webhook's transaction, after the message was stored; the summary goes in the chat.
+     * Answers the order's id and code (the caller publishes it once committed).
      */
-    async fromWhatsApp(tx: Db, companyId: string, country: CountryCode, m: InboundMessage): Promise<string | undefined> {
+    async fromWhatsApp(tx: Db, companyId: string, country: CountryCode, m: InboundMessage): Promise<{ id: string; code: string } | undefined> {
       const order = m.content?.order;
       if (m.kind !== 'order' || !order?.items.length) return undefined;
       const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null; name: string; telefono: string | null }>(
@@ -481,7 +482,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
                     ${`mostrador-order:${created.id}`}, 'received', now())
             on conflict (company_id, provider_message_id) do nothing`);
       }
-      return created.id;
+      return { id: created.id, code };
     },
   };
 }

@@ -101,7 +101,9 @@ export function createWebhookProcessor(
   const inbound = createInbound(secrets);
   const orders = createOrders(secrets);
 
-  async function run(id: string): Promise<{ status: 'processed' | 'ignored' | 'skipped'; companyId?: string; outcome?: Outcome }> {
+  async function run(
+    id: string,
+  ): Promise<{ status: 'processed' | 'ignored' | 'skipped'; companyId?: string; outcome?: Outcome; order?: { id: string; code: string } }> {
     return db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
       if (!event || event.status !== 'pending') return { status: 'skipped' };
@@ -118,12 +120,13 @@ export function createWebhookProcessor(
           ? await tx.select({ companyId: companies.id, country: companies.country }).from(companies).where(eq(companies.id, event.companyId))
           : [];
       let outcome: Outcome;
+      let order: { id: string; code: string } | undefined;
       if (!owner) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
       else if (event.type === 'message') {
         const m = event.payload as InboundMessage;
         outcome = await inbound.message(tx, owner.companyId, owner.country as CountryCode, event.provider as ProviderEvent['provider'], m);
         // a WhatsApp catalogue order becomes an order of the company too (modules/orders)
-        if (outcome.status === 'processed' && m.kind === 'order') await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
+        if (outcome.status === 'processed' && m.kind === 'order') order = await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
@@ -139,7 +142,7 @@ export function createWebhookProcessor(
           attempts: sql`${webhookEvents.attempts} + 1`,
         })
         .where(eq(webhookEvents.id, id));
-      return { status: outcome.status, companyId: owner?.companyId, outcome };
+      return { status: outcome.status, companyId: owner?.companyId, outcome, order };
     });
   }
 
@@ -171,9 +174,11 @@ export function createWebhookProcessor(
         throw error;
       }
       // committed: now the browsers may read it
-      const { outcome, companyId } = result;
+      const { outcome, companyId, order } = result;
       if (realtime && companyId && outcome?.status === 'processed') {
         for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
+        // a WhatsApp catalogue order reaches the open /ordenes too
+        if (order) await realtime.publish(companyId, { type: 'order.updated', orderId: order.id, code: order.code, status: 'created', created: true });
       }
       return result.status;
     },
