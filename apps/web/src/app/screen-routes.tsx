@@ -9,9 +9,10 @@ const NotFoundPage = lazy(() => import('../features/not-found/not-found-page'));
 
 type Lazy = LazyExoticComponent<ComponentType>;
 
-/** The generic list page with the entry's config; both load when the route is first visited. */
+/** The generic list page with the entry's config (or the entry's own page); both load when the route is first visited. */
 function listPageOf(entry: ScreenEntry): Lazy {
   if (!isConfigEntry(entry)) return lazy(entry.page);
+  if (entry.page) return lazy(entry.page);
   return lazy(async () => {
     const [{ screen }, { ResourceListPage }] = await Promise.all([entry.load(), import('../components/crud/resource-list-page')]);
     return { default: () => <ResourceListPage config={screen} /> };

@@ -94,6 +94,8 @@ export interface ConfigEntry extends EntryBase {
   load: () => Promise<{ screen: ScreenConfig }>;
   /** `${path}/:id` edits a record on the generic detail page instead of a dialog. */
   detailPage?: boolean;
+  /** A page of its own built on the generic list (filters, a detail sheet) instead of the bare list. */
+  page?: () => PageModule;
 }
 
 /** A screen of its own (profile, settings). */
@@ -144,7 +146,7 @@ export const screens: ScreenEntry[] = [
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },
-  { path: '/ordenes', group: 'catalog', label: 'Órdenes', icon: ReceiptLong, module: 'catalog', resource: 'orders', load: () => import('./orders') },
+  { path: '/ordenes', group: 'catalog', label: 'Órdenes', icon: ReceiptLong, module: 'catalog', resource: 'orders', load: () => import('./orders'), page: () => import('../features/orders/orders-page') },
   { path: '/productos', group: 'catalog', label: 'Productos', icon: Inventory2, module: 'catalog', resource: 'products', load: () => import('./products') },
   { path: '/marcas', group: 'catalog', label: 'Marcas', icon: Sell, module: 'catalog', resource: 'brands', load: () => import('./brands') },
   { path: '/categorias', group: 'catalog', label: 'Categorías', icon: Category, module: 'catalog', resource: 'categories', load: () => import('./categories') },

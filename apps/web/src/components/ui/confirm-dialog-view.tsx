@@ -11,11 +11,14 @@ export interface ConfirmDialogViewProps {
   open: boolean;
   title?: ReactNode;
   message?: ReactNode;
+  acceptLabel?: string;
+  cancelLabel?: string;
+  destructive?: boolean;
   onSettle: (accepted: boolean) => void;
 }
 
-/** SPEC §9: title 'Advertencia', buttons 'Aceptar' and 'Cancelar'. */
-export function ConfirmDialogView({ open, title, message, onSettle }: ConfirmDialogViewProps) {
+/** SPEC §9: title 'Advertencia', buttons 'Aceptar' and 'Cancelar' (an irreversible action may name its own). */
+export function ConfirmDialogView({ open, title, message, acceptLabel, cancelLabel, destructive, onSettle }: ConfirmDialogViewProps) {
   const t = useT();
   return (
     <Dialog
@@ -33,9 +36,11 @@ export function ConfirmDialogView({ open, title, message, onSettle }: ConfirmDia
         </DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => onSettle(false)}>{t('confirm.cancel')}</Button>
-        <Button onClick={() => onSettle(true)} variant="contained" autoFocus>
-          {t('confirm.accept')}
+        <Button onClick={() => onSettle(false)} autoFocus={destructive}>
+          {cancelLabel ?? t('confirm.cancel')}
+        </Button>
+        <Button onClick={() => onSettle(true)} variant="contained" color={destructive ? 'error' : 'primary'} autoFocus={!destructive}>
+          {acceptLabel ?? t('confirm.accept')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -6,6 +6,14 @@ export interface ConfirmOptions {
   message: ReactNode;
   /** Defaults to 'Advertencia' (SPEC §9). */
   title?: ReactNode;
+  /**
+   * What the accepting button says (default 'Aceptar'): an irreversible action names itself
+   * ('Cancelar orden', decision 0030), and `destructive` paints it as such.
+   */
+  acceptLabel?: string;
+  /** What the dismissing button says (default 'Cancelar'; 'Volver' when the action itself is a cancelling). */
+  cancelLabel?: string;
+  destructive?: boolean;
 }
 
 export type Confirm = (options: ConfirmOptions | string) => Promise<boolean>;
@@ -43,6 +51,9 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
             open={open}
             title={options.title}
             message={options.message}
+            acceptLabel={options.acceptLabel}
+            cancelLabel={options.cancelLabel}
+            destructive={options.destructive}
             onSettle={settle}
           />
         </Suspense>

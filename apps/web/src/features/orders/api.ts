@@ -1,0 +1,37 @@
+import { type OrderStatus, successMessages } from '@mostrador/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ResourceRecord } from '../../components/crud/types';
+import { api } from '../../lib/api-client';
+import { resourceKeys } from '../../lib/query-keys';
+import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
+
+/** The orders' query keys: the generic list's (`['orders', 'list', …]`) and the detail's. */
+export const orderKeys = resourceKeys('orders');
+
+/**
+ * POST /orders/{id}/status (decision 0032): 'Registro actualizado con éxito' on success; a
+ * refused move shows the server's Spanish reason through the api client. The lists and the
+ * open detail reload.
+ */
+export function useMoveOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: OrderStatus }) =>
+      api.post<ResourceRecord>(`/orders/${encodeURIComponent(id)}/status`, { status }, { success: successMessages.updated }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+  });
+}
+
+/**
+ * The open /ordenes lives: an order placed (on the catalogue or through WhatsApp) or moved
+ * anywhere reloads the lists and the open detail (decision 0032), and so does a reconnection
+ * (events may have been missed). `onPlaced` hears of new orders.
+ */
+export function useOrdersRealtime(onPlaced?: (order: { id: string; code: string }) => void) {
+  const queryClient = useQueryClient();
+  useRealtimeEvents((message: RealtimeMessage) => {
+    if (message.type !== 'order.updated' && message.type !== 'reconnected') return;
+    void queryClient.invalidateQueries({ queryKey: orderKeys.all });
+    if (message.type === 'order.updated' && message.created) onPlaced?.({ id: message.orderId, code: message.code });
+  });
+}
