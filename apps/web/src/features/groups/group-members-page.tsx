@@ -18,6 +18,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { storage } from '../../lib/storage';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../i18n';
@@ -34,7 +35,7 @@ import { groupsApi, MEMBER_CHOICES_LIMIT } from './api';
 export function GroupMembersPage() {
   const t = useT();
   const { id = '' } = useParams();
-  const { companyId } = useSession();
+  const { companyId, user } = useSession();
   const queryClient = useQueryClient();
   const permissions = usePermissions();
   const canSave = permissions.can('groups', 'update');
@@ -45,14 +46,39 @@ export function GroupMembersPage() {
 
   const [selected, setSelected] = useState<Set<string> | null>(null);
   const [filter, setFilter] = useState('');
-  // The saved members are the starting selection.
+  // Changes not saved yet are kept when the page is left (a draft per user, company and group)
+  // and offered back on return; closing the tab with changes asks first.
+  const draftKey = `mostrador.group-members-draft:${user?._id ?? '-'}:${companyId ?? '-'}:${id}`;
+  const saved = useMemo(() => (members.data ? new Set(members.data.payload.map((u) => u._id)) : null), [members.data]);
+  // The saved members (or the draft left here before) are the starting selection.
   useEffect(() => {
-    if (members.data) setSelected(new Set(members.data.payload.map((u) => u._id)));
-  }, [members.data]);
+    if (!saved) return;
+    const draft = storage.getJSON<string[]>(draftKey);
+    setSelected(Array.isArray(draft) ? new Set(draft.filter((v) => typeof v === 'string')) : new Set(saved));
+  }, [saved, draftKey]);
+  const dirty = !!selected && !!saved && (selected.size !== saved.size || [...selected].some((v) => !saved.has(v)));
+  useEffect(() => {
+    if (!selected || !saved) return;
+    if (dirty) storage.setJSON(draftKey, [...selected]);
+    else storage.remove(draftKey);
+  }, [selected, saved, dirty, draftKey]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  const discard = () => {
+    storage.remove(draftKey);
+    if (saved) setSelected(new Set(saved));
+  };
 
   const save = useMutation({
     mutationFn: (userIds: string[]) => groupsApi.setMembers(id, userIds),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.groupMembers(id) }),
+    onSuccess: () => {
+      storage.remove(draftKey);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.groupMembers(id) });
+    },
   });
 
   const visible = useMemo(() => {
@@ -93,6 +119,20 @@ export function GroupMembersPage() {
         }
       />
       {failed && <Alert severity="warning">{t('crud.notFound')}</Alert>}
+      {dirty && canSave && (
+        <Alert
+          severity="info"
+          data-testid="members-unsaved"
+          sx={{ maxWidth: 720, mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={discard}>
+              Descartar cambios
+            </Button>
+          }
+        >
+          Tienes cambios sin guardar en los miembros: se conservan si sales de esta pantalla hasta que los guardes o descartes.
+        </Alert>
+      )}
       {loading && <Skeleton variant="rounded" height={320} sx={{ maxWidth: 720 }} />}
       {!loading && !failed && (
         <Card sx={{ maxWidth: 720 }}>
