@@ -108,7 +108,7 @@ test('the owner turns on round-robin assignment and a new customer’s chat gets
     await expect(agents.getByRole('row', { name: /Carlos Agente/ })).toContainText('Carlos Agente');
     await page.getByRole('button', { name: 'Asignación automática' }).click();
     const dialog = page.getByRole('dialog', { name: 'Asignación automática' });
-    await dialog.getByRole('checkbox', { name: 'Asignar automáticamente los chats nuevos sin agente' }).check();
+    await dialog.getByRole('switch', { name: 'Asignar automáticamente los chats nuevos sin agente' }).check();
     await dialog.getByRole('radio', { name: 'Entre todos los agentes disponibles' }).check();
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await expect(page.getByTestId('success-snackbar')).toContainText('Registro actualizado con éxito');
