@@ -46,7 +46,8 @@ function NoChatSelected() {
 export function ChatPage() {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const wide = useMediaQuery(theme.breakpoints.up('lg'));
+  // the panel sits beside the thread only where the menu, the list, the thread and the panel all fit (a 1280 px laptop keeps a readable thread)
+  const wide = useMediaQuery(theme.breakpoints.up(1440));
   const queryClient = useQueryClient();
   const { companyId } = useSession();
   const permissions = usePermissions();

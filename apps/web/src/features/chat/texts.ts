@@ -8,6 +8,8 @@ export const chatTexts = {
   title: 'Chat',
   inbox: 'Conversaciones',
   search: 'Buscar por nombre, teléfono o mensaje',
+  /** What the search box shows: short enough to fit the list's width (the full sentence is its label). */
+  searchPlaceholder: 'Nombre, teléfono o texto',
   filters: 'Filtros',
   clearFilters: 'Limpiar filtros',
   channel: 'Canal',

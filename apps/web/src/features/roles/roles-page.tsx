@@ -111,15 +111,17 @@ export function RolesPage() {
         </Alert>
       )}
       <TableContainer component={Paper} variant="outlined" sx={{ maxWidth: '100%' }}>
-        <Table size="small" aria-label={`Permisos del rol ${roleLabels[role]}`} sx={{ minWidth: 860 }}>
+        <Table size="small" aria-label={`Permisos del rol ${roleLabels[role]}`} sx={{ minWidth: 1000 }}>
           <TableHead>
             <TableRow>
               <TableCell sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', zIndex: 1, fontWeight: 700 }}>Módulo</TableCell>
               {actions.map((action) => (
-                <TableCell key={action} align="center" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
-                  {actionLabels[action]}
+                <TableCell key={action} align="center" sx={{ fontWeight: 700, lineHeight: 1.2, minWidth: actionHints[action] ? 112 : 72, verticalAlign: 'bottom' }}>
+                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                    {actionLabels[action]}
+                  </Box>
                   {actionHints[action] && (
-                    <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block', fontWeight: 400 }}>
+                    <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block', fontWeight: 400, lineHeight: 1.3 }}>
                       {actionHints[action]}
                     </Typography>
                   )}

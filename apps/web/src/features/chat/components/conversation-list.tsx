@@ -124,7 +124,7 @@ function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters;
       onChange={(_, view: InboxView) => onFiltersChange({ ...filters, view })}
       variant="fullWidth"
       aria-label={viewTexts.tabs}
-      sx={{ minHeight: 40, px: 1, '& .MuiTab-root': { minHeight: 40, py: 0.5, px: 1, textTransform: 'none', fontWeight: 600, fontSize: '0.875rem' } }}
+      sx={{ minHeight: 40, px: 1, '& .MuiTab-root': { minHeight: 40, minWidth: 0, py: 0.5, px: 0.5, textTransform: 'none', fontWeight: 600, fontSize: '0.875rem', whiteSpace: 'nowrap' } }}
     >
       {views.map((view) => (
         <Tab key={view} value={view} label={label(view)} data-testid={`inbox-tab-${view}`} />
@@ -351,7 +351,7 @@ export function ConversationList({
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          placeholder={chatTexts.search}
+          placeholder={chatTexts.searchPlaceholder}
           slotProps={{
             htmlInput: { 'aria-label': chatTexts.search },
             input: {
