@@ -36,7 +36,8 @@ const held = (w: { leads: number; cleanLeads: number } | undefined) => (w ? w.le
 export function AgentUser({ userId }: { userId: unknown }) {
   const users = useRefOptions(['users'], typeof userId === 'string');
   if (typeof userId !== 'string') return <>—</>;
-  return <>{users.options.find((o) => o.id === userId)?.label ?? '—'}</>;
+  // a role that may not list users still learns the agent has one
+  return <>{users.options.find((o) => o.id === userId)?.label ?? (users.loading ? '…' : 'Usuario vinculado')}</>;
 }
 
 /**
