@@ -1,14 +1,12 @@
-import { createHmac, randomInt } from 'node:crypto';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { accounts, signIn, submitLogin } from './helpers';
+import { randomInt } from 'node:crypto';
+import { expect, type Page, test } from '@playwright/test';
+import { accounts, customerWrites, signIn, submitLogin } from './helpers';
 
 /**
  * An agent's workspace (issue 11, decisions 0025 and 0026): the agent lands on the inbox and
  * "Mías" holds only their chats; the owner turns on round-robin assignment and a new customer's
  * chat gets an agent; the owner widens the agent role and the agent's menu changes.
  */
-const DEMO_APP_SECRET = 'mostrador-demo-app-secret';
-const DEMO_WHATSAPP_LINE = '100000000000001';
 
 type Chat = { _id: string; contactName: string; lead?: { agenteId?: string } };
 
@@ -27,33 +25,6 @@ async function apiAs<T>(page: Page, path: string, init: { method?: string; body?
     },
     { path, init },
   ) as Promise<T>;
-}
-
-/** A customer's WhatsApp message, delivered by the webhook signed like Meta does. */
-async function customerWrites(request: APIRequestContext, from: string, name: string) {
-  const id = `wamid.AW${Date.now().toString(36)}${randomInt(1000)}`.toUpperCase();
-  const body = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '102290129340398',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '51987000000', phone_number_id: DEMO_WHATSAPP_LINE },
-              contacts: [{ profile: { name }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Hola, quiero hacer un pedido' } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  const signature = `sha256=${createHmac('sha256', DEMO_APP_SECRET).update(body).digest('hex')}`;
-  const response = await request.post('/api/webhooks/whatsapp', { data: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
-  expect(response.status()).toBe(200);
 }
 
 const listedIds = (page: Page) => page.getByTestId('chat-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-chat-id') ?? ''));
@@ -118,7 +89,7 @@ test('the owner turns on round-robin assignment and a new customer’s chat gets
     await expect(page.getByRole('tab', { name: /^Todas/ })).toHaveAttribute('aria-selected', 'true');
     const from = `51966${String(randomInt(100000, 999999))}`;
     const name = `Cliente Turno ${from.slice(-4)}`;
-    await customerWrites(request, from, name);
+    await customerWrites(request, { from, name, text: 'Hola, quiero hacer un pedido' });
     // the new conversation arrives live, already with an agent: it is not in «Sin asignar»
     await expect(page.getByTestId('chat-item').filter({ hasText: name })).toBeVisible();
     const [chat] = (await apiAs<{ payload: Chat[] }>(page, `/chats/get_chats?filter=${encodeURIComponent(name)}`)).payload;

@@ -1,6 +1,6 @@
-import { createHmac, randomInt } from 'node:crypto';
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { randomInt } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { accounts, customerWrites, signIn } from './helpers';
 
 /**
  * The chat screen lives: a customer's WhatsApp message, delivered by Meta's webhook (signed
@@ -11,41 +11,6 @@ import { accounts, signIn } from './helpers';
  * sandbox outside production; docs/OPERATIONS.md "Probar la demo"); outside production the
  * server verifies webhooks with the demo app secret.
  */
-const DEMO_APP_SECRET = 'mostrador-demo-app-secret';
-const DEMO_WHATSAPP_LINE = '100000000000001';
-
-let seq = 0;
-
-/** POSTs a WhatsApp Cloud API `messages` webhook with one text, signed like Meta does. */
-async function customerWrites(request: APIRequestContext, { from, name, text }: { from: string; name: string; text: string }) {
-  const id = `wamid.E2E${Date.now().toString(36)}${(seq++).toString(36)}`.toUpperCase();
-  const body = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '102290129340398',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '51987000000', phone_number_id: DEMO_WHATSAPP_LINE },
-              contacts: [{ profile: { name }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  const signature = `sha256=${createHmac('sha256', DEMO_APP_SECRET).update(body).digest('hex')}`;
-  const response = await request.post('/api/webhooks/whatsapp', {
-    data: body,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-  });
-  expect(response.status()).toBe(200);
-  expect(await response.json()).toMatchObject({ received: 1, stored: 1 });
-}
 
 test('a customer message arrives live in the open chat and the answer shows with its status', async ({ page, request }) => {
   const from = `51987${String(randomInt(100000, 999999))}`;

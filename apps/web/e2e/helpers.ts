@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { createHmac } from 'node:crypto';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'demo1234';
 
@@ -29,4 +30,40 @@ export async function signIn(page: Page, credentials: Credentials): Promise<void
   await expect(page).toHaveURL(/\/chat$/);
   await page.goto('/perfil');
   await expect(page.getByRole('heading', { name: 'Perfil', level: 1 })).toBeVisible();
+}
+
+/** The demo's WhatsApp line and the app secret its webhooks are signed with (npm start's sandbox). */
+export const DEMO_WHATSAPP_LINE = '100000000000001';
+const DEMO_APP_SECRET = 'mostrador-demo-app-secret';
+let seq = 0;
+
+/** POSTs a WhatsApp Cloud API `messages` webhook with one text from a customer, signed like Meta does. */
+export async function customerWrites(request: APIRequestContext, { from, name, text }: { from: string; name: string; text: string }): Promise<void> {
+  const id = `wamid.E2E${Date.now().toString(36)}${(seq++).toString(36)}`.toUpperCase();
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '51987000000', phone_number_id: DEMO_WHATSAPP_LINE },
+              contacts: [{ profile: { name }, wa_id: from }],
+              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac('sha256', DEMO_APP_SECRET).update(body).digest('hex')}`;
+  const response = await request.post('/api/webhooks/whatsapp', {
+    data: body,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+  });
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toMatchObject({ received: 1, stored: 1 });
 }
