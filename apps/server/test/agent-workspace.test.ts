@@ -145,6 +145,32 @@ describe('inbox tabs', () => {
     expect(await ok(admin, 'GET', '/chats/unread_count')).toEqual({ chats: everyone });
   });
 
+  it('a chat keeps its lead’s agent: when the lead is assigned, when the chat is made, when it moves to another lead', async () => {
+    const company = agent.user.companyId;
+    const holder = async (chatId: string) => (await t.sql<{ agente_id: string | null }>('select agente_id from chats where id = $1', [chatId]))[0].agente_id;
+    // every chat already agrees with its lead
+    const disagreeing = await t.sql(
+      'select c.id from chats c left join leads l on l.id = c.lead_id where c.company_id = $1 and c.agente_id is distinct from l.agente_id',
+      [company],
+    );
+    expect(disagreeing).toEqual([]);
+    const [chat] = (await inbox(admin, 'view=unassigned')).payload.filter((c) => c.lead);
+    await ok(admin, 'PUT', `/leads/${chat.lead?._id}`, { agenteId: ana });
+    expect(await holder(chat._id)).toBe(ana);
+    // a chat made for an assigned lead, then moved to an unassigned one (as a merge moves chats)
+    const [made] = await t.sql<{ id: string }>(
+      `insert into chats (company_id, contact_name, platform, lead_id, status) values ($1, 'Prueba', 'whatsapp', $2, 'open') returning id`,
+      [company, chat.lead?._id],
+    );
+    expect(await holder(made.id)).toBe(ana);
+    const nobodys = await leadOf(null);
+    await t.sql('update chats set lead_id = $1 where id = $2', [nobodys, made.id]);
+    expect(await holder(made.id)).toBeNull();
+    await t.sql('delete from chats where id = $1', [made.id]);
+    await ok(admin, 'PUT', `/leads/${chat.lead?._id}`, { agenteId: null });
+    expect(await holder(chat._id)).toBeNull();
+  });
+
   it('assigning moves a chat from Sin asignar to Mías', async () => {
     const [chat] = (await inbox(agent, 'view=unassigned')).payload.filter((c) => c.lead);
     const before = await ok(agent, 'GET', '/chats/counts');

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { ensureChatHolders } from './chat-holders.js';
 import { ensureRowCounters } from './counters.js';
 import * as schema from './schema.js';
 
@@ -139,6 +140,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await client.query('select pg_advisory_lock(727001)');
     await migrate(drizzle(client, { schema }), { migrationsFolder });
     await ensureRowCounters(client);
+    await ensureChatHolders(client);
     await client.query('select pg_advisory_unlock(727001)');
   } finally {
     client.release();

@@ -210,12 +210,8 @@ type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit' | 'unread'> & { unread
 async function inboxConditions(db: Db, companyId: string, q: InboxFilters, scope: InboxScope = {}): Promise<{ where: SQL; lead: boolean; narrowed: boolean }> {
   const conds: SQL[] = [sql`c.company_id = ${companyId}`];
   let lead = false;
-  // who holds the chat (its lead's agent, decision 0025): the caller's scope and the tab
-  const owners = [...(scope.owner !== undefined ? [visibleAgent(sql`l.agente_id`, scope.owner)] : []), ...viewConditions(q.view, scope.me)];
-  if (owners.length) {
-    conds.push(...owners);
-    lead = true;
-  }
+  // who holds the chat (its lead's agent, decision 0025; kept on the chat, db/chat-holders.ts): the caller's scope and the tab
+  conds.push(...(scope.owner !== undefined ? [visibleAgent(sql`c.agente_id`, scope.owner)] : []), ...viewConditions(q.view, scope.me));
   if (q.platform) conds.push(sql`c.platform = ${q.platform}`);
   if (q.status) conds.push(sql`c.status = ${q.status}`);
   if (q.unread === true) conds.push(sql`c.unread_count > 0`);
@@ -224,10 +220,7 @@ async function inboxConditions(db: Db, companyId: string, q: InboxFilters, scope
     conds.push(sql`l.status = ${q.leadStatus}`);
     lead = true;
   }
-  if (q.agenteId) {
-    conds.push(sql`l.agente_id = ${q.agenteId}`);
-    lead = true;
-  }
+  if (q.agenteId) conds.push(sql`c.agente_id = ${q.agenteId}`);
   if (q.mostradorLabelId) {
     conds.push(sql`l.mostrador_labels @> ${JSON.stringify([q.mostradorLabelId])}::jsonb`);
     lead = true;
@@ -243,7 +236,7 @@ async function inboxConditions(db: Db, companyId: string, q: InboxFilters, scope
     // the group's chats: the lead carries one of its labels, or is assigned to one of its agents
     const parts: SQL[] = [];
     if (labels.length) parts.push(sql`l.mostrador_labels ?| ${arrayOf(labels, 'text')}`);
-    if (agents.length) parts.push(sql`l.agente_id = any(${arrayOf(agents, 'uuid')})`);
+    if (agents.length) parts.push(sql`c.agente_id = any(${arrayOf(agents, 'uuid')})`);
     conds.push(parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`);
     lead = true;
   }
@@ -253,8 +246,8 @@ async function inboxConditions(db: Db, companyId: string, q: InboxFilters, scope
 
 /** The inbox tabs: Mías (the caller's agent's chats; none when they are no agent), Sin asignar (nobody's), Todas. */
 function viewConditions(view: InboxFilters['view'], me: string | null | undefined): SQL[] {
-  if (view === 'mine') return [me ? sql`l.agente_id = ${me}::uuid` : sql`false`];
-  if (view === 'unassigned') return [sql`l.agente_id is null`];
+  if (view === 'mine') return [me ? sql`c.agente_id = ${me}::uuid` : sql`false`];
+  if (view === 'unassigned') return [sql`c.agente_id is null`];
   return [];
 }
 
@@ -263,12 +256,14 @@ function viewConditions(view: InboxFilters['view'], me: string | null | undefine
  * (the tabs are parts of "Todas": Mías and Sin asignar count within it).
  */
 export async function inboxCounts(db: Db, companyId: string, q: InboxFilters, scope: InboxScope = {}): Promise<InboxCounts> {
-  const { where } = await inboxConditions(db, companyId, { ...q, view: undefined }, scope);
-  const mine = scope.me ? sql`count(*) filter (where l.agente_id = ${scope.me}::uuid)::int` : sql`0`;
+  const { where, lead, narrowed } = await inboxConditions(db, companyId, { ...q, view: undefined }, scope);
+  // each tab is an index range of (company_id, agente_id, last_message_at, id) unless a filter reads the lead
+  const from = lead ? sql`chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id` : sql`chats c`;
+  const mine = scope.me ? sql`(select count(*)::int from ${from} where ${where} and c.agente_id = ${scope.me}::uuid)` : sql`0`;
+  const all = narrowed ? sql`(select count(*)::int from ${from} where ${where})` : sql`(select n from resource_counts where company_id = ${companyId} and resource = 'chats')`;
   const [row] = await rowsOf<{ mine: number; unassigned: number; all: number }>(
     db,
-    sql`select ${mine} as mine, count(*) filter (where l.agente_id is null)::int as unassigned, count(*)::int as all
-        from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where}`,
+    sql`select ${mine} as mine, (select count(*)::int from ${from} where ${where} and c.agente_id is null) as unassigned, ${all} as all`,
   );
   return { mine: row?.mine ?? 0, unassigned: row?.unassigned ?? 0, all: row?.all ?? 0 };
 }
