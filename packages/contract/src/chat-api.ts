@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMessageKinds } from './channels.js';
 import { zInboxView } from './assignment.js';
 import { syncRunOut } from './ecommerce-api.js';
+import { bulkRunOut, marketplaceSyncRunOut } from './marketplace-api.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -262,6 +263,10 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('order.updated'), orderId: z.string(), code: z.string(), status: z.string(), created: z.boolean() }),
   /** A WooCommerce store sync moved on (modules/ecommerce, decision 0034): the run as GET /ecommerces/sync-runs shows it. */
   z.object({ type: z.literal('sync.progress'), run: syncRunOut }),
+  /** A marketplace account's sync moved on (modules/marketplace, decision 0035). */
+  z.object({ type: z.literal('marketplace.sync'), run: marketplaceSyncRunOut }),
+  /** A bulk update of marketplace prices and stock moved on (its counts; the rows are read with GET …/bulk/{id}). */
+  z.object({ type: z.literal('marketplace.bulk'), run: bulkRunOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

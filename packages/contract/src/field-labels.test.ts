@@ -14,6 +14,8 @@ const requestSchemas = [
   'recentChatsQuery', 'registerCorporationForm', 'registerCorporationInput', 'registerInput', 'resetInput',
   'sendMessageInput', 'sendToAudienceInput', 'threadByLeadQuery', 'threadQuery', 'updatePasswordInput', 'userPatch',
   'webhookDeadLetterParams', 'whatsappChannelInput',
+  'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
+  'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
 ] as const;
 
 function fieldNames(schema: z.ZodType, out = new Set<string>(), seen = new Set<unknown>()): Set<string> {

@@ -20,4 +20,5 @@ export * from './contact-frequency.js';
 export * from './orders.js';
 export * from './order-labels.js';
 export * from './ecommerce-api.js';
+export * from './marketplace-api.js';
 export * from './assignment.js';

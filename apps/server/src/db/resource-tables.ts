@@ -35,7 +35,10 @@ export const mailchimpTagsTable = tableFor(resources["mailchimp-tags"]);
 export const mailchimpsTable = tableFor(resources["mailchimps"]);
 export const marketingCampaignsTable = tableFor(resources["marketing-campaigns"]);
 export const marketingSegmentsTable = tableFor(resources["marketing-segments"]);
+export const marketplaceOrdersTable = tableFor(resources["marketplace-orders"]);
+export const marketplaceProductsTable = tableFor(resources["marketplace-products"]);
 export const marketplaceSourcesTable = tableFor(resources["marketplace-sources"]);
+export const marketplaceVariationsTable = tableFor(resources["marketplace-variations"]);
 export const massiveMessagesLogsTable = tableFor(resources["massive-messages-logs"]);
 export const mostradorLabelsTable = tableFor(resources["mostrador-labels"]);
 export const ordersTable = tableFor(resources["orders"]);
@@ -84,7 +87,10 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "mailchimps": mailchimpsTable,
   "marketing-campaigns": marketingCampaignsTable,
   "marketing-segments": marketingSegmentsTable,
+  "marketplace-orders": marketplaceOrdersTable,
+  "marketplace-products": marketplaceProductsTable,
   "marketplace-sources": marketplaceSourcesTable,
+  "marketplace-variations": marketplaceVariationsTable,
   "massive-messages-logs": massiveMessagesLogsTable,
   "mostrador-labels": mostradorLabelsTable,
   "orders": ordersTable,

@@ -8,6 +8,7 @@ import { seedDemoCatalog } from './demo-catalog.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
 import { seedEcommerce } from './demo-ecommerce.js';
+import { seedMarketplaces } from './demo-marketplace.js';
 import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
@@ -47,6 +48,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoCatalog(tx, peru.id);
     // the sandbox WooCommerce stores' catalogues, as already-synced records
     await seedEcommerce(tx, peru.id, secrets);
+    // the sandbox marketplace accounts' products and orders, as already-synced records
+    await seedMarketplaces(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)

@@ -32,7 +32,10 @@ import { mailchimpTags } from './mailchimp-tags.js';
 import { mailchimps } from './mailchimps.js';
 import { marketingCampaigns } from './marketing-campaigns.js';
 import { marketingSegments } from './marketing-segments.js';
+import { marketplaceOrders } from './marketplace-orders.js';
+import { marketplaceProducts } from './marketplace-products.js';
 import { marketplaceSources } from './marketplace-sources.js';
+import { marketplaceVariations } from './marketplace-variations.js';
 import { massiveMessagesLogs } from './massive-messages-logs.js';
 import { mostradorLabels } from './mostrador-labels.js';
 import { orders } from './orders.js';
@@ -49,7 +52,22 @@ import { woocommerces } from './woocommerces.js';
 export { vendorSourceLabels, vendorSources } from './vendors.js';
 export { labelRefKeys } from './ecommerces-categories.js';
 export { currencies, ecommerceOrderStatusLabels, ecommerceOrderStatuses, orderLine } from './ecommerces-orders.js';
-export { marketplacePlatformLabels, marketplacePlatforms } from './marketplace-sources.js';
+export {
+  connectedMarketplaceKinds,
+  marketplaceKindOf,
+  marketplaceKinds,
+  marketplacePlatformLabels,
+  marketplacePlatforms,
+  sellerCenterUrls,
+} from './marketplace-sources.js';
+export { marketplaceListingStatusLabels, marketplaceListingStatuses, zMarketplaceSku } from './marketplace-products.js';
+export { marketplaceSyncStatusLabels, marketplaceSyncStatuses } from './marketplace-variations.js';
+export {
+  marketplaceItemStatusOf,
+  marketplaceOrderStatusLabels,
+  marketplaceOrderStatusOf,
+  marketplaceOrderStatuses,
+} from './marketplace-orders.js';
 export { orderCustomer, orderItem, orderShippment } from './orders.js';
 export type { OrderItem } from './orders.js';
 export { productVariant, zSku } from './products.js';
@@ -74,7 +92,10 @@ export { mailchimpContactStatusLabels, mailchimpContactStatuses } from './mailch
 export { llmFeatureLabels, llmFeatures } from './llm-tracker.js';
 export type { VendorSource } from './vendors.js';
 export type { Currency, EcommerceOrderStatus } from './ecommerces-orders.js';
-export type { MarketplacePlatform } from './marketplace-sources.js';
+export type { MarketplaceKind, MarketplacePlatform } from './marketplace-sources.js';
+export type { MarketplaceListingStatus } from './marketplace-products.js';
+export type { MarketplaceSyncStatus } from './marketplace-variations.js';
+export type { MarketplaceOrderStatus } from './marketplace-orders.js';
 export type { LeadPlatform, LeadStatus } from './leads.js';
 export type { ChatStatus } from './chats.js';
 export type { TemplateCategory, TemplateLanguage, TemplateStatus } from './imagina-template-messages.js';
@@ -112,6 +133,9 @@ export const resources = {
   'ecommerces-orders': ecommercesOrders,
   'ecommerces-contacts': ecommercesContacts,
   'marketplace-sources': marketplaceSources,
+  'marketplace-products': marketplaceProducts,
+  'marketplace-variations': marketplaceVariations,
+  'marketplace-orders': marketplaceOrders,
   // leads and labels
   leads,
   'clean-leads': cleanLeads,
