@@ -342,20 +342,25 @@ export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
           await settleResults(t, source, results.map((r) => bySku.get(r.sku)).filter((x): x is (typeof sent)[number] => !!x), results);
           const taken = results.filter((r) => r.status === 'taken');
           const refused = results.filter((r) => r.status === 'refused');
-          const processing = results.filter((r) => r.status === 'processing');
-          const mark = async (list: OfferResult[], status: string, reason?: (r: OfferResult) => string | null) => {
-            for (const r of list) {
+          // the rows of this feed, settled in one statement per thousand
+          const marks = results
+            .map((r) => {
               const variationId = bySku.get(r.sku)?.row.id;
-              if (!variationId) continue;
-              await t
-                .update(marketplaceBulkRows)
-                .set({ status, reason: reason ? (reason(r)?.slice(0, 500) ?? null) : null })
-                .where(and(eq(marketplaceBulkRows.companyId, companyId), eq(marketplaceBulkRows.runId, runId), eq(marketplaceBulkRows.variationId, variationId)));
-            }
-          };
-          await mark(taken, 'sent');
-          await mark(refused, 'refused', (r) => r.reason ?? 'Rechazada sin motivo');
-          await mark(processing, 'change', (r) => r.reason ?? 'El marketplace aún la procesa');
+              if (!variationId) return undefined;
+              const status = r.status === 'taken' ? 'sent' : r.status === 'refused' ? 'refused' : 'change';
+              const reason = r.status === 'taken' ? null : (r.reason ?? (r.status === 'refused' ? 'Rechazada sin motivo' : 'El marketplace aún la procesa')).slice(0, 500);
+              return { variationId, status, reason };
+            })
+            .filter((m): m is { variationId: string; status: string; reason: string | null } => !!m);
+          for (let i = 0; i < marks.length; i += 1000) {
+            await t.execute(sql`
+              update ${marketplaceBulkRows} b set status = x.status, reason = x.reason
+                from (values ${sql.join(
+                  marks.slice(i, i + 1000).map((m) => sql`(${m.variationId}::uuid, ${m.status}, ${m.reason}::text)`),
+                  sql`, `,
+                )}) as x(variation_id, status, reason)
+               where b.company_id = ${companyId} and b.run_id = ${runId}::uuid and b.variation_id = x.variation_id`);
+          }
           await t
             .update(marketplaceBulkRuns)
             .set({

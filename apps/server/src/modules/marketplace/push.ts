@@ -1,5 +1,5 @@
 import type { MarketplacePushOut } from '@mostrador/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { marketplaceVariationsTable } from '../../db/resource-tables.js';
 import type { MarketplaceAdapter, OfferResult, OfferUpdate } from '../../integrations/marketplace.js';
@@ -39,25 +39,39 @@ export async function settleResults(db: Db, source: SourceCtx, sent: Awaited<Ret
   const bySku = new Map(results.map((r) => [r.sku, r]));
   const newLinks: Array<{ remoteId: string; recordId: string; hash: string; remote: unknown }> = [];
   const touched = new Set<string>();
+  const taken: string[] = [];
+  const others: Array<{ id: string; status: 'failed' | 'pending'; msg: string }> = [];
   for (const { row, link, offer } of sent) {
     const result = bySku.get(offer.sku);
     if (!result) continue;
-    const where = and(eq(variations.companyId, source.companyId), eq(variations.id, row.id));
     if (result.status === 'taken') {
-      await db.update(marketplaceVariationsTable).set({ syncStatus: 'synced', syncMessage: null, updatedAt: new Date() } as never).where(where);
+      taken.push(row.id);
       const before = (link?.remote ?? {}) as Partial<RemoteVariation>;
       const remote = { ...before, sku: row.sellerSku, price: Number(row.price), stock: Number(row.stock) };
       newLinks.push({ remoteId: row.sellerSku, recordId: row.id, hash: link ? hashOf(remote) : 'enviado', remote });
     } else {
       const msg = result.status === 'refused' ? `${sourceLabel(source)} rechazó el cambio: ${result.reason ?? 'sin motivo'}` : (result.reason ?? 'El marketplace aún procesa el envío');
-      await db
-        .update(marketplaceVariationsTable)
-        .set({ syncStatus: result.status === 'refused' ? 'failed' : 'pending', syncMessage: msg.slice(0, 500), updatedAt: new Date() } as never)
-        .where(where);
+      others.push({ id: row.id, status: result.status === 'refused' ? 'failed' : 'pending', msg: msg.slice(0, 500) });
     }
     if (row.productId) touched.add(row.productId);
   }
-  if (source.id) await saveLinks(db, source.companyId, source.id, 'variation', newLinks);
+  // one statement per thousand rows, whatever the count
+  for (let i = 0; i < taken.length; i += 1000) {
+    await db
+      .update(marketplaceVariationsTable)
+      .set({ syncStatus: 'synced', syncMessage: null, updatedAt: new Date() } as never)
+      .where(and(eq(variations.companyId, source.companyId), inArray(variations.id, taken.slice(i, i + 1000))));
+  }
+  for (let i = 0; i < others.length; i += 1000) {
+    await db.execute(sql`
+      update ${marketplaceVariationsTable} v set sync_status = x.status, sync_message = x.msg, updated_at = now()
+        from (values ${sql.join(
+          others.slice(i, i + 1000).map((o) => sql`(${o.id}::uuid, ${o.status}, ${o.msg})`),
+          sql`, `,
+        )}) as x(id, status, msg)
+       where v.company_id = ${source.companyId} and v.id = x.id`);
+  }
+  await saveLinks(db, source.companyId, source.id, 'variation', newLinks);
   await refreshProductTotals(db, source.companyId, [...touched]);
 }
 
