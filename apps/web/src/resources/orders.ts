@@ -1,9 +1,16 @@
 import { orderSourceLabels, orderStatusLabels, resources } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { InstantCell, OrderCodeCell } from '../features/orders/order-cells';
 import { OrderStatusChip } from '../features/orders/order-status-chip';
 
-/** /ordenes (SPEC §2, §7 Orders): the company's catalogue orders, newest activity first (updatedAt desc). */
+/**
+ * /ordenes (SPEC §2, §7 Orders): the company's catalogue orders, newest activity first
+ * (updatedAt desc). features/orders/orders-page adds the filters and the detail, where an
+ * order moves and an admin deletes it (a test or spam order; not from the list, where a
+ * trash can beside every order invites a mistake). On a phone: the order (code and
+ * customer), its status and its total.
+ */
 export const screen = defineScreen({
   resource: resources.orders,
   title: 'Órdenes',
@@ -13,13 +20,13 @@ export const screen = defineScreen({
   emptyMessage: 'Aún no hay órdenes',
   noResultsMessage: 'Ninguna orden coincide con la búsqueda',
   columns: [
-    'code',
-    'customerName',
-    { field: 'status', label: 'Estado', render: (row) => createElement(OrderStatusChip, { status: String(row.status) }) },
-    { field: 'total', label: 'Total' },
+    { field: 'code', label: 'Orden', hideOnMobile: false, render: (row) => createElement(OrderCodeCell, { row }) },
+    { field: 'customerName', hideOnMobile: true },
+    { field: 'status', label: 'Estado', hideOnMobile: false, render: (row) => createElement(OrderStatusChip, { status: String(row.status) }) },
+    { field: 'total', label: 'Total', hideOnMobile: false },
     { field: 'source', label: 'Origen', hideOnMobile: true },
-    { field: 'telefono', label: 'Teléfono', hideOnMobile: true },
-    { field: 'updatedAt', label: 'Actualizada', hideOnMobile: true },
+    { field: 'createdAt', label: 'Creada', hideOnMobile: true, render: (row) => createElement(InstantCell, { value: row.createdAt }) },
+    { field: 'updatedAt', label: 'Actualizada', hideOnMobile: true, render: (row) => createElement(InstantCell, { value: row.updatedAt }) },
   ],
   fields: {
     code: { label: 'Código' },
@@ -30,5 +37,6 @@ export const screen = defineScreen({
   },
   create: false,
   edit: false,
+  delete: false,
   displayField: 'code',
 });

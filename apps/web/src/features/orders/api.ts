@@ -23,6 +23,21 @@ export function useMoveOrder() {
 }
 
 /**
+ * DELETE /orders/{id} from its detail (a test or spam order; no stock comes back): the lists
+ * reload, the detail is forgotten, not asked for again (it would be a 404).
+ */
+export function useDeleteOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`/orders/${encodeURIComponent(id)}`, { success: successMessages.deleted }),
+    onSuccess: (_answer, id) => {
+      queryClient.removeQueries({ queryKey: orderKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
+    },
+  });
+}
+
+/**
  * The open /ordenes lives: an order placed (on the catalogue or through WhatsApp) or moved
  * anywhere reloads the lists and the open detail (decision 0032), and so does a reconnection
  * (events may have been missed). `onPlaced` hears of new orders.

@@ -1,5 +1,6 @@
 import { type OrderItem, orderSourceLabels, resources, shippingMethodLabels } from '@mostrador/contract';
 import CloseIcon from '@mui/icons-material/Close';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,13 +10,15 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatInstant } from '../../components/crud/cell-value';
 import type { ResourceRecord } from '../../components/crud/types';
 import { useResourceRecord } from '../../components/crud/use-resource';
+import { useConfirm } from '../../components/ui/confirm-dialog';
 import { formatMoney, type Money, useCompanyMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
+import { useDeleteOrder } from './api';
 import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
 
@@ -38,7 +41,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
     <Box component="section" aria-labelledby={id}>
-      <Typography id={id} variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
+      <Typography id={id} variant="overline" component="h3" color="text.secondary" sx={{ display: 'block', fontWeight: 700, lineHeight: 2, mb: 0.5 }}>
         {title}
       </Typography>
       {children}
@@ -49,6 +52,13 @@ function Section({ title, id, children }: { title: string; id: string; children:
 /** A line's variant as the shop shows it: «Talla M · Azul marino». */
 export function variantOf(item: Pick<OrderItem, 'size' | 'color'>): string {
   return [item.size ? `Talla ${item.size}` : '', item.color ?? ''].filter(Boolean).join(' · ');
+}
+
+/** A product picture's address: the demo's (drawn by the server, decision 0031) from this origin, whatever host the seed wrote. */
+function pictureOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const at = url.indexOf('/api/product-images/');
+  return at >= 0 ? url.slice(at) : url;
 }
 
 /** The chat of the order's customer: the chat itself, else the lead's WhatsApp chat. */
@@ -72,8 +82,13 @@ function Lines({ order, money }: { order: ResourceRecord; money: Money }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: a line may repeat a SKU
               key={i}
               data-testid="order-line"
-              sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', columnGap: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}
+              sx={{ display: 'grid', gridTemplateColumns: '48px minmax(0, 1fr) auto', columnGap: 1.5, alignItems: 'start', py: 1, borderBottom: 1, borderColor: 'divider' }}
             >
+              <Box
+                sx={{ width: 48, height: 48, borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', '& img': { width: '100%', height: '100%', objectFit: 'cover', display: 'block' } }}
+              >
+                {item.imageUrl && <img src={pictureOf(item.imageUrl)} alt="" loading="lazy" width={48} height={48} />}
+              </Box>
               <Box sx={{ minWidth: 0 }}>
                 <Typography variant="body2" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
                   {item.name}
@@ -129,9 +144,13 @@ function Lines({ order, money }: { order: ResourceRecord; money: Money }) {
  */
 export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onClose: () => void }) {
   const titleId = useId();
-  const record = useResourceRecord(resources.orders, id);
+  // a deleted order is not asked for again while the sheet closes
+  const [deleted, setDeleted] = useState<string>();
+  const record = useResourceRecord(resources.orders, id && id !== deleted ? id : undefined);
   const company = useCompanyMoney();
   const permissions = usePermissions();
+  const confirm = useConfirm();
+  const remove = useDeleteOrder();
   const order = record.data;
   const money: Money = { ...company, currency: typeof order?.currency === 'string' ? order.currency : company.currency };
   const customer = (order?.customer ?? {}) as Customer;
@@ -139,6 +158,25 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
   const chat = order ? chatLinkOf(order) : undefined;
   const phone = typeof order?.telefono === 'string' ? `+${order.telefono}` : '';
   const source = typeof order?.source === 'string' ? (orderSourceLabels as Record<string, string>)[order.source] : undefined;
+
+  // a test or spam order (decision 0032): deleting gives no stock back, cancelling does
+  const deleteOrder = async () => {
+    if (!order) return;
+    const accepted = await confirm({
+      message: `¿Seguro que deseas eliminar la orden ${String(order.code)}? No se puede deshacer y sus unidades no vuelven al stock: para devolverlas, cancélala primero.`,
+      acceptLabel: 'Eliminar orden',
+      destructive: true,
+    });
+    if (!accepted) return;
+    setDeleted(order._id);
+    onClose();
+    try {
+      await remove.mutateAsync(order._id);
+    } catch {
+      // the api client already showed why; it is still there to open
+      setDeleted(undefined);
+    }
+  };
 
   return (
     <Drawer
@@ -148,7 +186,7 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
       // over the app bar, as dialogs are
       sx={{ zIndex: (theme) => theme.zIndex.modal }}
       slotProps={{
-        paper: { sx: { width: { xs: '100%', sm: 480 }, display: 'flex', flexDirection: 'column' }, role: 'dialog', 'aria-labelledby': titleId } as object,
+        paper: { sx: { width: { xs: '100%', sm: 540 }, display: 'flex', flexDirection: 'column' }, role: 'dialog', 'aria-labelledby': titleId } as object,
       }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2.5, py: 2 }}>
@@ -199,6 +237,11 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
               <Row label="Origen">{source ?? String(order.source ?? '')}</Row>
               <Row label="Creada">{formatInstant(order.createdAt)}</Row>
               <Row label="Actualizada">{formatInstant(order.updatedAt)}</Row>
+              {permissions.can('catalog', 'delete') && (
+                <Button color="error" size="small" startIcon={<DeleteOutlined />} onClick={deleteOrder} disabled={remove.isPending} sx={{ mt: 1 }}>
+                  Eliminar orden
+                </Button>
+              )}
             </Section>
           </>
         )}

@@ -77,7 +77,8 @@ export function OrderStatusActions({ order }: OrderStatusActionsProps) {
           color={to === 'cancelled' ? 'error' : 'primary'}
           disabled={move.isPending}
           onClick={() => go(to)}
-          sx={to === 'cancelled' ? { ml: { sm: 'auto' } } : undefined}
+          // one under the other on a phone; cancelling apart, at the end, on wider screens
+          sx={{ flex: { xs: '1 1 100%', sm: '0 0 auto' }, ...(to === 'cancelled' ? { ml: { sm: 'auto' } } : {}) }}
         >
           {moveLabels[to]}
         </Button>

@@ -53,6 +53,10 @@ function serve(orders: { current: Array<Record<string, unknown>> }) {
     }
     const one = orders.current.find((o) => call.path === `/orders/${o._id}`);
     if (call.method === 'GET' && one) return { status: 200, body: one };
+    if (call.method === 'DELETE' && one) {
+      orders.current = orders.current.filter((o) => o !== one);
+      return { status: 200, body: { status: 200, _id: one._id } };
+    }
     return undefined;
   });
 }
@@ -69,6 +73,9 @@ const page = (route = '/ordenes') =>
     { route },
   );
 const listCalls = (calls: FakeCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/orders');
+/** An order of the list, by the link its code is. */
+const orderLink = (code: string) => screen.findByRole('link', { name: code });
+const noOrderLink = (code: string) => screen.queryByRole('link', { name: code });
 
 beforeEach(() => {
   realtime.handler = null;
@@ -80,12 +87,12 @@ describe('/ordenes', () => {
     const user = userEvent.setup();
     const { calls } = serve({ current: [maria, jose] });
     page();
-    await screen.findByText('María Quispe');
+    await orderLink('P-7F3A2C');
 
     await user.click(screen.getByRole('combobox', { name: 'Estado' }));
     await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Pagada' }));
-    await waitFor(() => expect(screen.queryByText('María Quispe')).toBeNull());
-    expect(screen.getByText('José Flores')).toBeTruthy();
+    await waitFor(() => expect(noOrderLink('P-7F3A2C')).toBeNull());
+    expect(await orderLink('P-4D5E6F')).toBeTruthy();
     expect(listCalls(calls).at(-1)?.query.get('status')).toBe('paid');
 
     await user.type(screen.getByLabelText('Desde'), '2025-03-01');
@@ -99,7 +106,7 @@ describe('/ordenes', () => {
     expect(screen.getByTestId('search').textContent).toBe('?estado=paid&desde=2025-03-01&hasta=2025-03-31');
 
     await user.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
-    expect(await screen.findByText('María Quispe')).toBeTruthy();
+    expect(await orderLink('P-7F3A2C')).toBeTruthy();
     expect(screen.getByTestId('search').textContent).toBe('');
   });
 
@@ -107,7 +114,7 @@ describe('/ordenes', () => {
     const { calls } = serve({ current: [maria] });
     page('/ordenes?desde=2025-03-31&hasta=2025-03-01');
     expect(await screen.findByText('La fecha final debe ser posterior a la inicial')).toBeTruthy();
-    await screen.findByText('María Quispe');
+    await orderLink('P-7F3A2C');
     expect(listCalls(calls).every((c) => !c.query.get('from') && !c.query.get('to'))).toBe(true);
   });
 
@@ -115,7 +122,9 @@ describe('/ordenes', () => {
     const user = userEvent.setup();
     serve({ current: [maria, jose] });
     page();
-    await user.click(await screen.findByText('María Quispe'));
+    await orderLink('P-7F3A2C');
+    // a click anywhere on the row (its total)
+    await user.click(screen.getAllByText('María Quispe')[0] as HTMLElement);
     const sheet = await screen.findByRole('dialog', { name: 'Orden P-7F3A2C' });
     expect(screen.getByTestId('search').textContent).toBe(`?orden=${maria._id}`);
     await within(sheet).findByText('maria.quispe@gmail.com');
@@ -156,7 +165,10 @@ describe('/ordenes', () => {
     expect(within(sheet).getByText('Sin datos de entrega: se coordina en el chat.')).toBeTruthy();
     // no chat yet: the lead's WhatsApp chat
     expect(within(sheet).getByRole('link', { name: 'Abrir chat del cliente' }).getAttribute('href')).toBe(`/chat?leadId=${jose.leadId}&platform=whatsapp`);
-    expect(within(sheet).getAllByRole('button').map((b) => b.textContent)).toEqual(['', 'Marcar como enviada', 'Cancelar orden']);
+    expect(within(within(sheet).getByRole('group', { name: 'Cambiar estado' })).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Marcar como enviada',
+      'Cancelar orden',
+    ]);
   });
 
   it('lives: a new order appears without a reload and is announced with a link to it; a move elsewhere updates the open detail', async () => {
@@ -164,12 +176,12 @@ describe('/ordenes', () => {
     const orders = { current: [jose] as Array<Record<string, unknown>> };
     serve(orders);
     page();
-    await screen.findByText('José Flores');
+    await orderLink('P-4D5E6F');
     expect(realtime.handler).toBeTruthy();
 
     orders.current = [maria, jose];
     emit({ type: 'order.updated', orderId: maria._id, code: maria.code, status: 'created', created: true });
-    expect(await screen.findByText('María Quispe')).toBeTruthy();
+    expect(await orderLink('P-7F3A2C')).toBeTruthy();
     expect(await screen.findByText('Nueva orden P-7F3A2C')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Ver' }));
     const sheet = await screen.findByRole('dialog', { name: 'Orden P-7F3A2C' });
@@ -180,5 +192,37 @@ describe('/ordenes', () => {
     emit({ type: 'order.updated', orderId: maria._id, code: maria.code, status: 'paid', created: false });
     await waitFor(() => expect(within(sheet).queryByRole('button', { name: 'Marcar como pagada' })).toBeNull());
     expect(within(sheet).getByRole('button', { name: 'Marcar como enviada' })).toBeTruthy();
+  });
+
+  it("opens the detail from the order's code, a link that keeps the filters", async () => {
+    const user = userEvent.setup();
+    serve({ current: [maria, jose] });
+    page('/ordenes?estado=paid');
+    const link = await orderLink('P-4D5E6F');
+    expect(link.getAttribute('href')).toBe(`/ordenes?estado=paid&orden=${jose._id}`);
+    await user.click(link);
+    expect(await screen.findByRole('dialog', { name: 'Orden P-4D5E6F' })).toBeTruthy();
+  });
+
+  it('deletes a test order from its detail only, after a warning that says the stock does not come back', async () => {
+    const user = userEvent.setup();
+    const orders = { current: [maria, jose] as Array<Record<string, unknown>> };
+    const { calls } = serve(orders);
+    page(`/ordenes?orden=${maria._id}`);
+    const sheet = await screen.findByRole('dialog', { name: 'Orden P-7F3A2C' });
+    // no trash can beside every order in the list
+    expect(screen.queryByRole('button', { name: /Eliminar: / })).toBeNull();
+
+    await user.click(await within(sheet).findByRole('button', { name: 'Eliminar orden' }));
+    const warning = await screen.findByRole('dialog', { name: 'Advertencia' });
+    expect(warning.textContent).toContain('sus unidades no vuelven al stock');
+    await user.click(within(warning).getByRole('button', { name: 'Eliminar orden' }));
+    expect(await screen.findByText('Registro eliminado con éxito')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/orders/${maria._id}`]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Orden P-7F3A2C' })).toBeNull());
+    await waitFor(() => expect(noOrderLink('P-7F3A2C')).toBeNull());
+    // the deleted order's detail is not asked for again
+    expect(calls.filter((c) => c.method === 'GET' && c.path === `/orders/${maria._id}`)).toHaveLength(1);
+    expect(screen.queryByText('El registro no existe')).toBeNull();
   });
 });
