@@ -275,6 +275,13 @@ describe('ecommerce product calls (SPEC §7)', () => {
     expect(ropa.parent).toBe(0);
     expect(polos.parent).toBe(ropa.id);
     expect(polos.products).toBeGreaterThan(100);
+    expect(polos.foreignLabelId).toBeUndefined();
+    // a category linked to a label says which (the tree's edit form shows it)
+    const label = await t.app.inject({ method: 'POST', url: '/api/ecommerces-tags', headers: chile, payload: { name: 'Temporada', slug: 'temporada' } });
+    expect(label.statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/ecommerces-categories/${polos._id}`, headers: chile, payload: { foreignLabelId: label.json()._id } })).statusCode).toBe(200);
+    const linked = (await t.app.inject({ method: 'GET', url: '/api/ecommerces/categories', headers: chile })).json().payload.find((c: { _id: string }) => c._id === polos._id);
+    expect(linked.foreignLabelId).toBe(label.json()._id);
     const attrs = (await t.app.inject({ method: 'GET', url: '/api/ecommerces/attributes-with-values', headers: chile })).json().payload;
     expect(attrs.find((a: { country: string }) => a.country === 'CL')).toMatchObject({ nombre: 'Talla', values: ['S', 'M', 'L', 'XL'] });
     const bare = (await t.app.inject({ method: 'GET', url: '/api/ecommerces/attributes', headers: chile })).json().payload;

@@ -167,6 +167,8 @@ export const storeCategoryOut = z.object({
   parent: z.number().int(),
   id: z.number().int().optional(),
   country: z.string().optional(),
+  /** The label the category stands for (SPEC §3 "Labels"), when linked. */
+  foreignLabelId: z.string().optional(),
   products: z.number().int(),
 });
 export const storeCategoriesOut = z.object({ payload: z.array(storeCategoryOut) });

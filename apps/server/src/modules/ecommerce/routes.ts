@@ -197,8 +197,17 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/ecommerces/categories', { config: perm('ecommerce', 'list'), schema: { tags, response: { 200: storeCategoriesOut } } }, async (request) => {
     const { companyId } = tenantOf(request);
-    const { rows } = await db.execute<{ id: string; name: string; slug: string; parent: number; external_id: number | null; country: string | null; products: number }>(sql`
-      select c.id, c.name, c.slug, c.parent, c.external_id, c.country,
+    const { rows } = await db.execute<{
+      id: string;
+      name: string;
+      slug: string;
+      parent: number;
+      external_id: number | null;
+      country: string | null;
+      foreign_label_id: string | null;
+      products: number;
+    }>(sql`
+      select c.id, c.name, c.slug, c.parent, c.external_id, c.country, c.foreign_label_id,
         (select count(*)::int from ${ecommercesTable} p where p.company_id = ${companyId} and p.category_ids ? c.id::text) as products
       from ${ecommercesCategoriesTable} c where c.company_id = ${companyId} order by c.country nulls first, c.parent, c.name limit 5000`);
     return {
@@ -209,6 +218,7 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
         parent: Number(r.parent),
         ...(r.external_id != null ? { id: Number(r.external_id) } : {}),
         ...(r.country ? { country: r.country } : {}),
+        ...(r.foreign_label_id ? { foreignLabelId: r.foreign_label_id } : {}),
         products: Number(r.products),
       })),
     };
