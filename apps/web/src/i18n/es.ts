@@ -88,6 +88,11 @@ export const es = {
     items: '{{count}} elementos',
     itemsOne: '1 elemento',
     none: 'Ninguno',
+    selectRow: 'Elegir {{name}}',
+    selectPage: 'Elegir todos los de esta página',
+    selected: '{{count}} seleccionados',
+    selectedOne: '1 seleccionado',
+    clearSelection: 'Quitar selección',
   },
   success: successMessages,
   errors: {

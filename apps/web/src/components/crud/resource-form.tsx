@@ -43,6 +43,14 @@ export interface ResourceFormState {
   country: CountryCode | undefined;
 }
 
+export interface ResourceFormOptions {
+  /**
+   * Sends an edit's changes instead of PUT /{id} (a store product: PATCH /ecommerces/v2/{id},
+   * which saves and pushes it); answers the record as saved.
+   */
+  saveEdit?: (id: string, changes: Record<string, unknown>) => Promise<ResourceRecord>;
+}
+
 /**
  * The state of a resource's form: values from the record (edit) or empty (create),
  * validated by the contract schema (`input` on create, `patch` on edit) before sending,
@@ -52,6 +60,7 @@ export function useResourceForm(
   config: ScreenConfig,
   record: ResourceRecord | undefined,
   onSaved: (record: ResourceRecord | undefined) => void,
+  options: ResourceFormOptions = {},
 ): ResourceFormState {
   const mode: FormMode = record ? 'edit' : 'create';
   const { resource } = config;
@@ -65,6 +74,7 @@ export function useResourceForm(
   const submitted = useRef(false);
   const formRef = useRef<HTMLFormElement | null>(null);
   const save = useSaveRecord(resource);
+  const [ownPending, setOwnPending] = useState(false);
   const country = useCompanyCountry();
 
   const check = (next: FormValues) => {
@@ -108,7 +118,11 @@ export function useResourceForm(
       return;
     }
     try {
-      const saved = await save.mutateAsync({ id: record?._id, body: result.data });
+      let saved: ResourceRecord;
+      if (record && options.saveEdit) {
+        setOwnPending(true);
+        saved = await options.saveEdit(record._id, result.data as Record<string, unknown>).finally(() => setOwnPending(false));
+      } else saved = await save.mutateAsync({ id: record?._id, body: result.data });
       onSaved(saved);
     } catch (error) {
       // A 400's details (and a 409's: a repeated unique value) name the fields at fault.
@@ -120,7 +134,7 @@ export function useResourceForm(
     }
   };
 
-  return { mode, specs, values, errors, pending: save.isPending, setValue, submit, formRef, country };
+  return { mode, specs, values, errors, pending: save.isPending || ownPending, setValue, submit, formRef, country };
 }
 
 export interface ResourceFormFieldsProps {

@@ -6,7 +6,7 @@ import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { ResourceListPage } from './resource-list-page';
-import { defineScreen, type ResourceRecord } from './types';
+import { defineScreen, type ListViewContext, type ResourceRecord } from './types';
 import { withFieldChange } from './use-resource';
 
 /** The extensions lead screens use: fixed filters, toolbar, row actions, inline cells, a filter bar. */
@@ -94,6 +94,67 @@ describe('ResourceListPage extensions', () => {
     expect(await screen.findByText('Campaña 1')).toBeTruthy();
     await waitFor(() => expect(screen.getByText('Pendiente')).toBeTruthy());
     expect(screen.queryByRole('combobox', { name: /Estado/ })).toBeNull();
+  });
+
+  it('chooses rows and the whole page for the screen\'s actions, and clears the choice', async () => {
+    const user = userEvent.setup();
+    const chosen: string[][] = [];
+    serve(Array.from({ length: 3 }, (_, i) => campaign(i + 1)));
+    const config = {
+      ...campaigns,
+      filters: undefined,
+      panel: () => <p>Panel de la pantalla</p>,
+      selection: {
+        actions: (selected: ResourceRecord[], clear: () => void) => (
+          <button
+            type="button"
+            onClick={() => {
+              chosen.push(selected.map((r) => String(r.name)));
+              clear();
+            }}
+          >
+            Enviar elegidos
+          </button>
+        ),
+      },
+    };
+    renderApp(<ResourceListPage config={config} />, { route: '/x' });
+    expect(screen.getByText('Panel de la pantalla')).toBeTruthy();
+    await user.click(await screen.findByRole('checkbox', { name: 'Elegir Campaña 2' }));
+    expect(screen.getByTestId('selected-count').textContent).toBe('1 seleccionado');
+    await user.click(screen.getByRole('checkbox', { name: 'Elegir todos los de esta página' }));
+    expect(screen.getByTestId('selected-count').textContent).toBe('3 seleccionados');
+    await user.click(screen.getByRole('checkbox', { name: 'Elegir Campaña 1' }));
+    expect(screen.getByRole('checkbox', { name: 'Elegir todos los de esta página' })).toHaveProperty('indeterminate', true);
+    await user.click(screen.getByRole('button', { name: 'Enviar elegidos' }));
+    expect(chosen).toEqual([['Campaña 2', 'Campaña 3']]);
+    expect(screen.queryByTestId('selected-count')).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'Elegir Campaña 2' })).toHaveProperty('checked', false);
+  });
+
+  it('shows the screen\'s own view instead of the table, with the search text and a create form filled in', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve([campaign(1)]);
+    const config = {
+      ...campaigns,
+      filters: undefined,
+      view: (context: ListViewContext) => (
+        <div>
+          <p data-testid="view-search">{context.search}</p>
+          <button type="button" onClick={() => context.create({ name: 'Desde la vista' })}>
+            Crear desde la vista
+          </button>
+        </div>
+      ),
+    };
+    renderApp(<ResourceListPage config={config} />, { route: '/x?q=rebajas' });
+    expect((await screen.findByTestId('view-search')).textContent).toBe('rebajas');
+    expect(screen.queryByRole('table')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Crear desde la vista' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('textbox', { name: /^Nombre/ })).toHaveProperty('value', 'Desde la vista');
+    // the view reads its own records: the generic list is not asked
+    expect(calls.some((c) => c.method === 'GET' && c.path === '/marketing-campaigns')).toBe(false);
   });
 
   it('withFieldChange updates a row, or drops it (and the total) when a filter no longer matches', () => {

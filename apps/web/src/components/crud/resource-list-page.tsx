@@ -9,6 +9,7 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import Checkbox from '@mui/material/Checkbox';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -41,7 +42,7 @@ import { PageButtons } from './page-buttons';
 import { optionLabel } from './field-input';
 import { PAGE_SIZES } from './pagination';
 import { ResourceFormDialog } from './resource-form-dialog';
-import type { ColumnConfig, FieldConfig, ListFilters, ResourceRecord, ScreenConfig } from './types';
+import type { ColumnConfig, FieldConfig, ListFilters, ListViewContext, ResourceRecord, ScreenConfig } from './types';
 import { displayNameOf, type ListParams, useDeleteRecord, useRefOptions, useResourceList } from './use-resource';
 
 /** Hidden on screen, still read by screen readers (px: a bare 1 in sx means 100%). */
@@ -167,7 +168,8 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
   const fieldFilters = { ...presentFilters(config.filters), ...chosen };
   const searching = !!filter || Object.keys(chosen).length > 0;
   const params: ListParams = { ...fieldFilters, sort, order, page, limit: itemsPerPage, filter: filter || undefined };
-  const list = useResourceList(resource, params);
+  // a screen with its own view reads its records itself
+  const list = useResourceList(resource, params, !config.view);
   const rows = list.data?.payload ?? [];
   const totalDocs = list.data?.totalDocs ?? 0;
   const totalPages = list.data?.totalPages ?? 1;
@@ -198,7 +200,7 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
   }, [config.columns, specs, fieldConfigs, resource.sortable]);
 
   const refKeys = [...new Set(columns.flatMap((c) => (c.spec?.widget === 'ref' || c.spec?.widget === 'refs' ? (c.spec.refs ?? []) : [])))];
-  const refs = useRefOptions(refKeys, refKeys.length > 0);
+  const refs = useRefOptions(refKeys, refKeys.length > 0 && !config.view);
   const refNames = useMemo(() => new Map(refs.options.map((o) => [o.id, o.label])), [refs.options]);
 
   const ops = new Set(resource.operations);
@@ -206,6 +208,7 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
   const canEdit = config.edit !== false && (ops.has('update') || !!config.editPath) && permissions.can(resource.module, 'update');
   const canDelete = config.delete !== false && ops.has('delete') && permissions.can(resource.module, 'delete');
   const hasActions = canEdit || canDelete || !!config.detail || !!config.rowActions;
+  const selectable = !!config.selection;
   const inlineOptions = (c: ResolvedColumn): Array<{ value: string; label: string }> | undefined => {
     if (!c.inline || !c.spec || !permissions.can(resource.module, 'update') || !ops.has('update')) return undefined;
     if (c.spec.widget === 'enum') return (c.spec.options ?? []).map((value) => ({ value, label: optionLabel(value, c.config) }));
@@ -216,8 +219,28 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
     return undefined;
   };
 
-  const [dialog, setDialog] = useState<{ open: boolean; record?: ResourceRecord }>({ open: false });
+  const [dialog, setDialog] = useState<{ open: boolean; record?: ResourceRecord; defaults?: Record<string, unknown> }>({ open: false });
+  const dialogConfig = useMemo(() => (dialog.defaults ? { ...config, defaults: dialog.defaults } : config), [config, dialog.defaults]);
   const remove = useDeleteRecord(resource);
+
+  // The chosen rows (ScreenConfig.selection), by id, kept across pages and searches.
+  const [selected, setSelected] = useState<ReadonlyMap<string, ResourceRecord>>(new Map());
+  const clearSelection = () => setSelected(new Map());
+  const toggle = (row: ResourceRecord) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (next.has(row._id)) next.delete(row._id);
+      else next.set(row._id, row);
+      return next;
+    });
+  const pageChosen = rows.filter((r) => selected.has(r._id)).length;
+  const togglePage = () =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (pageChosen === rows.length) for (const r of rows) next.delete(r._id);
+      else for (const r of rows) next.set(r._id, r);
+      return next;
+    });
 
   const edit = (row: ResourceRecord) => {
     if (config.editPath) navigate(config.editPath(row));
@@ -241,7 +264,17 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
     update({ sort: field, order: nextOrder, page: undefined });
   };
 
-  const colSpan = columns.length + (hasActions ? 1 : 0);
+  const viewContext: ListViewContext = {
+    search: filter,
+    canCreate,
+    canEdit,
+    canDelete,
+    create: (defaults) => setDialog({ open: true, defaults }),
+    edit,
+    remove: onDelete,
+  };
+
+  const colSpan = columns.length + (hasActions ? 1 : 0) + (selectable ? 1 : 0);
   const mobileHidden = { display: { xs: 'none', sm: 'table-cell' } } as const;
   const from = totalDocs === 0 ? 0 : (page - 1) * itemsPerPage + 1;
   const to = Math.min(totalDocs, page * itemsPerPage);
@@ -251,6 +284,7 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
     body = Array.from({ length: 3 }, (_, i) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
       <TableRow key={i}>
+        {selectable && <TableCell padding="checkbox" />}
         {columns.map((c) => (
           <TableCell key={c.field} sx={c.hideOnMobile ? mobileHidden : undefined}>
             <Skeleton />
@@ -283,7 +317,18 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
       const name = displayNameOf(row, config.displayField);
       const open = onRowClick ? () => onRowClick(row) : canEdit ? () => edit(row) : undefined;
       return (
-        <TableRow key={row._id} hover onClick={open} sx={{ cursor: open ? 'pointer' : undefined, '&:last-child td': { borderBottom: 0 } }}>
+        <TableRow
+          key={row._id}
+          hover
+          selected={selected.has(row._id)}
+          onClick={open}
+          sx={{ cursor: open ? 'pointer' : undefined, '&:last-child td': { borderBottom: 0 } }}
+        >
+          {selectable && (
+            <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
+              <Checkbox checked={selected.has(row._id)} onChange={() => toggle(row)} slotProps={{ input: { 'aria-label': t('crud.selectRow', { name }) } }} />
+            </TableCell>
+          )}
           {columns.map((c) => {
             const options = inlineOptions(c);
             return (
@@ -355,6 +400,7 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
           ) : undefined
         }
       />
+      {config.panel?.()}
       <Card>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', p: 2 }}>
           <TextField
@@ -385,94 +431,126 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
           />
           {config.toolbar?.({ ...fieldFilters, filter: filter || undefined })}
           <Box sx={{ flex: 1 }} />
-          {list.data && (
+          {list.data && !config.view && (
             <Typography variant="body2" color="text.secondary" data-testid="total-docs">
               {totalDocs === 1 ? t('crud.totalOne') : t('crud.total', { count: totalDocs.toLocaleString(displayLocale()) })}
             </Typography>
           )}
         </Box>
         {filterBar}
-        <Box sx={{ height: 4 }}>{list.isFetching && !list.isLoading && <LinearProgress aria-label={t('app.loading')} />}</Box>
-        <TableContainer>
-          <Table
-            aria-label={config.title}
-            aria-busy={list.isFetching || undefined}
-            sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}
+        {selectable && selected.size > 0 && (
+          <Box
+            role="region"
+            aria-label={selected.size === 1 ? t('crud.selectedOne') : t('crud.selected', { count: selected.size })}
+            sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 2, py: 1, bgcolor: 'action.selected', borderTop: 1, borderColor: 'divider' }}
           >
-            <TableHead>
-              <TableRow>
-                {columns.map((c) => (
-                  <TableCell
-                    key={c.field}
-                    sortDirection={sort === c.field ? order : false}
-                    sx={{ fontWeight: 600, whiteSpace: 'nowrap', ...(c.hideOnMobile ? mobileHidden : {}) }}
-                  >
-                    {c.sortable ? (
-                      <TableSortLabel active={sort === c.field} direction={sort === c.field ? order : 'asc'} onClick={() => sortBy(c.field)}>
-                        {c.label}
-                      </TableSortLabel>
-                    ) : (
-                      c.label
-                    )}
-                  </TableCell>
-                ))}
-                {hasActions && (
-                  <TableCell align="right" sx={{ fontWeight: 600, position: 'relative' }}>
-                    {/* On phones the icons speak for themselves: the header stays for screen readers only */}
-                    <Box component="span" sx={phone ? SCREEN_READER_ONLY : undefined}>
-                      {t('crud.actions')}
-                    </Box>
-                  </TableCell>
-                )}
-              </TableRow>
-            </TableHead>
-            <TableBody>{body}</TableBody>
-          </Table>
-        </TableContainer>
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'flex-end',
-            flexWrap: 'wrap',
-            gap: 2,
-            px: 2,
-            py: 1.5,
-            borderTop: 1,
-            borderColor: 'divider',
-          }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Typography variant="body2" color="text.secondary" component="label" htmlFor="rows-per-page">
-              {t('crud.rowsPerPage')}
+            <Typography variant="body2" sx={{ fontWeight: 600, mr: 1 }} data-testid="selected-count">
+              {selected.size === 1 ? t('crud.selectedOne') : t('crud.selected', { count: selected.size })}
             </Typography>
-            <TextField
-              id="rows-per-page"
-              select
-              size="small"
-              variant="standard"
-              fullWidth={false}
-              value={PAGE_SIZES.includes(itemsPerPage as never) ? itemsPerPage : ''}
-              onChange={(event) => {
-                setPreference('itemsPerPage', Number(event.target.value));
-                update({ page: undefined });
-              }}
-              slotProps={{ select: { 'aria-label': t('crud.rowsPerPage') } as object }}
-            >
-              {PAGE_SIZES.map((size) => (
-                <MenuItem key={size} value={size}>
-                  {size}
-                </MenuItem>
-              ))}
-            </TextField>
+            {config.selection?.actions([...selected.values()], clearSelection)}
+            <Button size="small" onClick={clearSelection}>
+              {t('crud.clearSelection')}
+            </Button>
           </Box>
-          <Typography variant="body2" color="text.secondary">
-            {t('crud.range', { from, to, total: totalDocs })}
-          </Typography>
-          <PageButtons page={page} totalPages={totalPages} onChange={(next) => update({ page: next })} />
-        </Box>
+        )}
+        {config.view ? (
+          config.view(viewContext)
+        ) : (
+          <>
+            <Box sx={{ height: 4 }}>{list.isFetching && !list.isLoading && <LinearProgress aria-label={t('app.loading')} />}</Box>
+            <TableContainer>
+              <Table
+                aria-label={config.title}
+                aria-busy={list.isFetching || undefined}
+                sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}
+              >
+                <TableHead>
+                  <TableRow>
+                    {selectable && (
+                      <TableCell padding="checkbox">
+                        <Checkbox
+                          checked={rows.length > 0 && pageChosen === rows.length}
+                          indeterminate={pageChosen > 0 && pageChosen < rows.length}
+                          disabled={rows.length === 0}
+                          onChange={togglePage}
+                          slotProps={{ input: { 'aria-label': t('crud.selectPage') } }}
+                        />
+                      </TableCell>
+                    )}
+                    {columns.map((c) => (
+                      <TableCell
+                        key={c.field}
+                        sortDirection={sort === c.field ? order : false}
+                        sx={{ fontWeight: 600, whiteSpace: 'nowrap', ...(c.hideOnMobile ? mobileHidden : {}) }}
+                      >
+                        {c.sortable ? (
+                          <TableSortLabel active={sort === c.field} direction={sort === c.field ? order : 'asc'} onClick={() => sortBy(c.field)}>
+                            {c.label}
+                          </TableSortLabel>
+                        ) : (
+                          c.label
+                        )}
+                      </TableCell>
+                    ))}
+                    {hasActions && (
+                      <TableCell align="right" sx={{ fontWeight: 600, position: 'relative' }}>
+                        {/* On phones the icons speak for themselves: the header stays for screen readers only */}
+                        <Box component="span" sx={phone ? SCREEN_READER_ONLY : undefined}>
+                          {t('crud.actions')}
+                        </Box>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                </TableHead>
+                <TableBody>{body}</TableBody>
+              </Table>
+            </TableContainer>
+            <Box
+              sx={{
+                display: 'flex',
+                alignItems: 'center',
+                justifyContent: 'flex-end',
+                flexWrap: 'wrap',
+                gap: 2,
+                px: 2,
+                py: 1.5,
+                borderTop: 1,
+                borderColor: 'divider',
+              }}
+            >
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                <Typography variant="body2" color="text.secondary" component="label" htmlFor="rows-per-page">
+                  {t('crud.rowsPerPage')}
+                </Typography>
+                <TextField
+                  id="rows-per-page"
+                  select
+                  size="small"
+                  variant="standard"
+                  fullWidth={false}
+                  value={PAGE_SIZES.includes(itemsPerPage as never) ? itemsPerPage : ''}
+                  onChange={(event) => {
+                    setPreference('itemsPerPage', Number(event.target.value));
+                    update({ page: undefined });
+                  }}
+                  slotProps={{ select: { 'aria-label': t('crud.rowsPerPage') } as object }}
+                >
+                  {PAGE_SIZES.map((size) => (
+                    <MenuItem key={size} value={size}>
+                      {size}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </Box>
+              <Typography variant="body2" color="text.secondary">
+                {t('crud.range', { from, to, total: totalDocs })}
+              </Typography>
+              <PageButtons page={page} totalPages={totalPages} onChange={(next) => update({ page: next })} />
+            </Box>
+          </>
+        )}
       </Card>
-      <ResourceFormDialog config={config} open={dialog.open} record={dialog.record} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      <ResourceFormDialog config={dialogConfig} open={dialog.open} record={dialog.record} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
     </>
   );
 }

@@ -123,6 +123,32 @@ export interface ScreenConfig<R extends ResourceDescriptor = ResourceDescriptor>
   toolbar?: (query: ListFilters) => ReactNode;
   /** More row actions, before Edit and Delete (open the lead's chat). */
   rowActions?: (row: ResourceRecord) => ReactNode;
+  /** Shown between the header and the list (a store sync's progress and its last runs). */
+  panel?: () => ReactNode;
+  /**
+   * Rows can be chosen: a checkbox on each and one for the page; the choice is kept across
+   * pages and searches, and `actions` act on it (sync the chosen products). `clear` empties it.
+   */
+  selection?: { actions: (selected: ResourceRecord[], clear: () => void) => ReactNode };
+  /**
+   * The screen's own view of its records instead of the table and its pages (categories as a
+   * tree), under the same header, search row and forms.
+   */
+  view?: (context: ListViewContext) => ReactNode;
+}
+
+/** What a screen's own view (`ScreenConfig.view`) gets from the list page. */
+export interface ListViewContext {
+  /** The search text, as the list would send it (after the typing pause). */
+  search: string;
+  canCreate: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  /** Opens the create form with these values filled in (a subcategory: its parent and store). */
+  create: (defaults?: Record<string, unknown>) => void;
+  edit: (row: ResourceRecord) => void;
+  /** Asks, then deletes (the generic confirmation and message). */
+  remove: (row: ResourceRecord) => Promise<void>;
 }
 
 export type FieldOf<R extends ResourceDescriptor> = Extract<keyof R['fields'], string>;
