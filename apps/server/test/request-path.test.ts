@@ -1,6 +1,7 @@
-import { chatSummaryOut, pageOf, resourceList } from '@mostrador/contract';
+import { chatSummaryOut, fieldKind, pageOf, type Resource, resourceList } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { repositoryOf } from '../src/resources/crud.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -40,7 +41,9 @@ async function queriesOnce(work: () => Promise<unknown>): Promise<string[]> {
   const original = pool.query;
   pool.query = function (this: typeof pool, ...args: unknown[]) {
     const first = args[0] as string | { text: string };
-    seen.push(typeof first === 'string' ? first : first.text);
+    const text = typeof first === 'string' ? first : first.text;
+    // the job queue polls the same pool on its own schedule: not the request's
+    if (!text.includes('pgboss.')) seen.push(text);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof pool.query;
   try {
@@ -50,6 +53,18 @@ async function queriesOnce(work: () => Promise<unknown>): Promise<string[]> {
   }
   return seen;
 }
+
+/**
+ * The page as node wrote it before decision 0036: the repository's records (toWire) through
+ * JSON.stringify, for an admin of `company` (every row), with the query the route would parse.
+ */
+async function nodeWritten(resource: Resource, company: string, query: Record<string, unknown>): Promise<string> {
+  const [{ corporation_id }] = await t.sql<{ corporation_id: string }>('select corporation_id from users where id = $1', [admin.user._id]);
+  const tenant = { companyId: company, corporationId: corporation_id, userId: admin.user._id, role: 'admin' as const };
+  const q = resource.listQuery.parse(query) as Parameters<ReturnType<typeof repositoryOf>['list']>[2];
+  return JSON.stringify(await repositoryOf(resource, t.app.secrets).list(t.database.db, tenant, q));
+}
+const hasJson = (resource: Resource) => Object.values(resource.fields).some((f) => fieldKind(f as never) === 'json');
 
 /** Follows nextCursor from the first page to the end; `between` runs before each next page. */
 async function walk(url: string, between?: () => Promise<void>, company = chile): Promise<{ ids: string[]; pages: PageBody[] }> {
@@ -91,11 +106,55 @@ afterAll(async () => {
 });
 
 describe('one query of authentication per request', () => {
-  it('an authenticated list costs the auth statement and the list statement, nothing more', async () => {
+  it('an authenticated list costs ONE statement: the auth row and the page together (decision 0036)', async () => {
     await page('/leads'); // warm
-    const list = await queriesDuring(() => page('/leads'));
-    expect(list, list.join('\n---\n')).toHaveLength(2);
-    expect(list.filter((q) => q.includes('from sessions'))).toHaveLength(1);
+    for (const url of ['/leads', '/leads?sort=name&order=asc', '/leads?page=2', '/locaciones?sort=city&order=desc']) {
+      const list = await queriesDuring(() => page(url));
+      expect(list, `${url}: ${list.join('\n---\n')}`).toHaveLength(1);
+      expect(list[0]).toContain('from sessions');
+    }
+    const first = await page('/leads?limit=5');
+    const second = await queriesDuring(() => page(`/leads?limit=5&cursor=${first.nextCursor}`));
+    expect(second).toHaveLength(1);
+    // a search or field filter: the auth statement, then the list statement
+    const filtered = await queriesDuring(() => page('/leads?filter=Ana'));
+    expect(filtered, filtered.join('\n---\n')).toHaveLength(2);
+    expect(filtered.filter((q) => q.includes('from sessions'))).toHaveLength(1);
+  });
+
+  it('answers a list’s refusals as the auth hook did, before any complaint about the query', async () => {
+    const [victim] = await Promise.all([login(t, demo.agent)]);
+    const bad = ['/leads', '/leads?sort=nope', '/leads?limit=abc', '/leads?cursor=xyz', '/leads?filter=Ana', '/leads?unknown=1'];
+    // without a membership of the company: the same 401 COMPANY_FORBIDDEN
+    for (const url of bad) {
+      const res = await get(victim, url, chile);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(401);
+      expect(res.json().errors.code, url).toBe('COMPANY_FORBIDDEN');
+    }
+    // a revoked session: SESSION_REVOKED whatever the query says
+    await t.sql('update sessions set revoked_at = now() where id = (select id from sessions where user_id = $1 order by created_at desc limit 1)', [victim.user._id]);
+    for (const url of bad) {
+      const res = await get(victim, url, peru);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(401);
+      expect(res.json().errors.code, url).toBe('SESSION_REVOKED');
+    }
+    // a live session: the query's own 400
+    expect((await get(agent, '/leads?sort=nope', peru)).statusCode).toBe(400);
+    expect((await get(agent, '/leads?limit=abc', peru)).statusCode).toBe(400);
+    expect((await get(agent, '/leads?cursor=xyz', peru)).json().errors.msg).toBe('El cursor no es válido');
+  });
+
+  it('a caller with row scope gets their rows only: the auth row first, then the scoped page', async () => {
+    // the demo agent lacks leads.all (decision 0026): their own and the unassigned leads
+    const all = await page('/leads?limit=200', peru);
+    const mine = await get(agent, '/leads?limit=200', peru);
+    expect(mine.statusCode, mine.body).toBe(200);
+    const { rows } = { rows: await t.sql<{ id: string }>(`select id from agentes where company_id = $1 and user_id = $2`, [peru, agent.user._id]) };
+    const me = rows[0]?.id ?? null;
+    const visible = all.payload.filter((l) => !l.agenteId || l.agenteId === me).map((l) => l._id);
+    expect(mine.json().payload.map((l: Rec) => l._id)).toEqual(visible);
+    const seen = await queriesDuring(() => get(agent, '/leads', peru));
+    expect(seen, seen.join('\n---\n')).toHaveLength(2);
   });
 
   it('GET /api/auth and /api/permissions answer from the auth statement alone', async () => {
@@ -230,6 +289,37 @@ describe('keyset cursors beside the spec’s page', () => {
 });
 
 describe('list pages written without running zod over every row', () => {
+  it('are the JSON PostgreSQL writes, the same as node wrote: escapes, empty fields, jsonb, microseconds (decision 0036)', async () => {
+    const text = 'Comillas " barra \\ salto\nTab\t\u0001 ñandú 😀 </script>';
+    const [lead] = await t.sql<{ id: string }>(
+      `insert into leads (company_id, name, platform, status, details, mostrador_labels, created_at, updated_at)
+       values ($1, $2, 'whatsapp', 'sin-asignar', $3::jsonb, '[]'::jsonb, timestamptz '2099-12-31 23:59:59.999999+00', timestamptz '2001-02-03 04:05:06.7+00')
+       returning id`,
+      [chile, text, JSON.stringify([{ message: text, updatedAt: '2026-01-01T00:00:00.000Z' }])],
+    );
+    const res = await get(admin, '/leads?limit=2', chile);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.payload[0]._id).toBe(lead.id);
+    const leads = resourceList.find((r) => r.key === 'leads') as Resource;
+    // the same JSON node wrote (jsonb values aside, the same bytes: checked below)
+    expect(body).toStrictEqual(JSON.parse(await nodeWritten(leads, chile, { limit: '2' })));
+    expect(body.payload[0].createdAt).toBe('2099-12-31T23:59:59.999Z');
+    expect(body.payload[0].updatedAt).toBe('2001-02-03T04:05:06.700Z');
+    expect(body.payload[0].name).toBe(text);
+    expect(Object.keys(body.payload[0])).toEqual(['_id', 'name', 'platform', 'status', 'mostradorLabels', 'details', 'createdAt', 'updatedAt']);
+    // outside jsonb values (which PostgreSQL prints with a space after ':' and ','), the very bytes JSON.stringify writes
+    const r = body.payload[0];
+    expect(res.body).toContain(`${JSON.stringify({ _id: r._id, name: text, platform: 'whatsapp', status: 'sin-asignar', mostradorLabels: [] }).slice(0, -1)},"details":[{"`);
+    expect(res.body).toContain(`}],"createdAt":"2099-12-31T23:59:59.999Z","updatedAt":"2001-02-03T04:05:06.700Z"},{"_id":`);
+    expect(r.details).toEqual([{ message: text, updatedAt: '2026-01-01T00:00:00.000Z' }]);
+    // a page without jsonb fields: byte for byte
+    const places = await get(admin, '/locaciones?limit=5', chile);
+    expect(places.body).toBe(JSON.stringify(places.json()));
+    expect(places.headers['content-type']).toBe('application/json; charset=utf-8');
+    await t.sql('delete from leads where id = $1', [lead.id]);
+  });
+
   it('are byte for byte what the contract’s schema writes, for every standard list and the inbox', async () => {
     const targets = [
       ...resourceList.filter((r) => r.operations.includes('list')).map((r) => [`/${r.path}?limit=200`, pageOf(r.entity.partial())] as const),
@@ -248,6 +338,15 @@ describe('list pages written without running zod over every row', () => {
       body.payload.forEach((record: object, i: number) => expect(Object.keys(record), url).toEqual(Object.keys(encoded.payload[i])));
       // the unfiltered page's prepared statement reads every value as the general select does
       const resource = resourceList.find((r) => url.startsWith(`/${r.path}?`));
+      if (resource) {
+        // what node wrote before PostgreSQL wrote the page (decision 0036): the same bytes, or
+        // with jsonb values (printed by PostgreSQL with spaces) the same JSON, keys in the same order
+        const before = await nodeWritten(resource, peru, { limit: '200' });
+        if (hasJson(resource)) {
+          expect(body, url).toStrictEqual(JSON.parse(before));
+          expect(JSON.stringify(body), url).toBe(before);
+        } else expect(res.body, url).toBe(before);
+      }
       if (resource?.operations.includes('get')) {
         for (const record of body.payload.slice(0, 3)) {
           const one = await get(admin, `/${resource.path}/${record._id}`, peru);

@@ -30,10 +30,18 @@ declare module 'fastify' {
     company?: false;
     /** The role must be allowed this module/action, from the stored permission matrix. */
     permission?: { module: Module; action: Action };
+    /**
+     * The handler reads the session in its own statement (decision 0036): the hook only checks
+     * the token's signature and leaves `pendingAuth`; the handler must settle it (`admit` with
+     * the row its statement read, or `settleAuth`) before it answers anything.
+     */
+    deferredAuth?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
     tenant: Tenant | null;
+    /** A signed token whose session, membership and permission the handler has still to read (deferredAuth). */
+    pendingAuth: PendingAuth | null;
   }
 }
 
@@ -52,6 +60,43 @@ function bearer(request: FastifyRequest): string | undefined {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What a deferred check still has to read: the token's claims and the company asked for. */
+export interface PendingAuth {
+  claims: AccessClaims;
+  companyId: string;
+  /** The auth statement alone, then `admit` (a handler that cannot fold it into its own statement). */
+  settle(): Promise<void>;
+}
+
+/**
+ * The verdict on the auth statement's row, the same for the hook and a handler that read the
+ * row in its own statement (decision 0036): the same errors, messages and statuses; sets
+ * `request.auth` and `request.tenant` when admitted.
+ */
+export function admit(request: FastifyRequest, claims: AccessClaims, companyId: string | null, row: AuthRow | undefined): void {
+  request.pendingAuth = null;
+  const config = request.routeOptions.config;
+  if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
+  request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
+
+  const permissions = new Set(row.permissions ? row.permissions.split(',') : []);
+  if (companyId && row.role) {
+    request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role, agenteId: row.agente_id };
+    granted.set(request.tenant, permissions);
+  }
+  if (config.company === false) return;
+  if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
+  if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
+    // the refusal names the missing permission as the roles screen shows it (decision 0026)
+    throw new AppError('FORBIDDEN', deniedMessage(config.permission.module, config.permission.action));
+  }
+}
+
+/** A deferred check read alone (the handler could not fold it into its statement): a no-op when already settled. */
+export async function settleAuth(request: FastifyRequest): Promise<void> {
+  await request.pendingAuth?.settle();
+}
+
 /**
  * Authentication, tenancy and permissions in one hook, before any handler or body parse:
  * token → live session → membership of X-Company-Id → stored permission.
@@ -59,6 +104,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('pendingAuth', null);
 
   // PostgreSQL: a named statement, parsed and planned once per connection. PGlite: unnamed,
   // since every connection reaches the same single session (a name would already exist there).
@@ -98,30 +144,24 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new AppError('COMPANY_FORBIDDEN', 'Selecciona una compañía (encabezado X-Company-Id)');
     }
 
-    // ONE statement: the session, the user, the membership of X-Company-Id and the role's
-    // permissions, read together at the start of the request (decision 0023). Nothing is
-    // cached between requests, so a logout, a disabled user, a demotion or a password change
-    // holds on the very next request.
-    const { rows } = await app.database.pool.query<AuthRow>({ ...authQuery, values: [claims.sid, claims.sub, companyId] });
-    const row = rows[0];
-    if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
-    request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
-
-    const permissions = new Set(row.permissions ? row.permissions.split(',') : []);
-    if (companyId && row.role) {
-      request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role, agenteId: row.agente_id };
-      granted.set(request.tenant, permissions);
+    const read = async () => {
+      // ONE statement: the session, the user, the membership of X-Company-Id and the role's
+      // permissions, read together at the start of the request (decision 0023). Nothing is
+      // cached between requests, so a logout, a disabled user, a demotion or a password change
+      // holds on the very next request.
+      const { rows } = await app.database.pool.query<AuthRow>({ ...authQuery, values: [claims.sid, claims.sub, companyId] });
+      admit(request, claims, companyId, rows[0]);
+    };
+    // a list that reads the same row in its own statement (decision 0036): one round trip
+    if (config.deferredAuth && companyId && config.company !== false) {
+      request.pendingAuth = { claims, companyId, settle: read };
+      return;
     }
-    if (config.company === false) return;
-    if (!request.tenant) throw new AppError('COMPANY_FORBIDDEN');
-    if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
-      // the refusal names the missing permission as the roles screen shows it (decision 0026)
-      throw new AppError('FORBIDDEN', deniedMessage(config.permission.module, config.permission.action));
-    }
+    await read();
   });
 });
 
-interface AuthRow {
+export interface AuthRow {
   corporation_id: string;
   disabled: boolean;
   token_version: number;
@@ -143,6 +183,9 @@ export const authStatement = `select u.corporation_id, u.disabled, u.token_versi
   join users u on u.id = s.user_id
   left join memberships m on m.user_id = u.id and m.company_id = $3::uuid
  where s.id = $1::uuid and u.id = $2::uuid`;
+
+/** The columns of authStatement in order (a handler that reads them in rowMode 'array'). */
+export const authColumns = ['corporation_id', 'disabled', 'token_version', 'revoked', 'role', 'permissions', 'agente_id'] as const;
 
 /**
  * The permissions read with a request's tenant (same statement as its session), by tenant

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
+import { settleAuth } from './auth.js';
 import { hiddenMessage, isOwned, ownerOf, visibleIds } from '../modules/assignment/scope.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -10,6 +11,15 @@ const ownedKeys = Object.keys(ownedRows) as OwnedResource[];
 
 /** Every parameter name that names an owned row (contract `ownedRows[…].params`), with its resource. */
 const namedBy = new Map<string, OwnedResource>(ownedKeys.flatMap((key) => ownedRows[key].params.map((p) => [p, key] as const)));
+
+/** Whether a request names a row by `:id`, `messageId` or a parameter of `ownedRows` (then its scope is checked). */
+function namesRows(request: FastifyRequest, url: string): boolean {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  if ((pathResource(url) && params.id !== undefined) || params.messageId !== undefined) return true;
+  return [params, request.query, request.body].some(
+    (source) => source && typeof source === 'object' && Object.keys(source as object).some((name) => namedBy.has(name)),
+  );
+}
 
 /** A route's `:id` names a record of the resource whose path it follows (`/api/chats/:id/messages` → chats). */
 function pathResource(url: string): OwnedResource | undefined {
@@ -29,8 +39,10 @@ const idsIn = (value: unknown): string[] => [value].flat().filter((v): v is stri
  */
 export const rowScopePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preHandler', async (request: FastifyRequest) => {
-    const tenant = request.tenant;
     const url = request.routeOptions.url;
+    // a check deferred to the handler's statement (decision 0036) is read now when the request names a row
+    if (request.pendingAuth && url && namesRows(request, url)) await settleAuth(request);
+    const tenant = request.tenant;
     if (!tenant || !url?.startsWith('/api')) return;
     if (ownedKeys.every((key) => ownerOf(key, tenant) === undefined)) return;
 

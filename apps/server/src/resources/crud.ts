@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceTables } from '../db/resource-tables.js';
-import { tenantOf } from '../plugins/auth.js';
+import { admit, settleAuth, tenantOf } from '../plugins/auth.js';
 import { trustedPage } from '../lib/list.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Referrer, repositoryFor } from './repository.js';
@@ -48,10 +48,39 @@ function registerResource(app: FastifyInstance, resource: Resource) {
 
   if (ops.has('list')) {
     // the list query: paging, sort, search and the declared field filters (strict: unknown parameters are 400s)
+    const json = 'application/json; charset=utf-8';
+    const listPermission = { module: resource.module, action: 'list' as const };
     r.get(
       base,
-      { config: permission('list'), schema: { tags, querystring: resource.listQuery, response: { 200: pageOf(resource.entity.partial()) } }, ...trustedPage },
-      (req) => repo.list(db, tenantOf(req), req.query),
+      {
+        // the session, membership and permission are read in the page's own statement (decision 0036);
+        // a bad query is answered after them, as when the hook read them first
+        config: { permission: listPermission, deferredAuth: true },
+        attachValidation: true,
+        schema: { tags, querystring: resource.listQuery, response: { 200: pageOf(resource.entity.partial()) } },
+        ...trustedPage,
+      },
+      async (req, reply) => {
+        if (req.validationError) {
+          await settleAuth(req);
+          throw req.validationError;
+        }
+        const pending = req.pendingAuth;
+        if (pending && repo.plainQuery(req.query)) {
+          const caller = { sid: pending.claims.sid, sub: pending.claims.sub, companyId: pending.companyId };
+          // an error before the verdict (a bad sort or cursor) is answered after the auth statement alone
+          const read = await repo.listJsonAuthed(db, caller, req.query, listPermission).catch(async (error: unknown) => {
+            await settleAuth(req);
+            throw error;
+          });
+          admit(req, pending.claims, pending.companyId, read.auth);
+          // the page's JSON as PostgreSQL wrote it: a string answered as it is
+          if (read.json !== undefined) return reply.type(json).send(read.json as never);
+        }
+        // a search or filter, or a caller with row scope: the auth statement (if not read yet), then the page
+        await settleAuth(req);
+        return reply.type(json).send((await repo.listJson(db, tenantOf(req), req.query)) as never);
+      },
     );
   }
   if (ops.has('get')) {

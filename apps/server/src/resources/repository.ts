@@ -1,4 +1,4 @@
-import { columnNameOf, idsAtPath, type ListQuery, type Page, type Resource, tableNameOf } from '@mostrador/contract';
+import { columnNameOf, idsAtPath, type ListQuery, ownedRows, type Page, type Resource, tableNameOf, totalPagesOf } from '@mostrador/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
@@ -10,9 +10,9 @@ import { getTableColumns, is, Placeholder } from 'drizzle-orm';
 import type pg from 'pg';
 import { namedStatements } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { Tenant } from '../plugins/auth.js';
+import { type AuthRow, authColumns, authStatement, type Tenant } from '../plugins/auth.js';
 import { clearedReference, needsCurrent, settleWrite } from '../modules/assignment/rules.js';
-import { ownerCondition } from '../modules/assignment/scope.js';
+import { isOwned, ownerCondition } from '../modules/assignment/scope.js';
 import type { ResourceTable } from './table-for.js';
 
 /** Tables of the other resources, by key: references are checked and cleaned through them. */
@@ -30,6 +30,9 @@ type Row = Record<string, unknown> & { id: string; createdAt: Date; updatedAt: D
 export type WireRecord = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 /** A list query with the resource's field filters (`resource.listQuery`, parsed). */
 export type FilteredQuery = ListQuery & Record<string, unknown>;
+
+/** A SQL string literal of a constant the server writes itself (field names). */
+const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** `array['a', 'b']::text[]`, each id a bound parameter. */
 export const textArray = (values: readonly string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
@@ -71,6 +74,34 @@ export function repositoryFor(
     out.updatedAt = row.updatedAt.toISOString();
     return out as WireRecord;
   }
+
+  /**
+   * The SQL that writes a row as its wire JSON text, exactly what toWire + JSON.stringify
+   * write (decision 0036): `_id`, then the declared fields in order without the empty ones
+   * (a secret only as `<field>Set: true`), then createdAt and updatedAt in milliseconds UTC.
+   * Text, uuid and numbers through to_json (JSON's escaping), jsonb as PostgreSQL prints it
+   * (same keys in the same order as pg's JSON.parse of it would keep), timestamps as
+   * Date#toISOString writes them (to_char's MS truncates the microseconds, as Date does; the
+   * colons quoted in the format, so that pgbench -M prepared does not read `:MI` as a variable).
+   */
+  const rowJson = (() => {
+    const qualified = (f: string) => `"${tableName}"."${columns[f].name}"`;
+    const iso = (c: string) => `'"' || to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS.MS"Z"') || '"'`;
+    const valueOf = (f: string) => {
+      const c = qualified(f);
+      const type = columns[f].getSQLType().toLowerCase();
+      if (type.startsWith('timestamp')) return iso(c);
+      if (type === 'jsonb' || type === 'integer' || type === 'boolean') return `${c}::text`;
+      return `to_json(${c})::text`;
+    };
+    const parts = [`'{"_id":"' || ${qualified('id')}::text || '"'`];
+    for (const f of fieldNames) {
+      if (secret.has(f)) parts.push(`case when ${qualified(f)} is null then '' else ${sqlString(`,${JSON.stringify(`${f}Set`)}:true`)} end`);
+      else parts.push(`coalesce(${sqlString(`,${JSON.stringify(f)}:`)} || ${valueOf(f)}, '')`);
+    }
+    parts.push(`',"createdAt":' || ${iso(qualified('createdAt'))}`, `',"updatedAt":' || ${iso(qualified('updatedAt'))} || '}'`);
+    return sql.raw(`(${parts.join(' || ')})`);
+  })();
 
   function uniqueViolation(error: unknown): never {
     const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
@@ -205,17 +236,24 @@ export function repositoryFor(
    * The same rows, cursor key and total as the general statement below.
    */
   const plainPages = new WeakMap<Db, Map<string, { execute(values: Record<string, unknown>): Promise<unknown[]> }>>();
-  function plainPage(db: Db, sortField: string, order: 'asc' | 'desc', cursor: 'none' | 'value' | 'null') {
+  function plainPage(db: Db, sortField: string, order: 'asc' | 'desc', cursor: 'none' | 'value' | 'null', asJson = false, gate?: string) {
     let byShape = plainPages.get(db);
     if (!byShape) plainPages.set(db, (byShape = new Map()));
-    const shape = `${sortField} ${order} ${cursor}`;
+    const shape = `${sortField} ${order} ${cursor}${asJson ? ' json' : ''}${gate ? ` ${gate}` : ''}`;
     let statement = byShape.get(shape);
     if (!statement) {
       const company = sql.placeholder('company');
       const conditions = [eq(columns.companyId, company)];
       if (cursor !== 'none') conditions.push(afterRow(sortField, order, cursor === 'null' ? null : sql.placeholder('value'), sql.placeholder('id')));
+      // with the auth row: the page is read only when the caller may see all of it
+      if (gate) conditions.push(sql.raw(`(${gate})`));
       const direction = order === 'asc' ? asc : desc;
-      const selection = { ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${counterOf(company)}` };
+      const selection = {
+        // text: each row as its wire JSON, read as text (no date or jsonb parsing in node)
+        ...(asJson ? { json: sql<string>`${rowJson}`, id: sql<string>`${columns.id}::text` } : getTableColumns(table)),
+        cursorKey: sql<string | null>`${columns[sortField]}::text`,
+        listTotal: sql<number | null>`${counterOf(company)}`,
+      };
       const query = db
         .select(selection)
         .from(table)
@@ -225,10 +263,23 @@ export function repositoryFor(
         .offset(sql.placeholder('offset'));
       // drizzle renders it once; each request only binds the values and names the columns of
       // each row (pg's own parsers: Date, numbers, parsed jsonb — what drizzle's select gives)
-      const { sql: text, params } = query.toSQL();
+      const rendered = query.toSQL();
+      const params: unknown[] = rendered.params;
+      let text = rendered.sql;
+      const keys = Object.keys(selection);
+      if (gate) {
+        // ONE statement with the caller's auth row (decision 0036): the auth statement ($1–$3) as
+        // a CTE (materialized: read once, not once per page row), the page (its parameters after
+        // them) joined to it, read only when the gate is open; no session, no row at all; a
+        // closed gate, the auth row alone
+        const page = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 3}`);
+        text = `with a as materialized (${authStatement})
+select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* from a left join lateral (${page}) p on true`;
+        params.unshift(sql.placeholder('sid'), sql.placeholder('sub'), sql.placeholder('company'));
+        keys.unshift(...authColumns, 'gate');
+      }
       const pool = (db as unknown as { $client: pg.Pool }).$client;
       const name = namedStatements.has(pool) ? `list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` : undefined;
-      const keys = Object.keys(selection);
       statement = {
         async execute(values: Record<string, unknown>) {
           const bound = params.map((p) => (is(p, Placeholder) ? values[p.name] : p));
@@ -259,6 +310,65 @@ export function repositoryFor(
   const counterOf = (companyId: unknown) =>
     sql`(select ${resourceCounts.n} from ${resourceCounts} where ${resourceCounts.companyId} = ${companyId} and ${resourceCounts.resource} = ${tableName})`;
 
+  type PageRow = Record<string, unknown> & { id: string; json?: string; cursorKey: string | null; listTotal: number | null };
+  /**
+   * ONE statement: the page, one row more (is there a next page?), the sort key of each row at
+   * full precision (the cursor) and the total: the trigger-kept counter, or the count of a
+   * search or filter's matches (a subquery the database runs once). `text`: each row as its
+   * wire JSON (`json`) instead of its columns.
+   */
+  async function pageRows(db: Db, tenant: Tenant, q: FilteredQuery, extra: SQL | undefined, text: boolean) {
+    const { where, narrowed, orderBy, sortField, order } = plan(tenant, q, extra);
+    // a cursor starts after its row (no OFFSET however deep); else the spec's page
+    const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
+    const total = narrowed ? sql`(select ${count()} from ${table} where ${where})` : counterOf(tenant.companyId);
+    let rows: PageRow[];
+    if (!narrowed) {
+      const key = q.cursor ? cursorKey(q.cursor, sortField, order) : undefined;
+      const statement = plainPage(db, sortField, order, key ? (key.value === null ? 'null' : 'value') : 'none', text);
+      rows = (await statement
+        .execute({ company: tenant.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
+        .catch(cursorFault)) as PageRow[];
+    } else {
+      const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
+      const selection = text ? { json: sql<string>`${rowJson}`, id: sql<string>`${columns.id}::text` } : getTableColumns(table);
+      rows = (await db
+        .select({ ...selection, cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
+        .from(table)
+        .where(pageWhere)
+        .orderBy(...orderBy)
+        .limit(q.limit + 1)
+        .offset(offset)
+        .catch(cursorFault)) as PageRow[];
+    }
+    // past the end there is no row to carry the total: ask for it alone
+    const totalDocs = rows.length
+      ? Number(rows[0].listTotal ?? 0)
+      : Number((await db.execute<{ n: number }>(sql`select ${total} as n`)).rows[0]?.n ?? 0);
+    const more = rows.length > q.limit;
+    const page = more ? rows.slice(0, q.limit) : rows;
+    return { rows: page, totalDocs, nextCursor: more ? cursorOf(page[page.length - 1] as unknown as Row & { cursorKey: string | null }, sortField, order) : undefined };
+  }
+
+  /** A page's JSON from rows carrying their record's JSON text: what JSON.stringify(pageResult(…)) writes. */
+  function pageJson(rows: PageRow[], totalDocs: number, q: FilteredQuery, nextCursor?: string): string {
+    let out = `{"payload":[${rows.map((r) => r.json).join(',')}],"totalDocs":${JSON.stringify(totalDocs)},"totalPages":${JSON.stringify(totalPagesOf(totalDocs, q.limit))},"page":${JSON.stringify(q.page)},"limit":${JSON.stringify(q.limit)}`;
+    if (nextCursor) out += `,"nextCursor":${JSON.stringify(nextCursor)}`;
+    return `${out}}`;
+  }
+
+  /**
+   * The gate of a list read with its auth row: a live session of an enabled user with a
+   * membership whose role holds the route's permission and, for an owned resource (decision
+   * 0026), its module's `all` (else row scope applies). `admit` judges the row again in node.
+   */
+  function gateOf(permission: { module: string; action: string }): string {
+    const holds = (p: string) => `position(${sqlString(`,${p},`)} in ',' || coalesce(a.permissions, '') || ',') > 0`;
+    const parts = ['not a.revoked', 'not a.disabled', 'a.role is not null', holds(`${permission.module}.${permission.action}`)];
+    if (isOwned(resource.key)) parts.push(holds(`${ownedRows[resource.key].module}.all`));
+    return parts.join(' and ');
+  }
+
   return {
     resource,
     sealSecrets,
@@ -267,43 +377,77 @@ export function repositoryFor(
      * `q` carries the field filters of `resource.filterable`.
      */
     async list(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<Page<WireRecord>> {
-      const { where, narrowed, orderBy, sortField, order } = plan(tenant, q, extra);
-      // a cursor starts after its row (no OFFSET however deep); else the spec's page
-      const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
-      const total = narrowed ? sql`(select ${count()} from ${table} where ${where})` : counterOf(tenant.companyId);
-      let rows: Array<Row & { cursorKey: string | null; listTotal: number | null }>;
-      if (!narrowed) {
-        const key = q.cursor ? cursorKey(q.cursor, sortField, order) : undefined;
-        const statement = plainPage(db, sortField, order, key ? (key.value === null ? 'null' : 'value') : 'none');
-        rows = (await statement
-          .execute({ company: tenant.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
-          .catch(cursorFault)) as typeof rows;
-      } else {
-        const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
-        // ONE statement: the page, one row more (is there a next page?), the sort key of each row
-        // at full precision (the cursor) and the total: the trigger-kept counter, or the count
-        // of a search or filter's matches (a subquery the database runs once)
-        rows = (await db
-          .select({ ...getTableColumns(table), cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
-          .from(table)
-          .where(pageWhere)
-          .orderBy(...orderBy)
-          .limit(q.limit + 1)
-          .offset(offset)
-          .catch(cursorFault)) as typeof rows;
-      }
-      // past the end there is no row to carry the total: ask for it alone
-      const totalDocs = rows.length
-        ? Number(rows[0].listTotal ?? 0)
-        : Number((await db.execute<{ n: number }>(sql`select ${total} as n`)).rows[0]?.n ?? 0);
-      const more = rows.length > q.limit;
-      const page = more ? rows.slice(0, q.limit) : rows;
+      const { rows, totalDocs, nextCursor } = await pageRows(db, tenant, q, extra, false);
       return pageResult(
-        page.map((r) => toWire(r)),
+        (rows as unknown as Row[]).map((r) => toWire(r)),
         totalDocs,
         q,
-        more ? cursorOf(page[page.length - 1], sortField, order) : undefined,
+        nextCursor,
       );
+    },
+    /**
+     * The same page as `list`, already as its JSON text (decision 0036): PostgreSQL writes each
+     * record's JSON and node only joins them, so no row is parsed into dates and objects and
+     * written again. Byte for byte the JSON.stringify of `list`'s page (keys inside a jsonb value
+     * as PostgreSQL keeps them, as before). A query naming `fields` is trimmed in node.
+     */
+    async listJson(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<string> {
+      const { rows, totalDocs, nextCursor } = await pageRows(db, tenant, q, extra, !q.fields);
+      if (q.fields) return JSON.stringify(pageResult((rows as unknown as Row[]).map((r) => toWire(r)), totalDocs, q, nextCursor));
+      return pageJson(rows, totalDocs, q, nextCursor);
+    },
+    /**
+     * Whether `listJsonAuthed` can answer a query: no search, field filter or `fields` (an
+     * unfiltered page, first or by cursor or page).
+     */
+    plainQuery(q: FilteredQuery): boolean {
+      if (q.filter || q.fields) return false;
+      return resource.filterable.every((f) => (f === 'createdAt' ? q.from === undefined && q.to === undefined : q[f] === undefined));
+    },
+    /**
+     * An unfiltered page with the caller's session, user, membership and permissions read in
+     * the SAME statement (decision 0036): `auth` is the auth statement's row (undefined: no such
+     * session), for `admit` to judge exactly as the auth hook does; `json` the page, present
+     * only when the role may list (`<module>.<action>`) and sees every row (for an owned
+     * resource `<module>.all`: otherwise the caller's row scope applies and the page is read
+     * again, once admitted, by `listJson`). Tenant scope is the statement's company_id = X-Company-Id.
+     */
+    async listJsonAuthed(
+      db: Db,
+      caller: { sid: string; sub: string; companyId: string },
+      q: FilteredQuery,
+      permission: { module: string; action: string },
+    ): Promise<{ auth?: AuthRow; json?: string }> {
+      const sortField = rules.sortOf(q, resource.defaultSort.field);
+      rules.assertFields(q);
+      const order = q.order ?? (q.sort ? 'asc' : resource.defaultSort.order);
+      const key = q.cursor ? cursorKey(q.cursor, sortField, order) : undefined;
+      const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
+      const statement = plainPage(db, sortField, order, key ? (key.value === null ? 'null' : 'value') : 'none', true, gateOf(permission));
+      const rows = (await statement
+        .execute({ sid: caller.sid, sub: caller.sub, company: caller.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
+        .catch(cursorFault)) as Array<AuthRow & PageRow & { gate: boolean | null }>;
+      const first = rows[0];
+      if (!first) return {};
+      const auth: AuthRow = {
+        corporation_id: first.corporation_id,
+        disabled: first.disabled,
+        token_version: first.token_version,
+        revoked: first.revoked,
+        role: first.role,
+        permissions: first.permissions,
+        agente_id: first.agente_id,
+      };
+      if (first.gate !== true) return { auth };
+      const found = first.json === null ? [] : rows;
+      // past the end there is no row to carry the total: ask for it alone
+      const totalDocs = found.length
+        ? Number(found[0].listTotal ?? 0)
+        : Number((await db.execute<{ n: number }>(sql`select ${counterOf(caller.companyId)} as n`)).rows[0]?.n ?? 0);
+      const more = found.length > q.limit;
+      const page = more ? found.slice(0, q.limit) : found;
+      const nextCursor = more ? cursorOf(page[page.length - 1] as unknown as Row & { cursorKey: string | null }, sortField, order) : undefined;
+      return { auth, json: pageJson(page, totalDocs, q, nextCursor) };
     },
     /** Every matching record, sorted, without paging: at most `max`, else a Spanish 400. */
     async all(db: Db, tenant: Tenant, q: FilteredQuery, max: number, extra?: SQL): Promise<{ payload: WireRecord[] }> {
