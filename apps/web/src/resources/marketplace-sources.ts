@@ -1,6 +1,7 @@
 import { marketplacePlatformLabels, resources } from '@mostrador/contract';
 import { defineScreen } from '../components/crud/types';
 
+/** /marketplaces/fuentes: the marketplace accounts (decision 0035); the page adds the connection test and the sync. */
 export const screen = defineScreen({
   resource: resources['marketplace-sources'],
   title: 'Fuentes de marketplace',
@@ -9,6 +10,13 @@ export const screen = defineScreen({
   editLabel: 'Editar fuente',
   emptyMessage: 'Aún no hay fuentes de marketplace',
   noResultsMessage: 'Ninguna fuente coincide con la búsqueda',
-  columns: ['name', 'platform', 'country', 'sellerId', 'apiKey'],
-  fields: { platform: { options: marketplacePlatformLabels }, sellerId: { label: 'Id de vendedor' }, apiKey: { label: 'API key' } },
+  columns: ['name', 'platform', 'country', 'apiUser', 'apiKey'],
+  form: ['name', 'platform', 'country', 'sellerId', 'apiUser', 'apiKey', 'apiUrl'],
+  fields: {
+    platform: { options: marketplacePlatformLabels },
+    sellerId: { label: 'Id de vendedor' },
+    apiUser: { label: 'Usuario de la API (correo)', helperText: 'El correo del usuario de Seller Center dueño de la API key (Mi cuenta → Integraciones)' },
+    apiKey: { label: 'API key' },
+    apiUrl: { label: 'URL de la API', helperText: 'Déjala vacía para usar la de Falabella o Linio de ese país' },
+  },
 });

@@ -33,6 +33,7 @@ import Palette from '@mui/icons-material/Palette';
 import PeopleAlt from '@mui/icons-material/PeopleAlt';
 import Person from '@mui/icons-material/Person';
 import PhoneAndroid from '@mui/icons-material/PhoneAndroid';
+import PriceChange from '@mui/icons-material/PriceChange';
 import Psychology from '@mui/icons-material/Psychology';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import RecentActors from '@mui/icons-material/RecentActors';
@@ -152,7 +153,11 @@ export const screens: ScreenEntry[] = [
   { path: '/categorias', group: 'catalog', label: 'Categorías', icon: Category, module: 'catalog', resource: 'categories', load: () => import('./categories') },
   { path: '/colores', group: 'catalog', label: 'Colores', icon: Palette, module: 'catalog', resource: 'colors', load: () => import('./colors') },
   // Marketplaces
-  { path: '/marketplaces/fuentes', group: 'marketplaces', label: 'Fuentes', icon: Hub, module: 'marketplace', resource: 'marketplace-sources', load: () => import('./marketplace-sources') },
+  { path: '/marketplaces/fuentes', group: 'marketplaces', label: 'Fuentes', icon: Hub, module: 'marketplace', resource: 'marketplace-sources', load: () => import('./marketplace-sources'), page: () => import('../features/marketplaces/sources-page') },
+  { path: '/marketplaces/productos', group: 'marketplaces', label: 'Productos', icon: Storefront, module: 'marketplace', resource: 'marketplace-products', load: () => import('./marketplace-products') },
+  { path: '/marketplaces/productos-variaciones', group: 'marketplaces', label: 'Variaciones', icon: ViewModule, module: 'marketplace', resource: 'marketplace-variations', load: () => import('./marketplace-variations'), page: () => import('../features/marketplaces/variations-page') },
+  { path: '/marketplaces/ordenes', group: 'marketplaces', label: 'Órdenes', icon: ReceiptLong, module: 'marketplace', resource: 'marketplace-orders', load: () => import('./marketplace-orders'), page: () => import('../features/marketplaces/orders-page') },
+  { path: '/marketplaces/lote', group: 'marketplaces', label: 'Actualización masiva', icon: PriceChange, module: 'marketplace', page: () => import('../features/marketplaces/bulk-page') },
   // E-commerce
   { path: '/ecommerce/productos', group: 'ecommerce', label: 'Productos', icon: Storefront, module: 'ecommerce', resource: 'ecommerces', load: () => import('./ecommerces') },
   { path: '/ecommerce/productos-variaciones', group: 'ecommerce', label: 'Variaciones', icon: ViewModule, module: 'ecommerce', resource: 'ecommerces-variations', load: () => import('./ecommerces-variations') },
