@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { accounts, signIn } from './helpers';
 
+// each flow waits on the sandbox marketplace (a sync, a feed): room for a busy machine
+test.describe.configure({ timeout: 60_000 });
+
 /**
  * Marketplaces (issue 12, decision 0035), as the owner of Demo Perú uses them on the sandbox
  * Seller Center accounts seeded by `npm start`: the connection test and a sync, a variation's
