@@ -2,6 +2,9 @@ import { randomInt } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { accounts, customerWrites, signIn, submitLogin } from './helpers';
 
+// two browsers, a signed webhook and live updates per flow: room for a busy machine
+test.describe.configure({ timeout: 60_000 });
+
 /**
  * An agent's workspace (issue 11, decisions 0025 and 0026): the agent lands on the inbox and
  * "Mías" holds only their chats; the owner turns on round-robin assignment and a new customer's
