@@ -373,6 +373,8 @@ describe('WhatsApp catalogue orders', () => {
     expect((await deliver(t, '/api/webhooks/whatsapp', payload, { secret: DEMO_APP_SECRET })).statusCode).toBe(200);
     const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
     for (const id of await processor.pendingIds()) await processor.process(id);
+    // on PostgreSQL the event travels through NOTIFY: it arrives a moment after the commit
+    for (const deadline = Date.now() + 5000; heard.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 25));
     stop();
     const [order] = await t.sql<{ id: string; code: string; source: string; items: Rec[]; total: number; telefono: string; chat_id: string; lead_id: string }>(
       "select * from orders where company_id = $1 and source = 'whatsapp'",
