@@ -3,6 +3,9 @@ import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { accounts, signIn } from './helpers';
 
+// a sign-in, a chat opened, a reload: room for a busy machine
+test.describe.configure({ timeout: 60_000 });
+
 /**
  * Answering on every channel (issue 11): the composer knows the chat's channel before the
  * agent types. The demo company (Demo Perú) has a WhatsApp line answered by the sandbox and
