@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { accounts, customerWrites, signIn, submitLogin } from './helpers';
 
 // two browsers, a signed webhook and live updates per flow: room for a busy machine
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 
 /**
  * An agent's workspace (issue 11, decisions 0025 and 0026): the agent lands on the inbox and
