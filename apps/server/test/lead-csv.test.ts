@@ -57,7 +57,7 @@ async function imported(s: Signed, company: string, csv: string | Buffer) {
 
 const leadsWith = (company: string, where: string, values: unknown[]) =>
   t.sql<{ id: string; name: string; telefono: string | null; email: string | null; platform: string; mostrador_labels: string[] | null; clean_lead_id: string | null }>(
-    `select id, name, telefono, email, platform, mostrador_labels, clean_lead_id from leads where company_id = $1 and ${where} order by created_at`,
+    `select id, name, telefono, email, platform, mostrador_labels, clean_lead_id from leads where company_id = $1 and ${where} order by created_at, telefono`,
     [company, ...values],
   );
 const cleanLeadsWith = (company: string, where: string, values: unknown[]) =>
