@@ -19,6 +19,9 @@ if (typeof MapWithGroupBy.groupBy !== 'function') {
 
 export default defineConfig({
   test: {
+    // Vitest resolves one worker on a 2-core machine; the suite waits on PGlite's worker
+    // threads and sockets as much as on its own code, so two files at a time keep both cores busy
+    maxWorkers: 2,
     projects: ['packages/contract', 'apps/server', 'apps/web'],
   },
 });

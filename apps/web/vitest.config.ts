@@ -5,6 +5,7 @@ export default defineConfig({
   plugins: [react()],
   test: {
     name: 'web',
+    maxWorkers: 2,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],

@@ -15,12 +15,13 @@ export interface Booted {
 
 /** Opens the database, migrates, seeds on first run and builds the app: shared by server and tests. */
 export async function boot(
-  options: { config?: Config; logger?: boolean | object; work?: boolean; dataDir?: string; databaseUrl?: string } = {},
+  options: { config?: Config; logger?: boolean | object; work?: boolean; dataDir?: string; databaseUrl?: string; loadFrom?: string } = {},
 ): Promise<Booted> {
   const config = options.config ?? loadConfig();
   const database = await openDatabase({
     databaseUrl: options.databaseUrl ?? config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
+    loadFrom: options.loadFrom,
   });
   try {
     await migrateDatabase(database);

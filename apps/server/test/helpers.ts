@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoginResponse } from '@mostrador/contract';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Booted, boot } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { inviteStatement } from '../src/modules/corporations/invites.js';
@@ -22,13 +23,15 @@ export interface TestApp extends Booted {
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const adminUrl = process.env.TEST_DATABASE_URL;
+  // the suite's migrated and seeded template (test/template.ts): copied, not built again
+  const template = inject('dbTemplate');
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (adminUrl) {
     const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(template?.kind === 'postgres' ? `create database ${name} template ${template.name}` : `create database ${name}`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
@@ -42,7 +45,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-test-'));
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const booted = await boot({ config, logger: false, work: true, databaseUrl, dataDir: databaseUrl ? dataDir : 'memory://' });
+  const loadFrom = !databaseUrl && template?.kind === 'pglite' ? template.file : undefined;
+  const booted = await boot({ config, logger: false, work: true, databaseUrl, dataDir: databaseUrl ? dataDir : 'memory://', loadFrom });
   return {
     ...booted,
     kind: databaseUrl ? 'postgres' : 'pglite',

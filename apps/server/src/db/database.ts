@@ -17,6 +17,8 @@ export interface Database {
   /** Where the embedded database listens, for `npm run invite` and psql while the server runs. */
   connectionString: string;
   close(): Promise<void>;
+  /** PGlite only: writes the whole data directory to a tar file (the test suite's template). */
+  dumpTo?(file: string): Promise<void>;
 }
 
 // bigint (count, sum) comes back as a string from pg: numbers are what the product needs.
@@ -55,9 +57,12 @@ export function readEmbeddedInfo(dataDir: string): EmbeddedInfo | undefined {
   }
 }
 
-async function startEmbedded(dataDir: string | 'memory://'): Promise<{ host: string; port: number; stop(): Promise<void> }> {
+async function startEmbedded(
+  dataDir: string | 'memory://',
+  loadFrom?: string,
+): Promise<{ host: string; port: number; stop(): Promise<void>; dump(file: string): Promise<void> }> {
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
-    workerData: { dataDir, host: '127.0.0.1', port: 0 },
+    workerData: { dataDir, host: '127.0.0.1', port: 0, loadFrom },
   });
   const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
     worker.once('error', reject);
@@ -68,6 +73,18 @@ async function startEmbedded(dataDir: string | 'memory://'): Promise<{ host: str
   });
   return {
     ...ready,
+    dump(file) {
+      return new Promise<void>((resolve, reject) => {
+        const onMessage = (msg: { type: string; message?: string }) => {
+          if (msg.type !== 'dumped') return;
+          worker.off('message', onMessage);
+          if (msg.message) reject(new Error(msg.message));
+          else resolve();
+        };
+        worker.on('message', onMessage);
+        worker.postMessage({ type: 'dump', file });
+      });
+    },
     async stop() {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5000);
@@ -88,13 +105,15 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Directory of the embedded database, or 'memory://' for a throwaway one (tests). */
   dataDir: string;
+  /** PGlite only: start from this dumped data directory (a tar file written by `dumpTo`). */
+  loadFrom?: string;
 }
 
 /**
  * Opens the product's database: PostgreSQL when DATABASE_URL is set, else PGlite in a
  * worker thread behind pglite-socket. Either way the rest of the server sees a `pg` pool.
  */
-export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, dataDir, loadFrom }: StartOptions): Promise<Database> {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     pool.on('error', () => {});
@@ -111,7 +130,7 @@ export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Prom
     pgDir = path.join(dataDir, 'pglite');
     mkdirSync(pgDir, { recursive: true });
   }
-  const embedded = await startEmbedded(pgDir);
+  const embedded = await startEmbedded(pgDir, loadFrom);
   const connectionString = `postgres://postgres@${embedded.host}:${embedded.port}/postgres`;
   if (!memory) {
     writeFileSync(embeddedInfoFile(dataDir), JSON.stringify({ pid: process.pid, host: embedded.host, port: embedded.port }));
@@ -125,6 +144,7 @@ export async function openDatabase({ databaseUrl, dataDir }: StartOptions): Prom
     pool,
     db: drizzle(pool, { schema }),
     connectionString,
+    dumpTo: (file) => embedded.dump(file),
     async close() {
       await pool.end();
       await embedded.stop();
