@@ -158,7 +158,7 @@ for (const viewport of [
         await shot(page, 'failed-message');
         return;
       }
-      await expect(bubble.getByTestId('message-failure')).toContainText('Fallido: WhatsApp tuvo un error interno al enviar el mensaje (código 131000)');
+      await expect(bubble.getByTestId('message-failure')).toContainText('Fallido: WhatsApp tuvo un error interno al enviar el mensaje: vuelve a intentarlo (código 131000)');
       await bubble.scrollIntoViewIfNeeded();
       await shot(page, 'failed-message');
       await bubble.getByRole('button', { name: 'Reintentar' }).click();

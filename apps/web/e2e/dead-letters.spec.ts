@@ -13,6 +13,6 @@ test("a customer's message that could not be processed is shown with its error, 
   await expect(page.getByTestId('dead-letter').filter({ hasText: 'Marco Paredes' })).toHaveCount(0, { timeout: 15_000 });
 
   await page.goto('/chat');
-  await page.getByPlaceholder(/Buscar por nombre/).fill('Marco Paredes');
+  await page.getByRole('searchbox', { name: 'Buscar por nombre, teléfono o mensaje' }).fill('Marco Paredes');
   await expect(page.getByText('Marco Paredes').first()).toBeVisible({ timeout: 15_000 });
 });

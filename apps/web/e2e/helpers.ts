@@ -24,10 +24,34 @@ export async function submitLogin(page: Page, { corporation, email, password }: 
   await page.getByRole('button', { name: 'Ingresar' }).click();
 }
 
-/** Signs in, waits for the landing (the inbox, decision 0026), then opens the profile screen. */
+/**
+ * Signs in and opens the profile screen. The login form and the landing are what auth.spec and
+ * agent-workspace.spec test; every other flow only needs a session, so this asks the API for
+ * one (POST /api/login, as the form does) and stores it where the app keeps it (SPEC §4's four
+ * localStorage keys), instead of loading the form and the inbox before each test.
+ */
 export async function signIn(page: Page, credentials: Credentials): Promise<void> {
-  await submitLogin(page, credentials);
-  await expect(page).toHaveURL(/\/chat$/);
+  const response = await page.request.post('/api/login', { data: credentials });
+  expect(response.status(), await response.text()).toBe(200);
+  const session = (await response.json()) as {
+    token: string;
+    expiresIn: number;
+    user: { companyId?: string | null; corporation?: { companies?: Array<{ company: { _id: string }; default?: boolean }> } };
+  };
+  const companies = session.user.corporation?.companies ?? [];
+  // a login selects the default company (SPEC §4), as the app's own setSession does
+  const companyId = (companies.find((m) => m.default) ?? companies[0])?.company._id ?? session.user.companyId ?? null;
+  // any page of the origin gives access to its localStorage; the health check is the lightest
+  await page.goto('/api/health');
+  await page.evaluate(
+    ({ token, expiresAt, user, companyId }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('tokenExpiry', String(expiresAt));
+      localStorage.setItem('user', JSON.stringify(user));
+      if (companyId) localStorage.setItem('companyId', companyId);
+    },
+    { token: session.token, expiresAt: Date.now() + session.expiresIn * 1000, user: session.user, companyId },
+  );
   await page.goto('/perfil');
   await expect(page.getByRole('heading', { name: 'Perfil', level: 1 })).toBeVisible();
 }
