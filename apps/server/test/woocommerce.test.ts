@@ -115,6 +115,22 @@ describe('WooCommerce client', () => {
   });
 });
 
+describe('the demo\'s sandbox stores', () => {
+  it('start synced: a sync of Lima principal changes nothing, sends nothing and reports no error', async () => {
+    const peru = as(admin, admin.company('Demo Perú'));
+    const stores = (await t.app.inject({ method: 'GET', url: '/api/woocommerces', headers: peru })).json().payload as Array<{ _id: string; name: string }>;
+    const lima = stores.find((s) => s.name === 'Lima principal');
+    expect(lima).toBeTruthy();
+    const run = await syncAll(peru, lima?._id);
+    expect(run).toMatchObject({ status: 'done', created: 0, updated: 0, storeWrites: 0, failedItems: 0, errors: [] });
+    expect(run.done).toBeGreaterThan(10);
+    // each example variation hangs under the product its SKU belongs to
+    const polo = (await t.app.inject({ method: 'GET', url: '/api/ecommerces?filter=POLO-PIMA&country=PE', headers: peru })).json().payload.find((p: { sku: string }) => p.sku === 'POLO-PIMA');
+    const vars = (await t.app.inject({ method: 'GET', url: `/api/ecommerces-variations?ecommerceId=${polo._id}`, headers: peru })).json().payload;
+    expect(vars.every((v: { sku: string }) => v.sku.startsWith('POLO-PIMA-'))).toBe(true);
+  });
+});
+
 describe('/woocommerce stores', () => {
   it('keeps the keys sealed and tests the connection, saying in Spanish what is wrong', async () => {
     const list = await t.app.inject({ method: 'GET', url: '/api/woocommerces', headers: chile });

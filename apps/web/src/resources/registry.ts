@@ -159,7 +159,17 @@ export const screens: ScreenEntry[] = [
   { path: '/marketplaces/ordenes', group: 'marketplaces', label: 'Órdenes', icon: ReceiptLong, module: 'marketplace', resource: 'marketplace-orders', load: () => import('./marketplace-orders'), page: () => import('../features/marketplaces/orders-page') },
   { path: '/marketplaces/lote', group: 'marketplaces', label: 'Actualización masiva', icon: PriceChange, module: 'marketplace', page: () => import('../features/marketplaces/bulk-page') },
   // E-commerce
-  { path: '/ecommerce/productos', group: 'ecommerce', label: 'Productos', icon: Storefront, module: 'ecommerce', resource: 'ecommerces', load: () => import('./ecommerces') },
+  {
+    path: '/ecommerce/productos',
+    group: 'ecommerce',
+    label: 'Productos',
+    icon: Storefront,
+    module: 'ecommerce',
+    resource: 'ecommerces',
+    load: () => import('./ecommerces'),
+    // a product's page: its fields, variations and the other stores side by side
+    children: [{ path: ':id', page: () => import('../features/ecommerce/product-page') }],
+  },
   { path: '/ecommerce/productos-variaciones', group: 'ecommerce', label: 'Variaciones', icon: ViewModule, module: 'ecommerce', resource: 'ecommerces-variations', load: () => import('./ecommerces-variations') },
   { path: '/ecommerce/categorias', group: 'ecommerce', label: 'Categorías', icon: AccountTree, module: 'ecommerce', resource: 'ecommerces-categories', load: () => import('./ecommerces-categories') },
   { path: '/ecommerce/etiquetas', group: 'ecommerce', label: 'Etiquetas', icon: Label, module: 'ecommerce', resource: 'ecommerces-tags', load: () => import('./ecommerces-tags') },

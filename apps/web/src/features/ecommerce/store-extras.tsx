@@ -1,0 +1,260 @@
+import type { ConnectionProblem, ConnectionTestOut } from '@mostrador/contract';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import CloseIcon from '@mui/icons-material/Close';
+import Cancel from '@mui/icons-material/Cancel';
+import HelpOutline from '@mui/icons-material/HelpOutlineOutlined';
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import NetworkCheck from '@mui/icons-material/NetworkCheck';
+import Sync from '@mui/icons-material/Sync';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { formatInstant } from '../../components/crud/cell-value';
+import type { ResourceRecord } from '../../components/crud/types';
+import { displayNameOf } from '../../components/crud/use-resource';
+import { formatCount } from '../../i18n';
+import { usePermissions } from '../../lib/permissions';
+import { resourceKeys } from '../../lib/query-keys';
+import { useSession } from '../../lib/session';
+import { ecommerceApi, useStartSync, useSyncRuns } from './api';
+import { percentOf, SyncStatusChip } from './sync-progress';
+
+/** The last connection test of a store in this tab, kept beside the stores' list. */
+const connectionKey = (storeId: string, companyId: string | null) => [...resourceKeys('woocommerces').all, 'connection', storeId, companyId] as const;
+
+const problemLabels: Record<ConnectionProblem, string> = {
+  url: 'revisa la URL',
+  keys: 'revisa las claves',
+  permissions: 'revisa los permisos',
+  store: 'la tienda falló',
+};
+
+/** The store's REST keys: never shown back (decision 0010), only whether they are saved; and whether its webhooks are signed. */
+export function StoreKeys({ store }: { store: ResourceRecord }) {
+  const saved = store.consumerKeySet === true && store.consumerSecretSet === true;
+  return (
+    <Box sx={{ display: 'grid', gap: 0.5, justifyItems: 'start' }}>
+      <Chip
+        size="small"
+        variant="outlined"
+        color={saved ? 'success' : 'warning'}
+        icon={saved ? <LockOutlined fontSize="small" /> : undefined}
+        label={saved ? 'Claves guardadas' : 'Faltan las claves'}
+      />
+      <StoreConnection store={store} />
+      <Typography variant="caption" color="text.secondary">
+        {store.webhookSecretSet === true ? 'Webhooks firmados' : 'Sin secreto de webhooks'}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The store's last connection test in this tab: «Conectada», what to check, or «Sin probar». */
+export function StoreConnection({ store }: { store: ResourceRecord }) {
+  const { companyId } = useSession();
+  const { data } = useQuery<ConnectionTestOut>({ queryKey: connectionKey(store._id, companyId), queryFn: () => Promise.reject(new Error('sin probar')), enabled: false });
+  if (!data) return <Chip size="small" variant="outlined" label="Conexión sin probar" />;
+  return (
+    <Tooltip title={data.msg}>
+      <Chip
+        size="small"
+        color={data.ok ? 'success' : 'error'}
+        label={data.ok ? 'Conectada' : `Sin conexión: ${problemLabels[data.problem ?? 'store']}`}
+        data-testid="connection-chip"
+      />
+    </Tooltip>
+  );
+}
+
+/** The store's latest sync: its state, a small bar while it goes, and when. */
+export function StoreLastSync({ store }: { store: ResourceRecord }) {
+  const runs = useSyncRuns();
+  const last = runs.data?.payload.find((r) => r.storeId === store._id);
+  if (!last) return <Typography variant="body2" color="text.secondary">{runs.isLoading ? '…' : 'Nunca'}</Typography>;
+  const percent = percentOf(last);
+  return (
+    <Box sx={{ display: 'grid', gap: 0.5, justifyItems: 'start' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <SyncStatusChip run={last} />
+        {percent !== undefined && last.status === 'running' && <Typography variant="caption">{percent} %</Typography>}
+      </Box>
+      <Typography variant="caption" color="text.secondary">
+        {formatInstant(last.finishedAt ?? last.startedAt ?? last.createdAt)}
+      </Typography>
+    </Box>
+  );
+}
+
+type Check = { label: string; state: 'ok' | 'bad' | 'unknown'; detail: string };
+
+/** What each part of the store's settings looks like after a test (what to fix, and what was not reached). */
+export function checksOf(result: ConnectionTestOut): Check[] {
+  const problem = result.ok ? undefined : (result.problem ?? 'store');
+  const urlOk = problem !== 'url';
+  const keysState = problem === 'keys' ? 'bad' : problem === 'url' || problem === 'store' ? 'unknown' : 'ok';
+  const writeState = problem === 'permissions' ? 'bad' : problem ? 'unknown' : 'ok';
+  return [
+    {
+      label: 'Dirección (URL)',
+      state: urlOk ? 'ok' : 'bad',
+      detail: urlOk ? 'Responde como una tienda WooCommerce' : 'No responde como una tienda WooCommerce',
+    },
+    {
+      label: 'Claves de la API (ck_… y cs_…)',
+      state: keysState,
+      detail: keysState === 'ok' ? 'Válidas para esta tienda' : keysState === 'bad' ? 'No son válidas para esta tienda' : 'Sin probar',
+    },
+    {
+      label: 'Permisos de las claves',
+      state: writeState,
+      detail: writeState === 'ok' ? 'Lectura y escritura' : writeState === 'bad' ? 'No pueden escribir en la tienda' : 'Sin probar',
+    },
+  ];
+}
+
+const checkIcons: Record<Check['state'], ReactNode> = {
+  ok: <CheckCircle color="success" />,
+  bad: <Cancel color="error" />,
+  unknown: <HelpOutline color="disabled" />,
+};
+
+/** The connection test of one store (POST /woocommerces/{id}/test), run when the dialog opens, with what to fix. */
+export function ConnectionTestDialog({ store, open, onClose }: { store: ResourceRecord; open: boolean; onClose: () => void }) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const titleId = useId();
+  const { companyId } = useSession();
+  const queryClient = useQueryClient();
+  const name = displayNameOf(store);
+  const test = useMutation({
+    mutationFn: () => ecommerceApi.testConnection(store._id),
+    onSuccess: (result) => queryClient.setQueryData(connectionKey(store._id, companyId), result),
+  });
+  const { mutate, reset } = test;
+  useEffect(() => {
+    if (open) mutate();
+    else reset();
+  }, [open, mutate, reset]);
+  const result = test.data;
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby={titleId}>
+      <DialogTitle id={titleId} sx={{ pr: 6 }}>
+        Probar conexión · {name}
+        <IconButton aria-label="Cerrar" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+          <CloseIcon />
+        </IconButton>
+      </DialogTitle>
+      <DialogContent dividers sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {String(store.url ?? '')}
+        </Typography>
+        {test.isPending && (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }} role="status">
+            <CircularProgress size={20} />
+            <Typography>Probando la conexión con la tienda…</Typography>
+          </Box>
+        )}
+        {test.isError && <Alert severity="error">No se pudo probar la conexión. Inténtalo de nuevo.</Alert>}
+        {result && (
+          <>
+            <Alert severity={result.ok ? 'success' : 'error'} data-testid="connection-result">
+              {result.msg}
+            </Alert>
+            <List dense disablePadding aria-label="Comprobaciones">
+              {checksOf(result).map((check) => (
+                <ListItem key={check.label} disableGutters data-state={check.state}>
+                  <ListItemIcon sx={{ minWidth: 36 }}>{checkIcons[check.state]}</ListItemIcon>
+                  <ListItemText primary={check.label} secondary={check.detail} />
+                </ListItem>
+              ))}
+            </List>
+            {result.products !== undefined && (
+              <Typography variant="body2" color="text.secondary">
+                La tienda tiene {formatCount(result.products)} {result.products === 1 ? 'producto' : 'productos'}.
+              </Typography>
+            )}
+            {!result.ok && result.problem !== 'store' && (
+              <Typography variant="body2">Corrígelo con «Editar» en la fila de la tienda y vuelve a probar.</Typography>
+            )}
+          </>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={() => test.mutate()} disabled={test.isPending}>
+          Probar de nuevo
+        </Button>
+        <Button variant="contained" onClick={onClose}>
+          Cerrar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * The store's cell: its name, its address, and «Probar conexión» and «Sincronizar» under them
+ * (on every width; a click there does not open the edit form).
+ */
+export function StoreSummary({ store }: { store: ResourceRecord }) {
+  const url = typeof store.url === 'string' ? store.url : '';
+  return (
+    <Box sx={{ display: 'grid', gap: 0.25, justifyItems: 'start', minWidth: 0 }}>
+      <Typography sx={{ fontWeight: 600 }}>{displayNameOf(store)}</Typography>
+      {url && (
+        <Link href={url} target="_blank" rel="noreferrer" variant="caption" onClick={(event) => event.stopPropagation()} sx={{ overflowWrap: 'anywhere' }}>
+          {url.replace(/^https?:\/\//, '')}
+        </Link>
+      )}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5, ml: -0.75 }} onClick={(event) => event.stopPropagation()}>
+        <StoreActions store={store} />
+      </Box>
+    </Box>
+  );
+}
+
+/** «Probar conexión» and «Sincronizar» of a store. */
+export function StoreActions({ store }: { store: ResourceRecord }) {
+  const [testing, setTesting] = useState(false);
+  const { can } = usePermissions();
+  const runs = useSyncRuns();
+  const start = useStartSync();
+  const name = displayNameOf(store);
+  const going = runs.data?.payload.some((r) => r.storeId === store._id && (r.status === 'queued' || r.status === 'running'));
+  return (
+    <>
+      <Button size="small" startIcon={<NetworkCheck fontSize="small" />} aria-label={`Probar conexión: ${name}`} onClick={() => setTesting(true)}>
+        Probar conexión
+      </Button>
+      {can('ecommerce', 'update') && (
+        <Button
+          size="small"
+          startIcon={<Sync fontSize="small" />}
+          aria-label={`${going ? 'Sincronizando…' : 'Sincronizar'}: ${name}`}
+          onClick={() => start.mutate(store._id)}
+          disabled={going || start.isPending}
+        >
+          {going ? 'Sincronizando…' : 'Sincronizar'}
+        </Button>
+      )}
+      <ConnectionTestDialog store={store} open={testing} onClose={() => setTesting(false)} />
+    </>
+  );
+}
