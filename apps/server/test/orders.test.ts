@@ -301,7 +301,7 @@ describe('statuses', () => {
     expect((await call(admin, 'GET', '/orders?status=nope')).statusCode).toBe(400);
   });
 
-  it('tells the company\'s open screens once committed: a placement and each move publish order.updated', async () => {
+  it('tells the company\'s open screens once committed: a placement, each move and a deletion publish order.updated', async () => {
     const heard: Array<{ event: Rec; stored?: Rec }> = [];
     const stop = t.app.realtime.subscribe(chile, (event) => {
       if (event.type !== 'order.updated') return;
@@ -323,6 +323,10 @@ describe('statuses', () => {
       expect((await move(id, 'done')).statusCode).toBe(400);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(heard).toHaveLength(2);
+      // a deletion tells them too, so another tab's list drops the order
+      expect((await call(admin, 'DELETE', `/orders/${id}`)).statusCode).toBe(200);
+      await expect.poll(() => heard.length).toBe(3);
+      expect(heard[2]).toEqual({ event: { type: 'order.updated', orderId: id, code: order.code, status: 'deleted', created: false } });
       expect(others).toEqual([]);
     } finally {
       stop();

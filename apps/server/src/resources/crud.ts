@@ -1,4 +1,4 @@
-import { fieldKind, isNestedRef, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
+import { fieldKind, isNestedRef, pageOf, type RealtimeEvent, type Resource, resourceList, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,6 +35,15 @@ function referrersOf(key: string): Referrer[] {
 export function repositoryOf(resource: Resource, secrets: Pick<SecretBox, 'seal'>) {
   return repositoryFor(resource, tableOf(resource.key), tableOf, secrets, () => referrersOf(resource.key));
 }
+
+/**
+ * What open screens hear when a record of these resources is deleted: the event their own
+ * changes already send, so a list open in another tab drops the record without a reload.
+ */
+const removalEvents: Partial<Record<string, (removed: Record<string, unknown>) => RealtimeEvent>> = {
+  // an order deleted from /ordenes (decision 0032)
+  orders: (order) => ({ type: 'order.updated', orderId: String(order._id), code: String(order.code ?? ''), status: 'deleted', created: false }),
+};
 
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
@@ -101,8 +110,11 @@ function registerResource(app: FastifyInstance, resource: Resource) {
   if (ops.has('delete')) {
     // the spec's delete with a body: the body must name the record as it is stored
     const body = resource.deleteBody;
+    const announce = removalEvents[resource.key];
     r.delete(`${base}/:id`, { config: permission('delete'), schema: { tags, params: idParams, ...(body ? { body } : {}) } }, async (req) => {
-      await repo.remove(db, tenantOf(req), req.params.id, body ? (req.body as Record<string, unknown>) : undefined);
+      const tenant = tenantOf(req);
+      const removed = await repo.remove(db, tenant, req.params.id, body ? (req.body as Record<string, unknown>) : undefined);
+      if (announce) await app.realtime.publish(tenant.companyId, announce(removed));
       return { status: 200, _id: req.params.id };
     });
   }

@@ -514,8 +514,8 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
      * records of the company (a scalar reference becomes empty, an id leaves a list).
      * `expected`: the spec's delete body — each given field must equal the stored one.
      */
-    async remove(db: Db, tenant: Tenant, id: string, expected?: Record<string, unknown>): Promise<void> {
-      await db.transaction(async (tx) => {
+    async remove(db: Db, tenant: Tenant, id: string, expected?: Record<string, unknown>): Promise<Record<string, unknown>> {
+      return db.transaction(async (tx) => {
         const [row] = await tx.select().from(table).where(scope(tenant, eq(columns.id, id))).for('update');
         if (!row) throw new AppError('NOT_FOUND');
         // every field of the delete body names the record: a stored value must be sent and equal,
@@ -546,6 +546,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
             await tx.update(ref.table).set({ [ref.field]: null, ...also } as never).where(and(sameCompany, eq(column, id)));
           }
         }
+        return toWire(row as Row);
       });
     },
   };
