@@ -1,5 +1,7 @@
 import { resources } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { CatalogActions } from '../features/catalogs/catalog-actions';
 
 export const screen = defineScreen({
   resource: resources.catalogs,
@@ -11,4 +13,6 @@ export const screen = defineScreen({
   noResultsMessage: 'Ningún catálogo coincide con la búsqueda',
   columns: ['name', 'description', 'isDefault', 'productIds'],
   fields: { description: { widget: 'textarea' }, isDefault: { label: 'Catálogo predeterminado' }, productIds: { label: 'Productos' } },
+  // see it as a customer, share its link, make it the default (decision 0031)
+  rowActions: (row) => createElement(CatalogActions, { row }),
 });
