@@ -1,36 +1,15 @@
 import type { SyncRunOut } from '@mostrador/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
-import type { RealtimeMessage } from '../../lib/realtime';
 import { sessionStore } from '../../lib/session';
 import { screen as productsScreen } from '../../resources/ecommerces';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
+import { emit } from '../../test/fake-realtime';
 import { renderApp } from '../../test/render';
 
-const realtime = vi.hoisted(() => ({ handlers: new Set<(m: RealtimeMessage) => void>() }));
-vi.mock('../../lib/realtime', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useRealtimeEvents: (handler: (m: RealtimeMessage) => void) => {
-      const latest = useRef(handler);
-      latest.current = handler;
-      useEffect(() => {
-        const fn = (m: RealtimeMessage) => latest.current(m);
-        realtime.handlers.add(fn);
-        return () => {
-          realtime.handlers.delete(fn);
-        };
-      }, []);
-    },
-  };
-});
-const emit = (event: RealtimeMessage) =>
-  act(async () => {
-    for (const handler of realtime.handlers) handler(event);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
+vi.mock('../../lib/realtime', () => import('../../test/fake-realtime'));
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -89,7 +68,6 @@ function serve() {
 
 beforeEach(() => {
   sessionStore.set((s) => ({ ...s, token: 'token', companyId: 'company-1' }));
-  realtime.handlers.clear();
 });
 afterEach(() => vi.restoreAllMocks());
 
