@@ -1,7 +1,7 @@
 import type { RealtimeEvent } from '@mostrador/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REALTIME_CHANNEL } from '../src/lib/realtime.js';
+import { createPartsJoiner, notifyPayloads, REALTIME_CHANNEL } from '../src/lib/realtime.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -138,6 +138,58 @@ describe('GET /api/events (real time)', () => {
       expect(stream.received[0]).toEqual(leadUpdated('00000000-0000-4000-8000-000000000004'));
     } finally {
       await worker.end();
+      await stream.close();
+    }
+  });
+});
+
+/** A sync's progress with a long error report: far over NOTIFY's 8000 bytes. */
+const bigProgress = (errors: number): RealtimeEvent => ({
+  type: 'sync.progress',
+  run: {
+    _id: '00000000-0000-4000-8000-000000000009',
+    storeId: '00000000-0000-4000-8000-000000000010',
+    storeName: 'Tienda Ñuñoa 🛒',
+    country: 'CL',
+    kind: 'all',
+    status: 'running',
+    total: 10_000,
+    done: 4_321,
+    created: 10,
+    updated: 2,
+    unchanged: 4_000,
+    storeWrites: 0,
+    requests: 90,
+    failedItems: errors,
+    errors: Array.from({ length: errors }, (_, i) => ({ item: `Producto P${i} «añejo» ☕`, msg: `La tienda rechazó el SKU repetido P${i}: ya lo usa otro producto` })),
+    createdAt: '2026-11-25T12:00:00.000Z',
+  },
+});
+
+describe('events larger than one NOTIFY', () => {
+  it('go in parts under 8000 bytes each and come back whole, in any order of arrival', () => {
+    const envelope = { companyId: '00000000-0000-4000-8000-000000000001', event: bigProgress(400) };
+    const payloads = notifyPayloads(envelope);
+    expect(payloads.length).toBeGreaterThan(3);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(7900);
+    const joiner = createPartsJoiner();
+    const parts = payloads.map((p) => JSON.parse(p));
+    const [last, ...rest] = [...parts].reverse();
+    for (const p of rest) expect(joiner.add(p)).toBeUndefined();
+    expect(joiner.add(last)).toEqual(envelope);
+    joiner.clear();
+    // a small event stays one payload
+    expect(notifyPayloads({ companyId: envelope.companyId, event: leadUpdated('00000000-0000-4000-8000-000000000005') })).toHaveLength(1);
+  });
+
+  it('reach the open browsers whole (on PostgreSQL through NOTIFY in parts)', async () => {
+    const stream = await openStream(admin, peru);
+    try {
+      const event = bigProgress(300);
+      await t.app.realtime.publish(peru, event);
+      await until(() => stream.received.length === 1, 'el progreso con su informe');
+      expect(stream.received[0]).toEqual(event);
+    } finally {
       await stream.close();
     }
   });

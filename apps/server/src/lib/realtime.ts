@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { RealtimeEvent } from '@mostrador/contract';
 import pg from 'pg';
@@ -5,11 +6,59 @@ import type { Database } from '../db/database.js';
 
 /** The PostgreSQL channel every server process listens on (LISTEN/NOTIFY). */
 export const REALTIME_CHANNEL = 'mostrador_events';
-/** NOTIFY payloads are limited to 8000 bytes; a larger event is sent as its chat's update (the browser reloads the thread). */
+/**
+ * NOTIFY payloads are limited to 8000 bytes. A larger message is sent as its chat's update (the
+ * browser reloads the thread); any other larger event (a sync's progress with its error report)
+ * goes in parts, all NOTIFYed by one statement, so they commit together and arrive in order.
+ */
 const MAX_NOTIFY_BYTES = 7900;
+/** UTF-16 units per part: at most 3 bytes each in UTF-8, so a part stays under 8000 bytes with its wrapper. */
+const PART_UNITS = 2500;
+/** Beyond this many parts (about 600 kB) an event is not sent. */
+const MAX_PARTS = 240;
+/** Parts of an event whose rest never came are forgotten after this long. */
+const PARTS_TTL_MS = 30_000;
 
 type Listener = (event: RealtimeEvent) => void;
 type Envelope = { companyId: string; event: RealtimeEvent };
+/** One part of an event too large for one NOTIFY: the parts' text joined is the envelope's JSON. */
+type Part = { part: { id: string; i: number; n: number; text: string } };
+
+/** The NOTIFY payloads of an envelope: itself, or its JSON in parts (empty when too large even so). */
+export function notifyPayloads(envelope: Envelope): string[] {
+  const whole = JSON.stringify(envelope);
+  if (Buffer.byteLength(whole) <= MAX_NOTIFY_BYTES) return [whole];
+  const n = Math.ceil(whole.length / PART_UNITS);
+  if (n > MAX_PARTS) return [];
+  const id = randomUUID();
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ part: { id, i, n, text: whole.slice(i * PART_UNITS, (i + 1) * PART_UNITS) } } satisfies Part));
+}
+
+/** Puts parted events back together: answers the envelope when its last part arrives. */
+export function createPartsJoiner(ttlMs = PARTS_TTL_MS) {
+  const pending = new Map<string, { texts: string[]; got: number; timer: NodeJS.Timeout }>();
+  return {
+    add({ part }: Part): Envelope | undefined {
+      let entry = pending.get(part.id);
+      if (!entry) {
+        const timer = setTimeout(() => pending.delete(part.id), ttlMs);
+        timer.unref();
+        entry = { texts: new Array<string>(part.n), got: 0, timer };
+        pending.set(part.id, entry);
+      }
+      if (entry.texts[part.i] === undefined) entry.got++;
+      entry.texts[part.i] = part.text;
+      if (entry.got < part.n) return undefined;
+      clearTimeout(entry.timer);
+      pending.delete(part.id);
+      return JSON.parse(entry.texts.join('')) as Envelope;
+    },
+    clear() {
+      for (const entry of pending.values()) clearTimeout(entry.timer);
+      pending.clear();
+    },
+  };
+}
 
 /**
  * Real-time delivery to the open browsers of a company (issue 4, `GET /api/events`).
@@ -28,13 +77,16 @@ export function createRealtime(database: Pick<Database, 'kind' | 'pool' | 'conne
   let stopped = false;
 
   const deliver = (envelope: Envelope) => local.emit(envelope.companyId, envelope.event);
+  const parts = createPartsJoiner();
 
   async function listen() {
     const client = new pg.Client({ connectionString: database.connectionString });
     client.on('notification', (n) => {
       if (n.channel !== REALTIME_CHANNEL || !n.payload) return;
       try {
-        deliver(JSON.parse(n.payload) as Envelope);
+        const message = JSON.parse(n.payload) as Envelope | Part;
+        const envelope = 'part' in message ? parts.add(message) : message;
+        if (envelope) deliver(envelope);
       } catch (error) {
         log.warn({ err: error }, 'evento en tiempo real ilegible');
       }
@@ -58,6 +110,7 @@ export function createRealtime(database: Pick<Database, 'kind' | 'pool' | 'conne
     async stop() {
       stopped = true;
       local.removeAllListeners();
+      parts.clear();
       await listener?.end().catch(() => {});
       listener = undefined;
     },
@@ -67,16 +120,18 @@ export function createRealtime(database: Pick<Database, 'kind' | 'pool' | 'conne
         deliver({ companyId, event });
         return;
       }
-      let payload = JSON.stringify({ companyId, event } satisfies Envelope);
-      if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES && event.type === 'message.created') {
-        payload = JSON.stringify({ companyId, event: { type: 'chat.updated', chat: event.chat } } satisfies Envelope);
+      let payloads = notifyPayloads({ companyId, event });
+      if (payloads.length !== 1 && event.type === 'message.created') {
+        payloads = notifyPayloads({ companyId, event: { type: 'chat.updated', chat: event.chat } });
       }
-      if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
+      if (!payloads.length) {
         log.warn({ type: event.type }, 'evento en tiempo real demasiado grande: no se envía');
         return;
       }
       try {
-        await database.pool.query('select pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
+        // one statement: the parts of an event commit together and are delivered in order
+        const calls = payloads.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
+        await database.pool.query(`select ${calls}`, [REALTIME_CHANNEL, ...payloads]);
       } catch (error) {
         log.warn({ err: error }, 'no se pudo enviar el evento en tiempo real');
       }
