@@ -31,6 +31,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { ecommerceRoutes } from './modules/ecommerce/routes.js';
 import { marketplaceRoutes } from './modules/marketplace/routes.js';
+import { genialRoutes } from './modules/genial/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
@@ -137,6 +138,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(eventRoutes);
       await api.register(ecommerceRoutes);
       await api.register(marketplaceRoutes);
+      await api.register(genialRoutes);
       await api.register(orderRoutes);
     },
     { prefix: '/api' },

@@ -22,3 +22,4 @@ export * from './order-labels.js';
 export * from './ecommerce-api.js';
 export * from './marketplace-api.js';
 export * from './assignment.js';
+export * from './genial-api.js';

@@ -9,6 +9,7 @@ import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
 import { seedEcommerce } from './demo-ecommerce.js';
 import { seedMarketplaces } from './demo-marketplace.js';
+import { seedGenial } from './demo-genial.js';
 import { seedResources } from './demo-resources.js';
 
 /** The demo tenant, also written in the README. */
@@ -50,6 +51,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedEcommerce(tx, peru.id, secrets);
     // the sandbox marketplace accounts' products and orders, as already-synced records
     await seedMarketplaces(tx, peru.id, secrets);
+    // Genial's sandbox settings and the orders' invoices in every state (decision 0037)
+    await seedGenial(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)

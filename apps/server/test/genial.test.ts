@@ -1,0 +1,240 @@
+import type { GenialInvoiceOut } from '@mostrador/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGenialClient, type GenialDocumentIn, GenialError } from '../src/integrations/genial/client.js';
+import { customerDocOf, nitValid, rucValid, rutValid } from '../src/integrations/genial/tax-ids.js';
+import { genialDefaults } from '../src/modules/genial/invoices.js';
+import { type FakeGenialServer, startFakeGenial } from './fakes/genial.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+
+const TOKEN = 'gnl_live_7f3a9c';
+let t: TestApp;
+let admin: Signed;
+let peru: Record<string, string>;
+let chile: Record<string, string>;
+let fake: FakeGenialServer;
+
+type Rec = Record<string, unknown>;
+const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, headers = peru, payload?: unknown) => t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as Rec } : {}) });
+
+const doc = (over: Partial<GenialDocumentIn> = {}): GenialDocumentIn => ({
+  country: 'PE',
+  issuer: { taxId: '20601234565', name: 'Demo Perú S.A.C.' },
+  documentType: 'boleta',
+  series: 'B001',
+  currency: 'PEN',
+  issueDate: '2026-11-25',
+  customer: { docType: 'DNI', docId: '45871236', name: 'María Fernández' },
+  items: [{ sku: 'IK-1500', description: 'Inca Kola 1.5 L', quantity: 2, unitPrice: 6.3559, taxRate: 0.18, taxAmount: 2.29, total: 15 }],
+  totals: { taxable: 12.71, tax: 2.29, total: 15 },
+  reference: { kind: 'ecommerce', orderNumber: 'WC-1' },
+  ...over,
+});
+
+async function invoicesOf(kind: 'marketplace' | 'ecommerce', headers = peru): Promise<GenialInvoiceOut[]> {
+  const path = kind === 'marketplace' ? 'marketplace-orders' : 'ecommerces-orders';
+  const orders = (await inject('GET', `/api/${path}?limit=100`, headers)).json().payload as Rec[];
+  const ids = orders.map((o) => String(o._id));
+  const res = await inject('GET', `/api/genial/invoices/${kind}?orderIds=${ids.join(',')}`, headers);
+  expect(res.statusCode, res.body).toBe(200);
+  const found = new Map((res.json().payload as GenialInvoiceOut[]).map((i) => [i.orderId, i]));
+  return ids.map((id) => found.get(id) ?? ({ kind, orderId: id, status: 'none', attempts: 0 } as GenialInvoiceOut));
+}
+
+async function waitSettled(path: string, id: string, headers = peru): Promise<GenialInvoiceOut> {
+  for (let i = 0; i < 300; i++) {
+    const inv = (await inject('GET', `/api/${path}/${id}/invoice`, headers)).json() as GenialInvoiceOut;
+    if (inv.status !== 'pending') return inv;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('la factura no salió de pendiente');
+}
+
+beforeAll(async () => {
+  Object.assign(genialDefaults, { backoffMs: 2, maxBackoffMs: 20 });
+  t = await startTestApp();
+  admin = await login(t, demo.admin);
+  peru = as(admin, admin.company('Demo Perú'));
+  chile = as(admin, admin.company('Demo Chile'));
+  fake = await startFakeGenial(TOKEN);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+describe('tax ids', () => {
+  it('checks RUC, RUT and NIT check digits and picks factura or boleta', () => {
+    expect(rucValid('20100070970')).toBe(true);
+    expect(rucValid('20100070972')).toBe(false);
+    expect(rutValid('760864285')).toBe(true);
+    expect(rutValid('760864283')).toBe(false);
+    expect(nitValid('9001234568')).toBe(true);
+    expect(customerDocOf('PE', '20100070970')).toMatchObject({ docType: 'RUC', business: true });
+    expect(customerDocOf('PE', '45871236')).toMatchObject({ docType: 'DNI', business: false });
+    expect(customerDocOf('PE', '')).toMatchObject({ docType: '-', business: false });
+    expect(customerDocOf('CL', '76.086.428-5')).toMatchObject({ docType: 'RUT', docId: '76086428-5', business: true });
+    expect(customerDocOf('PE', '20100070972')).toEqual({ error: expect.stringContaining('no es válido (dígito verificador)') });
+  });
+});
+
+describe('Genial client against the fake', () => {
+  const client = (token = TOKEN) => createGenialClient({ url: fake.url, token, backoffMs: 1, maxBackoffMs: 5 });
+
+  it('issues with Bearer and Idempotency-Key; the same key answers the first document again', async () => {
+    const first = await client().issue(doc(), 'ecommerce:test-1');
+    expect(first).toMatchObject({ status: 'accepted', series: 'B001' });
+    expect(first.pdfUrl).toMatch(/\.pdf$/);
+    const again = await client().issue(doc(), 'ecommerce:test-1');
+    expect(again.id).toBe(first.id);
+    expect(again.number).toBe(first.number);
+    const last = fake.log.at(-1);
+    expect(last).toMatchObject({ replayed: true, key: 'ecommerce:test-1', auth: `Bearer ${TOKEN}` });
+    expect([...fake.account.documents.values()].filter((d) => d.key === 'ecommerce:test-1')).toHaveLength(1);
+  });
+
+  it('a wrong token is a Spanish reason, not retried', async () => {
+    const before = fake.log.length;
+    await expect(client('otro').issue(doc(), 'k-401')).rejects.toMatchObject({ kind: 'auth', msg: expect.stringContaining('Genial rechazó el token') });
+    expect(fake.log.length - before).toBe(1);
+  });
+
+  it('missing fields and a bad customer tax id are refused with their reasons', async () => {
+    await expect(client().issue({ ...doc(), series: '' }, 'k-422')).rejects.toMatchObject({ kind: 'rejected', msg: expect.stringContaining('Falta el campo series') });
+    const bad = doc({ documentType: 'factura', series: 'F001', customer: { docType: 'RUC', docId: '20100070972', name: 'Gloria' } });
+    const error = await client().issue(bad, 'k-ruc').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GenialError);
+    expect((error as GenialError).msg).toContain('El RUC 20100070972 no es válido');
+  });
+
+  it('a 429 waits its Retry-After and a 5xx is retried', async () => {
+    fake.account.admin.throttle(1, '0.01');
+    const before = fake.log.length;
+    expect((await client().issue(doc(), 'k-429')).status).toBe('accepted');
+    expect(fake.log.slice(before).map((l) => l.status)).toEqual([429, 201]);
+    fake.account.admin.fail(1);
+    expect((await client().issue(doc(), 'k-503')).status).toBe('accepted');
+    fake.account.admin.fail(5);
+    await expect(client().issue(doc(), 'k-503b')).rejects.toMatchObject({ kind: 'server', msg: expect.stringContaining('Genial no respondió') });
+    fake.account.admin.fail(0);
+  });
+});
+
+describe('settings', () => {
+  it('lists the demo sandbox settings without the token and saves a country keeping the token sealed', async () => {
+    const list = (await inject('GET', '/api/genial/settings')).json().payload as Rec[];
+    expect(list.map((s) => s.country)).toEqual(['CL', 'PE']);
+    expect(list[1]).toMatchObject({ tokenSet: true, sandbox: true, seriesFactura: 'F001' });
+    expect(JSON.stringify(list)).not.toContain('sandbox-genial-pe');
+    const saved = await inject('PUT', '/api/genial/settings/PE', peru, { apiUrl: fake.url, token: TOKEN, issuerTaxId: '20601234565', issuerName: 'Demo Perú S.A.C.', seriesFactura: 'F001', seriesBoleta: 'B001' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ tokenSet: true, sandbox: false });
+    expect(saved.body).not.toContain(TOKEN);
+    const [row] = await t.sql<{ token: string }>(`select token from genial_settings where country = 'PE' and company_id = $1`, [admin.company('Demo Perú')]);
+    expect(row.token.startsWith('v1.')).toBe(true);
+    // the token is kept when left out
+    const again = await inject('PUT', '/api/genial/settings/PE', peru, { apiUrl: fake.url, issuerTaxId: '20601234565', issuerName: 'Demo Perú S.A.C.', seriesFactura: 'F001', seriesBoleta: 'B001' });
+    expect(again.statusCode, again.body).toBe(200);
+    const noToken = await inject('PUT', '/api/genial/settings/CO', peru, { apiUrl: fake.url, issuerTaxId: '900123456-8', issuerName: 'Demo', seriesFactura: 'SETP', seriesBoleta: 'SETT' });
+    expect(noToken.statusCode).toBe(400);
+    expect(noToken.json().errors.msg).toContain('token');
+  });
+});
+
+describe('genial-retry', () => {
+  it('the demo has invoices in every state', async () => {
+    for (const kind of ['marketplace', 'ecommerce'] as const) {
+      const states = new Set((await invoicesOf(kind)).map((i) => i.status));
+      expect([...states].sort(), kind).toEqual(['failed', 'issued', 'none', 'pending']);
+    }
+    const failed = (await invoicesOf('marketplace')).find((i) => i.status === 'failed');
+    expect(failed?.error).toMatch(/no es válido \(dígito verificador\)/);
+    const issued = (await invoicesOf('marketplace')).find((i) => i.status === 'issued');
+    expect(issued).toMatchObject({ series: expect.any(String), number: expect.any(String), pdfUrl: expect.any(String) });
+  });
+
+  it('an issued invoice is 409; its PDF is served', async () => {
+    const issued = (await invoicesOf('marketplace')).find((i) => i.status === 'issued') as GenialInvoiceOut;
+    const res = await inject('POST', `/api/marketplace-orders/${issued.orderId}/genial-retry`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().errors.msg).toContain('ya tiene su factura emitida');
+    const pdf = await inject('GET', `/api/marketplace-orders/${issued.orderId}/invoice/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.body.startsWith('%PDF-1.4')).toBe(true);
+  });
+
+  it('a failed marketplace invoice is retried as a job: the same reason until corrected, then issued once', async () => {
+    const failed = (await invoicesOf('marketplace')).find((i) => i.status === 'failed') as GenialInvoiceOut;
+    const first = await inject('POST', `/api/marketplace-orders/${failed.orderId}/genial-retry`);
+    expect(first.statusCode, first.body).toBe(202);
+    expect(first.json().invoice.status).toBe('pending');
+    const still = await waitSettled('marketplace-orders', failed.orderId);
+    expect(still).toMatchObject({ status: 'failed', attempts: failed.attempts + 1, error: expect.stringContaining('RUC') });
+    const before = fake.log.length;
+    const fixed = await inject('POST', `/api/marketplace-orders/${failed.orderId}/genial-retry`, peru, { customerTaxId: '20100070970' });
+    expect(fixed.statusCode, fixed.body).toBe(202);
+    const done = await waitSettled('marketplace-orders', failed.orderId);
+    expect(done).toMatchObject({ status: 'issued', documentType: 'factura', series: 'F001', customerTaxId: '20100070970' });
+    const sent = fake.log.slice(before).filter((l) => l.method === 'POST');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ status: 201, key: `marketplace:${failed.orderId}`, auth: `Bearer ${TOKEN}` });
+    expect(sent[0].body).toMatchObject({ documentType: 'factura', customer: { docType: 'RUC', docId: '20100070970' }, currency: 'PEN' });
+    const again = await inject('POST', `/api/marketplace-orders/${failed.orderId}/genial-retry`);
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('a never-issued e-commerce order is issued (boleta), and a failed one retried', async () => {
+    const all = await invoicesOf('ecommerce');
+    const peruOrders = (await inject('GET', '/api/ecommerces-orders?limit=100')).json().payload as Rec[];
+    const countryOf = new Map(peruOrders.map((o) => [String(o._id), String(o.country)]));
+    const none = all.find((i) => i.status === 'none') as GenialInvoiceOut;
+    const res = await inject('POST', `/api/ecommerces-orders/${none.orderId}/genial-retry`);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await waitSettled('ecommerces-orders', none.orderId)).toMatchObject({ status: 'issued', documentType: 'boleta', series: countryOf.get(none.orderId) === 'CL' ? 'BE01' : 'B001', attempts: 1 });
+    // the demo's failed one is Chilean: its sandbox issues it once the RUT is a valid one (a person's: boleta)
+    const failed = all.find((i) => i.status === 'failed') as GenialInvoiceOut;
+    const retried = await inject('POST', `/api/ecommerces-orders/${failed.orderId}/genial-retry`, peru, { customerTaxId: countryOf.get(failed.orderId) === 'CL' ? '12.345.678-5' : '45871236' });
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect(await waitSettled('ecommerces-orders', failed.orderId)).toMatchObject({ status: 'issued', documentType: 'boleta' });
+    const bad = await inject('POST', `/api/ecommerces-orders/${failed.orderId}/genial-retry`, peru, { customerTaxId: 'abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.msg).toContain('Escribe solo números');
+  });
+
+  it("another company's order is 404; a bad id is 400 in Spanish", async () => {
+    const order = (await invoicesOf('marketplace'))[0];
+    for (const [path, id] of [
+      ['marketplace-orders', order.orderId],
+      ['ecommerces-orders', (await invoicesOf('ecommerce'))[0].orderId],
+    ]) {
+      const res = await inject('POST', `/api/${path}/${id}/genial-retry`, chile);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().errors.msg).toBe('La orden no existe');
+      expect((await inject('GET', `/api/${path}/${id}/invoice`, chile)).statusCode).toBe(404);
+      const bad = await inject('POST', `/api/${path}/no-es-un-id/genial-retry`);
+      expect(bad.statusCode).toBe(400);
+      expect(JSON.stringify(bad.json())).toMatch(/[áéíóúñ]|id|válid/i);
+    }
+    // another company's ids in the batch read are left out
+    const res = await inject('GET', `/api/genial/invoices/marketplace?orderIds=${order.orderId}`, chile);
+    expect(res.json().payload).toEqual([]);
+  });
+
+  it('no settings for the order\'s country: 400 in Spanish', async () => {
+    const created = await inject('POST', '/api/ecommerces-orders', chile, {
+      number: 'WC-GEN-1',
+      status: 'created',
+      customerName: 'Camila Soto',
+      total: 12990,
+      currency: 'CLP',
+      country: 'CL',
+      woocommerceId: 991,
+      items: [{ sku: 'ALF-12', name: 'Alfajores', quantity: 1, price: 12990 }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await inject('POST', `/api/ecommerces-orders/${created.json()._id}/genial-retry`, chile);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.msg).toContain('Configura Genial para Chile en /genial');
+  });
+});
