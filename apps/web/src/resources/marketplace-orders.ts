@@ -1,5 +1,7 @@
 import { marketplaceOrderStatusLabels, resources } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { InvoiceCell } from '../features/genial/invoice-cell';
 
 /** /marketplaces/ordenes: the marketplace accounts' orders, newest first (SPEC §7: createdAt, order 0). */
 export const screen = defineScreen({
@@ -10,7 +12,7 @@ export const screen = defineScreen({
   editLabel: 'Editar orden',
   emptyMessage: 'Aún no hay órdenes de marketplace: sincroniza una fuente en /marketplaces/fuentes',
   noResultsMessage: 'Ninguna orden coincide con la búsqueda',
-  columns: ['orderNumber', 'customerName', 'sourceId', 'status', 'total', 'createdAt'],
+  columns: ['orderNumber', 'customerName', 'sourceId', 'status', 'total', { field: 'factura', label: 'Factura', render: (row) => createElement(InvoiceCell, { kind: 'marketplace', orderId: row._id }) }, 'createdAt'],
   displayField: 'orderNumber',
   create: false,
   edit: false,

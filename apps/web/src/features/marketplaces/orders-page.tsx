@@ -28,6 +28,7 @@ import { ApiError, NetworkError } from '../../lib/api-client';
 import { formatMoney, useCompanyMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
 import { screen } from '../../resources/marketplace-orders';
+import { InvoiceCell } from '../genial/invoice-cell';
 import { downloadDocument, useMarketplaceRealtime, useOrderItems, useReadyToShip } from './api';
 
 const ORDER_PARAM = 'orden';
@@ -114,6 +115,12 @@ function OrderDrawer({ id, onClose }: { id: string | undefined; onClose: () => v
                 ))}
               </Box>
             )}
+          </Box>
+          <Box>
+            <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
+              Factura electrónica (Genial)
+            </Typography>
+            {id && <InvoiceCell kind="marketplace" orderId={id} />}
           </Box>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
             {DOCUMENTS.map((type) => (
