@@ -372,10 +372,15 @@ async function pullVariations(db: Db, store: StoreCtx, items: WooProduct[], reco
     }
     if (row) {
       seen.add(row.id);
-      if (link && link.hash === rh && row.ecommerceId === ecommerceId) continue;
+      // variations are counted as records, like the products, categories and terms
+      if (link && link.hash === rh && row.ecommerceId === ecommerceId) {
+        t.unchanged++;
+        continue;
+      }
       const lh = hashOf(canonicalLocalVariation(row));
       if (lh === rh && row.ecommerceId === ecommerceId && row.woocommerceId === v.id) {
         // the same already: only the link is new
+        t.unchanged++;
       } else if (link && lh !== link.hash && row.ecommerceId === ecommerceId) {
         continue;
       } else {

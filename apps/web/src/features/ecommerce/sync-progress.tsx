@@ -116,10 +116,10 @@ export function SyncRunCard({ run, onDismiss }: { run: SyncRunOut; onDismiss?: (
         {run.total > 0 || run.status === 'done' ? (
           <>
             <Box component="span" sx={{ color: 'text.primary', fontWeight: 600 }} data-testid="sync-done">
-              {formatCount(run.done)} de {formatCount(Math.max(run.total, run.done))}
+              {formatCount(run.done)} de {formatCount(Math.max(run.total, run.done))} revisados
             </Box>
             {percent !== undefined && ` (${percent} %)`}
-            {' · '}
+            {' · en registros (productos, variaciones, categorías…): '}
             {countsOf(run)}
           </>
         ) : (

@@ -143,14 +143,14 @@ describe('/woocommerce: stores, connection test and sync', () => {
     await emit({ type: 'sync.progress', run: run({ status: 'running', total: 40, done: 10, unchanged: 10, requests: 3 }) });
     const bar = within(screen.getByTestId('sync-run')).getByRole('progressbar', { name: 'Progreso de Lima principal' });
     expect(bar.getAttribute('aria-valuenow')).toBe('25');
-    expect(within(screen.getByTestId('sync-run')).getByTestId('sync-done').textContent).toBe('10 de 40');
+    expect(within(screen.getByTestId('sync-run')).getByTestId('sync-done').textContent).toBe('10 de 40 revisados');
     expect(within(screen.getByTestId('sync-run')).getByTestId('sync-status').textContent).toBe('Sincronizando');
 
     await emit({ type: 'sync.progress', run: finished });
     const done = screen.getByTestId('sync-run');
     expect(within(done).getByTestId('sync-status').textContent).toBe('Terminada');
     expect(within(done).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    expect(within(done).getByTestId('sync-counts').textContent).toContain('40 de 40');
+    expect(within(done).getByTestId('sync-counts').textContent).toContain('40 de 40 revisados');
     expect(within(done).getByTestId('sync-counts').textContent).toContain('2 creados · 1 actualizados · 36 sin cambios · 3 enviados a la tienda · 1 con error');
     expect(screen.getByRole('button', { name: 'Sincronizar: Lima principal' })).toHaveProperty('disabled', false);
 
