@@ -145,6 +145,8 @@ export const screens: ScreenEntry[] = [
     children: [{ path: 'fallidos', page: () => import('../features/webhooks/dead-letters-page') }],
   },
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
+  // Genial: electronic invoices of the orders, settings per country (decision 0037)
+  { path: '/genial', group: 'integrations', label: 'Genial', icon: ReceiptLong, module: 'integrations', page: () => import('../features/genial/genial-page') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('./catalogs') },
   { path: '/ordenes', group: 'catalog', label: 'Órdenes', icon: ReceiptLong, module: 'catalog', resource: 'orders', load: () => import('./orders'), page: () => import('../features/orders/orders-page') },
