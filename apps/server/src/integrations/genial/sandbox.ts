@@ -22,8 +22,8 @@ export function genialSandboxFetch(companyId: string, url: string): FetchLike {
   const key = `${companyId}:${origin}`;
   let fake = sandboxes.get(key);
   if (!fake) {
-    // numbers go on from where a previous process left them (roughly): by the minute since 2026
-    const firstNumber = 1000 + Math.max(0, Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 60_000));
+    // numbers go on from where a previous process left them (roughly): by the second since 2026
+    const firstNumber = 1000 + Math.max(0, Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000));
     fake = createFakeGenial({ token: (t) => t.startsWith('sandbox'), baseUrl: origin, firstNumber });
     sandboxes.set(key, fake);
   }

@@ -6,6 +6,7 @@ import { sessionStore } from '../../lib/session';
 import { screen as ordersScreen } from '../../resources/ecommerces-orders';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
+import { InvoiceCell } from './invoice-cell';
 
 vi.setConfig({ testTimeout: 20_000 });
 
@@ -88,5 +89,17 @@ describe('«Factura» column of /ecommerce/ordenes', () => {
     await waitFor(() => expect(within(failed).getByText('F001-77')).toBeTruthy(), { timeout: 8_000 });
     expect(within(failed).getByText('Emitida')).toBeTruthy();
     expect(within(failed).queryByText(REASON)).toBeNull();
+  });
+
+  it("in an order's detail, a failed invoice is retried with the customer's corrected tax id", async () => {
+    const user = userEvent.setup();
+    const { calls } = serve();
+    renderApp(<InvoiceCell kind="ecommerce" orderId={failedOrder._id} compact={false} />, { route: '/ecommerce/ordenes' });
+    const field = await screen.findByLabelText('RUC / RUT / NIT del cliente', undefined, { timeout: 10_000 });
+    await user.type(field, '20100070970');
+    await user.click(screen.getByRole('button', { name: 'Reintentar con este documento' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ customerTaxId: '20100070970' });
+    await waitFor(() => expect(screen.getByText('F001-77')).toBeTruthy(), { timeout: 8_000 });
   });
 });

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type MouseEvent, useState } from 'react';
 import { ApiError, NetworkError } from '../../lib/api-client';
@@ -23,6 +24,7 @@ export function InvoiceState({ kind, invoice, orderId, compact = true }: { kind:
   const retry = useRetryInvoice(kind);
   const can = usePermissions().can(kind === 'marketplace' ? 'marketplace' : 'ecommerce', 'update');
   const [fileError, setFileError] = useState<string>();
+  const [taxId, setTaxId] = useState(invoice.customerTaxId ?? '');
   const label = genialInvoiceStatusLabels[invoice.status];
   const stale = invoice.status === 'pending' && !!invoice.updatedAt && Date.now() - new Date(invoice.updatedAt).getTime() > STALE_PENDING_MS;
   const canRetry = can && (invoice.status === 'failed' || invoice.status === 'none' || stale);
@@ -59,6 +61,21 @@ export function InvoiceState({ kind, invoice, orderId, compact = true }: { kind:
           {invoice.error}
         </Typography>
       )}
+      {canRetry && !compact && invoice.status === 'failed' && (
+        <Box
+          component="form"
+          sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            retry.mutate({ orderId, customerTaxId: taxId.trim() });
+          }}
+        >
+          <TextField size="small" label="RUC / RUT / NIT del cliente" value={taxId} onChange={(e) => setTaxId(e.target.value)} helperText="Vacío: boleta sin documento" />
+          <Button type="submit" size="small" variant="contained" disabled={retry.isPending}>
+            Reintentar con este documento
+          </Button>
+        </Box>
+      )}
       {canRetry && (
         <Button
           size="small"
@@ -87,9 +104,9 @@ export function InvoiceState({ kind, invoice, orderId, compact = true }: { kind:
 }
 
 /** The «Factura» column of an orders list: the row's invoice, read with the page's others in one call. */
-export function InvoiceCell({ kind, orderId }: { kind: GenialOrderKind; orderId: string }) {
+export function InvoiceCell({ kind, orderId, compact = true }: { kind: GenialOrderKind; orderId: string; compact?: boolean }) {
   const invoice = useInvoice(kind, orderId);
   if (invoice.isLoading) return <Skeleton width={90} />;
   if (!invoice.data) return <Typography variant="body2" color="text.secondary">—</Typography>;
-  return <InvoiceState kind={kind} invoice={invoice.data} orderId={orderId} />;
+  return <InvoiceState kind={kind} invoice={invoice.data} orderId={orderId} compact={compact} />;
 }

@@ -120,7 +120,7 @@ function OrderDrawer({ id, onClose }: { id: string | undefined; onClose: () => v
             <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
               Factura electrónica (Genial)
             </Typography>
-            {id && <InvoiceCell kind="marketplace" orderId={id} />}
+            {id && <InvoiceCell kind="marketplace" orderId={id} compact={false} />}
           </Box>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
             {DOCUMENTS.map((type) => (
