@@ -11,7 +11,7 @@ export const screen = defineScreen({
   editLabel: 'Editar orden',
   emptyMessage: 'Aún no hay órdenes de e-commerce',
   noResultsMessage: 'Ninguna orden coincide con la búsqueda',
-  columns: ['number', 'customerName', 'status', 'total', 'currency', { field: 'factura', label: 'Factura', render: (row) => createElement(InvoiceCell, { kind: 'ecommerce', orderId: row._id }) }, 'updatedAt'],
+  columns: ['number', 'customerName', 'status', 'total', 'currency', { field: 'factura', label: 'Factura', hideOnMobile: false, render: (row) => createElement(InvoiceCell, { kind: 'ecommerce', orderId: row._id }) }, 'updatedAt'],
   displayField: 'number',
   form: ['number', 'status', 'customerName', 'customerEmail', 'customerPhone', 'total', 'currency', 'country', 'woocommerceId', 'items'],
   fields: {
