@@ -20,6 +20,7 @@ import { useRefOptions, useResourceRecord } from '../../components/crud/use-reso
 import { ChannelIcon, channelLabel } from '../../components/ui/channel-icon';
 import { usePersonChats } from '../chat/hooks/use-chat-data';
 import { FrequencyLinkButton } from '../dias-frecuencia/frequency-link-button';
+import { DetailRow } from '../../components/detail-row';
 
 interface Detail {
   email?: string;
@@ -34,18 +35,7 @@ function newestFirst(details: unknown): Detail[] {
   return [...(details as Detail[])].sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: '110px 1fr', gap: 1, py: 0.5 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-}
+const Row = ({ label, children }: { label: string; children?: React.ReactNode }) => <DetailRow label={label} labelWidth={110}>{children}</DetailRow>;
 
 /** What the person chose at /dias-frecuencia, or that they have not chosen yet. */
 function frequencyLabel(lead: Record<string, unknown>): string {

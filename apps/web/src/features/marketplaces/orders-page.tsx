@@ -30,22 +30,12 @@ import { usePermissions } from '../../lib/permissions';
 import { screen } from '../../resources/marketplace-orders';
 import { InvoiceCell } from '../genial/invoice-cell';
 import { downloadDocument, useMarketplaceRealtime, useOrderItems, useReadyToShip } from './api';
+import { DetailRow } from '../../components/detail-row';
 
 const ORDER_PARAM = 'orden';
 const DOCUMENTS: MarketplaceDocumentType[] = ['invoice', 'shippingLabel'];
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: '130px minmax(0, 1fr)', gap: 1, py: 0.5 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-}
+const Row = ({ label, children }: { label: string; children?: ReactNode }) => <DetailRow label={label} labelWidth={130}>{children}</DetailRow>;
 
 /** An order's detail: the customer, its items with their own statuses, its documents, and readiness to ship. */
 function OrderDrawer({ id, onClose }: { id: string | undefined; onClose: () => void }) {

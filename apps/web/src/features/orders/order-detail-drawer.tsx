@@ -21,22 +21,12 @@ import { usePermissions } from '../../lib/permissions';
 import { useDeleteOrder } from './api';
 import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
+import { DetailRow } from '../../components/detail-row';
 
 type Shippment = { method?: keyof typeof shippingMethodLabels; address?: string; city?: string; reference?: string; notes?: string };
 type Customer = { name?: string; telefono?: string; email?: string; document?: string };
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: '120px minmax(0, 1fr)', gap: 1, py: 0.5 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-}
+const Row = DetailRow;
 
 function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
