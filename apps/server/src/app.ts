@@ -33,6 +33,7 @@ import { ecommerceRoutes } from './modules/ecommerce/routes.js';
 import { marketplaceRoutes } from './modules/marketplace/routes.js';
 import { genialRoutes } from './modules/genial/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
+import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
@@ -140,6 +141,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(marketplaceRoutes);
       await api.register(genialRoutes);
       await api.register(orderRoutes);
+      await api.register(whatsappTemplateRoutes);
     },
     { prefix: '/api' },
   );

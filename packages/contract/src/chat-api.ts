@@ -138,6 +138,8 @@ export const messageContent = z.object({
   error: z.object({ code: z.number().optional(), title: zs(), message: zs(), details: zs() }).optional(),
   /** The provider's type when it is one Mostrador does not know. */
   providerType: zs(),
+  /** An approved WhatsApp template sent from the chat (decision 0038): the text is its rendered copy. */
+  template: z.object({ name: z.string(), language: z.string() }).optional(),
 });
 export type MessageContent = z.infer<typeof messageContent>;
 

@@ -23,3 +23,4 @@ export * from './ecommerce-api.js';
 export * from './marketplace-api.js';
 export * from './assignment.js';
 export * from './genial-api.js';
+export * from './whatsapp-templates.js';

@@ -11,6 +11,7 @@ import { seedEcommerce } from './demo-ecommerce.js';
 import { seedMarketplaces } from './demo-marketplace.js';
 import { seedGenial } from './demo-genial.js';
 import { seedResources } from './demo-resources.js';
+import { seedDemoTemplates } from './demo-templates.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -46,6 +47,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     if (!peru) throw new Error('Demo Perú missing');
     await seedResources(tx, peru.id, secrets);
     await seedDemoChats(tx, peru.id);
+    // the line's WhatsApp templates in every status (decision 0038)
+    await seedDemoTemplates(tx, peru.id);
     await seedDemoCatalog(tx, peru.id);
     // the sandbox WooCommerce stores' catalogues, as already-synced records
     await seedEcommerce(tx, peru.id, secrets);

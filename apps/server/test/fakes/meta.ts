@@ -170,7 +170,13 @@ export interface FakeGraph {
  * `{url, mime_type, …}`, then the bytes at that url) and errors (`{error:{message, type,
  * code, error_subcode, fbtrace_id}}`). Every call must carry `Authorization: Bearer <token>`.
  */
-export async function startFakeGraph(token: string): Promise<FakeGraph> {
+/** More of the Graph API on the same fake (fakes/meta-templates.ts): answers and returns true when the call is its. */
+export type FakeGraphRoute = (
+  call: { method: string; path: string; body: unknown },
+  answer: { json: (status: number, value: object) => void; graphError: (status: number, error: object) => void },
+) => boolean;
+
+export async function startFakeGraph(token: string, extra?: FakeGraphRoute): Promise<FakeGraph> {
   const { createServer } = await import('node:http');
   const requests: GraphRequest[] = [];
   const media = new Map<string, { bytes: Buffer; mimeType: string }>();
@@ -197,6 +203,7 @@ export async function startFakeGraph(token: string): Promise<FakeGraph> {
       if (req.headers.authorization !== `Bearer ${token}`) {
         return graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
       }
+      if (extra?.({ method: req.method ?? 'GET', path, body }, { json, graphError })) return;
       const download = path.match(/^\/lookaside\/([^/?]+)/);
       if (req.method === 'GET' && download) {
         const m = media.get(decodeURIComponent(download[1]));

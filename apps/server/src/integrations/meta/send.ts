@@ -24,6 +24,15 @@ export interface OutboundContent {
   kind: OutboundMessageKind;
   text?: string;
   mediaUrl?: string;
+  /** WhatsApp only: an approved template (`type: template`); `text` is then its rendered copy, never sent (decision 0038). */
+  template?: TemplatePayload;
+}
+
+/** The `template` object of a Cloud API send: name, language code and the components' parameters. */
+export interface TemplatePayload {
+  name: string;
+  language: { code: string };
+  components?: Array<{ type: 'header' | 'body' | 'button'; sub_type?: string; index?: string; parameters: object[] }>;
 }
 
 /** Where to send it: the company's channel and the person on it. */
@@ -89,6 +98,7 @@ function fileNameOf(link: string): string | undefined {
 /** The Graph API request bodies of one message: a second one carries a caption the first kind cannot. */
 export function whatsappBodies(to: string, content: OutboundContent): object[] {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
+  if (content.template) return [{ ...base, type: 'template', template: content.template }];
   const textBody = (body: string) => ({ ...base, type: 'text', text: { body, preview_url: hasLink(body) } });
   if (content.kind === 'text') return [textBody(content.text ?? '')];
   const caption = content.text?.trim() || undefined;
@@ -126,7 +136,7 @@ function graphFailure(httpStatus: number, body: unknown, prefix: string): Provid
   return new ProviderError(reasonOf(code, text, subcode, prefix), { httpStatus, code, subcode, notFound });
 }
 
-async function request(url: string, accessToken: string, init: { method: 'GET' | 'POST'; body?: object }): Promise<Response> {
+async function request(url: string, accessToken: string, init: { method: 'GET' | 'POST' | 'DELETE'; body?: object }): Promise<Response> {
   try {
     return await fetch(url, {
       method: init.method,
@@ -144,7 +154,7 @@ async function request(url: string, accessToken: string, init: { method: 'GET' |
   }
 }
 
-async function graphJson<T>(url: string, accessToken: string, init: { method: 'GET' | 'POST'; body?: object }, prefix = 'Meta rechazó el mensaje'): Promise<T> {
+export async function graphJson<T>(url: string, accessToken: string, init: { method: 'GET' | 'POST' | 'DELETE'; body?: object }, prefix = 'Meta rechazó el mensaje'): Promise<T> {
   const res = await request(url, accessToken, init);
   const text = await res.text();
   let body: unknown;

@@ -27,6 +27,7 @@ import { inboxScope } from '../assignment/scope.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxCounts, inboxPage, recentChats, thread } from './queries.js';
 import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
 import { composerRoutes } from './composer-routes.js';
+import { chatTemplateRoutes } from '../whatsapp-templates/routes.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
@@ -64,6 +65,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // answering on every channel (issue 11): state, notes, retry, resolve / snooze, unread count
   await composerRoutes(app, service);
+  // approved WhatsApp templates from the composer (decision 0038)
+  await chatTemplateRoutes(app, service);
 
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'chats' as const, action } });

@@ -176,6 +176,20 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     return { ok: true as const, channel: a.channel, recipient: a.recipient };
   }
 
+  /**
+   * Whether an approved template may go out to the chat (decision 0038): the 24-hour window does
+   * not matter, the WhatsApp line and the person's number do.
+   */
+  function checkTemplate(target: ChatTarget | undefined, channels: Map<ChannelKind, ChannelRow>) {
+    if (!target) return { ok: false as const, refused: notFound.chat().msg as string, status: 404 as const };
+    const a = assess(target, channels);
+    if (a.kind !== 'whatsapp') return { ok: false as const, refused: 'Las plantillas de WhatsApp solo se envían en chats de WhatsApp', status: 409 as const };
+    if (a.state === 'not_connected') return { ok: false as const, refused: a.reason, status: 409 as const };
+    const channel = channels.get('whatsapp');
+    if (!channel || !target.recipient) return { ok: false as const, refused: chatStateReasons.noRecipient, status: 409 as const };
+    return { ok: true as const, channel, recipient: target.recipient };
+  }
+
   /** The channel's token, opened (a token sealed with another SECRETS_KEY cannot be: say so, send nothing). */
   function openToken(channel: ChannelRow): string | undefined {
     if (!channel.access_token) return undefined;
@@ -213,10 +227,10 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     options: { sentBy?: string; messageId?: string } = {},
   ): Promise<ChatMessage> {
     const [target, channels] = await Promise.all([targets(companyId, [chatId]), channelsOf(companyId)]);
-    const checked = check(target.get(chatId), channels);
+    const checked = content.template ? checkTemplate(target.get(chatId), channels) : check(target.get(chatId), channels);
     if (!checked.ok) throw new AppError(checked.status === 404 ? 'NOT_FOUND' : 'CONFLICT', checked.refused);
     const { channel, recipient } = checked;
-    const tooLong = lengthProblem(channel.kind, content);
+    const tooLong = content.template ? undefined : lengthProblem(channel.kind, content);
     if (tooLong) throw new AppError('VALIDATION', tooLong, [{ path: 'text', msg: tooLong }]);
     const accessToken = openToken(channel);
     const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
@@ -225,9 +239,10 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     const stored = await db.transaction(async (tx) => {
       const [row] = await rowsOf<{ id: string }>(
         tx,
-        sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, status, sent_by, sent_at)
+        sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, content, status, sent_by, sent_at)
             values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.kind}, ${content.text ?? null},
-                    ${content.mediaUrl ?? null}, 'pending', ${options.sentBy ?? null}, ${now})
+                    ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : null}::jsonb,
+                    'pending', ${options.sentBy ?? null}, ${now})
             on conflict (id) do nothing returning id`,
       );
       if (!row) return undefined;
@@ -329,7 +344,9 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       if (message.direction !== 'out') throw new AppError('CONFLICT', chatStateReasons.notFailed);
       if (message.status !== 'failed') return message;
       const [target, channels] = await Promise.all([targetOf(companyId, chatId), channelsOf(companyId)]);
-      const checked = check(target, channels);
+      // a template (decision 0038) goes out again as the same template, window or not
+      const template = (message.content as { template?: { payload?: OutboundContent['template'] } } | undefined)?.template?.payload;
+      const checked = template ? checkTemplate(target, channels) : check(target, channels);
       if (!checked.ok) throw new AppError('CONFLICT', checked.refused);
       const { channel, recipient } = checked;
       const accessToken = openToken(channel);
@@ -344,7 +361,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       }
       await publish(companyId, { type: 'message.updated', chatId, messageId });
       const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
-      const content: OutboundContent = { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl };
+      const content: OutboundContent = { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl, template };
       return deliver(companyId, chatId, messageId, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
     },
 

@@ -1,0 +1,94 @@
+import {
+  chatMessageOut,
+  chatTemplatesOut,
+  templateSendInput,
+  templateSendMessages,
+  templateSyncOut,
+  whatsappTemplateInput,
+  whatsappTemplateList,
+  whatsappTemplateListQuery,
+  whatsappTemplateOut,
+  zId,
+} from '@mostrador/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tenantOf } from '../../plugins/auth.js';
+import type { ChatService } from '../chats/service.js';
+import { createTemplateService } from './service.js';
+
+const idParams = z.object({ id: zId() }).strict();
+const tags = ['whatsapp-templates'];
+const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'messaging' as const, action } });
+
+/**
+ * /api/whatsapp-templates (issue 13, decision 0038; contract whatsapp-templates.ts): the
+ * company's WhatsApp message templates of its line, under the messaging module's permissions.
+ */
+export const whatsappTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createTemplateService({ db: app.database.db, secrets: app.secrets, config: app.settings });
+
+  app.get(
+    '/whatsapp-templates',
+    { config: may('list'), schema: { tags, querystring: whatsappTemplateListQuery, response: { 200: whatsappTemplateList } } },
+    (request) => service.list(tenantOf(request).companyId, request.query),
+  );
+
+  app.post(
+    '/whatsapp-templates/sync',
+    { config: may('update'), schema: { tags, response: { 200: templateSyncOut } } },
+    (request) => service.sync(tenantOf(request).companyId),
+  );
+
+  app.get(
+    '/whatsapp-templates/:id',
+    { config: may('read'), schema: { tags, params: idParams, response: { 200: whatsappTemplateOut } } },
+    (request) => service.get(tenantOf(request).companyId, request.params.id),
+  );
+
+  app.post(
+    '/whatsapp-templates',
+    { config: may('create'), schema: { tags, body: whatsappTemplateInput, response: { 201: whatsappTemplateOut } } },
+    async (request, reply) => reply.status(201).send(await service.create(tenantOf(request).companyId, request.body)),
+  );
+
+  app.delete(
+    '/whatsapp-templates/:id',
+    { config: may('delete'), schema: { tags, params: idParams, response: { 200: z.object({ msg: z.string() }) } } },
+    async (request) => {
+      await service.remove(tenantOf(request).companyId, request.params.id);
+      return { msg: templateSendMessages.deleted };
+    },
+  );
+};
+
+/**
+ * The composer's template calls, under /api/chats and the chats module's permissions (decision
+ * 0038): the approved templates of the chat's line with the lead's values, and a template sent
+ * (the window may be closed: that is what templates are for).
+ */
+export async function chatTemplateRoutes(parent: FastifyInstance, chats: ChatService): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const service = createTemplateService({ db: app.database.db, secrets: app.secrets, config: app.settings });
+  const chatTags = ['chats'];
+
+  app.get(
+    '/chats/:id/templates',
+    { config: { permission: { module: 'chats' as const, action: 'read' as const } }, schema: { tags: chatTags, params: idParams, response: { 200: chatTemplatesOut } } },
+    (request) => {
+      const tenant = tenantOf(request);
+      return service.forChat(tenant.companyId, request.params.id, tenant.userId);
+    },
+  );
+
+  app.post(
+    '/chats/:id/template',
+    { config: { permission: { module: 'chats' as const, action: 'create' as const } }, schema: { tags: chatTags, params: idParams, body: templateSendInput, response: { 201: chatMessageOut } } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const prepared = await service.prepareSend(tenant.companyId, request.body);
+      const message = await chats.send(tenant.companyId, request.params.id, { kind: 'text', text: prepared.text, template: prepared.payload }, { sentBy: tenant.userId });
+      return reply.status(201).send(message);
+    },
+  );
+}
