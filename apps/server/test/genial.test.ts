@@ -2,7 +2,10 @@ import type { GenialInvoiceOut } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGenialClient, type GenialDocumentIn, GenialError } from '../src/integrations/genial/client.js';
 import { customerDocOf, nitValid, rucValid, rutValid } from '../src/integrations/genial/tax-ids.js';
+import { MAX_PENDING_POLLS, sweepInvoices } from '../src/modules/genial/arrivals.js';
 import { genialDefaults } from '../src/modules/genial/invoices.js';
+import { fillAccount, startFakeSellerCenter } from './fakes/seller-center.js';
+import { startFakeWoo, wooDelivery } from './fakes/woocommerce.js';
 import { type FakeGenialServer, startFakeGenial } from './fakes/genial.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -14,7 +17,7 @@ let chile: Record<string, string>;
 let fake: FakeGenialServer;
 
 type Rec = Record<string, unknown>;
-const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, headers = peru, payload?: unknown) => t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as Rec } : {}) });
+const inject = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers = peru, payload?: unknown) => t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as Rec } : {}) });
 
 const doc = (over: Partial<GenialDocumentIn> = {}): GenialDocumentIn => ({
   country: 'PE',
@@ -236,5 +239,209 @@ describe('genial-retry', () => {
     const res = await inject('POST', `/api/ecommerces-orders/${created.json()._id}/genial-retry`, chile);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.msg).toContain('Configura Genial para Chile en /genial');
+  });
+});
+
+describe('connection test', () => {
+  const test = (country: string, headers = peru) => inject('POST', `/api/genial/settings/${country}/test`, headers);
+
+  it('says what is right or what to fix: token, address, issuer; the sandbox says it is one', async () => {
+    // PE points at the fake since the settings test; CL is the demo's sandbox
+    const ok = await test('PE');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ ok: true, msg: expect.stringContaining('Conexión correcta con Genial para Perú: emisor 20601234565') });
+    const sandbox = (await test('CL')).json();
+    expect(sandbox).toMatchObject({ ok: true, msg: expect.stringContaining('(sandbox') });
+
+    const other = await startFakeGenial('gnl_otro', { taxId: '20100070970', name: 'Otra Empresa S.A.' });
+    const settings = { apiUrl: other.url, issuerTaxId: '900123456-8', issuerName: 'Demo Colombia S.A.S.', seriesFactura: 'SETP', seriesBoleta: 'SETT' };
+    try {
+      expect((await inject('PUT', '/api/genial/settings/CO', peru, { ...settings, token: 'gnl_equivocado' })).statusCode).toBe(200);
+      expect((await test('CO')).json()).toMatchObject({ ok: false, problem: 'token', msg: expect.stringContaining('Genial rechazó el token') });
+      expect((await inject('PUT', '/api/genial/settings/CO', peru, { ...settings, token: 'gnl_otro' })).statusCode).toBe(200);
+      expect((await test('CO')).json()).toMatchObject({ ok: false, problem: 'issuer', msg: 'El token es de Otra Empresa S.A. (20100070970), no del emisor 900123456-8: revisa el RUC / RUT / NIT del emisor o el token' });
+      expect((await inject('PUT', '/api/genial/settings/CO', peru, { ...settings, apiUrl: 'http://127.0.0.1:1' })).statusCode).toBe(200);
+      expect((await test('CO')).json()).toMatchObject({ ok: false, problem: 'url', msg: expect.stringContaining('No se pudo conectar con Genial en http://127.0.0.1:1') });
+    } finally {
+      await other.close();
+      expect((await inject('DELETE', '/api/genial/settings/CO')).statusCode).toBe(200);
+    }
+    // none saved: 404 in Spanish; another company's settings are not tried
+    const none = await test('CO');
+    expect(none.statusCode).toBe(404);
+    expect(none.json().errors.msg).toContain('No hay configuración de Genial para Colombia');
+    expect((await test('PE', chile)).statusCode).toBe(404);
+  });
+});
+
+describe('orders arriving from a marketplace or a store', () => {
+  const USER = 'ventas@demo.pe';
+  const KEY = 'clave-seller-center';
+  const WEBHOOK_SECRET = 'secreto-genial';
+
+  async function syncSource(id: string) {
+    const res = await inject('POST', `/api/marketplace-sources/${id}/sync`);
+    expect(res.statusCode, res.body).toBe(202);
+    const runId = res.json().run._id as string;
+    for (let i = 0; i < 300; i++) {
+      const run = (await inject('GET', `/api/marketplace-sync-runs/${runId}`)).json() as Rec;
+      if (run.status === 'done' || run.status === 'failed') return run;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('la sincronización no terminó');
+  }
+
+  it('a synced marketplace order is invoiced once, with the document the marketplace gives; a cancelled one is not', async () => {
+    const sc = await startFakeSellerCenter({ userId: USER, apiKey: KEY, country: 'PE' });
+    try {
+      fillAccount(sc.account, 3, 1);
+      const skus = [...sc.account.products.keys()];
+      sc.account.admin.order({ firstName: 'Grupo', lastName: 'Andino', taxId: '20601234565', items: [{ sku: skus[0] }] });
+      sc.account.admin.order({ firstName: 'María', lastName: 'Fernández', taxId: '45871236', items: [{ sku: skus[1] }, { sku: skus[2] }] });
+      sc.account.admin.order({ firstName: 'Tomás', lastName: 'Reyes', taxId: '45871236', items: [{ sku: skus[1], status: 'canceled' }] });
+      const created = await inject('POST', '/api/marketplace-sources', peru, { name: 'Falabella Genial', platform: 'falabella', country: 'PE', apiUser: USER, apiKey: KEY, apiUrl: sc.url });
+      expect(created.statusCode, created.body).toBe(201);
+      const before = fake.log.filter((l) => l.method === 'POST').length;
+      expect(await syncSource(created.json()._id)).toMatchObject({ status: 'done', failedItems: 0 });
+
+      const orders = (await inject('GET', `/api/marketplace-orders?sourceId=${created.json()._id}&limit=50`)).json().payload as Rec[];
+      const byName = new Map(orders.map((o) => [String(o.customerName), String(o._id)]));
+      const factura = await waitSettled('marketplace-orders', byName.get('Grupo Andino') as string);
+      expect(factura).toMatchObject({ status: 'issued', documentType: 'factura', series: 'F001', customerTaxId: '20601234565' });
+      expect(await waitSettled('marketplace-orders', byName.get('María Fernández') as string)).toMatchObject({ status: 'issued', documentType: 'boleta', series: 'B001', customerTaxId: '45871236' });
+      expect((await inject('GET', `/api/marketplace-orders/${byName.get('Tomás Reyes')}/invoice`)).json()).toMatchObject({ status: 'none' });
+      // one document per order (the demo's own pending invoices of the company are sent by the same sweep)
+      const keysSent = fake.log.filter((l) => l.method === 'POST').slice(before).map((p) => p.key);
+      for (const name of ['Grupo Andino', 'María Fernández']) expect(keysSent.filter((k) => k === `marketplace:${byName.get(name)}`), name).toHaveLength(1);
+      expect(keysSent).not.toContain(`marketplace:${byName.get('Tomás Reyes')}`);
+      const sentSoFar = fake.log.filter((l) => l.method === 'POST').length;
+
+      // the next sync (nothing changed at the marketplace) invoices nothing again
+      expect(await syncSource(created.json()._id)).toMatchObject({ status: 'done' });
+      expect(fake.log.filter((l) => l.method === 'POST').length).toBe(sentSoFar);
+    } finally {
+      await sc.close();
+    }
+  });
+
+  it('a company that does not use Genial gets no invoices from its orders', async () => {
+    const sc = await startFakeSellerCenter({ userId: USER, apiKey: KEY, country: 'CL' });
+    try {
+      fillAccount(sc.account, 1, 1);
+      sc.account.admin.order({ firstName: 'Camila', lastName: 'Soto', taxId: '16.512.357-3', items: [{ sku: [...sc.account.products.keys()][0] }] });
+      const created = await inject('POST', '/api/marketplace-sources', chile, { name: 'Falabella sin Genial', platform: 'falabella', country: 'CL', apiUser: USER, apiKey: KEY, apiUrl: sc.url });
+      expect(created.statusCode, created.body).toBe(201);
+      const res = await inject('POST', `/api/marketplace-sources/${created.json()._id}/sync`, chile);
+      const runId = res.json().run._id as string;
+      for (let i = 0; i < 300; i++) {
+        const run = (await inject('GET', `/api/marketplace-sync-runs/${runId}`, chile)).json() as Rec;
+        if (run.status === 'done') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await inject('GET', `/api/marketplace-orders?sourceId=${created.json()._id}`, chile)).json().totalDocs).toBe(1);
+      const [{ n }] = await t.sql<{ n: number }>(`select count(*)::int as n from genial_invoices where company_id = $1`, [admin.company('Demo Chile')]);
+      expect(n).toBe(0);
+    } finally {
+      await sc.close();
+    }
+  });
+
+  it('a paid WooCommerce order by webhook: failed with what to configure, then issued with the NIT of its checkout', async () => {
+    const woo = await startFakeWoo();
+    try {
+      // the demo's Colombian store, pointed at a local fake store
+      const stores = (await inject('GET', '/api/woocommerces?limit=50')).json().payload as Rec[];
+      const storeId = String(stores.find((s) => s.country === 'CO')?._id);
+      const store = await inject('PUT', `/api/woocommerces/${storeId}`, peru, { name: 'Colombia online', url: woo.url, country: 'CO', consumerKey: 'ck_co123', consumerSecret: 'cs_co456', webhookSecret: WEBHOOK_SECRET });
+      expect(store.statusCode, store.body).toBe(200);
+      const order = (id: number, status: string, meta: Array<{ key: string; value: string }> = []) =>
+        wooDelivery(
+          'order.updated',
+          { id, number: String(id), status, currency: 'COP', total: '119000', billing: { first_name: 'Andrés', last_name: 'Gómez', email: 'andres@correo.co' }, meta_data: meta, line_items: [{ name: 'Chaqueta', product_id: 0, variation_id: 0, quantity: 1, sku: 'CHQ-1', price: 119000 }] },
+          WEBHOOK_SECRET,
+        );
+      const deliver = async (d: ReturnType<typeof wooDelivery>) => {
+        const res = await t.app.inject({ method: 'POST', url: `/api/webhooks/woocommerce/${storeId}`, headers: d.headers, payload: d.body });
+        expect(res.statusCode, res.body).toBe(200);
+        for (let i = 0; i < 200; i++) {
+          const [e] = await t.sql<{ status: string }>(`select status from woocommerce_webhook_events where delivery_id = $1`, [d.headers['x-wc-webhook-delivery-id']]);
+          if (e?.status !== 'pending') return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      const orderId = async (wcId: number) =>
+        String(((await inject('GET', `/api/ecommerces-orders?filter=CO-${wcId}`)).json().payload as Rec[]).find((o) => o.woocommerceId === wcId)?._id);
+
+      // no Genial for Colombia yet: the paid order's invoice fails saying so; an unpaid one has none
+      await deliver(order(5001, 'processing', [{ key: '_billing_nit', value: '900.123.456-8' }]));
+      await deliver(order(5002, 'pending'));
+      const first = (await inject('GET', `/api/ecommerces-orders/${await orderId(5001)}/invoice`)).json();
+      expect(first).toMatchObject({ status: 'failed', customerTaxId: '900.123.456-8', error: expect.stringContaining('Configura Genial para Colombia en /genial') });
+      expect((await inject('GET', `/api/ecommerces-orders/${await orderId(5002)}/invoice`)).json()).toMatchObject({ status: 'none' });
+
+      // with settings, the next paid order is issued by itself; the failed one waits for «Reintentar», which keeps its NIT
+      const saved = await inject('PUT', '/api/genial/settings/CO', peru, { apiUrl: fake.url, token: TOKEN, issuerTaxId: '900123456-8', issuerName: 'Demo Colombia S.A.S.', seriesFactura: 'SETP', seriesBoleta: 'SETT' });
+      expect(saved.statusCode, saved.body).toBe(200);
+      await deliver(order(5003, 'completed', [{ key: 'billing_cc', value: '1020304050' }]));
+      expect(await waitSettled('ecommerces-orders', await orderId(5003))).toMatchObject({ status: 'issued', documentType: 'boleta', series: 'SETT', customerTaxId: '1020304050' });
+      const retry = await inject('POST', `/api/ecommerces-orders/${await orderId(5001)}/genial-retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(await waitSettled('ecommerces-orders', await orderId(5001))).toMatchObject({ status: 'issued', documentType: 'factura', series: 'SETP' });
+      // the unpaid one is invoiced when it is paid
+      await deliver(order(5002, 'processing'));
+      expect(await waitSettled('ecommerces-orders', await orderId(5002))).toMatchObject({ status: 'issued', documentType: 'boleta' });
+    } finally {
+      await woo.close();
+      await inject('DELETE', '/api/genial/settings/CO');
+    }
+  });
+});
+
+describe('the sweep', () => {
+  it('asks Genial again while it answers «pending», and gives up with a reason after too many answers', async () => {
+    const newOrder = async (n: number) => {
+      const res = await inject('POST', '/api/ecommerces-orders', peru, {
+        number: `WC-SWEEP-${n}`,
+        status: 'processing',
+        customerName: 'Rosa Quispe',
+        total: 45,
+        currency: 'PEN',
+        country: 'PE',
+        woocommerceId: 880 + n,
+        items: [{ sku: 'IK-1500', name: 'Inca Kola 1.5 L', quantity: 6, price: 7.5 }],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { orderId: String(res.json()._id) };
+    };
+    const target = await newOrder(1);
+    fake.account.admin.pending(1);
+    expect((await inject('POST', `/api/ecommerces-orders/${target.orderId}/genial-retry`)).statusCode).toBe(202);
+    // Genial's «pending» is kept: the invoice stays pending with one attempt
+    for (let i = 0; i < 100; i++) {
+      const [row] = await t.sql<{ attempts: number }>(`select attempts from genial_invoices where order_id = $1`, [target.orderId]);
+      if (row?.attempts === 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const held = (await inject('GET', `/api/ecommerces-orders/${target.orderId}/invoice`)).json();
+    expect(held).toMatchObject({ status: 'pending', attempts: 1 });
+    // not yet stale: the sweep leaves it; once stale, it asks again with the same key and the document is issued
+    expect(await sweepInvoices(t.app.database.db, t.app.jobs, { companyId: admin.company('Demo Perú') })).toBe(0);
+    await t.sql(`update genial_invoices set updated_at = now() - interval '3 minutes' where order_id = $1`, [target.orderId]);
+    expect(await sweepInvoices(t.app.database.db, t.app.jobs, { companyId: admin.company('Demo Perú') })).toBeGreaterThanOrEqual(1);
+    expect(await waitSettled('ecommerces-orders', target.orderId)).toMatchObject({ status: 'issued', attempts: 2 });
+    const keys = fake.log.filter((l) => l.method === 'POST' && l.key === `ecommerce:${target.orderId}`);
+    expect(keys.map((k) => k.status)).toEqual([202, 201]);
+
+    // an invoice Genial kept pending too many times is left failed for a person
+    const other = await newOrder(2);
+    await t.sql(
+      `insert into genial_invoices (company_id, order_kind, order_id, status, attempts, updated_at) values ($1, 'ecommerce', $2, 'pending', $3, now() - interval '3 minutes')`,
+      [admin.company('Demo Perú'), other.orderId, MAX_PENDING_POLLS],
+    );
+    await sweepInvoices(t.app.database.db, t.app.jobs, { companyId: admin.company('Demo Perú') });
+    expect((await inject('GET', `/api/ecommerces-orders/${other.orderId}/invoice`)).json()).toMatchObject({
+      status: 'failed',
+      error: `Genial sigue sin confirmar la factura después de ${MAX_PENDING_POLLS} consultas: revisa su estado en Genial y pulsa «Reintentar»`,
+    });
   });
 });

@@ -107,3 +107,13 @@ export const genialSettingsOut = z.object({
 export type GenialSettingsOut = z.infer<typeof genialSettingsOut>;
 export const genialSettingsListOut = z.object({ payload: z.array(genialSettingsOut) });
 export const genialCountryParams = z.object({ country: zCountry() });
+
+/** What a failed connection test points at: the API's address, the token, or the issuer the token belongs to. */
+export const genialConnectionProblems = ['url', 'token', 'issuer', 'service'] as const;
+/** POST /genial/settings/{country}/test: the saved settings tried against Genial (decision 0037). */
+export const genialConnectionTestOut = z.object({
+  ok: z.boolean(),
+  msg: z.string(),
+  problem: z.enum(genialConnectionProblems).optional(),
+});
+export type GenialConnectionTestOut = z.infer<typeof genialConnectionTestOut>;

@@ -45,6 +45,8 @@ export interface RemoteOrder {
   createdAt: string;
   updatedAt?: string;
   promisedShippingAt?: string;
+  /** The customer's document for the invoice (RUC / DNI, RUT, NIT / CC), when the marketplace gives it. */
+  customerTaxId?: string;
 }
 
 export interface RemoteOrderItem {

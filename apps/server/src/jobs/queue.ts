@@ -19,6 +19,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const handlers = new Map<string, JobHandler<unknown>>();
+  const schedules = new Map<string, { cron: string; data: object }>();
   let started = false;
 
   return {
@@ -26,11 +27,21 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
     define<T>(name: string, handler: JobHandler<T>) {
       handlers.set(name, handler as JobHandler<unknown>);
     },
+    /**
+     * Runs a defined queue on a cron expression (UTC), e.g. `* * * * *` every minute. pg-boss keeps
+     * the schedule in the database and one process sends each occurrence, however many run.
+     */
+    every(name: string, cron: string, data: object = {}) {
+      if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
+      schedules.set(name, { cron, data });
+    },
     async start({ work }: { work: boolean }) {
       await boss.start();
       started = true;
       for (const [name, handler] of handlers) {
         await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true });
+        const schedule = schedules.get(name);
+        if (schedule) await boss.schedule(name, schedule.cron, schedule.data);
         if (work) {
           // Batches of 20 fetched back to back while the backlog lasts (a burst of webhooks is
           // processed at once, not one job per poll); a failed job is failed alone, so the

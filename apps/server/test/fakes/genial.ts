@@ -14,7 +14,7 @@ export interface FakeGenialServer {
   close(): Promise<void>;
 }
 
-export async function startFakeGenial(token = 'gnl_live_7f3a9c'): Promise<FakeGenialServer> {
+export async function startFakeGenial(token = 'gnl_live_7f3a9c', issuer?: { taxId: string; name: string }): Promise<FakeGenialServer> {
   let account: FakeGenial | undefined;
   const log: FakeGenialServer['log'] = [];
   const server = http.createServer((req, res) => {
@@ -39,6 +39,6 @@ export async function startFakeGenial(token = 'gnl_live_7f3a9c'): Promise<FakeGe
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  account = createFakeGenial({ token, baseUrl: url });
+  account = createFakeGenial({ token, baseUrl: url, ...(issuer ? { issuer } : {}) });
   return { url, account, log, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -120,6 +120,34 @@ export function createGenialClient(o: GenialClientOptions) {
     throw last ?? new GenialError('server', 'Genial no respondió');
   }
 
-  return { issue };
+  /**
+   * `GET {apiUrl}/v1/account`: whose token it is (the issuer's tax id and name; null for a sandbox
+   * token, which serves any issuer). One try: it is the connection test, a person waits for it.
+   */
+  async function account(): Promise<{ taxId: string | null; name: string }> {
+    let res: Awaited<ReturnType<FetchLike>>;
+    try {
+      res = await doFetch(`${base}/v1/account`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${o.token}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(Math.min(o.timeoutMs ?? 30_000, 15_000)),
+      });
+    } catch (error) {
+      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${(error as Error).message}): revisa la URL de la API`);
+    }
+    if (res.status === 401 || res.status === 403) throw new GenialError('auth', 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial');
+    if (res.status === 429) throw new GenialError('rate-limited', 'Genial limita las solicitudes: inténtalo de nuevo en unos minutos');
+    if (res.status >= 500) throw new GenialError('server', `Genial no respondió (error ${res.status}): inténtalo de nuevo más tarde`);
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(await res.text()) as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+    if (res.status >= 400 || !body || typeof body.name !== 'string') throw new GenialError('invalid', `La dirección ${base} no responde como la API de Genial: revisa la URL de la API`);
+    return { taxId: typeof body.taxId === 'string' ? body.taxId : null, name: body.name };
+  }
+
+  return { issue, account };
 }
 export type GenialClient = ReturnType<typeof createGenialClient>;

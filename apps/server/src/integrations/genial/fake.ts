@@ -33,6 +33,8 @@ export interface FakeGenialOptions {
   baseUrl?: string;
   /** The first number of every series (default 1). */
   firstNumber?: number;
+  /** The issuer the token belongs to (`GET /v1/account`); the sandbox's token belongs to whichever issuer asks (null). */
+  issuer?: { taxId: string; name: string };
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): FakeGenialAnswer => ({
@@ -47,7 +49,7 @@ export function createFakeGenial(options: FakeGenialOptions) {
   /** The first answer per Idempotency-Key. */
   const answers = new Map<string, FakeGenialAnswer>();
   const counters = new Map<string, number>();
-  const state = { throttleNext: 0, failNext: 0, retryAfter: '1' };
+  const state = { throttleNext: 0, failNext: 0, pendingNext: 0, retryAfter: '1' };
   const base = options.baseUrl ?? 'https://genial.example';
   const tokenOk = (t: string) => (typeof options.token === 'function' ? options.token(t) : t === options.token);
 
@@ -110,6 +112,10 @@ export function createFakeGenial(options: FakeGenialOptions) {
     const m = /^Bearer (.+)$/.exec(auth);
     if (!m || !tokenOk(m[1])) return failure(401, 'UNAUTHORIZED', 'Token inválido');
     const path = req.path.replace(/\/+$/, '');
+    if (path === '/v1/account') {
+      if (req.method !== 'GET') return failure(405, 'METHOD_NOT_ALLOWED', 'Usa GET');
+      return json(200, { taxId: options.issuer?.taxId ?? null, name: options.issuer?.name ?? 'Cuenta sandbox', documents: documents.size });
+    }
     const doc = /^\/v1\/documents\/([\w-]+)\.(pdf|xml)$/.exec(path);
     if (req.method === 'GET' && doc) {
       const found = documents.get(doc[1]);
@@ -137,6 +143,11 @@ export function createFakeGenial(options: FakeGenialOptions) {
     } catch {
       return failure(400, 'BAD_JSON', 'El cuerpo no es JSON');
     }
+    if (state.pendingNext > 0) {
+      // the tax authority has not answered yet: asked again with the same key, it is decided then
+      state.pendingNext--;
+      return json(202, { id: `pendiente-${key}`, status: 'pending', errors: [] });
+    }
     const answer = issue(body, key);
     // a refused document is not kept under its key: the corrected one may use the same key
     if (answer.status < 300) answers.set(key, answer);
@@ -155,6 +166,10 @@ export function createFakeGenial(options: FakeGenialOptions) {
       /** The next n POSTs answer 503. */
       fail(n: number) {
         state.failNext = n;
+      },
+      /** The next n POSTs answer 202 «pending» (nothing kept under their key). */
+      pending(n: number) {
+        state.pendingNext = n;
       },
     },
   };

@@ -114,6 +114,8 @@ export function orderOf(o: Record<string, unknown>, country: string): RemoteOrde
     createdAt: sellerCenterDate(o.CreatedAt, country) ?? new Date(0).toISOString(),
     updatedAt: sellerCenterDate(o.UpdatedAt, country),
     promisedShippingAt: sellerCenterDate(o.PromisedShippingTime, country),
+    // Seller Center's customer document (Perú: DNI or RUC; Chile: RUT; Colombia: CC or NIT)
+    customerTaxId: optional(o.NationalRegistrationNumber) ?? optional((o.ExtraBillingAttributes as Record<string, unknown> | undefined)?.LegalId),
   };
 }
 

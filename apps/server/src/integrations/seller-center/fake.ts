@@ -76,6 +76,7 @@ export interface FakeOrder {
   Region: string;
   PaymentMethod: string;
   ShippingType: string;
+  NationalRegistrationNumber: string;
   createdAt: number;
   updatedAt: number;
   promisedAt: number;
@@ -262,6 +263,7 @@ export function createFakeSellerCenter(options: FakeSellerCenterOptions = {}) {
       ItemsCount: String(o.items.length),
       PromisedShippingTime: localTime(o.promisedAt, account.country),
       ShippingType: o.ShippingType,
+      NationalRegistrationNumber: o.NationalRegistrationNumber,
       Statuses: { Status: list([...new Set(o.items.map((i) => i.Status))]) },
     };
   };
@@ -525,6 +527,8 @@ export function createFakeSellerCenter(options: FakeSellerCenterOptions = {}) {
       region?: string;
       paymentMethod?: string;
       shippingType?: string;
+      /** The customer's document (DNI / RUC, RUT, CC / NIT). */
+      taxId?: string;
       createdAt?: number;
       items: Array<{ sku: string; status?: string; price?: number; paidPrice?: number; shipping?: number }>;
     }) {
@@ -542,6 +546,7 @@ export function createFakeSellerCenter(options: FakeSellerCenterOptions = {}) {
         Region: o.region ?? '',
         PaymentMethod: o.paymentMethod ?? 'ecommPay',
         ShippingType: o.shippingType ?? 'Dropshipping',
+        NationalRegistrationNumber: o.taxId ?? '',
         createdAt: t,
         updatedAt: t,
         promisedAt: t + 2 * 86_400_000,

@@ -49,6 +49,8 @@ interface SandboxOrder {
   status: string;
   skus: string[];
   shipping?: number;
+  /** The customer's document as Seller Center gives it (NationalRegistrationNumber). */
+  taxId?: string;
 }
 
 /** Perú and Chile: some of the same parent SKUs at their own prices (the crossover shows what differs). */
@@ -92,9 +94,9 @@ export const sandboxAccounts: Record<string, { products: SandboxProduct[]; order
       { parent: 'MOCHILA-URB', name: 'Mochila urbana 20 L', brand: 'Andes Outdoor', category: 'Mochilas', skus: [{ sku: 'MOCHILA-URB', price: 129, stock: 16 }] },
     ],
     orders: [
-      { id: '2204510101', number: '3150044101', customer: ['María', 'Fernández'], email: 'maria.fernandez@gmail.com', phone: '987001122', address: 'Jr. Huallaga 320', city: 'Lima', region: 'Lima', payment: 'Tarjeta de crédito', daysAgo: 0, status: 'pending', skus: ['POLO-PIMA-BLANCO-M', 'CHOMPA-ALP-GRIS-M'], shipping: 9.9 },
-      { id: '2204510102', number: '3150044102', customer: ['Luis', 'Paredes'], email: 'luis.paredes@hotmail.com', phone: '955443322', address: 'Av. Arequipa 2450', city: 'Lince', region: 'Lima', payment: 'Tarjeta de débito', daysAgo: 1, status: 'ready_to_ship', skus: ['ZAP-URB-41'] },
-      { id: '2204510103', number: '3150044103', customer: ['Rosa', 'Quispe'], email: 'rosa.quispe@gmail.com', phone: '944112233', address: 'Calle Mercaderes 115', city: 'Arequipa', region: 'Arequipa', payment: 'Pago contra entrega', daysAgo: 3, status: 'shipped', skus: ['CASACA-IMP'], shipping: 15 },
+      { id: '2204510101', taxId: '45871236', number: '3150044101', customer: ['María', 'Fernández'], email: 'maria.fernandez@gmail.com', phone: '987001122', address: 'Jr. Huallaga 320', city: 'Lima', region: 'Lima', payment: 'Tarjeta de crédito', daysAgo: 0, status: 'pending', skus: ['POLO-PIMA-BLANCO-M', 'CHOMPA-ALP-GRIS-M'], shipping: 9.9 },
+      { id: '2204510102', taxId: '20601234565', number: '3150044102', customer: ['Luis', 'Paredes'], email: 'luis.paredes@hotmail.com', phone: '955443322', address: 'Av. Arequipa 2450', city: 'Lince', region: 'Lima', payment: 'Tarjeta de débito', daysAgo: 1, status: 'ready_to_ship', skus: ['ZAP-URB-41'] },
+      { id: '2204510103', taxId: '20601234560', number: '3150044103', customer: ['Rosa', 'Quispe'], email: 'rosa.quispe@gmail.com', phone: '944112233', address: 'Calle Mercaderes 115', city: 'Arequipa', region: 'Arequipa', payment: 'Pago contra entrega', daysAgo: 3, status: 'shipped', skus: ['CASACA-IMP'], shipping: 15 },
       { id: '2204510104', number: '3150044104', customer: ['Jorge', 'Huamán'], email: 'jorge.huaman@yahoo.com', phone: '933221100', address: 'Av. El Sol 640', city: 'Cusco', region: 'Cusco', payment: 'Tarjeta de crédito', daysAgo: 8, status: 'delivered', skus: ['POLO-PIMA-AZUL-M', 'POLO-PIMA-AZUL-M'] },
       { id: '2204510105', number: '3150044105', customer: ['Carla', 'Rojas'], email: 'carla.rojas@gmail.com', phone: '922334455', address: 'Av. Larco 880', city: 'Trujillo', region: 'La Libertad', payment: 'Yape', daysAgo: 12, status: 'canceled', skus: ['MOCHILA-URB'] },
       { id: '2204510106', number: '3150044106', customer: ['Ana', 'Torres'], email: 'ana.torres@outlook.com', phone: '911223344', address: 'Jr. Lima 210', city: 'Piura', region: 'Piura', payment: 'Tarjeta de crédito', daysAgo: 20, status: 'returned', skus: ['ZAP-URB-40'] },
@@ -125,8 +127,8 @@ export const sandboxAccounts: Record<string, { products: SandboxProduct[]; order
       },
     ],
     orders: [
-      { id: '1104089001', number: '2771009001', customer: ['Camila', 'Soto'], email: 'camila.soto@gmail.com', phone: '912345678', address: 'Av. Providencia 1234, depto 101', city: 'Santiago', region: 'Metropolitana', payment: 'Tarjeta de crédito', daysAgo: 0, status: 'pending', skus: ['CASACA-IMP-M'], shipping: 3990 },
-      { id: '1104089002', number: '2771009002', customer: ['Diego', 'Muñoz'], email: 'diego.munoz@gmail.com', phone: '987654321', address: 'Los Carrera 455', city: 'Concepción', region: 'Biobío', payment: 'Webpay', daysAgo: 2, status: 'shipped', skus: ['POLO-PIMA-BLANCO-L', 'POLO-PIMA-BLANCO-L'] },
+      { id: '1104089001', taxId: '16.512.357-3', number: '2771009001', customer: ['Camila', 'Soto'], email: 'camila.soto@gmail.com', phone: '912345678', address: 'Av. Providencia 1234, depto 101', city: 'Santiago', region: 'Metropolitana', payment: 'Tarjeta de crédito', daysAgo: 0, status: 'pending', skus: ['CASACA-IMP-M'], shipping: 3990 },
+      { id: '1104089002', taxId: '76.123.456-0', number: '2771009002', customer: ['Diego', 'Muñoz'], email: 'diego.munoz@gmail.com', phone: '987654321', address: 'Los Carrera 455', city: 'Concepción', region: 'Biobío', payment: 'Webpay', daysAgo: 2, status: 'shipped', skus: ['POLO-PIMA-BLANCO-L', 'POLO-PIMA-BLANCO-L'] },
       { id: '1104089003', number: '2771009003', customer: ['Francisca', 'Vega'], email: 'francisca.vega@gmail.com', phone: '976543210', address: 'Av. España 1680', city: 'Valparaíso', region: 'Valparaíso', payment: 'Webpay', daysAgo: 6, status: 'delivered', skus: ['CHOMPA-ALP-GRIS-M'] },
       { id: '1104089004', number: '2771009004', customer: ['Tomás', 'Reyes'], email: 'tomas.reyes@gmail.com', phone: '965432109', address: 'Calle Prat 820', city: 'Antofagasta', region: 'Antofagasta', payment: 'Tarjeta de débito', daysAgo: 15, status: 'canceled', skus: ['CASACA-IMP-L'] },
     ],
@@ -169,6 +171,7 @@ export function createSandboxAccount(country: string, credentials: { userId: str
       city: o.city,
       region: o.region,
       paymentMethod: o.payment,
+      ...(o.taxId ? { taxId: o.taxId } : {}),
       createdAt: at,
       items: o.skus.map((sku, i) => ({ sku, status: o.status, shipping: i === 0 ? o.shipping : 0 })),
     });

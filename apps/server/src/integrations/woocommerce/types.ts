@@ -99,6 +99,8 @@ export interface WooOrder {
   billing: WooAddress;
   line_items: Array<{ id?: number; name: string; product_id: number; variation_id: number; quantity: number; sku: string; price: number | string }>;
   date_modified_gmt?: string;
+  /** Custom fields: the checkout plugins of Perú, Chile and Colombia keep the customer's RUC / DNI, RUT or NIT here. */
+  meta_data?: Array<{ id?: number; key: string; value: unknown }>;
 }
 
 export interface WooCustomer {

@@ -283,6 +283,24 @@ export function orderFieldsOf(o: WooOrder, country: string, productOf: (remoteId
   };
 }
 
+/**
+ * The customer's document of a WooCommerce order, for its invoice (decision 0037). WooCommerce has
+ * no such field: the Latin-American checkout plugins add one as order meta (`_billing_ruc`,
+ * `billing_rut`, `_billing_nit`, `_billing_dni`, `_billing_documento`, `_billing_vat`…). The first
+ * such key with a value wins; none, undefined (a boleta without document).
+ */
+export function taxIdOf(o: WooOrder): string | undefined {
+  for (const m of o.meta_data ?? []) {
+    if (typeof m?.key !== 'string' || !/^_?billing_(ruc|rut|nit|dni|cc|cedula|documento|document|doc|tax_id|vat|nif)(_number|_numero)?$/i.test(m.key)) continue;
+    const value = typeof m.value === 'string' || typeof m.value === 'number' ? String(m.value).trim() : '';
+    if (value) return value.slice(0, 20);
+  }
+  return undefined;
+}
+
+/** WooCommerce orders that are invoiced: paid ones (processing, completed). */
+export const invoicedWooStatuses = new Set(['processing', 'completed']);
+
 export function contactFieldsOf(c: WooCustomer, country: string) {
   const email = emailOf(c.email ?? c.billing?.email);
   return {

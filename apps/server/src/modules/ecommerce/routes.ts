@@ -39,6 +39,7 @@ import { repositoryOf } from '../../resources/crud.js';
 import type { ResourceTable } from '../../resources/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
+import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { createSyncEngine, runOut, SYNC_QUEUE } from './sync.js';
 import { woocommerceWebhookRoutes } from './webhooks.js';
 
@@ -65,7 +66,7 @@ const perm = (module: 'ecommerce' | 'integrations', action: 'list' | 'read' | 'u
  */
 export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log });
+  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log, onInvoices: issueArrivedInvoices(db, app.jobs) });
   const productRepo = repositoryOf(resources.ecommerces, app.secrets);
   const variationRepo = repositoryOf(resources['ecommerces-variations'], app.secrets);
   const tags = ['ecommerces'];

@@ -36,6 +36,7 @@ import {
   comparable,
   contactFieldsOf,
   hashOf,
+  invoicedWooStatuses,
   orderFieldsOf,
   type ProductRow,
   productFieldsOf,
@@ -43,7 +44,9 @@ import {
   skuOf,
   type VariationRow,
   variationPayloadOf,
+  taxIdOf,
 } from './mapping.js';
+import { type OrderArrival, recordArrivals } from '../genial/arrivals.js';
 import { clientFor, loadStore, type StoreCtx } from './store.js';
 
 export const SYNC_QUEUE = 'ecommerce.sync';
@@ -80,6 +83,8 @@ export interface Tally {
   unchanged: number;
   storeWrites: number;
   errors: Array<{ item: string; msg: string }>;
+  /** Orders whose invoice this page left pending for Genial (decision 0037). */
+  invoices?: string[];
 }
 const tally = (): Tally => ({ done: 0, created: 0, updated: 0, unchanged: 0, storeWrites: 0, errors: [] });
 
@@ -171,8 +176,9 @@ async function pullSimple(
   idField: string,
   items: Array<{ remoteId: number; fields: Record<string, unknown>; label: string }>,
   t: Tally,
-) {
+): Promise<Map<number, string>> {
   const cols = C(table);
+  const written = new Map<number, string>();
   const links = await linksOf(db, store.id, kind, items.map((i) => i.remoteId));
   const linkedIds = [...links.values()].map((l) => l.recordId);
   const unlinked = items.filter((i) => !links.has(i.remoteId)).map((i) => i.remoteId);
@@ -215,17 +221,20 @@ async function pullSimple(
           .set({ ...item.fields, updatedAt: new Date() } as never)
           .where(and(eq(cols.companyId, store.companyId), eq(cols.id, row.id)));
         t.updated++;
+        written.set(item.remoteId, row.id);
       } else t.unchanged++;
       newLinks.push({ remoteId: item.remoteId, recordId: row.id, hash });
     } else {
       const id = randomUUID();
       inserts.push({ id, companyId: store.companyId, ...item.fields } as Row);
       newLinks.push({ remoteId: item.remoteId, recordId: id, hash });
+      written.set(item.remoteId, id);
       t.created++;
     }
   }
   await insertRows(db, table, inserts);
   await saveLinks(db, store, kind, newLinks);
+  return written;
 }
 
 /** Runs `fn` over items, `limit` at a time, answers in order. */
@@ -568,10 +577,16 @@ async function productResolver(db: Db, store: StoreCtx, orders: WooOrder[]) {
   return (id: number) => links.get(id)?.recordId;
 }
 
+/** A page of the store's orders into ours; those created or changed that are paid get their invoice queued (decision 0037). */
 export async function pullOrders(db: Db, store: StoreCtx, orders: WooOrder[], t: Tally) {
   const productOf = await productResolver(db, store, orders);
   const k = simpleKinds.orders;
-  await pullSimple(db, store, k.kind, k.resource, k.table, k.idField, orders.map((o) => k.map(o, store, productOf)), t);
+  const written = await pullSimple(db, store, k.kind, k.resource, k.table, k.idField, orders.map((o) => k.map(o, store, productOf)), t);
+  const arrivals: OrderArrival[] = orders
+    .filter((o) => written.has(o.id))
+    .map((o) => ({ orderId: written.get(o.id) as string, country: store.country, invoiceable: invoicedWooStatuses.has(o.status), customerTaxId: taxIdOf(o) }));
+  const pending = await recordArrivals(db, store.companyId, 'ecommerce', arrivals);
+  if (pending.length) (t.invoices ??= []).push(...pending);
 }
 export async function pullCustomers(db: Db, store: StoreCtx, customers: WooCustomer[], t: Tally) {
   const k = simpleKinds.customers;
@@ -616,7 +631,15 @@ export function runOut(row: typeof ecommerceSyncRuns.$inferSelect, store: { name
  * products; each page commits its records, its counts and the cursor of the next page in one
  * transaction, so a job resumed after a crash starts where the last commit left off.
  */
-export function createSyncEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'>; realtime?: Realtime; log?: { warn: (o: unknown, m?: string) => void }; client?: (store: StoreCtx) => WooClient }) {
+export function createSyncEngine(deps: {
+  db: Db;
+  secrets: Pick<SecretBox, 'open'>;
+  realtime?: Realtime;
+  log?: { warn: (o: unknown, m?: string) => void };
+  client?: (store: StoreCtx) => WooClient;
+  /** After a page committed orders whose invoices are pending: sends their issuing jobs (decision 0037). */
+  onInvoices?: (companyId: string) => Promise<unknown>;
+}) {
   const { db } = deps;
   const makeClient = deps.client ?? clientFor;
 
@@ -719,14 +742,15 @@ export function createSyncEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
               const variations = await variationsOfPage(client, items as unknown as WooProduct[]);
               await commit(runId, next, used(), (tx, t) => pullProducts(tx, store, maps, items as unknown as WooProduct[], variations, t));
             } else if (phase === 'orders') {
-              await commit(runId, next, used(), (tx, t) => pullOrders(tx, store, items as unknown as WooOrder[], t));
+              const written = await commit(runId, next, used(), (tx, t) => pullOrders(tx, store, items as unknown as WooOrder[], t));
+              if (written.invoices?.length) await deps.onInvoices?.(store.companyId);
             } else if (phase === 'customers') {
               await commit(runId, next, used(), (tx, t) => pullCustomers(tx, store, items as unknown as WooCustomer[], t));
             } else {
               const k = simpleKinds[phase];
-              await commit(runId, next, used(), (tx, t) =>
-                pullSimple(tx, store, k.kind, k.resource, k.table, k.idField, (items as never[]).map((i) => k.map(i, store)), t),
-              );
+              await commit(runId, next, used(), async (tx, t) => {
+                await pullSimple(tx, store, k.kind, k.resource, k.table, k.idField, (items as never[]).map((i) => k.map(i, store)), t);
+              });
             }
             cursor = next;
             await publish(runId, store);

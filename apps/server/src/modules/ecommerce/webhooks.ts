@@ -12,6 +12,7 @@ import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/wooco
 import { AppError } from '../../lib/errors.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { errorText } from '../webhooks/process.js';
+import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { clientFor, loadStore, type StoreCtx, storeColumns, storeOf } from './store.js';
 import { pullCustomers, pullOrders, pullProducts, type Tally, variationsOfPage } from './sync.js';
 
@@ -32,7 +33,12 @@ async function termMapsOf(db: Db, store: StoreCtx) {
 }
 
 /** One stored delivery into our records, like a sync of that one item (the same hashes: a repeat writes nothing). */
-export async function processWooEvent(db: Db, secrets: Parameters<typeof loadStore>[1], id: string): Promise<void> {
+export async function processWooEvent(
+  db: Db,
+  secrets: Parameters<typeof loadStore>[1],
+  id: string,
+  onInvoices?: (companyId: string) => Promise<unknown>,
+): Promise<void> {
   const [event] = await db.select().from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.id, id));
   if (!event || event.status !== 'pending') return;
   const store = await loadStore(db, secrets, event.companyId, event.storeId);
@@ -74,6 +80,7 @@ export async function processWooEvent(db: Db, secrets: Parameters<typeof loadSto
         attempts: event.attempts + 1,
       })
       .where(eq(woocommerceWebhookEvents.id, id));
+    if (t.invoices?.length) await onInvoices?.(store.companyId);
   } catch (error) {
     const attempts = event.attempts + 1;
     await db
@@ -93,7 +100,7 @@ export async function processWooEvent(db: Db, secrets: Parameters<typeof loadSto
  */
 export async function woocommerceWebhookRoutes(app: FastifyInstance) {
   const { db } = app.database;
-  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id));
+  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id, issueArrivedInvoices(db, app.jobs)));
   app.addHook('onReady', async () => {
     try {
       const pending = await db.select({ id: woocommerceWebhookEvents.id }).from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.status, 'pending')).limit(1000);

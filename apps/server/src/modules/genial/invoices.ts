@@ -180,6 +180,34 @@ async function save(db: Db, companyId: string, kind: GenialOrderKind, orderId: s
 }
 
 /**
+ * The client of a company's settings: the sandbox answered in-process, the token opened. Throws a
+ * `GenialError` with the Spanish reason when it cannot be built (a token that does not open, an
+ * address tests may not reach).
+ */
+export function genialClientFor(settings: SettingsRow, companyId: string, secrets: Pick<SecretBox, 'open'>) {
+  const d = genialDefaults;
+  const sandbox = isGenialSandboxUrl(settings.apiUrl);
+  if (d.onlyLocal && !sandbox && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(settings.apiUrl)) {
+    throw new GenialError('invalid', `En el entorno de pruebas solo se conecta con el sandbox (*.sandbox.test) y con direcciones locales, no con ${settings.apiUrl}`);
+  }
+  let token: string;
+  try {
+    token = secrets.open<string>(settings.token);
+  } catch {
+    throw new GenialError('auth', 'No se pudo abrir el token de Genial guardado: escríbelo de nuevo en /genial');
+  }
+  return createGenialClient({
+    url: settings.apiUrl,
+    token,
+    fetch: sandbox ? genialSandboxFetch(companyId, settings.apiUrl) : d.fetch,
+    retries: d.retries,
+    backoffMs: d.backoffMs,
+    maxBackoffMs: d.maxBackoffMs,
+    timeoutMs: d.timeoutMs,
+  });
+}
+
+/**
  * Puts an order's invoice in `pending` for the issuing job, refusing what must not be issued again
  * (409 when issued or already issuing, 400 without settings). Answers the pending invoice.
  */
@@ -219,26 +247,13 @@ export async function issueInvoice(db: Db, secrets: Pick<SecretBox, 'open'>, com
   if (!settings) return fail(noSettingsMessage(order.country));
   const customer = customerDocOf(order.country, current?.customerTaxId);
   if ('error' in customer) return fail(customer.error);
-  const d = genialDefaults;
-  const sandbox = isGenialSandboxUrl(settings.apiUrl);
-  if (d.onlyLocal && !sandbox && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(settings.apiUrl)) {
-    return fail(`En el entorno de pruebas solo se conecta con el sandbox (*.sandbox.test) y con direcciones locales, no con ${settings.apiUrl}`);
-  }
-  let token: string;
+  let client: ReturnType<typeof createGenialClient>;
   try {
-    token = secrets.open<string>(settings.token);
-  } catch {
-    return fail('No se pudo abrir el token de Genial guardado: escríbelo de nuevo en /genial');
+    client = genialClientFor(settings, companyId, secrets);
+  } catch (error) {
+    if (error instanceof GenialError) return fail(error.msg);
+    throw error;
   }
-  const client = createGenialClient({
-    url: settings.apiUrl,
-    token,
-    fetch: sandbox ? genialSandboxFetch(companyId, settings.apiUrl) : d.fetch,
-    retries: d.retries,
-    backoffMs: d.backoffMs,
-    maxBackoffMs: d.maxBackoffMs,
-    timeoutMs: d.timeoutMs,
-  });
   const doc = documentOf(order, settings, customer);
   try {
     const answer = await client.issue(doc, `${kind}:${orderId}`);

@@ -1,4 +1,5 @@
 import {
+  genialConnectionTestOut,
   genialCountryParams,
   genialInvoiceOut,
   genialInvoicesOut,
@@ -15,10 +16,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { genialSettings } from '../../db/genial-tables.js';
+import { GenialError } from '../../integrations/genial/client.js';
 import { isGenialSandboxUrl } from '../../integrations/genial/sandbox.js';
+import { digitsOf } from '../../integrations/genial/tax-ids.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { countryName, GENIAL_ISSUE_QUEUE, genialDefaults, invoiceOut, invoiceRows, issueInvoice, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
+import { countryName, GENIAL_ISSUE_QUEUE, genialClientFor, genialDefaults, invoiceOut, invoiceRows, issueInvoice, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
+import { GENIAL_SWEEP_QUEUE, sweepInvoices } from './arrivals.js';
 import { invoicePdf, invoiceXml } from './files.js';
 
 const idParams = z.object({ id: zId() });
@@ -42,6 +46,11 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.define<Job>(GENIAL_ISSUE_QUEUE, async ({ companyId, kind, orderId }) => {
     await issueInvoice(db, app.secrets, companyId, kind, orderId);
   });
+  // every minute: invoices of orders that arrived with no job yet, lost jobs, and Genial's «pending» asked again
+  app.jobs.define<{ companyId?: string }>(GENIAL_SWEEP_QUEUE, async ({ companyId }) => {
+    await sweepInvoices(db, app.jobs, companyId ? { companyId } : {});
+  });
+  app.jobs.every(GENIAL_SWEEP_QUEUE, '* * * * *');
 
   // ---- settings per country -------------------------------------------------------------------
   const tags = ['genial'];
@@ -70,6 +79,34 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
         .values({ companyId, country, ...values })
         .onConflictDoUpdate({ target: [genialSettings.companyId, genialSettings.country], set: values });
       return settingsOut((await settingsOf(db, companyId, country)) as NonNullable<Awaited<ReturnType<typeof settingsOf>>>);
+    },
+  );
+
+  app.post(
+    '/genial/settings/:country/test',
+    { config: { permission: { module: 'integrations', action: 'read' } }, schema: { tags, params: genialCountryParams, response: { 200: genialConnectionTestOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      const { country } = request.params;
+      const settings = await settingsOf(db, companyId, country);
+      if (!settings) throw new AppError('NOT_FOUND', `No hay configuración de Genial para ${countryName(country)}: guárdala primero`);
+      const problemOf = (e: GenialError) => (e.kind === 'auth' ? ('token' as const) : e.kind === 'network' || e.kind === 'invalid' ? ('url' as const) : ('service' as const));
+      let account: { taxId: string | null; name: string };
+      try {
+        account = await genialClientFor(settings, companyId, app.secrets).account();
+      } catch (error) {
+        if (error instanceof GenialError) return { ok: false, msg: error.msg, problem: problemOf(error) };
+        throw error;
+      }
+      const sandbox = isGenialSandboxUrl(settings.apiUrl) ? ' (sandbox: los comprobantes no van a la autoridad tributaria)' : '';
+      if (account.taxId && digitsOf(account.taxId) !== digitsOf(settings.issuerTaxId)) {
+        return {
+          ok: false,
+          problem: 'issuer' as const,
+          msg: `El token es de ${account.name} (${account.taxId}), no del emisor ${settings.issuerTaxId}: revisa el RUC / RUT / NIT del emisor o el token`,
+        };
+      }
+      return { ok: true, msg: `Conexión correcta con Genial para ${countryName(country)}: emisor ${settings.issuerTaxId} · ${account.taxId ? account.name : settings.issuerName}${sandbox}` };
     },
   );
 

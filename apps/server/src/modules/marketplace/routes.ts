@@ -39,6 +39,7 @@ import { bulkRunOut, createBulkEngine, loadBulk, MARKETPLACE_BULK_QUEUE, preview
 import { pushOne, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, products, refreshProductTotals, remotePriceStock } from './records.js';
 import { adapterFor, httpErrorOf, loadSource, marketplaceDefaults, sourceLabel, sourcesOf } from './sources.js';
+import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { createMarketplaceSync, MARKETPLACE_SYNC_QUEUE, runOut, writeOrderItems } from './sync.js';
 
 const idParams = z.object({ id: zId() });
@@ -75,7 +76,7 @@ const itemOut = (i: ItemRow) => ({
  */
 export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime });
+  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime, onInvoices: issueArrivedInvoices(db, app.jobs) });
   const bulk = createBulkEngine({ db, secrets: app.secrets, realtime: app.realtime });
   const variationRepo = repositoryOf(resources['marketplace-variations'], app.secrets);
   const orderRepo = repositoryOf(resources['marketplace-orders'], app.secrets);

@@ -20,6 +20,7 @@ import {
   saveLinks,
   variations,
 } from './records.js';
+import { recordArrivals, type OrderArrival } from '../genial/arrivals.js';
 import { adapterFor, loadSource, type SourceCtx } from './sources.js';
 
 export const MARKETPLACE_SYNC_QUEUE = 'marketplace.sync';
@@ -52,8 +53,13 @@ export interface Tally {
   updated: number;
   unchanged: number;
   errors: Array<{ item: string; msg: string }>;
+  /** Orders whose invoice this page left pending for Genial (decision 0037). */
+  invoices: string[];
 }
-const tally = (): Tally => ({ done: 0, created: 0, updated: 0, unchanged: 0, errors: [] });
+const tally = (): Tally => ({ done: 0, created: 0, updated: 0, unchanged: 0, errors: [], invoices: [] });
+
+/** Marketplace orders that are invoiced: those not cancelled, failed or on their way back. */
+const notInvoiced = new Set(['canceled', 'failed', 'returning', 'returned']);
 
 async function insertRows(db: Db, table: typeof marketplaceProductsTable, rows: Row[]) {
   for (let i = 0; i < rows.length; i += 300) await db.insert(table).values(rows.slice(i, i + 300) as never);
@@ -310,6 +316,7 @@ export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ ord
     : [];
   const byId = new Map(linkedRows.map((r) => [r.id, r]));
   const newLinks: Array<{ remoteId: string; recordId: string; hash: string }> = [];
+  const arrivals: OrderArrival[] = [];
   for (const { order, items } of changed) {
     const fields = orderFields(order, source, items);
     const reason = invalidReason(resources['marketplace-orders'], fields);
@@ -335,8 +342,10 @@ export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ ord
     }
     await writeOrderItems(db, source, id, items);
     newLinks.push({ remoteId: order.externalId, recordId: id, hash: hashOf(order) });
+    arrivals.push({ orderId: id, country: source.country, invoiceable: !notInvoiced.has(String(fields.status)), customerTaxId: order.customerTaxId });
   }
   await saveLinks(db, companyId, source.id, 'order', newLinks);
+  t.invoices.push(...(await recordArrivals(db, companyId, 'marketplace', arrivals)));
 }
 
 /** A run row as the screens see it. */
@@ -374,6 +383,8 @@ export function createMarketplaceSync(deps: {
   realtime?: Realtime;
   adapter?: (source: SourceCtx) => MarketplaceAdapter;
   now?: () => number;
+  /** After a page committed orders whose invoices are pending: sends their issuing jobs. */
+  onInvoices?: (companyId: string) => Promise<unknown>;
 }) {
   const { db } = deps;
   const makeAdapter = deps.adapter ?? ((s: SourceCtx) => adapterFor(s));
@@ -470,11 +481,12 @@ export function createMarketplaceSync(deps: {
         const { links, changed, unchanged } = await changedOrders(db, source, adapter, page.items);
         const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'done', offset: 0 };
         const ahead = page.total !== undefined ? Math.max(0, page.total - (cursor.offset ?? 0) - page.items.length) : 0;
-        await commit(runId, source, next, used(), ahead, async (tx, t) => {
+        const written = await commit(runId, source, next, used(), ahead, async (tx, t) => {
           t.done += page.items.length;
           t.unchanged += unchanged;
           await pullOrders(tx, source, changed, links, t);
         });
+        if (written.invoices.length) await deps.onInvoices?.(source.companyId);
         cursor = next;
       }
       await db

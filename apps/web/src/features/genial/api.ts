@@ -1,4 +1,4 @@
-import type { GenialInvoiceOut, GenialOrderKind, GenialRetryOut, GenialSettingsIn, GenialSettingsOut } from '@mostrador/contract';
+import type { GenialConnectionTestOut, GenialInvoiceOut, GenialOrderKind, GenialRetryOut, GenialSettingsIn, GenialSettingsOut } from '@mostrador/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { downloadFile, saveBlob } from '../../lib/file-transfer';
@@ -97,5 +97,12 @@ export function useSaveGenialSettings() {
   return useMutation({
     mutationFn: ({ country, body }: { country: string; body: GenialSettingsIn }) => api.put<GenialSettingsOut>(`/genial/settings/${country}`, body, { success: 'Configuración de Genial guardada' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: genialKeys.settings }),
+  });
+}
+
+/** POST /genial/settings/{country}/test: the saved settings tried against Genial (token, address, issuer). */
+export function useTestGenial() {
+  return useMutation({
+    mutationFn: (country: string) => api.post<GenialConnectionTestOut>(`/genial/settings/${country}/test`, undefined, { overlay: false, notify: false }),
   });
 }

@@ -30,6 +30,9 @@ describe('/genial', () => {
       if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: { integrations: ['list', 'read', 'create', 'update', 'delete'] } } };
       if (call.method === 'GET' && call.path === '/genial/settings') return { status: 200, body: { payload: [peru] } };
       if (call.method === 'PUT' && call.path === '/genial/settings/PE') return { status: 200, body: { ...peru, ...(call.body as object), tokenSet: true } };
+      if (call.method === 'POST' && call.path === '/genial/settings/PE/test') {
+        return { status: 200, body: { ok: false, problem: 'token', msg: 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial' } };
+      }
       return undefined;
     });
     renderApp(<GenialPage />, { route: '/genial' });
@@ -37,6 +40,11 @@ describe('/genial', () => {
     expect(screen.getByText('Chile')).toBeTruthy();
     expect(screen.getAllByText('Sin configurar')).toHaveLength(2);
     expect(document.body.textContent).not.toContain('sandbox-genial');
+    // only a saved country can be tried; the answer says what to fix
+    expect(screen.queryByRole('button', { name: 'Probar conexión con Genial en Chile' })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'Probar conexión con Genial en Perú' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Genial rechazó el token');
+    expect(calls.filter((c) => c.method === 'POST' && c.path === '/genial/settings/PE/test')).toHaveLength(1);
 
     await user.click((await screen.findAllByRole('button', { name: 'Editar' }, { timeout: 10_000 }))[0]);
     const form = screen.getByRole('form', { name: 'Genial en Perú' });

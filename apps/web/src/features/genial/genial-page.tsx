@@ -13,7 +13,7 @@ import { formatInstant } from '../../components/crud/cell-value';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
-import { useGenialSettings, useSaveGenialSettings } from './api';
+import { useGenialSettings, useSaveGenialSettings, useTestGenial } from './api';
 
 const countryNames: Record<string, string> = { PE: 'Perú', CL: 'Chile', CO: 'Colombia' };
 const taxIdLabel: Record<string, string> = { PE: 'RUC del emisor', CL: 'RUT del emisor', CO: 'NIT del emisor' };
@@ -23,6 +23,7 @@ const empty = (): GenialSettingsIn => ({ apiUrl: '', token: '', issuerTaxId: '',
 function CountryCard({ country, saved }: { country: string; saved: GenialSettingsOut | undefined }) {
   const can = usePermissions().can('integrations', 'update');
   const save = useSaveGenialSettings();
+  const test = useTestGenial();
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState<GenialSettingsIn>(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -36,7 +37,10 @@ function CountryCard({ country, saved }: { country: string; saved: GenialSetting
     save.mutate(
       { country, body },
       {
-        onSuccess: () => setEditing(false),
+        onSuccess: () => {
+          setEditing(false);
+          test.reset();
+        },
         onError: (error) => {
           const details = error instanceof ApiError ? (error.body as { errors?: { details?: Array<{ path: string; msg: string }> } } | null)?.errors?.details : undefined;
           setErrors(Object.fromEntries((details ?? []).map((d) => [d.path, d.msg])));
@@ -102,11 +106,28 @@ function CountryCard({ country, saved }: { country: string; saved: GenialSetting
             Sin esta configuración las órdenes de {countryNames[country]} no se facturan.
           </Typography>
         )}
-        {can && !editing && (
-          <Box>
-            <Button variant="outlined" size="small" onClick={start}>
-              {saved ? 'Editar' : 'Configurar'}
-            </Button>
+        {saved && !editing && test.data && (
+          <Alert severity={test.data.ok ? 'success' : 'error'} role="status">
+            {test.data.msg}
+          </Alert>
+        )}
+        {saved && !editing && test.isError && (
+          <Alert severity="error" role="status">
+            {test.error instanceof ApiError ? test.error.message : 'No se pudo probar la conexión'}
+          </Alert>
+        )}
+        {!editing && (
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+            {can && (
+              <Button variant="outlined" size="small" onClick={start}>
+                {saved ? 'Editar' : 'Configurar'}
+              </Button>
+            )}
+            {saved && (
+              <Button size="small" onClick={() => test.mutate(country)} disabled={test.isPending} aria-label={`Probar conexión con Genial en ${countryNames[country]}`}>
+                {test.isPending ? 'Probando…' : 'Probar conexión'}
+              </Button>
+            )}
           </Box>
         )}
       </CardContent>

@@ -1,0 +1,103 @@
+import type { GenialOrderKind } from '@mostrador/contract';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { genialInvoices, genialSettings } from '../../db/genial-tables.js';
+import { GENIAL_ISSUE_QUEUE, noSettingsMessage, STALE_PENDING_MS } from './invoices.js';
+
+/** An order a sync or a webhook has just written: whether it is to be invoiced and the customer's document, if the source gave one. */
+export interface OrderArrival {
+  orderId: string;
+  country: string;
+  /** Paid and not cancelled (decision 0037): a WooCommerce order processing or completed, a marketplace order not cancelled, failed or returned. */
+  invoiceable: boolean;
+  customerTaxId?: string;
+}
+
+/** The queue of the sweep (scheduled every minute). */
+export const GENIAL_SWEEP_QUEUE = 'genial.sweep';
+
+/** A fresh arrival's job may wait this long for the page's commit hook before the sweep sends it. */
+export const FRESH_PENDING_MS = 30_000;
+
+/** How many times Genial may answer «pending» before the invoice is left failed for a person to look at. */
+export const MAX_PENDING_POLLS = 10;
+
+export const tooManyPollsMessage = (polls: number) =>
+  `Genial sigue sin confirmar la factura después de ${polls} consultas: revisa su estado en Genial y pulsa «Reintentar»`;
+
+/**
+ * Records the invoices that orders arriving from a store or a marketplace need, in the caller's
+ * transaction (so an order and its pending invoice are written together). Only for a company that
+ * uses Genial (settings for some country): an invoiceable order of a country with settings gets a
+ * `pending` invoice (attempts 0) for the sweep to issue; one of a country without them a `failed`
+ * invoice saying what to configure, so nothing is silently skipped. An order that already has an
+ * invoice keeps it (a second delivery of the same order changes nothing). Answers the order ids
+ * left pending.
+ */
+export async function recordArrivals(db: Db, companyId: string, kind: GenialOrderKind, arrivals: OrderArrival[]): Promise<string[]> {
+  const due = arrivals.filter((a) => a.invoiceable);
+  if (!due.length) return [];
+  const countries = new Set(
+    (await db.select({ country: genialSettings.country }).from(genialSettings).where(eq(genialSettings.companyId, companyId))).map((r) => r.country),
+  );
+  if (!countries.size) return [];
+  const rows = due.map((a) => {
+    const taxId = a.customerTaxId?.trim().slice(0, 20) || null;
+    return countries.has(a.country)
+      ? { companyId, orderKind: kind, orderId: a.orderId, status: 'pending', customerTaxId: taxId, attempts: 0 }
+      : { companyId, orderKind: kind, orderId: a.orderId, status: 'failed', customerTaxId: taxId, attempts: 0, lastError: noSettingsMessage(a.country) };
+  });
+  const inserted = await db
+    .insert(genialInvoices)
+    .values(rows)
+    .onConflictDoNothing({ target: [genialInvoices.companyId, genialInvoices.orderKind, genialInvoices.orderId] })
+    .returning({ orderId: genialInvoices.orderId, status: genialInvoices.status });
+  return inserted.filter((r) => r.status === 'pending').map((r) => r.orderId);
+}
+
+interface Sender {
+  send(name: string, data: object, options?: { singletonKey?: string }): Promise<unknown>;
+}
+
+/**
+ * Sends the issuing job of the invoices that wait for one (decision 0037): new arrivals (attempts
+ * 0, older than `FRESH_PENDING_MS` unless `fresh` — the commit hook of the page that wrote them
+ * passes it), and invoices pending longer than `STALE_PENDING_MS` (a job lost to a crash, or
+ * Genial answered «pending» and is asked again with the same Idempotency-Key). An invoice Genial
+ * kept pending `MAX_PENDING_POLLS` times is left failed with a reason. Scheduled every minute;
+ * answers how many jobs it sent.
+ */
+export async function sweepInvoices(db: Db, jobs: Sender, options: { companyId?: string; fresh?: boolean; limit?: number } = {}): Promise<number> {
+  const now = Date.now();
+  const i = genialInvoices;
+  const freshBefore = new Date(now - (options.fresh ? 0 : FRESH_PENDING_MS));
+  const staleBefore = new Date(now - STALE_PENDING_MS);
+  const rows = await db
+    .select({ companyId: i.companyId, orderKind: i.orderKind, orderId: i.orderId, attempts: i.attempts })
+    .from(i)
+    .where(
+      and(
+        eq(i.status, 'pending'),
+        options.companyId ? eq(i.companyId, options.companyId) : undefined,
+        or(and(eq(i.attempts, 0), lt(i.updatedAt, freshBefore)), lt(i.updatedAt, staleBefore)),
+      ),
+    )
+    .orderBy(i.updatedAt)
+    .limit(options.limit ?? 500);
+  let sent = 0;
+  for (const r of rows) {
+    const where = and(eq(i.companyId, r.companyId), eq(i.orderKind, r.orderKind), eq(i.orderId, r.orderId), eq(i.status, 'pending'));
+    if (r.attempts >= MAX_PENDING_POLLS) {
+      await db.update(i).set({ status: 'failed', lastError: tooManyPollsMessage(r.attempts), updatedAt: new Date() }).where(where);
+      continue;
+    }
+    // touching updated_at first: the next sweep does not send it again while this job runs
+    await db.update(i).set({ updatedAt: sql`now()` }).where(where);
+    await jobs.send(GENIAL_ISSUE_QUEUE, { companyId: r.companyId, kind: r.orderKind, orderId: r.orderId }, { singletonKey: `${r.orderKind}:${r.orderId}` });
+    sent++;
+  }
+  return sent;
+}
+
+/** The commit hook of syncs and webhooks: the company's fresh arrivals get their jobs now, not at the next sweep. */
+export const issueArrivedInvoices = (db: Db, jobs: Sender) => (companyId: string) => sweepInvoices(db, jobs, { companyId, fresh: true });
