@@ -65,8 +65,8 @@ export const chatStateReasons = {
   badToken: (channel: ChannelKind) =>
     `No se pudo leer el token de acceso de ${channelNames[channel]} (la clave del servidor cambió): un administrador debe guardarlo de nuevo en Integraciones › WhatsApp.`,
   noRecipient: 'Este chat no tiene a quién escribir: su lead no tiene identificador en el canal.',
-  /** What the composer adds when a template is needed (template sending comes with the template-message work). */
-  templateNeeded: 'Para escribirle ahora hace falta una plantilla aprobada. El envío de plantillas desde el chat aún no está disponible.',
+  /** What the composer adds on WhatsApp when the window is closed: its «Enviar plantilla» button opens the approved templates (decision 0038). */
+  templateNeeded: 'Envíale una plantilla aprobada: cuando responda, se abre de nuevo la ventana de 24 horas para escribirle libremente.',
   notFailed: 'Solo se puede reintentar un mensaje que falló.',
   noteNotRetried: 'Las notas internas no se envían al cliente.',
 } as const;

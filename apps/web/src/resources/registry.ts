@@ -46,6 +46,7 @@ import Store from '@mui/icons-material/Store';
 import Storefront from '@mui/icons-material/Storefront';
 import SupportAgent from '@mui/icons-material/SupportAgent';
 import Telegram from '@mui/icons-material/Telegram';
+import Textsms from '@mui/icons-material/Textsms';
 import Tune from '@mui/icons-material/Tune';
 import ViewModule from '@mui/icons-material/ViewModule';
 import WhatsApp from '@mui/icons-material/WhatsApp';
@@ -196,6 +197,8 @@ export const screens: ScreenEntry[] = [
   // Mensajería y marketing
   { path: '/chat', group: 'messaging', label: 'Chat', icon: Forum, module: 'chats', page: () => import('../features/chat/chat-page') },
   { path: '/respuestas-rapidas', group: 'messaging', label: 'Respuestas rápidas', icon: Bolt, module: 'messaging', resource: 'respuestas-rapidas', load: () => import('./respuestas-rapidas') },
+  // WhatsApp templates of the line, submitted to and synced from Meta (decision 0038)
+  { path: '/mensajes_de_plantilla', group: 'messaging', label: 'Mensajes de plantilla', icon: Textsms, module: 'messaging', page: () => import('../features/whatsapp-templates/templates-page') },
   { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('./imagina-template-messages') },
   { path: '/marketing/campaigns', group: 'messaging', label: 'Campañas', icon: Campaign, module: 'marketing', resource: 'marketing-campaigns', load: () => import('./marketing-campaigns') },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },

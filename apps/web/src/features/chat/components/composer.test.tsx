@@ -70,7 +70,7 @@ describe('Composer: the channel’s state before typing', () => {
     const banner = screen.getByTestId('outside-window');
     expect(banner.textContent).toContain('Ventana de 24 horas cerrada');
     expect(banner.textContent).toContain('Pasaron más de 24 horas desde el último mensaje del cliente');
-    expect(banner.textContent).toContain('hace falta una plantilla aprobada');
+    expect(banner.textContent).toContain('plantilla aprobada');
     expect(replyBox().disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Adjuntar archivo por enlace' }) as HTMLButtonElement).disabled).toBe(true);

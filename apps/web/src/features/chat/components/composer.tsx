@@ -1,4 +1,5 @@
 import {
+  type ChatMessage,
   type ChatMessageKind,
   type ChatState,
   chatStateReasons,
@@ -9,6 +10,7 @@ import {
 } from '@mostrador/contract';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import MarkChatReadOutlinedIcon from '@mui/icons-material/MarkChatReadOutlined';
 import SendIcon from '@mui/icons-material/Send';
 import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import Alert from '@mui/material/Alert';
@@ -34,6 +36,7 @@ import { classifyMediaUrl } from '../lib/media';
 import { filterQuickReplies, insertAt, slashQuery } from '../lib/quick-replies';
 import { channelNames, chatTexts, kindNames } from '../texts';
 import { QuickReplyPicker } from './quick-reply-picker';
+import { TemplatePicker, templatePickerTexts } from './template-picker';
 
 type Errors = Partial<Record<'text' | 'mediaUrl' | 'kind', string>>;
 
@@ -158,16 +161,32 @@ export function effectiveState(state: ChatState | undefined, closedEstimate: boo
 const channelLabel = { whatsapp: channelNames.whatsapp, messenger: channelNames.facebook, instagram: channelNames.instagram } as const;
 
 /** Why free-form messages cannot go out now, in the composer: the window, the connection, the recipient. */
-function StateBanner({ state, canConnect }: { state: NonNullable<ReturnType<typeof effectiveState>>; canConnect: boolean }) {
+function StateBanner({ state, canConnect, onTemplate }: { state: NonNullable<ReturnType<typeof effectiveState>>; canConnect: boolean; onTemplate?: () => void }) {
   const name = channelLabel[state.channel];
   if (state.state === 'window_closed') {
+    // WhatsApp: an approved template may go out now (decision 0038)
+    const templates = state.channel === 'whatsapp' && onTemplate;
     return (
-      <Alert severity="warning" data-testid="outside-window" data-state="window_closed" sx={{ mb: 1, py: 0.25 }}>
+      <Alert
+        severity="warning"
+        data-testid="outside-window"
+        data-state="window_closed"
+        sx={{ mb: 1, py: 0.25, '& .MuiAlert-action': { alignItems: 'center', pt: 0 } }}
+        action={
+          templates ? (
+            <Button color="inherit" size="small" variant="outlined" startIcon={<MarkChatReadOutlinedIcon />} onClick={onTemplate} sx={{ whiteSpace: 'nowrap' }}>
+              {templatePickerTexts.open}
+            </Button>
+          ) : undefined
+        }
+      >
         <AlertTitle sx={{ mb: 0.25 }}>{chatTexts.windowClosedTitle}</AlertTitle>
         {state.reason}
-        <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
-          {chatStateReasons.templateNeeded}
-        </Box>
+        {templates && (
+          <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+            {chatStateReasons.templateNeeded}
+          </Box>
+        )}
       </Alert>
     );
   }
@@ -225,6 +244,8 @@ export interface ComposerProps {
   refusal?: string;
   /** What a quick reply's {{variables}} become in this chat. */
   variables?: Partial<Record<QuickReplyVariable, string>>;
+  /** A WhatsApp template was sent (window closed): the thread adds the message. Without it no template is offered. */
+  onTemplateSent?: (message: ChatMessage) => void;
 }
 
 /**
@@ -233,7 +254,7 @@ export interface ComposerProps {
  * typed: a closed window or a channel that is not connected locks the answer (notes stay
  * open) and says why in Spanish.
  */
-export function Composer({ chatId, autoFocus = false, closed, state, canConnect = false, sending, onSend, onNote, refusal, variables = {} }: ComposerProps) {
+export function Composer({ chatId, autoFocus = false, closed, state, canConnect = false, sending, onSend, onNote, refusal, variables = {}, onTemplateSent }: ComposerProps) {
   const [draft] = useState(() => readDraft(chatId));
   const [text, setTextState] = useState(draft.text);
   const [note, setNoteState] = useState(!!onNote && !!draft.note);
@@ -247,6 +268,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   };
   const [error, setError] = useState<string>();
   const [attaching, setAttaching] = useState(false);
+  const [pickingTemplate, setPickingTemplate] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
 
@@ -345,7 +367,9 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
       data-state={effective?.state ?? 'open'}
       sx={{ borderTop: 1, borderColor: 'divider', bgcolor: note ? '#FFFBEA' : 'background.paper', px: { xs: 1, sm: 2 }, pt: 1, pb: 1.25 }}
     >
-      {!note && effective && !effective.canSend && <StateBanner state={effective} canConnect={canConnect} />}
+      {!note && effective && !effective.canSend && (
+        <StateBanner state={effective} canConnect={canConnect} onTemplate={onTemplateSent ? () => setPickingTemplate(true) : undefined} />
+      )}
       {refusal && !note && !(effective && !effective.canSend) && (
         <Alert severity="error" sx={{ mb: 1 }} data-testid="send-refusal">
           {refusal}
@@ -452,6 +476,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         onHighlight={setHighlighted}
         onPick={pick}
       />
+      {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} />}
       <AttachDialog open={attaching} onClose={() => setAttaching(false)} onSend={(body) => void send(body, '')} />
     </Box>
   );

@@ -13,6 +13,7 @@ import IconButton from '@mui/material/IconButton';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
@@ -22,7 +23,8 @@ import { useSession } from '../../../lib/session';
 import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks/use-chat-data';
 import { useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../hooks/use-composer-data';
 import { useRerenderAt } from '../hooks/use-now';
-import { threadChat, threadMessages } from '../lib/cache';
+import { type ThreadData, threadChat, threadMessages, upsertMessage } from '../lib/cache';
+import { chatKeys } from '../api';
 import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../lib/time';
 import { channelNames, chatTexts } from '../texts';
 import { ChatActions } from './chat-actions';
@@ -131,6 +133,14 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
       }
       return false;
     }
+  };
+
+  // a WhatsApp template sent from the composer (decision 0038): it joins the thread at once
+  const queryClient = useQueryClient();
+  const { companyId: currentCompany } = useSession();
+  const onTemplateSent = (message: ChatMessage) => {
+    queryClient.setQueryData<ThreadData>(chatKeys.thread(chatId, currentCompany), (data) => upsertMessage(data, message));
+    setRefusal(undefined);
   };
 
   const onNote = async (text: string): Promise<boolean> => {
@@ -282,6 +292,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         onNote={onNote}
         refusal={refusal}
         variables={{ nombre: chat?.lead?.name || chat?.contactName, telefono: chat?.lead?.telefono, agente: user?.first_name }}
+        onTemplateSent={onTemplateSent}
       />
     </Box>
   );

@@ -1,0 +1,235 @@
+import {
+  type ChatMessage,
+  type ChatTemplates,
+  type TemplateLeadField,
+  templateLeadFields,
+  templateVariables,
+  variableCount,
+  type WhatsappTemplate,
+} from '@mostrador/contract';
+import SendIcon from '@mui/icons-material/Send';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { WhatsappTemplatePreview } from '../../../components/ui/whatsapp-template-preview';
+import { ApiError, api } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { chatKeys } from '../api';
+
+const enc = encodeURIComponent;
+
+export const templatePickerTexts = {
+  open: 'Enviar plantilla',
+  title: 'Enviar una plantilla de WhatsApp',
+  template: 'Plantilla aprobada',
+  none: 'Esta línea no tiene plantillas aprobadas.',
+  manage: 'Ir a Mensajes de plantilla',
+  headerValue: 'Variable del encabezado {{1}}',
+  valueOf: (n: number, field?: string) => (field ? `{{${n}}} · ${field}` : `{{${n}}}`),
+  fromLead: (field: string) => `Completado con: ${field}. Puedes cambiarlo.`,
+  leadHasNone: (field: string) => `El lead no tiene ${field.toLowerCase()}: escríbelo tú.`,
+  typed: (example?: string) => (example ? `Escríbelo tú (ejemplo: ${example})` : 'Escríbelo tú'),
+  missing: (n: number) => `Completa el valor de {{${n}}}`,
+  headerMissing: 'Completa el valor de la variable del encabezado',
+  preview: 'Así lo recibirá el cliente',
+  cancel: 'Cancelar',
+  send: 'Enviar plantilla',
+  failed: 'No se pudo enviar la plantilla',
+} as const;
+
+/** The composer's template calls (decision 0038). */
+export const templatePickerApi = {
+  list: (chatId: string, signal?: AbortSignal) => api.get<ChatTemplates>(`/chats/${enc(chatId)}/templates`, { overlay: false, notify: false, signal }),
+  send: (chatId: string, body: { templateId: string; bodyValues: string[]; headerValue?: string }) =>
+    api.post<ChatMessage>(`/chats/${enc(chatId)}/template`, body, { overlay: false, notify: false }),
+};
+
+/** Each body variable prefilled from the lead field the template maps it to. */
+export function prefill(t: WhatsappTemplate, values: ChatTemplates['values']): string[] {
+  return Array.from({ length: variableCount(t.body) }, (_, i) => {
+    const field = t.variableFields[i] as TemplateLeadField | '' | undefined;
+    return (field && values[field]) || '';
+  });
+}
+
+export interface TemplatePickerProps {
+  chatId: string;
+  open: boolean;
+  onClose: () => void;
+  /** The message the server stored (sent or failed); the thread adds it. */
+  onSent: (message: ChatMessage) => void;
+}
+
+/**
+ * The approved templates of the chat's line, their variables prefilled from the lead (each says
+ * which field it comes from), the bubble as the customer will see it, and the send. Used when
+ * the 24-hour window is closed.
+ */
+export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePickerProps) {
+  const { companyId } = useSession();
+  const fullScreen = useMediaQuery('(max-width:600px)');
+  const templates = useQuery({
+    queryKey: [...chatKeys.all, 'templates', chatId, companyId],
+    queryFn: ({ signal }) => templatePickerApi.list(chatId, signal),
+    enabled: open,
+    retry: false,
+    meta: { quiet: true },
+  });
+  const list = templates.data?.payload ?? [];
+  const [templateId, setTemplateId] = useState('');
+  const [bodyValues, setBodyValues] = useState<string[]>([]);
+  const [headerValue, setHeaderValue] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [refusal, setRefusal] = useState<string>();
+  const [sending, setSending] = useState(false);
+  const chosen = list.find((t) => t._id === templateId);
+
+  const choose = (t: WhatsappTemplate | undefined) => {
+    setTemplateId(t?._id ?? '');
+    setBodyValues(t && templates.data ? prefill(t, templates.data.values) : []);
+    setHeaderValue('');
+    setErrors({});
+    setRefusal(undefined);
+  };
+  useEffect(() => {
+    if (!open) return;
+    setRefusal(undefined);
+    setErrors({});
+  }, [open]);
+  // the first template is chosen when the list arrives
+  useEffect(() => {
+    if (open && templates.data && !chosen) choose(templates.data.payload.find((t) => t.sendable));
+  }, [open, templates.data]);
+
+  const headerNeeds = chosen?.header?.format === 'TEXT' && templateVariables(chosen.header.text).length > 0;
+  const n = chosen ? variableCount(chosen.body) : 0;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    const found: Record<string, string> = {};
+    for (let i = 0; i < n; i++) if (!bodyValues[i]?.trim()) found[`bodyValues.${i}`] = templatePickerTexts.missing(i + 1);
+    if (headerNeeds && !headerValue.trim()) found.headerValue = templatePickerTexts.headerMissing;
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSending(true);
+    setRefusal(undefined);
+    try {
+      const message = await templatePickerApi.send(chatId, { templateId: chosen._id, bodyValues: bodyValues.slice(0, n), ...(headerNeeds ? { headerValue } : {}) });
+      onSent(message);
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const details = (error.body as { errors?: { details?: Array<{ path: string; msg: string }> } } | undefined)?.errors?.details ?? [];
+        setErrors(Object.fromEntries(details.map((d) => [d.path, d.msg])));
+        setRefusal(error.messages[0] ?? templatePickerTexts.failed);
+      } else setRefusal(templatePickerTexts.failed);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const blocked = templates.data?.blocked ?? (templates.error instanceof ApiError ? templates.error.messages[0] : undefined);
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" fullScreen={fullScreen} aria-labelledby="template-picker-title">
+      <form onSubmit={submit} noValidate aria-label={templatePickerTexts.title}>
+        <DialogTitle id="template-picker-title">{templatePickerTexts.title}</DialogTitle>
+        <DialogContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0,1fr) minmax(0,1fr)' }, gap: 3, pt: '8px !important' }}>
+          {templates.isLoading ? (
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 3, gridColumn: '1 / -1' }}>
+              <CircularProgress size={28} aria-label="Cargando plantillas" />
+            </Box>
+          ) : blocked || list.length === 0 ? (
+            <Alert
+              severity="info"
+              sx={{ gridColumn: '1 / -1' }}
+              data-testid="no-templates"
+              action={
+                <Button component={RouterLink} to="/mensajes_de_plantilla" color="inherit" size="small" sx={{ whiteSpace: 'nowrap' }}>
+                  {templatePickerTexts.manage}
+                </Button>
+              }
+            >
+              {blocked ?? templatePickerTexts.none}
+            </Alert>
+          ) : (
+            <>
+              <Box sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+                {refusal && (
+                  <Alert severity="error" data-testid="template-send-refusal">
+                    {refusal}
+                  </Alert>
+                )}
+                <TextField select label={templatePickerTexts.template} value={templateId} onChange={(e) => choose(list.find((t) => t._id === e.target.value))}>
+                  {list.map((t) => (
+                    <MenuItem key={t._id} value={t._id} disabled={!t.sendable}>
+                      {t.name} · {t.language}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                {headerNeeds && (
+                  <TextField
+                    label={templatePickerTexts.headerValue}
+                    value={headerValue}
+                    onChange={(e) => setHeaderValue(e.target.value)}
+                    error={!!errors.headerValue}
+                    helperText={errors.headerValue ?? templatePickerTexts.typed(chosen?.header?.example)}
+                  />
+                )}
+                {chosen &&
+                  Array.from({ length: n }, (_, i) => {
+                    const field = chosen.variableFields[i] as TemplateLeadField | '' | undefined;
+                    const fieldName = field ? templateLeadFields[field] : undefined;
+                    const fromLead = field ? templates.data?.values[field] : undefined;
+                    const help = fieldName ? (fromLead ? templatePickerTexts.fromLead(fieldName) : templatePickerTexts.leadHasNone(fieldName)) : templatePickerTexts.typed(chosen.bodyExamples[i]);
+                    return (
+                      <TextField
+                        // biome-ignore lint/suspicious/noArrayIndexKey: a variable is its number
+                        key={`${chosen._id}-${i}`}
+                        label={templatePickerTexts.valueOf(i + 1, fieldName)}
+                        value={bodyValues[i] ?? ''}
+                        onChange={(e) => {
+                          const next = [...bodyValues];
+                          next[i] = e.target.value;
+                          setBodyValues(next);
+                        }}
+                        error={!!errors[`bodyValues.${i}`]}
+                        helperText={errors[`bodyValues.${i}`] ?? help}
+                        slotProps={{ htmlInput: { 'data-variable': i + 1 } }}
+                      />
+                    );
+                  })}
+              </Box>
+              {chosen && (
+                <Box>
+                  <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+                    {templatePickerTexts.preview}
+                  </Typography>
+                  <WhatsappTemplatePreview template={chosen} bodyValues={bodyValues} headerValue={headerValue} />
+                </Box>
+              )}
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{templatePickerTexts.cancel}</Button>
+          <Button type="submit" variant="contained" startIcon={<SendIcon />} disabled={!chosen || sending}>
+            {templatePickerTexts.send}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
