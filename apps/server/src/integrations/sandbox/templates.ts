@@ -17,7 +17,7 @@ const PAGE_SIZE = 25;
  * keeps every template), and the sandbox plays Meta's review: a PENDING template is APPROVED
  * SANDBOX_REVIEW_SECONDS after it was submitted, or REJECTED (INVALID_FORMAT) when its body
  * has '#rechazo'. The other statuses (PAUSED, DISABLED, a REJECTED of the demo) stay as they
- * are. Lists come in pages of 25 with Meta's `paging.cursors.after` / `paging.next`.
+ * are, and so does a PENDING template the sandbox did not receive (the demo's seeded one). Lists come in pages of 25 with Meta's `paging.cursors.after` / `paging.next`.
  */
 export function createSandboxTemplateClient(db: Db): TemplateClient {
   const rowsOf = async <T>(q: SQL) => (await db.execute(q)).rows as T[];
@@ -45,7 +45,8 @@ export function createSandboxTemplateClient(db: Db): TemplateClient {
       );
       const now = Date.now();
       const data: GraphTemplate[] = rows.slice(0, PAGE_SIZE).map((r) => {
-        const reviewed = r.status === 'PENDING' && now - new Date(r.created_at).getTime() >= SANDBOX_REVIEW_SECONDS * 1000;
+        // only what the sandbox itself received is reviewed: the demo's seeded PENDING template stays in review
+        const reviewed = r.status === 'PENDING' && !!r.provider_id?.startsWith(SANDBOX_ID_PREFIX) && now - new Date(r.created_at).getTime() >= SANDBOX_REVIEW_SECONDS * 1000;
         const rejected = reviewed && r.body.toLowerCase().includes(SANDBOX_REJECT_WORD);
         const status = reviewed ? (rejected ? 'REJECTED' : 'APPROVED') : r.status;
         const { components } = toGraphTemplate({
@@ -87,4 +88,6 @@ export function createSandboxTemplateClient(db: Db): TemplateClient {
   };
 }
 
-const sandboxId = () => `9${BigInt(`0x${randomBytes(6).toString('hex')}`).toString().padStart(14, '0').slice(0, 14)}`;
+/** The ids the sandbox gives the templates it receives (numeric, as Meta's). */
+const SANDBOX_ID_PREFIX = '55';
+const sandboxId = () => `${SANDBOX_ID_PREFIX}${BigInt(`0x${randomBytes(6).toString('hex')}`).toString().padStart(13, '0').slice(0, 13)}`;
