@@ -380,6 +380,25 @@ describe('ecommerce product calls (SPEC §7)', () => {
     expect(empty.json().errors.msg).toContain('Elige al menos un producto');
   });
 
+  it('deleting a product here removes its variations and moves the store product to the trash; the next sync does not bring it back', async () => {
+    const p = await firstProductOf('P40');
+    const remote = [...woo.store.products.values()].find((x) => x.sku === 'P40');
+    if (!remote) throw new Error('P40');
+    const company = admin.company('Demo Chile');
+    const variationIds = (await t.sql<{ id: string }>(`select id from ecommerces_variations where company_id = $1 and ecommerce_id = $2`, [company, p._id])).map((r) => r.id);
+    expect(variationIds).toHaveLength(2);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/ecommerces/${p._id}`, headers: chile });
+    expect(res.statusCode, res.body).toBe(200);
+    const [{ n: left }] = await t.sql<{ n: number }>(`select count(*)::int as n from ecommerces_variations where company_id = $1 and id = any($2::uuid[])`, [company, variationIds]);
+    expect(left).toBe(0);
+    for (let i = 0; i < 100 && woo.store.products.has(remote.id); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(woo.store.products.has(remote.id)).toBe(false);
+    const run = await syncAll();
+    expect(run.status).toBe('done');
+    const again = (await t.app.inject({ method: 'GET', url: '/api/ecommerces?country=CL&filter=P40&limit=50', headers: chile })).json().payload as Array<{ sku: string }>;
+    expect(again.filter((x) => x.sku === 'P40')).toHaveLength(0);
+  });
+
   it('crossover shows one product beside the other country stores, and copy-multimedia copies pictures and texts', async () => {
     const peru = as(admin, admin.company('Demo Perú'));
     // the demo's sandbox stores (Perú, Chile) were synced at seed time

@@ -1,7 +1,8 @@
-import { fieldKind, isNestedRef, pageOf, type RealtimeEvent, type Resource, resourceList, zId } from '@mostrador/contract';
+import { fieldKind, isNestedRef, pageOf, type Resource, resourceList, zId } from '@mostrador/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Db } from '../db/database.js';
 import { resourceTables } from '../db/resource-tables.js';
 import { admit, settleAuth, tenantOf } from '../plugins/auth.js';
 import { trustedPage } from '../lib/list.js';
@@ -37,13 +38,19 @@ export function repositoryOf(resource: Resource, secrets: Pick<SecretBox, 'seal'
 }
 
 /**
- * What open screens hear when a record of these resources is deleted: the event their own
- * changes already send, so a list open in another tab drops the record without a reload.
+ * What a module does when one of its resource's records is deleted through the standard call:
+ * `within` in the deletion's transaction (with the stored row: what goes with the record), `after`
+ * once it committed (with the wire record and what `within` answered: events, jobs). Declared once
+ * per resource at module load (`onRemoval`); the hooks receive the app they run in.
  */
-const removalEvents: Partial<Record<string, (removed: Record<string, unknown>) => RealtimeEvent>> = {
-  // an order deleted from /ordenes (decision 0032)
-  orders: (order) => ({ type: 'order.updated', orderId: String(order._id), code: String(order.code ?? ''), status: 'deleted', created: false }),
-};
+export interface RemovalHook {
+  within?: (tx: Db, companyId: string, row: Record<string, unknown>) => Promise<unknown>;
+  after?: (app: FastifyInstance, companyId: string, removed: Record<string, unknown>, extra: unknown) => Promise<void>;
+}
+const removalHooks = new Map<string, RemovalHook>();
+export function onRemoval(resourceKey: string, hook: RemovalHook) {
+  removalHooks.set(resourceKey, hook);
+}
 
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
@@ -110,11 +117,18 @@ function registerResource(app: FastifyInstance, resource: Resource) {
   if (ops.has('delete')) {
     // the spec's delete with a body: the body must name the record as it is stored
     const body = resource.deleteBody;
-    const announce = removalEvents[resource.key];
     r.delete(`${base}/:id`, { config: permission('delete'), schema: { tags, params: idParams, ...(body ? { body } : {}) } }, async (req) => {
       const tenant = tenantOf(req);
-      const removed = await repo.remove(db, tenant, req.params.id, body ? (req.body as Record<string, unknown>) : undefined);
-      if (announce) await app.realtime.publish(tenant.companyId, announce(removed));
+      const hook = removalHooks.get(resource.key);
+      const within = hook?.within;
+      const { extra, ...removed } = await repo.remove(
+        db,
+        tenant,
+        req.params.id,
+        body ? (req.body as Record<string, unknown>) : undefined,
+        within ? (tx, row) => within(tx, tenant.companyId, row) : undefined,
+      );
+      if (hook?.after) await hook.after(app, tenant.companyId, removed, extra);
       return { status: 200, _id: req.params.id };
     });
   }

@@ -514,7 +514,17 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
      * records of the company (a scalar reference becomes empty, an id leaves a list).
      * `expected`: the spec's delete body — each given field must equal the stored one.
      */
-    async remove(db: Db, tenant: Tenant, id: string, expected?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    /**
+     * Deletes a record (and clears what refers to it) in one transaction; `within` runs in it first,
+     * with the stored row, for what a module must remove with the record (its answer is returned as `extra`).
+     */
+    async remove(
+      db: Db,
+      tenant: Tenant,
+      id: string,
+      expected?: Record<string, unknown>,
+      within?: (tx: Db, row: Record<string, unknown>) => Promise<unknown>,
+    ): Promise<Record<string, unknown> & { extra?: unknown }> {
       return db.transaction(async (tx) => {
         const [row] = await tx.select().from(table).where(scope(tenant, eq(columns.id, id))).for('update');
         if (!row) throw new AppError('NOT_FOUND');
@@ -530,6 +540,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
             mismatched.map(([f]) => ({ path: f, msg: 'No coincide con el registro' })),
           );
         }
+        const extra = within ? await within(tx as unknown as Db, row as Row) : undefined;
         await tx.delete(table).where(scope(tenant, eq(columns.id, id)));
         for (const ref of referrers()) {
           const other = ref.table as unknown as Record<string, AnyPgColumn>;
@@ -546,7 +557,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
             await tx.update(ref.table).set({ [ref.field]: null, ...also } as never).where(and(sameCompany, eq(column, id)));
           }
         }
-        return toWire(row as Row);
+        return extra === undefined ? toWire(row as Row) : { ...toWire(row as Row), extra };
       });
     },
   };

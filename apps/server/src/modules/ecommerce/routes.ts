@@ -40,6 +40,7 @@ import type { ResourceTable } from '../../resources/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';
+import { defineTrashJob } from './removal.js';
 import { createSyncEngine, runOut, SYNC_QUEUE } from './sync.js';
 import { woocommerceWebhookRoutes } from './webhooks.js';
 
@@ -72,6 +73,7 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['ecommerces'];
 
   app.jobs.define<{ runId: string }>(SYNC_QUEUE, async ({ runId }) => engine.run(runId));
+  defineTrashJob(app, db);
   // runs a crash left queued or running are queued again when the queue has started: they resume at their cursor
   app.addHook('onReady', async () => {
     try {

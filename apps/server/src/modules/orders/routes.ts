@@ -17,13 +17,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { repositoryOf } from '../../resources/crud.js';
+import { onRemoval, repositoryOf } from '../../resources/crud.js';
 import { publishChatEffect } from '../chats/events.js';
 import { productImageSvg } from './product-images.js';
 import { createPublicCatalog } from './public-catalog.js';
 import { createOrders, IDEMPOTENCY_KEY } from './service.js';
 
 const idParams = z.object({ id: zId() });
+
+// an order deleted from /ordenes (decision 0032): open lists drop it without a reload
+onRemoval('orders', {
+  after: (app, companyId, order) =>
+    app.realtime.publish(companyId, { type: 'order.updated', orderId: String(order._id), code: String(order.code ?? ''), status: 'deleted', created: false }),
+});
+
 /** The repository answers records as the resource's wire shape (its entity). */
 type CatalogOut = z.infer<typeof resources.catalogs.entity>;
 type OrderOut = z.infer<typeof resources.orders.entity>;
