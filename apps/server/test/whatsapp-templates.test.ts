@@ -229,7 +229,7 @@ describe('a template from a chat whose window is closed', () => {
     expect(res.statusCode, res.body).toBe(201);
     const message = res.json() as ChatMessage;
     expect(message).toMatchObject({ direction: 'out', kind: 'text', status: 'sent', content: { template: { name: 'seguimiento_pedido', language: 'es_PE' } } });
-    expect(message.text).toBe('*Pedido B-77*\n\nHola Rosa, tu pedido sale hoy a las 16:00. ¡Gracias por comprar!\n\n_Bodega Lucho_\n\n[Gracias]');
+    expect(message.text).toBe('Pedido B-77\n\nHola Rosa, tu pedido sale hoy a las 16:00. ¡Gracias por comprar!\n\nBodega Lucho\n\n[Gracias]');
     expect(tpl.sends.at(-1)).toEqual({
       to: '51977300001',
       template: {

@@ -304,9 +304,9 @@ export function renderTemplate(
   values: { body: ReadonlyArray<string | undefined>; header?: string },
 ): string {
   const parts: string[] = [];
-  if (t.header?.format === 'TEXT' && t.header.text) parts.push(`*${fillTemplateText(t.header.text, [values.header])}*`);
+  if (t.header?.format === 'TEXT' && t.header.text) parts.push(fillTemplateText(t.header.text, [values.header]));
   parts.push(fillTemplateText(t.body, values.body));
-  if (t.footer) parts.push(`_${t.footer}_`);
+  if (t.footer) parts.push(t.footer);
   if (t.buttons.length) parts.push(t.buttons.map((b) => `[${b.text}]`).join(' '));
   return parts.join('\n\n');
 }

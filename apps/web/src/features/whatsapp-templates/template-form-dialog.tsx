@@ -284,6 +284,7 @@ export function TemplateFormDialog({ open, onClose, onSubmit }: TemplateFormDial
                       select
                       label={texts.fieldOf(i + 1)}
                       value={d.fields[i] ?? ''}
+                      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                       onChange={(e) => setAt('fields', i, e.target.value as TemplateLeadField | '')}
                     >
                       <MenuItem value="">{texts.typedByAgent}</MenuItem>

@@ -6,6 +6,7 @@ import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { Composer } from '../chat/components/composer';
+import { MessageBubble } from '../chat/components/message-bubble';
 import { TemplatesPage } from './templates-page';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -163,5 +164,15 @@ describe('Composer: a template when the window is closed', () => {
       />,
     );
     expect(within(screen.getByTestId('outside-window')).queryByRole('button', { name: 'Enviar plantilla' })).toBeNull();
+  });
+
+  it('the thread shows a template sent as its rendered text, labelled with the template', () => {
+    renderApp(
+      <MessageBubble
+        message={{ _id: 'm-2', chatId: 'chat-1', direction: 'out', kind: 'text', text: 'Pedido A-1\n\nHola Rosa', hasMedia: false, status: 'sent', isActive: true, sentAt: at, content: { template: { name: 'pedido_en_camino', language: 'es_PE' } } }}
+      />,
+    );
+    expect(screen.getByTestId('template-label').textContent).toBe('Plantilla · pedido_en_camino');
+    expect(screen.getByTestId('message').textContent).toContain('Hola Rosa');
   });
 });

@@ -24,7 +24,7 @@ import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { PageHeader } from '../../components/ui/page-header';
@@ -188,7 +188,16 @@ export function TemplatesPage() {
 
   const data = list.data;
   const templates = data?.payload ?? [];
-  const selected = useMemo(() => templates.find((x) => x._id === selectedId) ?? templates[0], [templates, selectedId]);
+  // the chosen one, else the first approved (what the chat can send), else the first
+  const selected = useMemo(() => templates.find((x) => x._id === selectedId) ?? templates.find((x) => x.status === 'APPROVED') ?? templates[0], [templates, selectedId]);
+  const panel = useRef<HTMLDivElement>(null);
+  const choose = (id: string) => {
+    setSelectedId(id);
+    // on a phone the preview is under the list: bring it into view
+    if (typeof window !== 'undefined' && window.matchMedia?.('(max-width: 899.95px)').matches) {
+      requestAnimationFrame(() => panel.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }));
+    }
+  };
   const blocked = data?.blocked;
   const filtering = !!status || !!search;
 
@@ -272,7 +281,7 @@ export function TemplatesPage() {
                 <ListItemButton
                   key={t._id}
                   selected={t._id === selected?._id}
-                  onClick={() => setSelectedId(t._id)}
+                  onClick={() => choose(t._id)}
                   divider
                   data-testid="template-row"
                   sx={{ display: 'block', py: 1.25 }}
@@ -304,7 +313,7 @@ export function TemplatesPage() {
             </Box>
           )}
         </Paper>
-        <Box sx={{ position: { md: 'sticky' }, top: { md: 16 } }}>
+        <Box ref={panel} sx={{ position: { md: 'sticky' }, top: { md: 16 }, scrollMarginTop: 72 }}>
           {selected ? (
             <TemplatePreviewPanel key={selected._id} template={selected} canDelete={can('messaging', 'delete')} onDelete={() => void onDelete(selected)} />
           ) : (

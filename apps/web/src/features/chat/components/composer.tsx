@@ -167,25 +167,18 @@ function StateBanner({ state, canConnect, onTemplate }: { state: NonNullable<Ret
     // WhatsApp: an approved template may go out now (decision 0038)
     const templates = state.channel === 'whatsapp' && onTemplate;
     return (
-      <Alert
-        severity="warning"
-        data-testid="outside-window"
-        data-state="window_closed"
-        sx={{ mb: 1, py: 0.25, '& .MuiAlert-action': { alignItems: 'center', pt: 0 } }}
-        action={
-          templates ? (
-            <Button color="inherit" size="small" variant="outlined" startIcon={<MarkChatReadOutlinedIcon />} onClick={onTemplate} sx={{ whiteSpace: 'nowrap' }}>
-              {templatePickerTexts.open}
-            </Button>
-          ) : undefined
-        }
-      >
+      <Alert severity="warning" data-testid="outside-window" data-state="window_closed" sx={{ mb: 1, py: 0.25 }}>
         <AlertTitle sx={{ mb: 0.25 }}>{chatTexts.windowClosedTitle}</AlertTitle>
         {state.reason}
         {templates && (
-          <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
-            {chatStateReasons.templateNeeded}
-          </Box>
+          <>
+            <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+              {chatStateReasons.templateNeeded}
+            </Box>
+            <Button color="inherit" size="small" variant="outlined" startIcon={<MarkChatReadOutlinedIcon />} onClick={onTemplate} sx={{ mt: 0.75, mb: 0.25, whiteSpace: 'nowrap' }}>
+              {templatePickerTexts.open}
+            </Button>
+          </>
         )}
       </Alert>
     );

@@ -2,6 +2,7 @@ import { type ChatMessage, chatMessageStatusLabels } from '@mostrador/contract';
 import BlockIcon from '@mui/icons-material/Block';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
+import MarkChatReadOutlinedIcon from '@mui/icons-material/MarkChatReadOutlined';
 import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -91,6 +92,15 @@ export function MessageBubble({ message, onDelete, onRetry, retrying = false }: 
             <StickyNote2OutlinedIcon sx={{ fontSize: 15 }} />
             <Typography variant="caption" sx={{ fontWeight: 700, letterSpacing: 0.2 }}>
               {chatTexts.note}
+            </Typography>
+          </Box>
+        )}
+        {message.content?.template && !deleted && (
+          // a WhatsApp template sent from the composer (decision 0038): the text is its rendered copy
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: 'text.secondary', mb: 0.25 }} data-testid="template-label">
+            <MarkChatReadOutlinedIcon sx={{ fontSize: 15 }} />
+            <Typography variant="caption" sx={{ fontWeight: 600 }}>
+              {`Plantilla · ${message.content.template.name}`}
             </Typography>
           </Box>
         )}
