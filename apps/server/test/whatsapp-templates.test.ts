@@ -290,3 +290,35 @@ describe('deleting', () => {
     expect((await call(admin, peru, 'GET', `/whatsapp-templates/${target._id}`)).statusCode).toBe(404);
   });
 });
+
+describe('Meta’s template status webhook', () => {
+  const statusUpdate = (id: string, name: string, event: string, reason?: string, time = Math.floor(Date.now() / 1000)) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: PERU_WABA,
+        time,
+        changes: [{ field: 'message_template_status_update', value: { event, message_template_id: Number(id), message_template_name: name, message_template_language: 'es_PE', reason: reason ?? null } }],
+      },
+    ],
+  });
+  const settle = async () => {
+    for (const id of await processor.pendingIds()) await processor.process(id);
+  };
+
+  it('moves the template to the status Meta reports, with the rejection reason, without a sync', async () => {
+    const target = (await list(admin, peru)).payload.find((x) => x.name === 'seguimiento_pedido') as WhatsappTemplate;
+    expect((await deliver(t, '/api/webhooks/whatsapp', statusUpdate(target.providerId as string, target.name, 'PAUSED', undefined, 1_800_000_000))).statusCode).toBe(200);
+    await settle();
+    expect(((await call(admin, peru, 'GET', `/whatsapp-templates/${target._id}`)).json() as WhatsappTemplate).status).toBe('PAUSED');
+    expect((await deliver(t, '/api/webhooks/whatsapp', statusUpdate(target.providerId as string, target.name, 'REJECTED', 'INCORRECT_CATEGORY', 1_800_000_100))).statusCode).toBe(200);
+    await settle();
+    const after = (await call(admin, peru, 'GET', `/whatsapp-templates/${target._id}`)).json() as WhatsappTemplate;
+    expect(after).toMatchObject({ status: 'REJECTED', reason: 'La categoría elegida no corresponde al contenido' });
+    // another company's templates are untouched, and a FLAGGED warning changes nothing
+    expect((await list(acme, acmeCo)).totalDocs).toBe(0);
+    await deliver(t, '/api/webhooks/whatsapp', statusUpdate(target.providerId as string, target.name, 'FLAGGED', undefined, 1_800_000_200));
+    await settle();
+    expect(((await call(admin, peru, 'GET', `/whatsapp-templates/${target._id}`)).json() as WhatsappTemplate).status).toBe('REJECTED');
+  });
+});

@@ -60,8 +60,22 @@ export type ProviderEvent = { provider: Provider; eventId: string; accountId: st
   | { type: 'message'; data: InboundMessage }
   | { type: 'status'; data: StatusUpdate }
   | { type: 'read'; data: ReadReceipt }
+  | { type: 'template_status'; data: TemplateStatusUpdate }
   | { type: 'other'; data: { raw: unknown } }
 );
+
+/**
+ * A WhatsApp template's review or quality changed (`message_template_status_update`, decision
+ * 0038): the event is addressed to the WhatsApp Business Account (`accountId` = the WABA id).
+ */
+export interface TemplateStatusUpdate {
+  templateId: string;
+  name?: string;
+  language?: string;
+  /** APPROVED, REJECTED, PENDING, PAUSED, DISABLED, FLAGGED, REINSTATED, IN_APPEAL, PENDING_DELETION… */
+  event: string;
+  reason?: string;
+}
 
 const str = z.union([z.string(), z.number()]).transform(String);
 /** An item this code cannot read: kept once (by content) with its raw JSON, nothing done. */
@@ -168,7 +182,16 @@ const waValue = z.looseObject({
 });
 const waPayload = z.looseObject({
   object: z.literal('whatsapp_business_account'),
-  entry: z.array(z.looseObject({ changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })).default([]) })),
+  entry: z.array(
+    z.looseObject({ id: str.optional(), time: str.optional(), changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })).default([]) }),
+  ),
+});
+const waTemplateStatus = z.looseObject({
+  event: z.string().min(1),
+  message_template_id: str,
+  message_template_name: z.string().optional(),
+  message_template_language: z.string().optional(),
+  reason: z.string().nullish(),
 });
 
 /** Drops undefined fields, so the stored jsonb holds only what came. */
@@ -284,6 +307,25 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
   const events: ProviderEvent[] = [];
   for (const entry of parsed.data.entry) {
     for (const change of entry.changes) {
+      if (change.field === 'message_template_status_update' && entry.id) {
+        const t = waTemplateStatus.safeParse(change.value);
+        if (!t.success) continue;
+        events.push({
+          provider: 'whatsapp',
+          // the same template may go PAUSED → APPROVED → PAUSED: each change is its own event
+          eventId: `template:${t.data.message_template_id}:${t.data.event}:${entry.time ?? ''}`,
+          accountId: entry.id,
+          type: 'template_status',
+          data: compact({
+            templateId: t.data.message_template_id,
+            name: t.data.message_template_name,
+            language: t.data.message_template_language,
+            event: t.data.event,
+            reason: t.data.reason ?? undefined,
+          }),
+        });
+        continue;
+      }
       if (change.field !== 'messages') continue;
       const value = waValue.safeParse(change.value);
       if (!value.success) continue;

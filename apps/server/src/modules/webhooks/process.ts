@@ -3,7 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
 import { companies } from '../../db/schema.js';
-import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
+import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate, TemplateStatusUpdate } from '../../integrations/meta/events.js';
+import { applyTemplateStatus } from '../whatsapp-templates/status.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { publishChatEffect } from '../chats/events.js';
@@ -111,7 +112,8 @@ export function createWebhookProcessor(
         .select({ companyId: channels.companyId, country: companies.country })
         .from(channels)
         .innerJoin(companies, eq(companies.id, channels.companyId))
-        .where(and(eq(channels.kind, event.provider), eq(channels.providerId, event.accountId)));
+        // a template's status is addressed to the WhatsApp Business Account, not to a line (decision 0038)
+        .where(and(eq(channels.kind, event.provider), event.type === 'template_status' ? eq(channels.businessAccountId, event.accountId) : eq(channels.providerId, event.accountId)));
       // an event a company already received (a dead letter replayed after its line was disconnected
       // or changed) is still that company's: the company its channel had when it failed
       const [owner] = channel
@@ -128,6 +130,7 @@ export function createWebhookProcessor(
         // a WhatsApp catalogue order becomes an order of the company too (modules/orders)
         if (outcome.status === 'processed' && m.kind === 'order') order = await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
+      else if (event.type === 'template_status') outcome = await applyTemplateStatus(tx, event.accountId, event.payload as TemplateStatusUpdate);
       else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       // automatic assignment of the chat's unassigned lead, when the company has it on (decision 0025)
