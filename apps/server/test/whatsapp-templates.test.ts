@@ -247,6 +247,20 @@ describe('a template from a chat whose window is closed', () => {
     expect((await call(admin, peru, 'POST', `/chats/${chat}/messages`, { text: 'Hola' })).statusCode).toBe(409);
   });
 
+  it('the same Idempotency-Key sends once (a repeated click, a lost answer); a malformed key is a 400', async () => {
+    const sends = tpl.sends.length;
+    const body = { templateId: approved._id, bodyValues: ['Rosa', '17:00'], headerValue: 'B-78' };
+    const headers = { ...as(admin, peru), 'idempotency-key': 'tpl-0f5c2d8e-key-1' };
+    const first = await t.app.inject({ method: 'POST', url: `/api/chats/${chat}/template`, headers, payload: body });
+    const again = await t.app.inject({ method: 'POST', url: `/api/chats/${chat}/template`, headers, payload: body });
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.json()._id).toBe(first.json()._id);
+    expect(tpl.sends.length).toBe(sends + 1);
+    const bad = await t.app.inject({ method: 'POST', url: `/api/chats/${chat}/template`, headers: { ...as(admin, peru), 'idempotency-key': 'x' }, payload: body });
+    expect(bad.statusCode).toBe(400);
+    expect(tpl.sends.length).toBe(sends + 1);
+  });
+
   it('a missing value, a template not approved or of another company: refused, nothing stored or sent', async () => {
     const count = async () => Number((await t.sql<{ n: number }>('select count(*) as n from chat_messages where chat_id = $1', [chat]))[0].n);
     const before = [await count(), tpl.sends.length];

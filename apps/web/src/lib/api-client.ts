@@ -68,6 +68,8 @@ export interface RequestOptions {
   success?: string | boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** A write a retry could double (a send): the same key is done once (ARCHITECTURE §5). */
+  idempotencyKey?: string;
 }
 
 function codeOf(body: unknown): ErrorCode | undefined {
@@ -113,6 +115,7 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 export function buildHeaders(options: RequestOptions): Headers {
   const headers = new Headers({ Accept: 'application/json', 'Accept-Language': pickLang(browserLanguage()) });
   if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+  if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
   if (!options.public) {
     const { token, companyId } = sessionStore.get();
     if (token) headers.set('Authorization', `Bearer ${token}`);

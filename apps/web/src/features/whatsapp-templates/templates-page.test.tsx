@@ -116,7 +116,7 @@ describe('Composer: a template when the window is closed', () => {
   it('offers the approved templates, prefills the variables from the lead saying from which field, previews and sends them', async () => {
     const user = userEvent.setup();
     const sent = { _id: 'm-1', chatId: 'chat-1', direction: 'out', kind: 'text', text: 'Hola Rosa…', hasMedia: false, status: 'sent', isActive: true, sentAt: at };
-    const { calls } = fakeApi((call: FakeCall) => {
+    const { calls, spy } = fakeApi((call: FakeCall) => {
       if (call.path === '/respuestas-rapidas') return { status: 200, body: pageOf([]) };
       if (call.method === 'GET' && call.path === '/chats/chat-1/templates') return { status: 200, body: { payload: [approved], values: { nombre: 'Rosa Quispe', empresa: 'Demo Perú', agente: 'Ana' } } };
       if (call.method === 'POST' && call.path === '/chats/chat-1/template') return { status: 201, body: sent };
@@ -149,6 +149,9 @@ describe('Composer: a template when the window is closed', () => {
     await waitFor(() => expect(onTemplateSent).toHaveBeenCalled());
     const post = calls.find((c) => c.method === 'POST') as FakeCall;
     expect(post.body).toEqual({ templateId: approved._id, bodyValues: ['Rosa Quispe', 'Demo Perú', '16:00'] });
+    // sent with an Idempotency-Key: a repeated click never sends twice
+    const init = spy.mock.calls.find(([, i]) => i?.method === 'POST')?.[1];
+    expect(new Headers(init?.headers).get('Idempotency-Key')?.startsWith('tpl-')).toBe(true);
   });
 
   it('Messenger offers no WhatsApp template', () => {

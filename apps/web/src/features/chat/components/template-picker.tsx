@@ -52,8 +52,8 @@ export const templatePickerTexts = {
 /** The composer's template calls (decision 0038). */
 export const templatePickerApi = {
   list: (chatId: string, signal?: AbortSignal) => api.get<ChatTemplates>(`/chats/${enc(chatId)}/templates`, { overlay: false, notify: false, signal }),
-  send: (chatId: string, body: { templateId: string; bodyValues: string[]; headerValue?: string }) =>
-    api.post<ChatMessage>(`/chats/${enc(chatId)}/template`, body, { overlay: false, notify: false }),
+  send: (chatId: string, body: { templateId: string; bodyValues: string[]; headerValue?: string }, idempotencyKey: string) =>
+    api.post<ChatMessage>(`/chats/${enc(chatId)}/template`, body, { overlay: false, notify: false, idempotencyKey }),
 };
 
 /** Each body variable prefilled from the lead field the template maps it to. */
@@ -63,6 +63,8 @@ export function prefill(t: WhatsappTemplate, values: ChatTemplates['values']): s
     return (field && values[field]) || '';
   });
 }
+
+const newSendKey = () => `tpl-${globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
 
 export interface TemplatePickerProps {
   chatId: string;
@@ -95,6 +97,8 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
   const [refusal, setRefusal] = useState<string>();
   const [sending, setSending] = useState(false);
   const chosen = list.find((t) => t._id === templateId);
+  // one key per opening of the dialog: a click repeated after a lost answer never sends twice
+  const [sendKey, setSendKey] = useState(() => newSendKey());
 
   const choose = (t: WhatsappTemplate | undefined) => {
     setTemplateId(t?._id ?? '');
@@ -107,6 +111,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
     if (!open) return;
     setRefusal(undefined);
     setErrors({});
+    setSendKey(newSendKey());
   }, [open]);
   // the first template is chosen when the list arrives
   useEffect(() => {
@@ -127,11 +132,13 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
     setSending(true);
     setRefusal(undefined);
     try {
-      const message = await templatePickerApi.send(chatId, { templateId: chosen._id, bodyValues: bodyValues.slice(0, n), ...(headerNeeds ? { headerValue } : {}) });
+      const message = await templatePickerApi.send(chatId, { templateId: chosen._id, bodyValues: bodyValues.slice(0, n), ...(headerNeeds ? { headerValue } : {}) }, sendKey);
       onSent(message);
       onClose();
     } catch (error) {
       if (error instanceof ApiError) {
+        // the server answered: the next click is a new send (a lost answer keeps the key)
+        setSendKey(newSendKey());
         const details = (error.body as { errors?: { details?: Array<{ path: string; msg: string }> } } | undefined)?.errors?.details ?? [];
         setErrors(Object.fromEntries(details.map((d) => [d.path, d.msg])));
         setRefusal(error.messages[0] ?? templatePickerTexts.failed);
