@@ -32,6 +32,11 @@ pg.types.setTypeParser(1700, (v) => Number(v));
  */
 export const namedStatements = new WeakSet<object>();
 
+/** A query config naming a fixed statement where the pool keeps it per connection (PostgreSQL), so it is planned once. */
+export function statementOf(pool: object, name: string, text: string, values: unknown[]): { name?: string; text: string; values: unknown[] } {
+  return namedStatements.has(pool) ? { name, text, values } : { text, values };
+}
+
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 export interface EmbeddedInfo {

@@ -1,28 +1,39 @@
 import type { ProductVariant, PublicCatalog, PublicProduct, PublicProductsPage } from '@mostrador/contract';
 import { currencyOfCountry, type CountryCode } from '@mostrador/contract';
 import type pg from 'pg';
+import { statementOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 
 /**
  * The public digital catalogue's statements (decision 0031). A catalogue's products are the ids
- * in its `product_ids`; a page joins them to the products by primary key, names brand,
- * category and colour, filters by search text, categories and brands, and counts the matches in
- * the same statement. bench/catalog.ts measures PRODUCTS_PAGE_SQL against pgbench.
+ * in its `product_ids`. A page is chosen, and its matches counted, on narrow rows first: the
+ * company's products that are in the catalogue (a semi-join on its ids) and pass the search text,
+ * category and brand filters; only the page's rows are then joined to their brand, category and
+ * colour. On 5,000 products this took the first page from 59 to 20 ms of execution, and a brand
+ * with a category from 74 to 19 (a plain join re-expanded the ids once per matching product).
+ * The catalogue and its facets are named statements on PostgreSQL, planned once per connection;
+ * the page is not: its generic plan, chosen after five executions, loops over the catalogue's ids
+ * (14 s where the planned one takes 20 ms). bench/catalog.ts measures it against pgbench.
  */
-export const PRODUCTS_PAGE_SQL = `select p.id, p.name, p.sku, p.price, p.stock, p.description, p.image_url, p.brand_id, b.name as brand,
-       p.category_id, c.name as category, co.name as color_name, co.hex as color_hex, p.variants, count(*) over () as total
-  from catalogs k
-  cross join lateral jsonb_array_elements_text(coalesce(k.product_ids, '[]'::jsonb)) e(id)
-  join products p on p.company_id = k.company_id and p.id = e.id::uuid
+export const PRODUCTS_PAGE_SQL = `with page as (
+  select p.id, p.name, count(*) over () as total
+    from products p
+   where p.company_id = (select company_id from catalogs where id = $1::uuid)
+     and p.id in (select e.id::uuid from catalogs k cross join lateral jsonb_array_elements_text(coalesce(k.product_ids, '[]'::jsonb)) e(id) where k.id = $1::uuid)
+     and ($2::text is null or p.name ilike $2 or p.sku ilike $2)
+     and ($3::uuid[] is null or p.category_id = any($3::uuid[]))
+     and ($4::uuid[] is null or p.brand_id = any($4::uuid[]))
+   order by p.name, p.id
+   limit $5 offset $6
+)
+select p.id, p.name, p.sku, p.price, p.stock, p.description, p.image_url, p.brand_id, b.name as brand,
+       p.category_id, c.name as category, co.name as color_name, co.hex as color_hex, p.variants, page.total
+  from page
+  join products p on p.id = page.id
   left join brands b on b.company_id = p.company_id and b.id = p.brand_id
   left join categories c on c.company_id = p.company_id and c.id = p.category_id
   left join colors co on co.company_id = p.company_id and co.id = p.color_id
- where k.id = $1::uuid
-   and ($2::text is null or p.name ilike $2 or p.sku ilike $2)
-   and ($3::uuid[] is null or p.category_id = any($3::uuid[]))
-   and ($4::uuid[] is null or p.brand_id = any($4::uuid[]))
- order by p.name, p.id
- limit $5 offset $6`;
+ order by page.name, page.id`;
 
 const CATALOG_SQL = `select k.id, k.name, k.description, k.company_id, co.name as company, co.country
   from catalogs k join companies co on co.id = k.company_id
@@ -62,17 +73,15 @@ interface ProductRowOut {
 export function createPublicCatalog() {
   return {
     async catalog(pool: pg.Pool, by: { id?: string; company?: string }): Promise<PublicCatalog> {
-      const { rows } = await pool.query<{ id: string; name: string; description: string | null; company: string; country: CountryCode }>(CATALOG_SQL, [
-        by.id ?? null,
-        by.company ?? null,
-      ]);
+      const { rows } = await pool.query<{ id: string; name: string; description: string | null; company: string; country: CountryCode }>(
+        statementOf(pool, 'public_catalog', CATALOG_SQL, [by.id ?? null, by.company ?? null]),
+      );
       const k = rows[0];
       if (!k) {
         throw new AppError('NOT_FOUND', by.id ? 'Este catálogo no existe o ya no está publicado' : 'Esta tienda no tiene un catálogo publicado');
       }
       const facets = await pool.query<{ brand_id: string | null; brand: string | null; category_id: string | null; category: string | null; n: number }>(
-        FACETS_SQL,
-        [k.id],
+        statementOf(pool, 'public_catalog_facets', FACETS_SQL, [k.id]),
       );
       const brands = new Map<string, string>();
       const categories = new Map<string, string>();
@@ -100,14 +109,16 @@ export function createPublicCatalog() {
       q: { page: number; limit: number; filter?: string; categoryId?: string[]; brandId?: string[] },
     ): Promise<PublicProductsPage> {
       const offset = (q.page - 1) * q.limit;
-      const { rows } = await pool.query<ProductRowOut>(PRODUCTS_PAGE_SQL, [
-        catalogId,
-        q.filter ? `%${escapeLike(q.filter)}%` : null,
-        q.categoryId?.length ? q.categoryId : null,
-        q.brandId?.length ? q.brandId : null,
-        q.limit,
-        offset,
-      ]);
+      const { rows } = await pool.query<ProductRowOut>(
+        { text: PRODUCTS_PAGE_SQL, values: [
+          catalogId,
+          q.filter ? `%${escapeLike(q.filter)}%` : null,
+          q.categoryId?.length ? q.categoryId : null,
+          q.brandId?.length ? q.brandId : null,
+          q.limit,
+          offset,
+        ] },
+      );
       let colors = new Map<string, { name: string; hex: string }>();
       if (rows.some((r) => r.variants?.some((v) => v.colorId))) {
         const found = await pool.query<{ id: string; name: string; hex: string }>(
@@ -118,14 +129,16 @@ export function createPublicCatalog() {
       }
       let totalDocs = rows.length ? Number(rows[0].total) : 0;
       if (!rows.length && q.page > 1) {
-        const again = await pool.query<ProductRowOut>(PRODUCTS_PAGE_SQL, [
-          catalogId,
-          q.filter ? `%${escapeLike(q.filter)}%` : null,
-          q.categoryId?.length ? q.categoryId : null,
-          q.brandId?.length ? q.brandId : null,
-          1,
-          0,
-        ]);
+        const again = await pool.query<ProductRowOut>(
+          { text: PRODUCTS_PAGE_SQL, values: [
+            catalogId,
+            q.filter ? `%${escapeLike(q.filter)}%` : null,
+            q.categoryId?.length ? q.categoryId : null,
+            q.brandId?.length ? q.brandId : null,
+            1,
+            0,
+          ] },
+        );
         totalDocs = again.rows.length ? Number(again.rows[0].total) : 0;
       }
       const payload = rows.map((r): PublicProduct => {
