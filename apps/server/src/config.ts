@@ -28,6 +28,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WEB_DIST: z.string().optional(),
   META_APP_SECRET: z.string().min(1).optional(),
+  META_APP_ID: z.string().regex(/^\d+$/, { error: 'META_APP_ID son solo dígitos' }).optional(),
   WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional(),
   SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional(),
   GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
@@ -66,6 +67,8 @@ export interface Config {
   metaAppSecret?: string;
   /** What Meta must send as `hub.verify_token` when subscribing a webhook (same rule). */
   webhookVerifyToken?: string;
+  /** Meta app id: the Resumable Upload API (`/{app-id}/uploads`) of a template's media header example (decision 0038). */
+  metaAppId?: string;
   /**
    * Who outbound chat messages go through (decision 0014): `graph`, Meta's Graph API (WhatsApp
    * Cloud API, Messenger Send API) with each channel's token; `sandbox`, a local stand-in that
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     version: pkg.version,
     metaAppSecret: e.META_APP_SECRET ?? demoSecrets.metaAppSecret,
     webhookVerifyToken: e.WEBHOOK_VERIFY_TOKEN ?? demoSecrets.webhookVerifyToken,
+    metaAppId: e.META_APP_ID,
     sendProvider: e.SEND_PROVIDER ?? (e.NODE_ENV === 'production' ? 'graph' : 'sandbox'),
     graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,

@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatTemplates, type TemplateSyncOut, type WhatsappTemplate, type WhatsappTemplateList, templateMessages } from '@mostrador/contract';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
@@ -25,6 +26,10 @@ let acme: Signed;
 let peru: string;
 let acmeCo: string;
 let processor: WebhookProcessor;
+let files: Server;
+let filesUrl: string;
+const APP_ID = '567000000000038';
+const EXAMPLE_BYTES = Buffer.from('GIF89a-imagen-de-ejemplo-para-la-plantilla');
 
 const call = (s: Signed, company: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(s, company), payload });
@@ -53,9 +58,16 @@ const good = {
 };
 
 beforeAll(async () => {
-  tpl = fakeTemplates();
+  tpl = fakeTemplates(TOKEN);
   fake = await startFakeGraph(TOKEN, tpl.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
+  // a public link to an example image (a media header's example is read from it and uploaded to Meta)
+  files = createServer((req, res) => {
+    if (req.url !== '/promo.jpg') return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(EXAMPLE_BYTES.length) }).end(EXAMPLE_BYTES);
+  });
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url, META_APP_ID: APP_ID });
   [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');
@@ -68,6 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await fake?.close();
+  await new Promise((resolve) => files?.close(resolve));
 });
 
 describe('creating a template submits it to Meta', () => {
@@ -108,6 +121,37 @@ describe('creating a template submits it to Meta', () => {
     const { errors } = res.json() as { errors: { msg: string; details?: Array<{ path: string; msg: string }> } };
     expect(errors.details?.some((d) => d.path === path && d.msg === msg) || errors.msg === msg, JSON.stringify(errors)).toBe(true);
     expect([await templateCount(peru), fake.requests.length]).toEqual(before);
+  });
+
+  it('a media header’s example is uploaded to Meta (Resumable Upload API) and submitted by its handle; the link stays ours', async () => {
+    const res = await call(admin, peru, 'POST', '/whatsapp-templates', {
+      name: 'promo_con_imagen',
+      language: 'es_PE',
+      category: 'MARKETING',
+      header: { format: 'IMAGE', mediaUrl: `${filesUrl}/promo.jpg` },
+      body: '¡Hola {{1}}! Mira lo nuevo de la semana.',
+      bodyExamples: ['María'],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((res.json() as WhatsappTemplate).header).toEqual({ format: 'IMAGE', mediaUrl: `${filesUrl}/promo.jpg` });
+    expect(tpl.uploads.at(-1)).toMatchObject({ fileName: 'promo.jpg', fileType: 'image/jpeg', fileLength: EXAMPLE_BYTES.length, received: EXAMPLE_BYTES.length });
+    const submitted = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v21.0/${PERU_WABA}/message_templates`).at(-1);
+    expect((submitted?.body as { components: object[] }).components[0]).toEqual({ type: 'HEADER', format: 'IMAGE', example: { header_handle: [tpl.uploads.at(-1)?.handle] } });
+    expect(fake.requests.some((r) => r.path.startsWith(`/v21.0/${APP_ID}/uploads?`) && r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(fake.requests.some((r) => r.path.startsWith('/v21.0/upload:') && r.authorization === `OAuth ${TOKEN}`)).toBe(true);
+    // a link that does not answer: a 502 that names the field, nothing submitted or stored
+    const before = [await templateCount(peru), fake.requests.filter((r) => r.path.endsWith('/message_templates')).length];
+    const bad = await call(admin, peru, 'POST', '/whatsapp-templates', {
+      name: 'promo_sin_imagen',
+      language: 'es_PE',
+      category: 'MARKETING',
+      header: { format: 'IMAGE', mediaUrl: `${filesUrl}/no-existe.jpg` },
+      body: 'Hola {{1}}, mira lo nuevo.',
+      bodyExamples: ['María'],
+    });
+    expect(bad.statusCode).toBe(502);
+    expect(bad.json().errors.details).toEqual([{ path: 'header.mediaUrl', msg: expect.stringContaining('No se pudo descargar el archivo de ejemplo (HTTP 404)') }]);
+    expect([await templateCount(peru), fake.requests.filter((r) => r.path.endsWith('/message_templates')).length]).toEqual(before);
   });
 
   it('a name already used in that language is a 409 before reaching Meta', async () => {
@@ -152,24 +196,26 @@ describe('sync', () => {
     });
     const before = fake.requests.length;
     const result = await sync(admin, peru);
-    expect(result).toMatchObject({ created: 4, updated: 1, removed: 0, total: 5 });
+    expect(result).toMatchObject({ created: 4, updated: 2, removed: 0, total: 6 });
     const pages = fake.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith(`/v21.0/${PERU_WABA}/message_templates`));
     expect(pages).toHaveLength(3);
     expect(pages[1].path).toContain('after=');
 
     const all = await list(admin, peru);
-    expect(all.totalDocs).toBe(5);
+    expect(all.totalDocs).toBe(6);
     const by = Object.fromEntries(all.payload.map((x) => [x.name, x]));
     expect(by.seguimiento_pedido).toMatchObject({ status: 'APPROVED', variableFields: ['nombre', ''], sendable: true });
     expect(by.promo_navidad).toMatchObject({ status: 'REJECTED', reason: 'Contenido promocional en una categoría que no lo admite' });
     expect(by.encuesta.status).toBe('PAUSED');
     expect(by.antigua.status).toBe('DISABLED');
+    // a media header keeps the link we send it with, not Meta's copy
+    expect(by.promo_con_imagen.header).toEqual({ format: 'IMAGE', mediaUrl: `${filesUrl}/promo.jpg` });
     expect(by.con_imagen).toMatchObject({ header: { format: 'IMAGE', mediaUrl: 'https://scontent.example/promo.jpg' }, sendable: false });
     expect((await list(admin, peru, '?status=REJECTED')).payload.map((x) => x.name)).toEqual(['promo_navidad']);
     expect((await list(admin, peru, '?q=navidad&limit=1')).totalDocs).toBe(1);
 
     tpl.accounts.set(PERU_WABA, (tpl.accounts.get(PERU_WABA) ?? []).filter((x) => x.name !== 'antigua'));
-    expect(await sync(admin, peru)).toMatchObject({ created: 0, removed: 1, total: 4 });
+    expect(await sync(admin, peru)).toMatchObject({ created: 0, removed: 1, total: 5 });
     tpl.pageSize = 25;
   });
 

@@ -15,7 +15,11 @@ import { wamid } from './meta.js';
  *   must exist approved in that language (132001), with as many body parameters as variables
  *   (132000), not paused (132015) nor disabled (132016).
  *
- * A test changes a template's status as Meta's review would (`setStatus`), and makes the next
+ * - the Resumable Upload API of a media header's example: `POST /v21.0/{app-id}/uploads?file_name&file_length&file_type`
+ *   → `{id:'upload:…?sig=…'}`, then `POST /v21.0/upload:…` with `Authorization: OAuth <token>`,
+ *   `file_offset: 0` and the bytes → `{h}`.
+ *
+ * Every call must carry the token (`Bearer`, or `OAuth` for an upload session). A test changes a template's status as Meta's review would (`setStatus`), and makes the next
  * template call fail (`failNext`: 429 / 80008, 130429, anything), slowed (`delayMs`).
  */
 export interface FakeTemplate {
@@ -39,6 +43,8 @@ export interface FakeTemplates {
   add(waba: string, template: Omit<FakeTemplate, 'id'> & { id?: string }): FakeTemplate;
   setStatus(waba: string, name: string, status: string, rejectedReason?: string): void;
   failNext(status: number, error: { message: string; code?: number; error_subcode?: number; type?: string }): void;
+  /** Example files received through the upload API: name, type, declared and received length, the handle given. */
+  uploads: Array<{ fileName: string; fileType: string; fileLength: number; received: number; handle: string }>;
 }
 
 let seq = 0;
@@ -48,14 +54,17 @@ const countVars = (text = '') => {
   return n.length ? Math.max(...n) : 0;
 };
 
-export function fakeTemplates(): FakeTemplates {
+export function fakeTemplates(token: string): FakeTemplates {
   const accounts = new Map<string, FakeTemplate[]>();
   const failures: Array<{ status: number; error: object }> = [];
   const sends: FakeTemplates['sends'] = [];
+  const uploads: FakeTemplates['uploads'] = [];
+  const sessions = new Map<string, { fileName: string; fileType: string; fileLength: number }>();
   const state: FakeTemplates = {
     accounts,
     pageSize: 25,
     sends,
+    uploads,
     add(waba, template) {
       const t = { ...template, id: template.id ?? nextId() };
       accounts.set(waba, [...(accounts.get(waba) ?? []), t]);
@@ -72,13 +81,47 @@ export function fakeTemplates(): FakeTemplates {
     failNext(status, error) {
       failures.push({ status, error });
     },
-    route({ method, path, body }, { json, graphError }) {
+    route({ method, path, body, headers }, { json, graphError }) {
       const [pathname, search = ''] = path.split('?');
       const query = new URLSearchParams(search);
+      const denied = (scheme: 'Bearer' | 'OAuth') => {
+        if (headers.authorization === `${scheme} ${token}`) return false;
+        graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
+        return true;
+      };
+      const startUpload = pathname.match(/^\/v21\.0\/(\d+)\/uploads$/);
+      if (startUpload && method === 'POST') {
+        if (denied('Bearer')) return true;
+        const fileLength = Number(query.get('file_length'));
+        const fileType = query.get('file_type') ?? '';
+        if (!fileLength || !/^(image\/(jpeg|png)|video\/mp4|application\/pdf)$/.test(fileType)) {
+          graphError(400, { message: '(#100) Invalid parameter', code: 100, error_user_msg: 'Tipo de archivo no admitido' });
+          return true;
+        }
+        const id = `upload:MTphdHRhY2htZW50${sessions.size}`;
+        sessions.set(id, { fileName: query.get('file_name') ?? '', fileType, fileLength });
+        json(200, { id: `${id}?sig=ARZfake${sessions.size}` });
+        return true;
+      }
+      const upload = pathname.match(/^\/v21\.0\/(upload:[^/?]+)$/);
+      if (upload && method === 'POST') {
+        if (denied('OAuth')) return true;
+        const session = sessions.get(upload[1]);
+        if (!session || headers.file_offset !== '0' || !query.get('sig')) {
+          graphError(400, { message: '(#100) Invalid upload session', code: 100 });
+          return true;
+        }
+        const handle = `4::aW1hZ2UvanBlZw==:ARa${uploads.length}fakeHandle`;
+        const received = Buffer.byteLength(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+        uploads.push({ ...session, received, handle });
+        json(200, { h: handle });
+        return true;
+      }
       const templates = pathname.match(/^\/v21\.0\/(\d+)\/message_templates$/);
       const send = pathname.match(/^\/v21\.0\/(\d+)\/messages$/);
       const b = body as { type?: string; to?: string; template?: FakeTemplates['sends'][number]['template'] } | undefined;
       if (!templates && !(send && method === 'POST' && b?.type === 'template')) return false;
+      if (denied('Bearer')) return true;
       const failure = failures.shift();
       if (failure) {
         graphError(failure.status, failure.error);

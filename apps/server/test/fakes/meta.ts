@@ -172,7 +172,7 @@ export interface FakeGraph {
  */
 /** More of the Graph API on the same fake (fakes/meta-templates.ts): answers and returns true when the call is its. */
 export type FakeGraphRoute = (
-  call: { method: string; path: string; body: unknown },
+  call: { method: string; path: string; body: unknown; headers: Record<string, string | string[] | undefined> },
   answer: { json: (status: number, value: object) => void; graphError: (status: number, error: object) => void },
 ) => boolean;
 
@@ -200,10 +200,11 @@ export async function startFakeGraph(token: string, extra?: FakeGraphRoute): Pro
         res.end(JSON.stringify(value));
       };
       const graphError = (status: number, error: object) => json(status, { error: { type: 'OAuthException', fbtrace_id: 'AbCdEfGh123', ...error } });
+      // the extra routes check the token themselves (an upload session takes `OAuth <token>`)
+      if (extra?.({ method: req.method ?? 'GET', path, body, headers: req.headers }, { json, graphError })) return;
       if (req.headers.authorization !== `Bearer ${token}`) {
         return graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
       }
-      if (extra?.({ method: req.method ?? 'GET', path, body }, { json, graphError })) return;
       const download = path.match(/^\/lookaside\/([^/?]+)/);
       if (req.method === 'GET' && download) {
         const m = media.get(decodeURIComponent(download[1]));

@@ -125,7 +125,7 @@ export function messengerBodies(to: string, content: OutboundContent): object[] 
 
 type GraphErrorBody = { error?: { message?: string; error_user_msg?: string; code?: number; error_subcode?: number } };
 
-function graphFailure(httpStatus: number, body: unknown, prefix: string): ProviderError {
+export function graphFailure(httpStatus: number, body: unknown, prefix: string): ProviderError {
   const e = (body as GraphErrorBody | undefined)?.error;
   const text = (e?.error_user_msg || e?.message || `HTTP ${httpStatus}`).replace(/\s+/g, ' ').trim().slice(0, 500);
   const code = typeof e?.code === 'number' ? e.code : undefined;

@@ -85,6 +85,10 @@ export function createSandboxTemplateClient(db: Db): TemplateClient {
       return { id: sandboxId(), status: 'PENDING', category: template.category };
     },
     async remove() {},
+    // the sandbox keeps the link as the example's handle
+    async uploadExample(_account, mediaUrl) {
+      return mediaUrl;
+    },
   };
 }
 

@@ -21,14 +21,16 @@ export interface TemplateParts {
 }
 
 /** Our template → the `components` Meta's template API takes (POST /{waba}/message_templates). */
-export function toGraphTemplate(input: WhatsappTemplateData): NewGraphTemplate {
+/** `exampleHandle`: the Resumable Upload API's handle of a media header's example (else the link is sent). */
+export function toGraphTemplate(input: WhatsappTemplateData, exampleHandle?: string): NewGraphTemplate {
   const components: GraphTemplateComponent[] = [];
   const h = input.header;
   if (h?.format === 'TEXT' && h.text) {
     components.push({ type: 'HEADER', format: 'TEXT', text: h.text, ...(templateVariables(h.text).length && h.example ? { example: { header_text: [h.example] } } : {}) });
   } else if (h && h.format !== 'TEXT') {
-    // Meta wants a handle of the Resumable Upload API; the example link is kept as the send's media (decision 0038)
-    components.push({ type: 'HEADER', format: h.format, ...(h.mediaUrl ? { example: { header_handle: [h.mediaUrl] } } : {}) });
+    // Meta wants a handle of the Resumable Upload API; the link stays ours, the media a chat send carries (decision 0038)
+    const handle = exampleHandle ?? h.mediaUrl;
+    components.push({ type: 'HEADER', format: h.format, ...(handle ? { example: { header_handle: [handle] } } : {}) });
   }
   const examples = input.bodyExamples.map((e) => e.trim()).filter(Boolean);
   components.push({ type: 'BODY', text: input.body, ...(examples.length ? { example: { body_text: [examples] } } : {}) });

@@ -40,7 +40,7 @@ export const templateNotFound = () => new AppError('NOT_FOUND', 'La plantilla no
 export interface TemplateServiceDeps {
   db: Db;
   secrets: Pick<SecretBox, 'open'>;
-  config: Pick<Config, 'sendProvider' | 'graphApiUrl'>;
+  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'metaAppId'>;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface TemplateServiceDeps {
  * the caller's company: a template of another company is a 404.
  */
 export function createTemplateService({ db, secrets, config }: TemplateServiceDeps) {
-  const client: TemplateClient = config.sendProvider === 'graph' ? createGraphTemplateClient(config.graphApiUrl) : createSandboxTemplateClient(db);
+  const client: TemplateClient = config.sendProvider === 'graph' ? createGraphTemplateClient(config.graphApiUrl, config.metaAppId) : createSandboxTemplateClient(db);
 
   async function lineOf(companyId: string) {
     const [line] = await rowsOf<LineRow>(
@@ -126,8 +126,18 @@ export function createTemplateService({ db, secrets, config }: TemplateServiceDe
     );
     if (taken) throw new AppError('CONFLICT', templateMessages.duplicate, [{ path: 'name', msg: templateMessages.duplicate }]);
     let submitted: Awaited<ReturnType<TemplateClient['create']>>;
+    let handle: string | undefined;
+    if (input.header && input.header.format !== 'TEXT' && input.header.mediaUrl) {
+      try {
+        handle = await client.uploadExample(account, input.header.mediaUrl);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        const msg = `No se pudo subir el archivo de ejemplo del encabezado: ${error.reason}`;
+        throw new AppError(error.details.httpStatus === 429 ? 'RATE_LIMITED' : 'PROVIDER_ERROR', msg, [{ path: 'header.mediaUrl', msg: error.reason }]);
+      }
+    }
     try {
-      submitted = await client.create(account, toGraphTemplate(input));
+      submitted = await client.create(account, toGraphTemplate(input, handle));
     } catch (error) {
       throw providerFailure(error, 'Meta no aceptó la plantilla');
     }
@@ -186,7 +196,10 @@ export function createTemplateService({ db, secrets, config }: TemplateServiceDe
                       ${JSON.stringify(parts.buttons)}::jsonb, now())
               on conflict (company_id, business_account_id, name, language) do update set
                 provider_id = excluded.provider_id, category = excluded.category, status = excluded.status, reason = excluded.reason,
-                header = excluded.header, body = excluded.body, body_examples = excluded.body_examples, footer = excluded.footer,
+                -- a media header keeps the link we send it with (Meta answers its own expiring copy)
+                header = case when whatsapp_templates.header->>'mediaUrl' is not null and excluded.header->>'format' = whatsapp_templates.header->>'format'
+                              then jsonb_set(excluded.header, '{mediaUrl}', whatsapp_templates.header->'mediaUrl') else excluded.header end,
+                body = excluded.body, body_examples = excluded.body_examples, footer = excluded.footer,
                 buttons = excluded.buttons, synced_at = now(),
                 updated_at = case when whatsapp_templates.status is distinct from excluded.status or whatsapp_templates.body is distinct from excluded.body
                                   then now() else whatsapp_templates.updated_at end
