@@ -71,4 +71,16 @@ describe('the sandbox template API', () => {
     expect(message.status).toBe('sent');
     expect(message.text).toContain(`Hola ${picker.values.nombre}, te escribimos de Demo Perú`);
   });
+
+  it('approves a new template by itself a few seconds later (a queued sync), no click needed', async () => {
+    const res = await call('POST', '/whatsapp-templates', { name: 'aviso_solo', language: 'es', category: 'UTILITY', body: 'Tu pedido está listo, {{1}}.', bodyExamples: ['María'] });
+    expect(res.statusCode, res.body).toBe(201);
+    const deadline = Date.now() + 40_000;
+    let status = 'PENDING';
+    while (status === 'PENDING' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      status = (await list()).payload.find((x) => x.name === 'aviso_solo')?.status ?? 'missing';
+    }
+    expect(status).toBe('APPROVED');
+  }, 60_000);
 });

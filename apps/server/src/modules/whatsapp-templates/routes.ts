@@ -17,7 +17,11 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import type { ChatService } from '../chats/service.js';
+import { SANDBOX_REVIEW_SECONDS } from '../../integrations/sandbox/templates.js';
 import { createTemplateService } from './service.js';
+
+/** The sandbox's review of a new template, then a sync (SEND_PROVIDER=sandbox). */
+const SANDBOX_REVIEW_QUEUE = 'whatsapp-templates.sandbox-review';
 
 const idParams = z.object({ id: zId() }).strict();
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._-]{8,200}$/;
@@ -35,6 +39,10 @@ const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ per
  */
 export const whatsappTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createTemplateService({ db: app.database.db, secrets: app.secrets, config: app.settings });
+  // the sandbox's review ends by itself: a sync of the company after it (decision 0038)
+  app.jobs.define<{ companyId: string }>(SANDBOX_REVIEW_QUEUE, async ({ companyId }) => {
+    await service.sync(companyId).catch((error: unknown) => app.log.warn({ err: error, companyId }, 'no se pudo sincronizar las plantillas del sandbox'));
+  });
 
   app.get(
     '/whatsapp-templates',
@@ -57,7 +65,16 @@ export const whatsappTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/whatsapp-templates',
     { config: may('create'), schema: { tags, body: whatsappTemplateInput, response: { 201: whatsappTemplateOut } } },
-    async (request, reply) => reply.status(201).send(await service.create(tenantOf(request).companyId, request.body)),
+    async (request, reply) => {
+      const { companyId } = tenantOf(request);
+      const created = await service.create(companyId, request.body);
+      if (service.client.name === 'sandbox') {
+        await app.jobs.send(SANDBOX_REVIEW_QUEUE, { companyId }, { startAfter: SANDBOX_REVIEW_SECONDS + 1 }).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'no se pudo programar la revisión del sandbox');
+        });
+      }
+      return reply.status(201).send(created);
+    },
   );
 
   app.delete(

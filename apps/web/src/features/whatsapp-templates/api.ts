@@ -28,6 +28,12 @@ export function useTemplates(query: TemplateListQuery) {
     queryFn: ({ signal }) => templateApi.list(query, signal),
     enabled: !!companyId,
     placeholderData: keepPreviousData,
+    // the sandbox approves a new template by itself in seconds: look again while one just created is in review
+    refetchInterval: (q) => {
+      const data = q.state.data;
+      const fresh = data?.line?.sandbox && data.payload.some((t) => t.status === 'PENDING' && Date.now() - Date.parse(t.createdAt) < 60_000);
+      return fresh ? 4_000 : false;
+    },
   });
 }
 

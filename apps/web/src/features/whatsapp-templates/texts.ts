@@ -10,7 +10,7 @@ export const texts = {
   empty: 'Esta línea aún no tiene plantillas. Crea una o sincroniza las que ya tienes en Meta.',
   noResults: 'Ninguna plantilla coincide con la búsqueda.',
   connect: 'Configurar la línea',
-  sandbox: 'Sandbox: Meta no se contacta; una plantilla nueva se aprueba en unos segundos (o se rechaza si su cuerpo dice #rechazo) al sincronizar.',
+  sandbox: 'Sandbox: Meta no se contacta. Una plantilla nueva se aprueba sola en unos segundos (o se rechaza si su cuerpo dice #rechazo).',
   line: (waba: string, phone?: string) => `Cuenta de WhatsApp Business ${waba}${phone ? ` · línea +${phone}` : ''}`,
   syncedAt: (when: string) => `Sincronizada ${when}`,
   rejectedReason: 'Motivo del rechazo',
