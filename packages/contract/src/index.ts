@@ -23,4 +23,5 @@ export * from './ecommerce-api.js';
 export * from './marketplace-api.js';
 export * from './assignment.js';
 export * from './genial-api.js';
+export * from './segment-api.js';
 export * from './whatsapp-templates.js';

@@ -1,6 +1,14 @@
-import { leadStatusLabels, platformLabels, resources } from '@mostrador/contract';
+import { countries, leadStatusLabels, platformLabels, resources, segmentFrequencyLabels } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { SegmentPreview } from '../features/segments/segment-preview';
 
+const countryLabels = Object.fromEntries(countries.map((c) => [c.code, c.name]));
+
+/**
+ * /marketing/segmentos (decision 0039): a segment is a saved filter over clean leads; its form
+ * counts and samples who is in it as it is edited.
+ */
 export const screen = defineScreen({
   resource: resources['marketing-segments'],
   title: 'Segmentos',
@@ -18,7 +26,13 @@ export const screen = defineScreen({
         mostradorLabelIds: { label: 'Etiquetas Mostrador', refs: ['mostrador-labels'] },
         statuses: { label: 'Estados del lead', options: leadStatusLabels },
         platforms: { label: 'Plataformas', options: platformLabels },
+        agenteIds: { label: 'Agentes', refs: ['agentes'] },
+        countries: { label: 'Países (por el teléfono)', options: countryLabels },
+        createdFrom: { label: 'Creados desde', widget: 'date' },
+        createdTo: { label: 'Creados hasta', widget: 'date' },
+        frequencies: { label: 'Frecuencia de contacto', options: segmentFrequencyLabels, helperText: 'La que eligió el cliente en /dias-frecuencia' },
       },
     },
   },
+  formAside: (body) => createElement(SegmentPreview, { filters: (body.filters as Record<string, unknown> | undefined) ?? {} }),
 });

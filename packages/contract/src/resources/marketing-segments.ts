@@ -2,14 +2,52 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
 import { zEnum, zId, zOptionalText, zText } from '../fields.js';
+import { countryCodes } from '../phone.js';
 import { leadPlatforms, leadStatuses } from './leads.js';
+
+/**
+ * A segment's contact-frequency filter (decision 0039): the preference a clean lead chose on
+ * /dias-frecuencia, read as that page shows it (the nearest option), or none chosen.
+ */
+export const segmentFrequencies = ['weekly', 'biweekly', 'monthly', 'opt-out', 'none'] as const;
+export type SegmentFrequency = (typeof segmentFrequencies)[number];
+export const segmentFrequencyLabels: Record<SegmentFrequency, string> = {
+  weekly: 'Cada semana',
+  biweekly: 'Cada 15 días',
+  monthly: 'Una vez al mes',
+  'opt-out': 'No quiere mensajes',
+  none: 'Sin preferencia',
+};
+
+const zDay = () => z.string({ error: 'Escribe una fecha' }).regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'Escribe la fecha como AAAA-MM-DD');
+
+/**
+ * What picks a segment's clean leads, each optional and combined with AND (decision 0039): any of
+ * its Mostrador labels, one of its statuses, a lead on one of its channels, one of its agents, a
+ * phone of one of its countries, created between two days (the company's calendar days, inclusive)
+ * and a contact-frequency preference.
+ */
+export const segmentFilters = z
+  .object({
+    mostradorLabelIds: z.array(zId()).max(200, formMessages.tooLong).optional(),
+    statuses: z.array(zEnum(leadStatuses)).max(leadStatuses.length, formMessages.tooLong).optional(),
+    platforms: z.array(zEnum(leadPlatforms)).max(leadPlatforms.length, formMessages.tooLong).optional(),
+    agenteIds: z.array(zId()).max(200, formMessages.tooLong).optional(),
+    countries: z.array(zEnum(countryCodes)).max(countryCodes.length, formMessages.tooLong).optional(),
+    createdFrom: zDay().optional(),
+    createdTo: zDay().optional(),
+    frequencies: z.array(zEnum(segmentFrequencies)).max(segmentFrequencies.length, formMessages.tooLong).optional(),
+  })
+  .strict()
+  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, { message: 'La fecha «desde» va antes de «hasta»', path: ['createdTo'] });
+export type SegmentFilters = z.infer<typeof segmentFilters>;
 
 /**
  * marketing-segments (SPEC §7, /marketing/segmentos): a set of clean leads that campaigns and
  * massive label updates target. Not shown in the spec: a name (unique in the company), a
- * description and the filters that define it (all optional, combined with AND): Mostrador
- * label ids, lead statuses and platforms. The label ids are a nested reference
- * (`filters.mostradorLabelIds`): only labels of the caller's company are accepted.
+ * description and the filters that define it (`segmentFilters`). The label and agent ids are
+ * nested references: only the caller's company's are accepted. POST /marketing-segments/preview
+ * counts and samples a segment as it is edited (segment-api.ts).
  */
 export const marketingSegments = defineResource({
   key: 'marketing-segments',
@@ -19,16 +57,9 @@ export const marketingSegments = defineResource({
   fields: {
     name: zText(120),
     description: zOptionalText(500).optional(),
-    filters: z
-      .object({
-        mostradorLabelIds: z.array(zId()).max(200, formMessages.tooLong).optional(),
-        statuses: z.array(zEnum(leadStatuses)).max(leadStatuses.length, formMessages.tooLong).optional(),
-        platforms: z.array(zEnum(leadPlatforms)).max(leadPlatforms.length, formMessages.tooLong).optional(),
-      })
-      .strict()
-      .optional(),
+    filters: segmentFilters.optional(),
   },
-  refs: { 'filters.mostradorLabelIds': 'mostrador-labels' },
+  refs: { 'filters.mostradorLabelIds': 'mostrador-labels', 'filters.agenteIds': 'agentes' },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'description'],
   sortable: ['name'],
@@ -37,5 +68,6 @@ export const marketingSegments = defineResource({
     { name: 'Compradores por WhatsApp', description: 'Ya compraron y escriben por WhatsApp', filters: { statuses: ['compra-realizada'], platforms: ['whatsapp'] } },
     { name: 'Para reconectar', description: 'Leads que dejaron de responder', filters: { statuses: ['re-conectar', 'compra-fallida'] } },
     { name: 'Todos los de Instagram', filters: { platforms: ['instagram'] } },
+    { name: 'Perú, escriben cada semana', description: 'Aceptan un mensaje por semana', filters: { countries: ['PE'], frequencies: ['weekly'] } },
   ],
 });

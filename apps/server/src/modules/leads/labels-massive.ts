@@ -1,37 +1,54 @@
-import { type LeadPlatform, type LeadStatus, successMessages } from '@mostrador/contract';
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages } from '@mostrador/contract';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
-import { cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
+import { agentesTable, cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { textArray } from '../../resources/repository.js';
 import { assertCompanyLabels } from './audience.js';
 import { cleanLeadOnPlatform } from './conditions.js';
+import { timezoneOf } from './summary.js';
 
 export const MAILCHIMP_SYNC_QUEUE = 'mailchimp.sync-labels';
 
-/** A segment's filters (marketing-segments): each optional, combined with AND. */
-export interface SegmentFilters {
-  mostradorLabelIds?: string[];
-  statuses?: LeadStatus[];
-  platforms?: LeadPlatform[];
-}
+export type { SegmentFilters } from '@mostrador/contract';
 
 const cl = cleanLeadsTable as unknown as Record<string, AnyPgColumn>;
 
+/** A frequency preference as a condition on the stored fields, as /dias-frecuencia reads them (`choiceOf`: the nearest option). */
+function frequencyCondition(f: SegmentFrequency): SQL {
+  const days = cl.contactFrequencyDays;
+  const notOut = sql`coalesce(${cl.optOut}, false) = false`;
+  if (f === 'opt-out') return sql`coalesce(${cl.optOut}, false) = true`;
+  if (f === 'none') return sql`(${notOut} and ${days} is null)`;
+  if (f === 'weekly') return sql`(${notOut} and ${days} <= 11)`;
+  if (f === 'biweekly') return sql`(${notOut} and ${days} between 12 and 22)`;
+  return sql`(${notOut} and ${days} >= 23)`;
+}
+
 /**
- * The clean leads of a segment, as a condition on clean_leads: any of its labels, one of its
- * statuses, and a lead on one of its platforms (a clean lead is on a channel when one of its
- * leads is). A segment without filters is every clean lead of the company.
+ * The clean leads of a segment, as a condition on clean_leads (decision 0039): any of its labels,
+ * one of its statuses, a lead on one of its platforms (a clean lead is on a channel when one of
+ * its leads is), one of its agents, a phone of one of its countries (by dialling code), created
+ * between two calendar days of `timezone` (inclusive), one of its frequency preferences. A
+ * segment without filters is every clean lead of the company.
  */
-export function segmentCondition(filters: SegmentFilters | null | undefined): SQL {
+export function segmentCondition(filters: SegmentFilters | null | undefined, timezone = 'America/Lima'): SQL {
   const conditions: SQL[] = [];
   if (filters?.mostradorLabelIds?.length) conditions.push(sql`${cl.mostradorLabels} ?| ${textArray(filters.mostradorLabelIds)}`);
   if (filters?.statuses?.length) conditions.push(inArray(cl.status, filters.statuses));
   if (filters?.platforms?.length) conditions.push(cleanLeadOnPlatform(filters.platforms));
+  if (filters?.agenteIds?.length) conditions.push(inArray(cl.agenteId, filters.agenteIds));
+  if (filters?.countries?.length) {
+    const dials = countries.filter((c) => (filters.countries as string[]).includes(c.code)).map((c) => sql`${cl.telefono} like ${`${c.dial}%`}`);
+    conditions.push(sql`(${sql.join(dials, sql` or `)})`);
+  }
+  if (filters?.createdFrom) conditions.push(sql`${cl.createdAt} >= (${filters.createdFrom}::date)::timestamp at time zone ${timezone}`);
+  if (filters?.createdTo) conditions.push(sql`${cl.createdAt} < (${filters.createdTo}::date + 1)::timestamp at time zone ${timezone}`);
+  if (filters?.frequencies?.length) conditions.push(sql`(${sql.join(filters.frequencies.map(frequencyCondition), sql` or `)})`);
   return conditions.length ? (and(...conditions) as SQL) : sql`true`;
 }
 
@@ -55,7 +72,7 @@ export async function setLabelsMassive(
       .where(and(eq(marketingSegmentsTable.companyId, tenant.companyId), eq(marketingSegmentsTable.id, input.segmentId)));
     if (!segment) throw new AppError('VALIDATION', 'El segmento no existe en esta compañía', [{ path: 'segmentId', msg: 'No existe en esta compañía' }]);
     await assertCompanyLabels(tx, tenant, labels, 'mostradorLabelIds');
-    const inSegment = and(eq(cl.companyId, tenant.companyId), segmentCondition(segment.filters as SegmentFilters | null)) as SQL;
+    const inSegment = and(eq(cl.companyId, tenant.companyId), segmentCondition(segment.filters as SegmentFilters | null, await timezoneOf(tx as unknown as Db, tenant.companyId))) as SQL;
     const wanted = textArray(labels);
     const current = sql`coalesce(${cl.mostradorLabels}, '[]'::jsonb)`;
     const updated = await tx.execute(sql`
@@ -95,4 +112,39 @@ export async function processMailchimpSync(db: Db, syncId: string): Promise<void
 export async function queuedMailchimpSyncs(db: Db): Promise<string[]> {
   const rows = await db.select({ id: mailchimpLabelSyncs.id }).from(mailchimpLabelSyncs).where(eq(mailchimpLabelSyncs.status, 'queued'));
   return rows.map((r) => r.id);
+}
+
+/**
+ * POST /marketing-segments/preview (decision 0039): how many of the company's clean leads a
+ * segment's filters pick, and the most recently updated of them, as the segment is edited. Label
+ * and agent ids must be the company's (a foreign one is a 400, never an empty answer).
+ */
+export async function previewSegment(db: Db, tenant: Tenant, filters: SegmentFilters) {
+  await assertCompanyLabels(db, tenant, filters.mostradorLabelIds ?? [], 'filters.mostradorLabelIds');
+  const agents = [...new Set(filters.agenteIds ?? [])];
+  if (agents.length) {
+    const ag = agentesTable as unknown as Record<string, AnyPgColumn>;
+    const found = await db.select({ id: ag.id }).from(agentesTable).where(and(eq(ag.companyId, tenant.companyId), inArray(ag.id, agents)));
+    if (found.length < agents.length) throw new AppError('VALIDATION', 'Algún agente no existe en esta compañía', [{ path: 'filters.agenteIds', msg: 'No existe en esta compañía' }]);
+  }
+  const where = and(eq(cl.companyId, tenant.companyId), segmentCondition(filters, await timezoneOf(db, tenant.companyId))) as SQL;
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(cleanLeadsTable).where(where);
+  const rows = (await db
+    .select({ id: cl.id, name: cl.name, telefono: cl.telefono, email: cl.email, status: cl.status, agenteId: cl.agenteId, updatedAt: cl.updatedAt })
+    .from(cleanLeadsTable)
+    .where(where)
+    .orderBy(desc(cl.updatedAt), desc(cl.id))
+    .limit(SEGMENT_SAMPLE_SIZE)) as Array<{ id: string; name: string; telefono: string | null; email: string | null; status: string; agenteId: string | null; updatedAt: Date }>;
+  return {
+    count: Number(n),
+    sample: rows.map((r) => ({
+      _id: r.id,
+      name: r.name,
+      ...(r.telefono ? { telefono: r.telefono } : {}),
+      ...(r.email ? { email: r.email } : {}),
+      status: r.status,
+      ...(r.agenteId ? { agenteId: r.agenteId } : {}),
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+  };
 }

@@ -4,6 +4,8 @@ import {
   LEADS_ALL_MAX,
   type Action,
   labelsMassiveInput,
+  segmentPreviewInput,
+  segmentPreviewOut,
   labelsMassiveResult,
   leadFilterQuery,
   leadSummaryOut,
@@ -32,7 +34,7 @@ import {
   recordAudienceSend,
 } from './audience.js';
 import { cleanLeadOnPlatform } from './conditions.js';
-import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, setLabelsMassive } from './labels-massive.js';
+import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, previewSegment, setLabelsMassive } from './labels-massive.js';
 import { odooValues } from './odoo.js';
 import { leadSummary } from './summary.js';
 
@@ -133,6 +135,15 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clean-leads/set_mostrador_labels_massive',
     { config: permission('update'), schema: { tags: ['clean-leads'], body: labelsMassiveInput, response: { 200: labelsMassiveResult } } },
     (request) => setLabelsMassive(db, app.jobs, tenantOf(request), request.body),
+  );
+
+  app.post(
+    '/marketing-segments/preview',
+    {
+      config: { permission: { module: 'marketing', action: 'list' } },
+      schema: { tags: ['marketing-segments'], body: segmentPreviewInput, response: { 200: segmentPreviewOut } },
+    },
+    (request) => previewSegment(db, tenantOf(request), request.body.filters),
   );
 
   app.get(

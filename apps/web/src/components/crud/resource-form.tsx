@@ -172,6 +172,7 @@ export function ResourceFormFields({ config, form, record, id }: ResourceFormFie
           />
         </Box>
       ))}
+      {config.formAside?.(bodyOf(form.specs, form.values, 'create'))}
       {/* Enter in a text field submits */}
       <button type="submit" hidden aria-hidden tabIndex={-1} />
     </Box>

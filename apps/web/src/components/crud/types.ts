@@ -125,6 +125,8 @@ export interface ScreenConfig<R extends ResourceDescriptor = ResourceDescriptor>
   rowActions?: (row: ResourceRecord) => ReactNode;
   /** Shown between the header and the list (a store sync's progress and its last runs). */
   panel?: () => ReactNode;
+  /** Shown under the form's fields, given the body the form would send as it is edited (a segment's live count). */
+  formAside?: (body: Record<string, unknown>) => ReactNode;
   /**
    * Rows can be chosen: a checkbox on each and one for the page; the choice is kept across
    * pages and searches, and `actions` act on it (sync the chosen products). `clear` empties it.
