@@ -34,6 +34,7 @@ import { marketplaceRoutes } from './modules/marketplace/routes.js';
 import { genialRoutes } from './modules/genial/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
+import { telegramRoutes } from './modules/telegram/routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
@@ -142,6 +143,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(genialRoutes);
       await api.register(orderRoutes);
       await api.register(whatsappTemplateRoutes);
+      await api.register(telegramRoutes);
     },
     { prefix: '/api' },
   );

@@ -24,4 +24,5 @@ export * from './marketplace-api.js';
 export * from './assignment.js';
 export * from './genial-api.js';
 export * from './segment-api.js';
+export * from './telegram-api.js';
 export * from './whatsapp-templates.js';

@@ -6,7 +6,8 @@ import { requiredOr, zOptionalText, zText } from '../fields.js';
 /**
  * telegram-groups (SPEC §7): the Telegram groups the bot posts to (/telegram/grupos). Not
  * shown in the spec: a name, the group's chat id at Telegram (digits, negative for groups;
- * unique in the company) and a description.
+ * unique in the company) and a description. Issue 13 (decision 0040): the id may be the group's
+ * @username, and its title and type as Telegram answered getChat (POST /telegram/groups/check).
  */
 export const telegramGroups = defineResource({
   key: 'telegram-groups',
@@ -21,8 +22,10 @@ export const telegramGroups = defineResource({
       .trim()
       .min(1, formMessages.required)
       .max(32, formMessages.tooLong)
-      .regex(/^-?\d+$/, 'Debe ser el id numérico del chat, como -1001234567890'),
+      .regex(/^(-?\d+|@[A-Za-z]\w{3,31})$/, 'Debe ser el id numérico del chat, como -1001234567890, o su @usuario'),
     description: zOptionalText(500).optional(),
+    title: zOptionalText(255).optional(),
+    type: zOptionalText(20).optional(),
   },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'chatId', 'description'],

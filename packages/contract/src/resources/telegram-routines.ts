@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
-import { requiredOr, zEnum, zOptionalBoolean, zRefId, zText } from '../fields.js';
+import { requiredOr, zEnum, zOptionalBoolean, zOptionalText, zRefId, zText } from '../fields.js';
+
+export const telegramMediaKinds = ['photo', 'document'] as const;
+export const telegramMediaKindLabels: Record<(typeof telegramMediaKinds)[number], string> = { photo: 'Imagen', document: 'Documento' };
 
 export const weekdays = ['lun', 'mar', 'mie', 'jue', 'vie', 'sab', 'dom'] as const;
 export type Weekday = (typeof weekdays)[number];
@@ -19,7 +22,9 @@ export const weekdayLabels: Record<Weekday, string> = {
  * telegram-routines (SPEC §7, /telegram/rutinas): a message posted to a Telegram group on
  * given weekdays at a given time (HH:MM, the company's local time); POST /{id}/execute posts
  * it now. Not shown in the spec: a name, the group, the message, the days, the time and an
- * active flag (absent = active).
+ * active flag (absent = active). Issue 13 (decision 0040): more groups beside the first
+ * (`telegramGroupIds`, each another of the company's groups) and an optional image or document
+ * by its public URL, sent with the message as its caption.
  */
 export const telegramRoutines = defineResource({
   key: 'telegram-routines',
@@ -29,7 +34,12 @@ export const telegramRoutines = defineResource({
   fields: {
     name: zText(120),
     telegramGroupId: zRefId(),
+    telegramGroupIds: z.array(zRefId(), { error: requiredOr(formMessages.invalid) }).max(50, formMessages.tooLong).optional(),
     message: zText(4096),
+    mediaUrl: zOptionalText(2000)
+      .refine((v) => !v || /^https?:\/\/\S+$/i.test(v), 'Debe ser un enlace que empiece con https://')
+      .optional(),
+    mediaKind: zEnum(telegramMediaKinds).optional(),
     days: z
       .array(zEnum(weekdays), { error: requiredOr(formMessages.invalid) })
       .min(1, 'Elige al menos un día')
@@ -41,7 +51,7 @@ export const telegramRoutines = defineResource({
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Usa el formato HH:MM, como 09:30'),
     active: zOptionalBoolean(),
   },
-  refs: { telegramGroupId: 'telegram-groups' },
+  refs: { telegramGroupId: 'telegram-groups', telegramGroupIds: 'telegram-groups' },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'message'],
   sortable: ['name', 'time'],
