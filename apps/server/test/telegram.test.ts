@@ -105,6 +105,13 @@ describe('POST /telegram-routines/{id}/execute', () => {
     expulsado = await group('-1003', 'Antiguo');
   });
 
+  it('asks Telegram again for a saved group and keeps its title and type', async () => {
+    const res = await inject('POST', `/api/telegram-groups/${ventas}/check`, peru);
+    expect(res.json()).toEqual({ chatId: '-1001', title: 'Ventas Lima', type: 'supergroup' });
+    expect((await inject('GET', `/api/telegram-groups/${ventas}`, peru)).json()).toMatchObject({ title: 'Ventas Lima', type: 'supergroup' });
+    expect((await inject('POST', `/api/telegram-groups/${ventas}/check`, chile)).statusCode).toBe(404);
+  });
+
   it('posts to each group, one failing does not stop the others, and logs the outcome per group', async () => {
     const id = await routine({ telegramGroupId: ventas, telegramGroupIds: [expulsado, reparto], mediaUrl: 'https://example.com/promo.jpg', mediaKind: 'photo', message: 'Promo del día' });
     const before = fake.account.sent.length;

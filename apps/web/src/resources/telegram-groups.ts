@@ -1,5 +1,8 @@
-import { resources } from '@mostrador/contract';
+import { resources, telegramChatTypeLabels } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { TelegramBotPanel } from '../features/telegram/bot-panel';
+import { GroupActions } from '../features/telegram/group-actions';
 
 export const screen = defineScreen({
   resource: resources['telegram-groups'],
@@ -9,6 +12,15 @@ export const screen = defineScreen({
   editLabel: 'Editar grupo de Telegram',
   emptyMessage: 'Aún no hay grupos de Telegram',
   noResultsMessage: 'Ningún grupo de Telegram coincide con la búsqueda',
-  columns: ['name', 'chatId', 'description'],
-  fields: { chatId: { label: 'Id del chat', placeholder: '-1001234567890' }, description: { widget: 'textarea' } },
+  columns: [
+    'name',
+    'chatId',
+    { field: 'title', label: 'Nombre en Telegram' },
+    { field: 'type', label: 'Tipo', render: (row) => (row.type ? (telegramChatTypeLabels[String(row.type)] ?? String(row.type)) : '—') },
+    'description',
+  ],
+  form: ['name', 'chatId', 'description'],
+  fields: { chatId: { label: 'Id del chat o @usuario', placeholder: '-1001234567890 o @mi_grupo' }, description: { widget: 'textarea' } },
+  panel: () => createElement(TelegramBotPanel),
+  rowActions: (row) => createElement(GroupActions, { row }),
 });

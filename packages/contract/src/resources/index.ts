@@ -87,7 +87,7 @@ export {
 } from './imagina-template-messages.js';
 export { templateDeliveryStatusLabels, templateDeliveryStatuses } from './template-messages-logs.js';
 export { type SegmentFilters, type SegmentFrequency, segmentFilters, segmentFrequencies, segmentFrequencyLabels } from './marketing-segments.js';
-export { weekdayLabels, weekdays } from './telegram-routines.js';
+export { telegramMediaKindLabels, telegramMediaKinds, weekdayLabels, weekdays } from './telegram-routines.js';
 export { botLanguageLabels, botLanguages, botPlatforms } from './bots.js';
 export { mailchimpContactStatusLabels, mailchimpContactStatuses } from './mailchimp-contacts.js';
 export { llmFeatureLabels, llmFeatures } from './llm-tracker.js';

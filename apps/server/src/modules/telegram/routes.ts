@@ -8,9 +8,10 @@ import {
   telegramTestOut,
   zId,
 } from '@mostrador/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { telegramGroupsTable } from '../../db/resource-tables.js';
 import { telegramSettings } from '../../db/telegram-tables.js';
 import { getChat, getMe, TelegramError } from '../../integrations/telegram/client.js';
 import { isSandboxToken } from '../../integrations/telegram/sandbox.js';
@@ -106,6 +107,28 @@ export const telegramRoutes: FastifyPluginAsyncZod = async (app) => {
         return { chatId: String(chat.id), title: chat.title, type: chat.type, ...(chat.username ? { username: chat.username } : {}) };
       } catch (error) {
         if (error instanceof TelegramError) throw new AppError('VALIDATION', error.msg, [{ path: 'chatId', msg: error.msg }]);
+        throw error;
+      }
+    },
+  );
+
+  // a saved group asked again: its title and type as Telegram has them now, kept on the group
+  app.post(
+    '/telegram-groups/:id/check',
+    { config: { permission: { module: 'messaging', action: 'update' } }, schema: { tags: ['telegram-groups'], params: idParams, response: { 200: telegramGroupCheckOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      const where = and(eq(telegramGroupsTable.companyId, companyId), eq(telegramGroupsTable.id, request.params.id));
+      const [group] = await db.select().from(telegramGroupsTable).where(where);
+      if (!group) throw new AppError('NOT_FOUND', 'El grupo de Telegram no existe');
+      const settings = await settingsOf(db, companyId);
+      if (!settings) throw new AppError('VALIDATION', noBot);
+      try {
+        const chat = await getChat(app.secrets.open<string>(settings.token), String(group.chatId));
+        await db.update(telegramGroupsTable).set({ title: chat.title, type: chat.type, updatedAt: new Date() }).where(where);
+        return { chatId: String(chat.id), title: chat.title, type: chat.type, ...(chat.username ? { username: chat.username } : {}) };
+      } catch (error) {
+        if (error instanceof TelegramError) throw new AppError('VALIDATION', error.msg);
         throw error;
       }
     },
