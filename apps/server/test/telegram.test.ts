@@ -63,16 +63,32 @@ describe('the bot token', () => {
     const unknown = await inject('PUT', '/api/telegram/settings', peru, { token: '7000000001:AAH-another-token-nobody-has-00' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors.msg).toBe('Telegram no reconoce el token del bot: cópialo de nuevo desde @BotFather');
-    expect(await count('telegram_settings', peruId)).toBe(0);
+    // the demo's sandbox bot is still the one kept
+    const [row] = await t.sql<{ token: string }>('select token from telegram_settings where company_id = $1', [peruId]);
+    expect(t.app.secrets.open(row?.token as string)).toBe('sandbox-demo-bot');
+    expect((await inject('GET', '/api/telegram/settings', peru)).json()).toMatchObject({ configured: true, sandbox: true, botUsername: 'mostrador_sandbox_bot' });
     const test = await inject('POST', '/api/telegram/settings/test', peru);
-    expect(test.statusCode).toBe(404);
+    expect(test.json()).toEqual({ ok: true, msg: 'Conexión correcta con Telegram: el bot es @mostrador_sandbox_bot (sandbox: los mensajes no salen a Telegram)' });
+    expect((await inject('POST', '/api/telegram/settings/test', chile)).statusCode).toBe(404);
+  });
+
+  it('the demo’s sandbox bot posts a seeded routine with no internet, beside its history', async () => {
+    const routines = (await inject('GET', '/api/telegram-routines?limit=100', peru)).json().payload as Rec[];
+    const active = routines.find((r) => r.active !== false) as Rec;
+    const history = (await inject('GET', `/api/telegram-routines/${active._id}/executions`, peru)).json().payload as TelegramExecutionOut[];
+    expect(history.length).toBeGreaterThanOrEqual(3);
+    const res = await inject('POST', `/api/telegram-routines/${active._id}/execute`, peru);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().msg).toBe('Rutina ejecutada con éxito');
+    expect(res.json().execution.results.every((r: Rec) => r.status === 'sent' && typeof r.messageId === 'number')).toBe(true);
+    expect(fake.account.calls.filter((c) => c.method.startsWith('send'))).toHaveLength(0);
   });
 
   it('keeps the token sealed and never answers it back; the test says who the bot is', async () => {
     const saved = await inject('PUT', '/api/telegram/settings', peru, { token: TOKEN });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.body).not.toContain(TOKEN);
-    expect(saved.json()).toMatchObject({ configured: true, botUsername: 'mostrador_demo_bot', tokenHint: '…6789' });
+    expect(saved.json()).toMatchObject({ configured: true, sandbox: false, botUsername: 'mostrador_demo_bot', tokenHint: '…6789' });
     const [row] = await t.sql<{ token: string }>('select token from telegram_settings where company_id = $1', [peruId]);
     expect(row?.token.startsWith('v1.')).toBe(true);
     expect(row?.token).not.toContain('AAH');
@@ -216,6 +232,8 @@ describe('the per-minute schedule', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ trigger: 'schedule', status: 'sent', scheduledFor: '2030-01-03T14:30:00.000Z' });
     expect(await executionsOf(off)).toHaveLength(0);
+    // deleting a routine deletes its log
+    expect((await inject('DELETE', `/api/telegram-routines/${off}`, peru)).statusCode).toBe(200);
     // the next Thursday is another minute: it runs
     expect(await run('2030-01-10T14:30:00Z')).toBe(1);
   });
@@ -226,6 +244,8 @@ describe('the per-minute schedule', () => {
     expect(await runDueRoutines(db, t.app.secrets, new Date('2030-01-03T15:02:00Z'), { companyId: peruId })).toBe(1);
     expect(await runDueRoutines(db, t.app.secrets, new Date('2030-01-03T15:00:30Z'), { companyId: peruId })).toBe(0);
     expect((await executionsOf(id))[0]?.scheduledFor).toBe('2030-01-03T15:00:00.000Z');
+    expect((await inject('DELETE', `/api/telegram-routines/${id}`, peru)).statusCode).toBe(200);
+    expect(Number((await t.sql<{ n: string }>('select count(*) as n from telegram_executions where routine_id = $1', [id]))[0]?.n)).toBe(0);
   });
 
   it('reads each company’s own time zone (Santiago is UTC−3 in January)', async () => {

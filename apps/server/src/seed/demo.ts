@@ -10,6 +10,7 @@ import { seedDemoPerson } from './demo-person.js';
 import { seedEcommerce } from './demo-ecommerce.js';
 import { seedMarketplaces } from './demo-marketplace.js';
 import { seedGenial } from './demo-genial.js';
+import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
 
@@ -56,6 +57,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedMarketplaces(tx, peru.id, secrets);
     // Genial's sandbox settings and the orders' invoices in every state (decision 0037)
     await seedGenial(tx, peru.id, secrets);
+    // a sandbox Telegram bot, its groups and routines with a few days of executions (decision 0040)
+    await seedTelegram(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)

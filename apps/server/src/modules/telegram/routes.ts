@@ -12,7 +12,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { telegramGroupsTable } from '../../db/resource-tables.js';
-import { telegramSettings } from '../../db/telegram-tables.js';
+import { telegramExecutions, telegramSettings } from '../../db/telegram-tables.js';
+import { onRemoval } from '../../resources/crud.js';
 import { getChat, getMe, TelegramError } from '../../integrations/telegram/client.js';
 import { isSandboxToken } from '../../integrations/telegram/sandbox.js';
 import { AppError } from '../../lib/errors.js';
@@ -20,6 +21,13 @@ import { tenantOf } from '../../plugins/auth.js';
 import { executeRoutine, executionsOf, routineOf, runDueRoutines, settingsOf, TELEGRAM_SCHEDULE_QUEUE } from './executions.js';
 
 const idParams = z.object({ id: zId() });
+
+// a routine's log goes with it
+onRemoval('telegram-routines', {
+  within: async (tx, companyId, row) => {
+    await tx.delete(telegramExecutions).where(and(eq(telegramExecutions.companyId, companyId), eq(telegramExecutions.routineId, row.id as string)));
+  },
+});
 const noBot = 'No hay bot de Telegram configurado: guarda primero su token';
 
 /**
