@@ -17,7 +17,7 @@ export const screen = defineScreen({
     telegramGroupId: { label: 'Grupo de Telegram' },
     telegramGroupIds: { label: 'Otros grupos' },
     message: { widget: 'textarea', label: 'Mensaje' },
-    mediaUrl: { label: 'Imagen o documento (URL, opcional)', placeholder: 'https://…' },
+    mediaUrl: { widget: 'text', label: 'Imagen o documento (URL, opcional)', placeholder: 'https://…', helperText: 'Se envía con el mensaje como pie de foto' },
     mediaKind: { label: 'Tipo de archivo', options: telegramMediaKindLabels },
     days: { label: 'Días', options: weekdayLabels },
     time: { label: 'Hora' },
