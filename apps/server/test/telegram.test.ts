@@ -63,6 +63,12 @@ describe('the bot token', () => {
     const unknown = await inject('PUT', '/api/telegram/settings', peru, { token: '7000000001:AAH-another-token-nobody-has-00' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors.msg).toBe('Telegram no reconoce el token del bot: cópialo de nuevo desde @BotFather');
+    // Telegram out of reach: said at once, not retried without end
+    telegramDefaults.apiRoot = 'http://127.0.0.1:9';
+    const offline = await inject('PUT', '/api/telegram/settings', peru, { token: TOKEN });
+    telegramDefaults.apiRoot = fake.url;
+    expect(offline.statusCode).toBe(400);
+    expect(offline.json().errors.msg).toBe('No se pudo conectar con Telegram: revisa la conexión a internet del servidor');
     // the demo's sandbox bot is still the one kept
     const [row] = await t.sql<{ token: string }>('select token from telegram_settings where company_id = $1', [peruId]);
     expect(t.app.secrets.open(row?.token as string)).toBe('sandbox-demo-bot');

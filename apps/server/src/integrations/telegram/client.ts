@@ -73,7 +73,8 @@ export function telegramClient(token: string): Api {
       ...(isSandboxToken(token) ? { fetch: sandboxFetch } : {}),
     });
     // installed last runs first: the throttler paces every call, auto-retry repeats a 429 after retry_after
-    api.config.use(autoRetry({ maxRetryAttempts: telegramDefaults.maxRetryAttempts, maxDelaySeconds: telegramDefaults.maxDelaySeconds }));
+    // a network failure is not retried here (auto-retry would back off without end): it is said at once
+    api.config.use(autoRetry({ maxRetryAttempts: telegramDefaults.maxRetryAttempts, maxDelaySeconds: telegramDefaults.maxDelaySeconds, rethrowHttpErrors: true }));
     api.config.use(apiThrottler());
     clients.set(key, api);
   }
