@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
 import { TelegramBotPanel } from '../features/telegram/bot-panel';
 import { GroupActions } from '../features/telegram/group-actions';
+import { GroupCheckAside } from '../features/telegram/group-check';
 
 export const screen = defineScreen({
   resource: resources['telegram-groups'],
@@ -23,4 +24,5 @@ export const screen = defineScreen({
   fields: { chatId: { label: 'Id del chat o @usuario', placeholder: '-1001234567890 o @mi_grupo' }, description: { widget: 'textarea' } },
   panel: () => createElement(TelegramBotPanel),
   rowActions: (row) => createElement(GroupActions, { row }),
+  formAside: (body) => createElement(GroupCheckAside, { chatId: String(body.chatId ?? '').trim() }),
 });

@@ -13,6 +13,13 @@ import { useSaveTelegramToken, useTelegramSettings, useTestTelegram } from './ap
  * asks Telegram now and says what is wrong. A token starting with «sandbox» is the demo's bot.
  */
 export function TelegramBotPanel() {
+  const permissions = usePermissions();
+  // a role without the integrations' permission does not see the bot at all
+  if (!permissions.can('integrations', 'read')) return null;
+  return <BotPanel />;
+}
+
+function BotPanel() {
   const settings = useTelegramSettings();
   const save = useSaveTelegramToken();
   const test = useTestTelegram();
