@@ -1,5 +1,5 @@
 import { genialTaxRates, type GenialInvoiceOut, type GenialOrderKind, type GenialSettingsOut } from '@mostrador/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { genialInvoices, genialSettings } from '../../db/genial-tables.js';
@@ -273,14 +273,4 @@ export async function issueInvoice(db: Db, secrets: Pick<SecretBox, 'open'>, com
     if (error instanceof GenialError) return fail(error.msg);
     throw error;
   }
-}
-
-/** How many invoices a company has by status (the /genial screen's summary). */
-export async function invoiceCounts(db: Db, companyId: string) {
-  const rows = await db
-    .select({ status: genialInvoices.status, n: sql<number>`count(*)::int` })
-    .from(genialInvoices)
-    .where(eq(genialInvoices.companyId, companyId))
-    .groupBy(genialInvoices.status);
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
