@@ -30,7 +30,7 @@ export const waTemplateStatusLabels: Record<WaTemplateStatus, string> = {
 };
 /** What each status means for the company, under its chip. */
 export const waTemplateStatusHelp: Record<WaTemplateStatus, string> = {
-  APPROVED: 'Se puede enviar desde el chat y en campañas.',
+  APPROVED: 'Se puede enviar desde el chat cuando la ventana de 24 horas está cerrada.',
   PENDING: 'Meta la está revisando; suele tardar de minutos a 24 horas.',
   REJECTED: 'Meta no la aprobó: corrígela y envíala como una plantilla nueva.',
   PAUSED: 'Meta la pausó por la baja calidad de sus envíos (reportes o bloqueos de clientes).',
