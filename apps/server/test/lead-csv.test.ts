@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fc, it as itProp } from '@fast-check/vitest';
 import { LEAD_IMPORT_MAX_ROWS, type LeadImportResult } from '@mostrador/contract';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { csvField, parseCsv } from '../src/modules/leads/csv.js';
+import { csvField, detectEncoding, parseCsv } from '../src/modules/leads/csv.js';
 import { EXPORT_BATCH, exportErrorLine } from '../src/modules/leads/csv-routes.js';
 import { cleanName } from '../src/modules/leads/merge.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
@@ -434,6 +435,42 @@ describe('POST /leads/import: encodings, separators and broken files', () => {
     expect(result).toMatchObject({ created: 2, merged: 0, rejected: [], warnings: [] });
     expect((await leadsWith(peru, 'telefono = $2', [`5198770${i}001`]))[0].name).toBe('José Peña');
     expect((await leadsWith(peru, 'telefono = $2', [`5198770${i}002`]))[0]).toMatchObject({ name: 'María Ñuñoa', email: `maria.nunoa${i}@correo.pe` });
+  });
+
+  it('imports a file saved by Excel for Mac as "CSV (Macintosh)": Mac Roman, CR line ends', async () => {
+    // bytes as Excel for Mac writes them: é is 0x8E, ñ 0x96, ¿ 0xC0, ¡ 0xC1, lines end in CR alone
+    const bytes = readFileSync(new URL('./fixtures/leads-excel-mac-roman.csv', import.meta.url));
+    expect([...bytes.subarray(0, 32)].slice(27, 32)).toEqual([0x0d, 0x4a, 0x6f, 0x73, 0x8e]);
+    expect(bytes.includes(0x0a)).toBe(false);
+    expect(detectEncoding(bytes)).toBe('macintosh');
+    const result = await imported(admin, peru, bytes);
+    expect(result).toMatchObject({ created: 4, merged: 0, rejected: [], warnings: [] });
+    const names = await leadsWith(peru, 'telefono like $2', ['51987715%']);
+    expect(names.map((l) => [l.telefono, l.name, l.email])).toEqual([
+      ['51987715001', 'José Peña', 'jose.pena.mac@correo.pe'],
+      ['51987715002', 'María Ñuñoa Ibáñez', null],
+      ['51987715003', 'Raúl Gómez Úbeda', 'raul.gomez.mac@correo.pe'],
+      ['51987715004', 'Bodega ¡Olé! ¿Abierta?', null],
+    ]);
+  });
+
+  it('tells Mac Roman from Windows-1252 by which reads as Spanish, Windows-1252 on a tie', () => {
+    const windows = [
+      'nombre;telefono\r\nJosé Peña;1\r\nÑuñoa – “Tienda” O’Brien;2\r\nPEÑA ÁVILA;3\r\n¿Qué? ¡Sí!;4\r\n',
+      'nombre\r\nLucía\r\n',
+      'nombre\nÑandú\n',
+      // typographic marks only (Windows-1252's 0x93/0x94/0x96 are ì î ñ in Mac Roman): still Windows-1252
+      'nombre\r\n“Hola” – adiós\r\n',
+      'nombre\r\nCafé\r',
+      'nombre\r\n“Hola”\r\n',
+      'precio\r\n€ 10\r\n',
+    ];
+    for (const text of windows) expect(detectEncoding(iconv.encode(text, 'windows-1252')), text).toBe('windows-1252');
+    const mac = ['nombre\rJosé Peña\r¿Qué? ¡Sí!\r', 'nombre\r\nÑuñoa Úbeda\r\n', 'nombre;notas\rAna;¡Llamar!\r', 'PEÑA ÁVILA\r', 'Raúl Gómez'];
+    for (const text of mac) expect(detectEncoding(iconv.encode(text, 'macintosh')), text).toBe('macintosh');
+    // ASCII reads the same in both; UTF-8 stays UTF-8
+    expect(detectEncoding(Buffer.from('nombre\rAna\r'))).toBe('utf8');
+    expect(detectEncoding(Buffer.from('nombre\rJosé Peña\r', 'utf8'))).toBe('utf8');
   });
 
   it('imports UTF-16LE without a BOM (zeros in every other byte)', async () => {

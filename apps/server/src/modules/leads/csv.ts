@@ -30,14 +30,15 @@ const notText = (what?: string) =>
     `El archivo no es un CSV de texto${what ? ` (parece ${what})` : ''}: en Excel, usa "Guardar como" → "CSV UTF-8 (delimitado por comas)" y sube ese archivo`,
   );
 
-export type CsvEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252';
+export type CsvEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252' | 'macintosh';
 
 /**
  * The encoding of an upload. A BOM says it (Excel's "Texto Unicode" is UTF-16LE with BOM and
  * tabs, "CSV UTF-8" has the UTF-8 BOM); UTF-16 without a BOM shows as a zero in every other
  * byte; then text that is valid UTF-8 is UTF-8, and anything else is Windows-1252 (Excel's
- * plain "CSV" on Windows in Spanish, of which ISO-8859-1 is a subset). chardet was measured
- * and is not used: see decision 0022.
+ * plain "CSV" on Windows in Spanish, of which ISO-8859-1 is a subset) or Mac Roman (Excel for
+ * Mac's "CSV (Macintosh)"), whichever reads as Spanish (`singleByteEncoding`). chardet was
+ * measured and is not used: see decision 0022.
  */
 export function detectEncoding(bytes: Uint8Array): CsvEncoding {
   const [a, b, c] = bytes;
@@ -55,8 +56,53 @@ export function detectEncoding(bytes: Uint8Array): CsvEncoding {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return 'utf8';
   } catch {
-    return 'windows-1252';
+    return singleByteEncoding(bytes);
   }
+}
+
+const SPANISH_LETTERS = new Set('áéíóúüñÁÉÍÓÚÜÑ');
+const LETTER = /\p{L}/u;
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * How Spanish the non-ASCII characters of a single-byte decoding look: a Spanish letter (ñ, á…)
+ * scores 2, ¿ and ¡ 2 at the start of a word (-1 inside one), an upper-case letter right after a
+ * lower-case one -2 ("JosÈ" is how Windows-1252's "José" reads as Mac Roman), a byte the
+ * encoding does not define -3; other letters and punctuation 0 (Windows-1252's “ ” – € are
+ * letters in Mac Roman: ì î ñ Ä, so no other letter may count). Both encodings share ASCII,
+ * so only the bytes ≥ 0x80 are read (a single-byte decoding has one character per byte).
+ */
+function spanishScore(text: string): number {
+  let score = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c.charCodeAt(0) < 0x80) continue;
+    const before = i > 0 ? text[i - 1] : '';
+    if (c === '\uFFFD' || (c >= '\u0080' && c <= '\u009F')) score -= 3;
+    else if (LETTER.test(c)) {
+      if (UPPER.test(c) && LOWER.test(before)) score -= 2;
+      else if (SPANISH_LETTERS.has(c)) score += 2;
+    } else if (c === '¿' || c === '¡') score += WORD.test(before) ? -1 : 2;
+  }
+  return score;
+}
+
+/**
+ * Windows-1252 or Mac Roman, for bytes that are not UTF-8. The two share ASCII and put Spanish
+ * letters on different bytes (é is 0xE9 in Windows-1252 and 0x8E in Mac Roman, where 0xE9 is È
+ * and Windows-1252's 0x8E is Ž), so the right one is the one whose non-ASCII characters read as
+ * Spanish (`spanishScore` of the first 64 KB). Mac Roman must win outright; a tie goes to it
+ * only when lines end in CR alone, as Excel for Mac writes "CSV (Macintosh)" — else to
+ * Windows-1252, the common case.
+ */
+function singleByteEncoding(bytes: Uint8Array): 'windows-1252' | 'macintosh' {
+  const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 65_536));
+  const mac = spanishScore(iconv.decode(sample, 'macintosh'));
+  const windows = spanishScore(iconv.decode(sample, 'windows-1252'));
+  const crOnly = sample.includes(0x0d) && !sample.includes(0x0a);
+  return mac > windows || (mac === windows && crOnly) ? 'macintosh' : 'windows-1252';
 }
 
 /** C0 control characters other than tab, line feed and carriage return (and DEL). */
