@@ -41,7 +41,10 @@ const brand = (i: number): ResourceRecord => ({
 const everything = { catalog: ['list', 'read', 'create', 'update', 'delete'], ecommerce: ['list', 'read', 'create', 'update', 'delete'] };
 
 /** A server with `records` that searches by name, pages by `limit`, and may answer a permissions matrix. */
-function serve(records: ResourceRecord[], { permissions = everything as object, total }: { permissions?: object; total?: number } = {}) {
+function serve(
+  records: ResourceRecord[],
+  { permissions = everything as object, total, cursors = false }: { permissions?: object; total?: number; cursors?: boolean } = {},
+) {
   let rows = [...records];
   return fakeApi((call: FakeCall) => {
     if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions } };
@@ -51,6 +54,8 @@ function serve(records: ResourceRecord[], { permissions = everything as object, 
       const page = Number(call.query.get('page') ?? 1);
       const limit = Number(call.query.get('limit') ?? 30);
       const body: Page<ResourceRecord> = pageOf(found.slice((page - 1) * limit, page * limit), { totalDocs: total ?? found.length, page, limit });
+      // a cursor naming the page it follows (as opaque to the screen as the server's)
+      if (cursors && page < body.totalPages) body.nextCursor = `cursor-after-${page}-${call.query.get('cursor') ?? 'none'}`;
       return { status: 200, body };
     }
     if (call.method === 'DELETE') {
@@ -120,6 +125,35 @@ describe('ResourceListPage', () => {
     await user.click(screen.getByRole('button', { name: 'Última página' }));
     await waitFor(() => expect(calls.some((c) => c.query.get('page') === '34')).toBe(true));
     expect(screen.getAllByTestId('page-button').length).toBeLessThanOrEqual(16);
+  });
+
+  it('goes to the next page by the cursor of the page shown, and jumps by page number', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve([brand(1)], { total: 1000, cursors: true });
+    renderApp(<ResourceListPage config={brands} />, { route: '/marcas' });
+    await screen.findByText('Marca 1');
+    const lists = () => calls.filter((c) => c.path === '/brands').map((c) => [c.query.get('page'), c.query.get('cursor')]);
+    expect(lists()).toEqual([['1', null]]);
+
+    await user.click(screen.getByRole('button', { name: 'Página siguiente' }));
+    await waitFor(() => expect(lists()).toContainEqual(['2', 'cursor-after-1-none']));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Página 2' }).getAttribute('aria-current')).toBe('page'));
+    expect(screen.getByText('31–60 de 1000')).toBeTruthy();
+    // the page number beside it is a step forward too: page 3 follows page 2's own cursor
+    await user.click(screen.getByRole('button', { name: 'Página 3' }));
+    await waitFor(() => expect(lists()).toContainEqual(['3', 'cursor-after-2-cursor-after-1-none']));
+
+    // a jump and a step back name their page, without a cursor
+    await user.click(screen.getByRole('button', { name: 'Página 7' }));
+    await waitFor(() => expect(lists()).toContainEqual(['7', null]));
+    await user.click(screen.getByRole('button', { name: 'Página anterior' }));
+    await waitFor(() => expect(lists()).toContainEqual(['6', null]));
+    // a new sort drops the cursor: its rows are in another order
+    await user.click(screen.getByRole('button', { name: 'Página siguiente' }));
+    await waitFor(() => expect(lists()).toContainEqual(['7', 'cursor-after-6-none']));
+    await user.click(within(screen.getByRole('columnheader', { name: /Nombre/ })).getByRole('button'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/brands' && c.query.get('order') === 'desc')).toBe(true));
+    expect(calls.filter((c) => c.query.get('order') === 'desc').every((c) => c.query.get('cursor') === null)).toBe(true);
   });
 
   it('deletes only after Aceptar in the Advertencia confirmation', async () => {

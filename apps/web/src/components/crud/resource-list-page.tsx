@@ -167,12 +167,24 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
   const chosen = presentFilters(chosenFilters);
   const fieldFilters = { ...presentFilters(config.filters), ...chosen };
   const searching = !!filter || Object.keys(chosen).length > 0;
-  const params: ListParams = { ...fieldFilters, sort, order, page, limit: itemsPerPage, filter: filter || undefined };
+  // "Next page" follows the cursor the server gave for the page shown (decision 0023: no OFFSET,
+  // so page 2,000 costs what page 1 does); a jump to any other page names its number. The cursor
+  // holds only for the same search, filters, sort and page size it was answered for.
+  const basis = JSON.stringify([fieldFilters, filter, sort, order, itemsPerPage]);
+  const [forward, setForward] = useState<{ page: number; cursor: string; basis: string }>();
+  const cursor = forward && forward.page === page && forward.basis === basis ? forward.cursor : undefined;
+  const params: ListParams = { ...fieldFilters, sort, order, page, limit: itemsPerPage, filter: filter || undefined, cursor };
   // a screen with its own view reads its records itself
   const list = useResourceList(resource, params, !config.view);
   const rows = list.data?.payload ?? [];
   const totalDocs = list.data?.totalDocs ?? 0;
   const totalPages = list.data?.totalPages ?? 1;
+
+  const goToPage = (next: number) => {
+    const shown = list.data && !list.isPlaceholderData ? list.data : undefined;
+    setForward(next === page + 1 && shown?.nextCursor ? { page: next, cursor: shown.nextCursor, basis } : undefined);
+    update({ page: next });
+  };
 
   // A page past the end (after a delete, or fewer items per page): go to the last one.
   useEffect(() => {
@@ -545,7 +557,7 @@ export function ResourceListPage({ config, filters: chosenFilters, filterBar, he
               <Typography variant="body2" color="text.secondary">
                 {t('crud.range', { from, to, total: totalDocs })}
               </Typography>
-              <PageButtons page={page} totalPages={totalPages} onChange={(next) => update({ page: next })} />
+              <PageButtons page={page} totalPages={totalPages} onChange={goToPage} />
             </Box>
           </>
         )}

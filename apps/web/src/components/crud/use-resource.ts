@@ -12,6 +12,12 @@ export interface ListParams {
   page: number;
   limit: number;
   filter?: string;
+  /**
+   * Keyset paging (decision 0023): the `nextCursor` of the page before, so the server reads the
+   * rows after it instead of skipping `(page - 1) × limit` with OFFSET; `page` then only names
+   * the page in the answer.
+   */
+  cursor?: string;
   [field: string]: string | number | undefined;
 }
 
