@@ -122,6 +122,39 @@ describe('one query of authentication per request', () => {
     expect(filtered.filter((q) => q.includes('from sessions'))).toHaveLength(1);
   });
 
+  it('on PostgreSQL an unfiltered page’s statement keeps a generic plan, not planned again on every call', async () => {
+    if (t.database.kind !== 'postgres') return;
+    const { pool } = t.database;
+    const configs: Array<{ name?: string; text: string; values?: unknown[]; rowMode?: string }> = [];
+    const original = pool.query;
+    pool.query = function (this: typeof pool, ...args: unknown[]) {
+      if (typeof args[0] === 'object') configs.push(args[0] as (typeof configs)[number]);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof pool.query;
+    try {
+      const first = await page('/leads');
+      await page(`/leads?cursor=${first.nextCursor}`);
+      await page('/locaciones?sort=city&order=desc&limit=30');
+    } finally {
+      pool.query = original;
+    }
+    const statements = configs.filter((c) => c.name?.startsWith('list_'));
+    expect(statements).toHaveLength(3);
+    // the page size is in the statement's text, so PostgreSQL's generic plan is as cheap as a
+    // custom one and is kept after five calls (with `limit $n` it planned every call again)
+    for (const statement of statements) {
+      expect(statement.text).toMatch(/ limit (21|31)\) p on true$/);
+      const client = await pool.connect();
+      try {
+        for (let i = 0; i < 7; i += 1) await client.query({ ...statement, name: `${statement.name}_plan` });
+        const { rows } = await client.query('select generic_plans, custom_plans from pg_prepared_statements where name = $1', [`${statement.name}_plan`]);
+        expect(rows[0]?.generic_plans, statement.text).toBeGreaterThan(0);
+      } finally {
+        client.release();
+      }
+    }
+  });
+
   it('answers a list’s refusals as the auth hook did, before any complaint about the query', async () => {
     const [victim] = await Promise.all([login(t, demo.agent)]);
     const bad = ['/leads', '/leads?sort=nope', '/leads?limit=abc', '/leads?cursor=xyz', '/leads?filter=Ana', '/leads?unknown=1'];
