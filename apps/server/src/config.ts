@@ -34,6 +34,7 @@ const envSchema = z.object({
   GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -79,6 +80,8 @@ export interface Config {
   graphApiUrl: string;
   /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
   sandboxStatusSeconds: number;
+  /** Messages per second a company's WhatsApp line is sent at by campaigns and massive messages (Meta's default 80; decision 0041). */
+  whatsappThroughput: number;
   /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
   orderRateLimit: number;
 }
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     orderRateLimit: e.ORDER_RATE_LIMIT,
+    whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { type ChatMessageKind, chatMessageKinds, chatMessageStatuses, outboundMe
 import { zInboxView } from './assignment.js';
 import { syncRunOut } from './ecommerce-api.js';
 import { bulkRunOut, marketplaceSyncRunOut } from './marketplace-api.js';
+import { sendOut } from './sending-api.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -269,6 +270,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('marketplace.sync'), run: marketplaceSyncRunOut }),
   /** A bulk update of marketplace prices and stock moved on (its counts; the rows are read with GET …/bulk/{id}). */
   z.object({ type: z.literal('marketplace.bulk'), run: bulkRunOut }),
+  /** A campaign chunk or massive send moved on (modules/sending, decision 0041): its status and counts. */
+  z.object({ type: z.literal('send.progress'), send: sendOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

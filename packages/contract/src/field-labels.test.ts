@@ -16,6 +16,7 @@ const requestSchemas = [
   'webhookDeadLetterParams', 'whatsappChannelInput',
   'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
+  'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery',
 ] as const;
 
 function fieldNames(schema: z.ZodType, out = new Set<string>(), seen = new Set<unknown>()): Set<string> {

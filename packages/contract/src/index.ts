@@ -25,4 +25,5 @@ export * from './assignment.js';
 export * from './genial-api.js';
 export * from './segment-api.js';
 export * from './telegram-api.js';
+export * from './sending-api.js';
 export * from './whatsapp-templates.js';

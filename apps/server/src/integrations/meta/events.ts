@@ -48,6 +48,8 @@ export interface StatusUpdate {
   timestamp: string;
   recipientId?: string;
   error?: string;
+  /** What the send carried as `biz_opaque_callback_data` (the engine's outbox id, decision 0041). */
+  callbackData?: string;
 }
 
 /** Messenger/Instagram read receipt: the person has read every message the page sent up to `watermark`. */
@@ -172,6 +174,7 @@ const waStatus = z.looseObject({
   status: z.enum(['sent', 'delivered', 'read', 'failed']),
   timestamp: str.optional(),
   recipient_id: str.optional(),
+  biz_opaque_callback_data: z.string().max(512).optional().catch(undefined),
   errors: z.array(waError).optional().catch(undefined),
 });
 const waValue = z.looseObject({
@@ -350,6 +353,7 @@ export function whatsappEvents(body: unknown): ProviderEvent[] {
             status: s.data.status,
             timestamp: isoOf(s.data.timestamp, 'seconds'),
             recipientId: s.data.recipient_id,
+            callbackData: s.data.biz_opaque_callback_data,
             // a known code reads as Spanish (error-reasons.ts), else the provider's own words
             error: e
               ? e.code !== undefined && graphErrorReason(e.code)

@@ -26,6 +26,8 @@ export interface OutboundContent {
   mediaUrl?: string;
   /** WhatsApp only: an approved template (`type: template`); `text` is then its rendered copy, never sent (decision 0038). */
   template?: TemplatePayload;
+  /** WhatsApp: `biz_opaque_callback_data`, echoed in the message's status webhooks (the outbox id; decision 0041). */
+  callbackData?: string;
 }
 
 /** The `template` object of a Cloud API send: name, language code and the components' parameters. */
@@ -97,7 +99,7 @@ function fileNameOf(link: string): string | undefined {
 
 /** The Graph API request bodies of one message: a second one carries a caption the first kind cannot. */
 export function whatsappBodies(to: string, content: OutboundContent): object[] {
-  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
+  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...(content.callbackData ? { biz_opaque_callback_data: content.callbackData } : {}) };
   if (content.template) return [{ ...base, type: 'template', template: content.template }];
   const textBody = (body: string) => ({ ...base, type: 'text', text: { body, preview_url: hasLink(body) } });
   if (content.kind === 'text') return [textBody(content.text ?? '')];

@@ -429,6 +429,8 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         sql`update chat_messages set status = 'failed', status_error = ${INTERRUPTED_REASON}, updated_at = now()
             where direction = 'out' and status = 'pending' and provider_message_id is null
               and created_at < now() - make_interval(secs => ${INTERRUPTED_AFTER_MS / 1000})
+              -- a campaign's messages are the sending engine's to reconcile (decision 0041)
+              and not exists (select 1 from send_recipients r where r.id = chat_messages.id)
             returning id`,
       );
       return rows.length;

@@ -236,6 +236,11 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
     async status(tx: Db, companyId: string, s: StatusUpdate): Promise<Outcome> {
       const rank = sql`(case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 when 'failed' then 4 else -1 end)`;
       const newRank = { sent: 1, delivered: 2, read: 3, failed: 4 }[s.status];
+      // a campaign's message whose send was cut before its id was stored: found by the callback data it carried (decision 0041)
+      if (s.callbackData && /^[0-9a-f-]{36}$/i.test(s.callbackData)) {
+        await tx.execute(sql`update chat_messages set provider_message_id = ${s.messageId}, updated_at = now()
+            where company_id = ${companyId} and id = ${s.callbackData} and direction = 'out' and provider_message_id is null`);
+      }
       const [message] = await rowsOf<{ id: string; chat_id: string; moved: boolean }>(
         tx,
         sql`select id, chat_id, ${rank} < ${newRank} as moved from chat_messages

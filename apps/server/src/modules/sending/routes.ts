@@ -1,0 +1,320 @@
+import {
+  campaignRef,
+  chunkActionOut,
+  chunkActionsOut,
+  chunkDetailOut,
+  chunkInput,
+  chunkRef,
+  type CampaignStatus,
+  programmedChunksOut,
+  recipientListOut,
+  recipientQuery,
+  type RecipientOut,
+  type RecipientStatus,
+  sendingMessages,
+  sendOut,
+  zId,
+  zInteger,
+} from '@mostrador/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../lib/errors.js';
+import { tenantOf } from '../../plugins/auth.js';
+import { segmentCondition } from '../leads/labels-massive.js';
+import { timezoneOf } from '../leads/summary.js';
+import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
+import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
+
+type Row = Record<string, unknown>;
+const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
+
+interface CampaignRow extends Row {
+  id: string;
+  name: string;
+  segment_id: string | null;
+  channel: string;
+  template_name: string;
+  chunk_size: number;
+  status: CampaignStatus;
+}
+
+/**
+ * Marketing campaign chunks (SPEC §7 "Marketing campaigns", issue 13, decision 0041): send or
+ * program a chunk, who is in it, its plan, stop (scheduled, all scheduled, manually), and
+ * beyond the spec resume and retry-failed; each recipient's report. The work is the sending
+ * engine's (engine.ts): these calls only write what it should do and wake it.
+ */
+export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.database;
+  const engine = createSendingEngine({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
+  app.jobs.define<{ companyId: string }>(SEND_QUEUE, ({ companyId }) => engine.run(companyId));
+  app.jobs.define<Record<string, never>>(SEND_SWEEP_QUEUE, () => engine.sweep());
+  app.jobs.every(SEND_SWEEP_QUEUE, '* * * * *');
+
+  const tags = ['marketing-campaigns'];
+  const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'marketing' as const, action } });
+  const wake = (companyId: string) => app.jobs.send(SEND_QUEUE, { companyId });
+
+  async function campaignOf(companyId: string, id: string): Promise<CampaignRow> {
+    const [c] = await rowsOf<CampaignRow>(
+      db,
+      sql`select id, name, segment_id, channel, template_name, chunk_size, status from marketing_campaigns where company_id = ${companyId} and id = ${id}`,
+    );
+    if (!c) throw new AppError('NOT_FOUND', sendingMessages.campaignNotFound);
+    return c;
+  }
+
+  /** The campaign's template on the company's line, approved (else a 409 saying what is wrong). */
+  async function contentOf(companyId: string, c: CampaignRow): Promise<SendContent> {
+    if (c.channel !== 'whatsapp') throw new AppError('CONFLICT', sendingMessages.onlyWhatsapp);
+    const [line] = await rowsOf<{ business_account_id: string | null }>(db, sql`select business_account_id from channels where company_id = ${companyId} and kind = 'whatsapp'`);
+    if (!line) throw new AppError('CONFLICT', sendingMessages.noLine);
+    const templates = await rowsOf<TemplateRow & Row>(
+      db,
+      sql`select * from whatsapp_templates where company_id = ${companyId} and business_account_id = ${line.business_account_id ?? ''} and name = ${c.template_name}
+          order by (status = 'APPROVED') desc, language`,
+    );
+    const t = templates[0];
+    if (!t) throw new AppError('CONFLICT', sendingMessages.noTemplate(c.template_name));
+    if (t.status !== 'APPROVED') throw new AppError('CONFLICT', sendingMessages.templateNotApproved(t.name, t.status));
+    const out = toTemplateOut(t);
+    return { template: { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields } };
+  }
+
+  async function chunkOf(companyId: string, campaignId: string, chunkPage: number) {
+    const [row] = await rowsOf<{ id: string }>(db, sql`select id from sends where company_id = ${companyId} and campaign_id = ${campaignId} and chunk_page = ${chunkPage}`);
+    if (!row) throw new AppError('NOT_FOUND', sendingMessages.chunkNotFound);
+    return row.id;
+  }
+
+  async function chunkOut(companyId: string, id: string) {
+    const row = await engine.sendRow(companyId, id);
+    return (await engine.sendsOut([row as never]))[0];
+  }
+
+  app.post(
+    '/marketing-campaigns/send_chunk',
+    { config: may('create'), schema: { tags, body: chunkInput, response: { 202: chunkActionOut } } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const input = request.body;
+      const c = await campaignOf(tenant.companyId, input.campaign);
+      if (c.segment_id && c.segment_id !== input.segment) throw new AppError('VALIDATION', sendingMessages.segmentMismatch, [{ path: 'segment', msg: sendingMessages.segmentMismatch }]);
+      const [segment] = await rowsOf(db, sql`select id from marketing_segments where company_id = ${tenant.companyId} and id = ${input.segment}`);
+      if (!segment) throw new AppError('VALIDATION', sendingMessages.segmentNotFound, [{ path: 'segment', msg: sendingMessages.segmentNotFound }]);
+      const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : undefined;
+      if (scheduledAt && scheduledAt.getTime() < Date.now() - 60_000) throw new AppError('VALIDATION', sendingMessages.pastSchedule, [{ path: 'scheduledAt', msg: sendingMessages.pastSchedule }]);
+      const content = await contentOf(tenant.companyId, c);
+      const status = scheduledAt && scheduledAt.getTime() > Date.now() ? 'scheduled' : 'pending';
+      const name = `${c.name} · bloque ${input.chunkPage + 1}`;
+      const [row] = await rowsOf<{ id: string }>(
+        db,
+        sql`insert into sends (company_id, kind, campaign_id, chunk_page, chunk_size, segment_id, name, status, content, scheduled_at, created_by)
+            values (${tenant.companyId}, 'campaign', ${c.id}, ${input.chunkPage}, ${input.chunkSize}, ${input.segment}, ${name}, ${status},
+                    ${JSON.stringify(content)}::jsonb, ${scheduledAt?.toISOString() ?? null}, ${tenant.userId})
+            on conflict (company_id, campaign_id, chunk_page) where campaign_id is not null do nothing returning id`,
+      );
+      if (!row) throw new AppError('CONFLICT', sendingMessages.chunkExists);
+      if (status === 'pending') {
+        await engine.refreshCampaign(tenant.companyId, c.id);
+        await wake(tenant.companyId);
+      }
+      const chunk = await chunkOut(tenant.companyId, row.id);
+      await engine.publishSends(tenant.companyId, [row.id]);
+      const when = scheduledAt ? new Intl.DateTimeFormat('es-PE', { dateStyle: 'short', timeStyle: 'short', timeZone: await timezoneOf(db, tenant.companyId) }).format(scheduledAt) : '';
+      return reply.code(202).send({ msg: status === 'scheduled' ? sendingMessages.chunkScheduled(when) : sendingMessages.chunkQueued, chunk });
+    },
+  );
+
+  app.post(
+    '/marketing-campaigns/chunk_detail',
+    {
+      config: may('read'),
+      schema: { tags, body: chunkRef.extend({ chunkSize: zInteger(1).max(1000, 'El tamaño máximo de un bloque es 1000').optional() }).strict(), response: { 200: chunkDetailOut } },
+    },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      const c = await campaignOf(companyId, request.body.campaignId);
+      const [existing] = await rowsOf<{ id: string; chunk_size: number }>(
+        db,
+        sql`select id, chunk_size from sends where company_id = ${companyId} and campaign_id = ${c.id} and chunk_page = ${request.body.chunkPage}`,
+      );
+      if (existing) {
+        const payload = await recipientsOf(companyId, existing.id, {}, 0, 1000);
+        return { chunkPage: request.body.chunkPage, chunkSize: existing.chunk_size, chunk: await chunkOut(companyId, existing.id), total: payload.total, payload: payload.rows };
+      }
+      const chunkSize = request.body.chunkSize ?? c.chunk_size;
+      let content: SendContent = {};
+      try {
+        content = await contentOf(companyId, c);
+      } catch {
+        // without a sendable template the list still says who is in the chunk
+      }
+      const people = await engine.chunkPeople(companyId, { segmentId: c.segment_id, chunkPage: request.body.chunkPage, chunkSize, content, createdBy: tenantOf(request).userId, dedupeKey: c.id });
+      const now = new Date().toISOString();
+      return {
+        chunkPage: request.body.chunkPage,
+        chunkSize,
+        total: people.length,
+        payload: people.map((p) => ({
+          _id: p.id,
+          cleanLeadId: p.clean_lead_id,
+          name: p.name,
+          ...(p.phone ? { telefono: p.phone } : {}),
+          ...(p.chat_id ? { chatId: p.chat_id } : {}),
+          status: p.status,
+          ...(p.reason ? { reason: p.reason } : {}),
+          attempts: 0,
+          updatedAt: now,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/marketing-campaigns/:id/programmed-chunks',
+    { config: may('read'), schema: { tags, params: z.object({ id: zId() }), response: { 200: programmedChunksOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      const c = await campaignOf(companyId, request.params.id);
+      const [segment] = c.segment_id ? await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${c.segment_id}`) : [];
+      const [{ n }] = segment
+        ? await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${segmentCondition(segment.filters as never, await timezoneOf(db, companyId))}`)
+        : [{ n: 0 }];
+      const rows = await rowsOf(db, sql`select * from sends where company_id = ${companyId} and campaign_id = ${c.id}
+          order by (status = 'scheduled') desc, scheduled_at nulls last, chunk_page`);
+      return { campaignId: c.id, status: c.status, audience: Number(n), chunkSize: c.chunk_size, chunks: Math.ceil(Number(n) / Math.max(1, c.chunk_size)), payload: await engine.sendsOut(rows as never) };
+    },
+  );
+
+  /** Moves a chunk from one status to another; `where` says from which, `msg` what to answer. */
+  async function moveChunk(companyId: string, body: { campaignId: string; chunkPage: number }, set: SQL, from: SQL, refused: string, msg: string) {
+    await campaignOf(companyId, body.campaignId);
+    const id = await chunkOf(companyId, body.campaignId, body.chunkPage);
+    const rows = await rowsOf(db, sql`update sends set ${set}, updated_at = now() where company_id = ${companyId} and id = ${id} and ${from} returning id`);
+    if (!rows.length) throw new AppError('CONFLICT', refused);
+    await engine.refreshCampaign(companyId, body.campaignId);
+    await engine.publishSends(companyId, [id]);
+    return { msg, chunk: await chunkOut(companyId, id) };
+  }
+
+  app.post('/marketing-campaigns/stop_scheduled_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) =>
+    moveChunk(tenantOf(request).companyId, request.body, sql`status = 'stopped'`, sql`status = 'scheduled'`, sendingMessages.notScheduled, sendingMessages.chunkStopped),
+  );
+
+  app.post(
+    '/marketing-campaigns/stop_all_scheduled_chunks_for_campaign',
+    { config: may('update'), schema: { tags, body: campaignRef, response: { 200: chunkActionsOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      await campaignOf(companyId, request.body.campaignId);
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update sends set status = 'stopped', updated_at = now() where company_id = ${companyId} and campaign_id = ${request.body.campaignId} and status = 'scheduled' returning id`,
+      );
+      await engine.publishSends(companyId, rows.map((r) => r.id));
+      return { msg: sendingMessages.scheduledStopped(rows.length), stopped: rows.length };
+    },
+  );
+
+  // a chunk being sent stops between two batches (within 2 s); one not started yet stops at once
+  app.post('/marketing-campaigns/stop_manually_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) => {
+    const { companyId } = tenantOf(request);
+    const out = await moveChunk(
+      companyId,
+      request.body,
+      sql`stop_requested = (status = 'processing'), status = case when status = 'processing' then status else 'stopped' end`,
+      sql`status in ('pending', 'processing', 'scheduled')`,
+      sendingMessages.notRunning,
+      sendingMessages.chunkStopped,
+    );
+    return out;
+  });
+
+  app.post('/marketing-campaigns/resume_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) => {
+    const { companyId } = tenantOf(request);
+    const out = await moveChunk(companyId, request.body, sql`status = 'pending', stop_requested = false, error = null, finished_at = null`, sql`status = 'stopped'`, sendingMessages.notStopped, sendingMessages.chunkResumed);
+    await wake(companyId);
+    return out;
+  });
+
+  app.post('/marketing-campaigns/retry_failed_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) => {
+    const { companyId } = tenantOf(request);
+    await campaignOf(companyId, request.body.campaignId);
+    const id = await chunkOf(companyId, request.body.campaignId, request.body.chunkPage);
+    const retried = await db.transaction(async (tx) => {
+      const [send] = await rowsOf<{ status: string }>(tx as unknown as Db, sql`select status from sends where id = ${id} for update`);
+      if (send.status === 'processing' || send.status === 'pending') throw new AppError('CONFLICT', 'El bloque aún se está enviando: espera a que termine');
+      // only the recipients that failed go again, each with its own outbox row (never a second row per person)
+      const rows = await rowsOf<{ id: string }>(
+        tx as unknown as Db,
+        sql`update send_recipients set status = 'queued', reason = null, not_before = null, settled_at = null, attempts = 0, updated_at = now()
+            where send_id = ${id} and (status = 'failed' or (status = 'sent' and exists (select 1 from chat_messages m where m.id = send_recipients.id and m.status = 'failed')))
+            returning id`,
+      );
+      if (!rows.length) return 0;
+      // their failed chat messages are sent again as they were: pending, without the old provider id
+      await tx.execute(sql`update chat_messages set status = 'pending', status_error = null, provider_message_id = null, updated_at = now()
+          where company_id = ${companyId} and id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`);
+      await tx.execute(sql`update sends set status = 'pending', stop_requested = false, error = null, finished_at = null, updated_at = now() where id = ${id}`);
+      return rows.length;
+    });
+    if (!retried) throw new AppError('CONFLICT', sendingMessages.nothingToRetry);
+    await engine.refreshCampaign(companyId, request.body.campaignId);
+    await wake(companyId);
+    await engine.publishSends(companyId, [id]);
+    return { msg: sendingMessages.retryQueued(retried), chunk: await chunkOut(companyId, id) };
+  });
+
+  /** A send's recipients as the report lists them: the provider's later statuses come from the chat message. */
+  async function recipientsOf(companyId: string, sendId: string, filter: { status?: RecipientStatus }, offset: number, limit: number) {
+    const status = sql`(case when r.status = 'sent' and m.status in ('delivered', 'read', 'failed') then m.status else r.status end)`;
+    const where = sql`r.company_id = ${companyId} and r.send_id = ${sendId}${filter.status ? sql` and ${status} = ${filter.status}` : sql``}`;
+    const rows = await rowsOf<{ id: string; clean_lead_id: string; name: string; phone: string | null; chat_id: string | null; status: RecipientStatus; reason: string | null; attempts: number; sent_at: Date | string | null; updated_at: Date | string; total: number }>(
+      db,
+      sql`select r.id, r.clean_lead_id, r.name, r.phone, r.chat_id, ${status} as status,
+                 coalesce(case when m.status = 'failed' then m.status_error end, r.reason) as reason, r.attempts,
+                 case when r.status = 'sent' then r.settled_at end as sent_at, greatest(r.updated_at, m.updated_at) as updated_at,
+                 count(*) over ()::int as total
+          from send_recipients r left join chat_messages m on m.company_id = r.company_id and m.id = r.id
+          where ${where} order by r.position limit ${limit} offset ${offset}`,
+    );
+    const out: RecipientOut[] = rows.map((r) => ({
+      _id: r.id,
+      cleanLeadId: r.clean_lead_id,
+      name: r.name,
+      ...(r.phone ? { telefono: r.phone } : {}),
+      ...(r.chat_id ? { chatId: r.chat_id } : {}),
+      status: r.status,
+      ...(r.reason ? { reason: r.reason } : {}),
+      attempts: Number(r.attempts),
+      ...(r.sent_at ? { sentAt: iso(r.sent_at) } : {}),
+      updatedAt: iso(r.updated_at) as string,
+    }));
+    let total = rows[0]?.total;
+    if (total === undefined) [{ total }] = await rowsOf<{ total: number }>(db, sql`select count(*)::int as total from send_recipients r left join chat_messages m on m.id = r.id where ${where}`);
+    return { rows: out, total: Number(total) };
+  }
+
+  app.get('/sends/:id', { config: may('read'), schema: { tags: ['sends'], params: z.object({ id: zId() }), response: { 200: sendOut } } }, async (request) => {
+    const { companyId } = tenantOf(request);
+    const row = await engine.sendRow(companyId, request.params.id);
+    if (!row) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
+    return (await engine.sendsOut([row]))[0];
+  });
+
+  app.get(
+    '/sends/:id/recipients',
+    { config: may('read'), schema: { tags: ['sends'], params: z.object({ id: zId() }), querystring: recipientQuery, response: { 200: recipientListOut } } },
+    async (request) => {
+      const { companyId } = tenantOf(request);
+      if (!(await engine.sendRow(companyId, request.params.id))) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
+      const { page, limit, status } = request.query;
+      const { rows, total } = await recipientsOf(companyId, request.params.id, { status }, (page - 1) * limit, limit);
+      return { payload: rows, total, page, limit };
+    },
+  );
+};
