@@ -246,6 +246,9 @@ describe('a campaign chunk', () => {
     const tooBig = await call('POST', '/marketing-campaigns/send_chunk', { chunkPage: 0, chunkSize: 5000, segment: other.segment, campaign: other.id });
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json().errors.msg).toContain('1000');
+    const beyond = await call('POST', '/marketing-campaigns/send_chunk', { chunkPage: 1, chunkSize: 10, segment: other.segment, campaign: other.id });
+    expect(beyond.statusCode).toBe(409);
+    expect(beyond.json().errors.msg).toBe(sendingMessages.emptyChunk);
     const [{ n }] = await t.sql<{ n: number }>('select count(*)::int as n from sends where campaign_id in ($1, $2)', [pendingTemplate.id, other.id]);
     expect(n).toBe(0);
   });
@@ -269,6 +272,24 @@ describe('a campaign chunk', () => {
       expect(r.statusCode, r.body).toBe(404);
     }
     expect((await call('GET', `/sends/${id}`)).json().status).toBe('scheduled');
+  });
+});
+
+describe('the demo', () => {
+  it('has a campaign sent in two chunks weeks ago, with what the phones reported since', async () => {
+    const list = (await call('GET', '/marketing-campaigns?limit=50')).json().payload as Array<{ _id: string; name: string; status: string }>;
+    const mothers = list.find((c) => c.name === 'Campaña Día de la Madre');
+    expect(mothers?.status).toBe('sent_with_some_errors');
+    const plan = (await call('GET', `/marketing-campaigns/${mothers?._id}/programmed-chunks`)).json() as ProgrammedChunks;
+    expect(plan.payload.map((p) => p.chunkPage)).toEqual([0, 1]);
+    expect(plan.chunks).toBeGreaterThan(2);
+    for (const chunk of plan.payload) {
+      expect(chunk.status).toBe('sent_with_some_errors');
+      expect(chunk.counts.read).toBeGreaterThan(0);
+      expect(chunk.counts.delivered).toBeGreaterThan(0);
+      expect(chunk.counts.failed).toBeGreaterThan(0);
+      expect(Date.now() - new Date(chunk.startedAt as string).getTime()).toBeGreaterThan(7 * 86_400_000);
+    }
   });
 });
 

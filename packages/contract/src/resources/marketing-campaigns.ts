@@ -9,8 +9,9 @@ export const campaignChannels = ['whatsapp', 'facebook', 'instagram', 'mailchimp
  * spec does not show the path, `marketing-campaigns` matches `marketing-segments`). Decided:
  * a campaign has a name, the segment it goes to, the channel, the template (or message) it
  * sends, the chunk size its sending is split into (SPEC §3 chunk payload), an optional
- * scheduled date and the spec's status. Sending and chunk scheduling come with the
- * campaigns capability; here a campaign is planned and listed. Default sort createdAt desc.
+ * scheduled date and the spec's status. Its chunks are sent, programmed and stopped through the
+ * sending engine (sending-api.ts, decision 0041), which keeps `status` computed from them.
+ * Default sort createdAt desc.
  */
 export const marketingCampaigns = defineResource({
   key: 'marketing-campaigns',
@@ -36,8 +37,8 @@ export const marketingCampaigns = defineResource({
   sortable: ['name', 'status', 'scheduledAt'],
   unique: ['name'],
   examples: [
-    { name: 'Campaña Día de la Madre', channel: 'whatsapp', templateName: 'promo_dia_madre', chunkSize: 200, scheduledAt: '2026-05-08T10:00:00.000Z', status: 'sent' },
-    { name: 'Reactivación clientes inactivos', channel: 'whatsapp', templateName: 'reactivacion_30_dias', chunkSize: 100, status: 'pending' },
+    { name: 'Campaña Día de la Madre', channel: 'whatsapp', templateName: 'promo_fin_de_mes', chunkSize: 10, scheduledAt: '2026-05-08T10:00:00.000Z', status: 'sent' },
+    { name: 'Seguimiento de cotizaciones', channel: 'whatsapp', templateName: 'seguimiento_cotizacion', chunkSize: 8, status: 'pending' },
     { name: 'Cyber Wow noviembre', channel: 'mailchimp', templateName: 'cyber_wow_2026', chunkSize: 500, scheduledAt: '2026-11-25T09:00:00.000Z', status: 'sent_with_some_errors' },
   ],
 });

@@ -69,5 +69,6 @@ export const marketingSegments = defineResource({
     { name: 'Para reconectar', description: 'Leads que dejaron de responder', filters: { statuses: ['re-conectar', 'compra-fallida'] } },
     { name: 'Todos los de Instagram', filters: { platforms: ['instagram'] } },
     { name: 'Perú, escriben cada semana', description: 'Aceptan un mensaje por semana', filters: { countries: ['PE'], frequencies: ['weekly'] } },
+    { name: 'Clientes de WhatsApp en Perú', description: 'Escriben por WhatsApp desde un número peruano', filters: { platforms: ['whatsapp'], countries: ['PE'] } },
   ],
 });

@@ -198,7 +198,8 @@ export function createSendingEngine(deps: EngineDeps) {
       ...(s.chunk_page !== null ? { chunkPage: s.chunk_page } : {}),
       ...(s.chunk_size !== null ? { chunkSize: s.chunk_size } : {}),
       name: s.name,
-      status: s.status,
+      // a chunk finished sent can learn later, from the status webhooks, that some never arrived
+      status: s.status === 'sent' && counts.failed > 0 ? (counts.sent + counts.delivered + counts.read > 0 ? 'sent_with_some_errors' : 'error') : s.status,
       counts,
       ...(s.scheduled_at ? { scheduledAt: iso(s.scheduled_at) } : {}),
       ...(s.started_at ? { startedAt: iso(s.started_at) } : {}),
@@ -414,10 +415,11 @@ export function createSendingEngine(deps: EngineDeps) {
       from (select case
               when bool_or(s.status in ('pending', 'processing')) then 'processing'
               when count(r.id) filter (where r.status in ('sent', 'failed')) = 0 then case when bool_or(s.status in ('sent', 'error', 'sent_with_some_errors')) then 'error' else 'pending' end
-              when count(r.id) filter (where r.status = 'failed') = 0 then 'sent'
-              when count(r.id) filter (where r.status = 'sent') = 0 then 'error'
+              when count(r.id) filter (where r.status = 'failed' or m.status = 'failed') = 0 then 'sent'
+              when count(r.id) filter (where r.status = 'sent' and m.status is distinct from 'failed') = 0 then 'error'
               else 'sent_with_some_errors' end as status
             from sends s left join send_recipients r on r.send_id = s.id
+            left join chat_messages m on r.status = 'sent' and m.company_id = r.company_id and m.id = r.id
             where s.company_id = ${companyId} and s.campaign_id = ${campaignId}) x
       where mc.company_id = ${companyId} and mc.id = ${campaignId} and x.status is not null and mc.status is distinct from x.status`);
   }

@@ -84,6 +84,17 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     return { template: { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields } };
   }
 
+  /** How many clean leads the segment holds now. */
+  async function audienceOf(companyId: string, segmentId: string | null): Promise<number> {
+    const [segment] = segmentId ? await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${segmentId}`) : [];
+    if (!segment) return 0;
+    const [{ n }] = await rowsOf<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${segmentCondition(segment.filters as never, await timezoneOf(db, companyId))}`,
+    );
+    return Number(n);
+  }
+
   async function chunkOf(companyId: string, campaignId: string, chunkPage: number) {
     const [row] = await rowsOf<{ id: string }>(db, sql`select id from sends where company_id = ${companyId} and campaign_id = ${campaignId} and chunk_page = ${chunkPage}`);
     if (!row) throw new AppError('NOT_FOUND', sendingMessages.chunkNotFound);
@@ -108,6 +119,9 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : undefined;
       if (scheduledAt && scheduledAt.getTime() < Date.now() - 60_000) throw new AppError('VALIDATION', sendingMessages.pastSchedule, [{ path: 'scheduledAt', msg: sendingMessages.pastSchedule }]);
       const content = await contentOf(tenant.companyId, c);
+      if (input.chunkPage * input.chunkSize >= (await audienceOf(tenant.companyId, input.segment))) {
+        throw new AppError('CONFLICT', sendingMessages.emptyChunk);
+      }
       const status = scheduledAt && scheduledAt.getTime() > Date.now() ? 'scheduled' : 'pending';
       const name = `${c.name} · bloque ${input.chunkPage + 1}`;
       const [row] = await rowsOf<{ id: string }>(
@@ -180,10 +194,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { companyId } = tenantOf(request);
       const c = await campaignOf(companyId, request.params.id);
-      const [segment] = c.segment_id ? await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${c.segment_id}`) : [];
-      const [{ n }] = segment
-        ? await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${segmentCondition(segment.filters as never, await timezoneOf(db, companyId))}`)
-        : [{ n: 0 }];
+      const n = await audienceOf(companyId, c.segment_id);
       const rows = await rowsOf(db, sql`select * from sends where company_id = ${companyId} and campaign_id = ${c.id}
           order by (status = 'scheduled') desc, scheduled_at nulls last, chunk_page`);
       return { campaignId: c.id, status: c.status, audience: Number(n), chunkSize: c.chunk_size, chunks: Math.ceil(Number(n) / Math.max(1, c.chunk_size)), payload: await engine.sendsOut(rows as never) };
