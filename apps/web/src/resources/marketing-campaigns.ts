@@ -1,3 +1,4 @@
+import Send from '@mui/icons-material/Send';
 import { campaignStatusLabels, platformLabels, resources } from '@mostrador/contract';
 import { defineScreen } from '../components/crud/types';
 
@@ -20,4 +21,6 @@ export const screen = defineScreen({
     status: { options: campaignStatusLabels },
   },
   defaults: { status: 'pending', chunkSize: 100 },
+  // its chunks: send, program, stop, resume, retry and each recipient's outcome
+  detail: { label: 'Ver envíos', path: (row) => `/marketing/campaigns/${row._id}`, icon: Send },
 });

@@ -200,7 +200,17 @@ export const screens: ScreenEntry[] = [
   // WhatsApp templates of the line, submitted to and synced from Meta (decision 0038)
   { path: '/mensajes_de_plantilla', group: 'messaging', label: 'Mensajes de plantilla', icon: Textsms, module: 'messaging', page: () => import('../features/whatsapp-templates/templates-page') },
   { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('./imagina-template-messages') },
-  { path: '/marketing/campaigns', group: 'messaging', label: 'Campañas', icon: Campaign, module: 'marketing', resource: 'marketing-campaigns', load: () => import('./marketing-campaigns') },
+  {
+    path: '/marketing/campaigns',
+    group: 'messaging',
+    label: 'Campañas',
+    icon: Campaign,
+    module: 'marketing',
+    resource: 'marketing-campaigns',
+    load: () => import('./marketing-campaigns'),
+    // a campaign's page: its plan of chunks, live progress and each recipient (decision 0041)
+    children: [{ path: ':id', page: () => import('../features/campaigns/campaign-page') }],
+  },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },
   { path: '/marketing/historial-plantillas', group: 'messaging', label: 'Historial de plantillas', icon: History, module: 'messaging', resource: 'template-messages-logs', load: () => import('./template-messages-logs') },
   { path: '/marketing/historial_mensajes_masivos', group: 'messaging', label: 'Historial de mensajes masivos', icon: ForwardToInbox, module: 'messaging', resource: 'massive-messages-logs', load: () => import('./massive-messages-logs') },

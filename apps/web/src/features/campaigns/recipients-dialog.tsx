@@ -1,0 +1,230 @@
+import { type RecipientOut, type RecipientStatus, recipientStatuses, recipientStatusLabels, type SendOut } from '@mostrador/contract';
+import Download from '@mui/icons-material/Download';
+import Forum from '@mui/icons-material/ForumOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Pagination from '@mui/material/Pagination';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { formatCount } from '../../i18n';
+import { ApiError } from '../../lib/api-client';
+import { saveBlob } from '../../lib/file-transfer';
+import { fetchChunkDetail, useChunkDetail, useRecipients } from './api';
+
+export const PAGE_SIZE = 50;
+
+const recipientColors: Record<RecipientStatus, 'default' | 'info' | 'success' | 'error' | 'primary'> = {
+  queued: 'default',
+  sending: 'info',
+  skipped: 'default',
+  sent: 'primary',
+  delivered: 'success',
+  read: 'success',
+  failed: 'error',
+};
+
+export function RecipientChip({ status }: { status: RecipientStatus }) {
+  return <Chip size="small" color={recipientColors[status]} variant={status === 'skipped' || status === 'queued' ? 'outlined' : 'filled'} label={recipientStatusLabels[status]} />;
+}
+
+/** The chunk's people as CSV (nombre,telefono,estado,motivo,intentos), UTF-8 with BOM for Excel. */
+export function recipientsCsv(rows: RecipientOut[]): Blob {
+  const quote = (text: string) => (/[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  const lines = rows.map((r) => [r.name, r.telefono ?? '', recipientStatusLabels[r.status], r.reason ?? '', String(r.attempts)].map(quote).join(','));
+  return new Blob([`\uFEFFnombre,telefono,estado,motivo,intentos\r\n${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
+}
+
+const chatLink = (r: RecipientOut) => (r.chatId ? `/chat?${new URLSearchParams({ chatId: r.chatId })}` : undefined);
+
+function RecipientsTable({ rows, compact }: { rows: RecipientOut[]; compact: boolean }) {
+  return (
+    <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <Table size="small" aria-label="Destinatarios">
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ fontWeight: 600 }}>Nombre</TableCell>
+            {!compact && <TableCell sx={{ fontWeight: 600 }}>Teléfono</TableCell>}
+            <TableCell sx={{ fontWeight: 600 }}>Estado</TableCell>
+            {!compact && <TableCell sx={{ fontWeight: 600 }}>Motivo</TableCell>}
+            <TableCell sx={{ fontWeight: 600, width: 48 }} aria-label="Chat" />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((r) => {
+            const link = chatLink(r);
+            return (
+              <TableRow key={r._id}>
+                <TableCell>
+                  <Typography variant="body2">{r.name}</Typography>
+                  {compact && r.telefono && (
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {r.telefono}
+                    </Typography>
+                  )}
+                  {compact && r.reason && (
+                    <Typography variant="caption" color={r.status === 'failed' ? 'error' : 'text.secondary'} component="div">
+                      {r.reason}
+                    </Typography>
+                  )}
+                </TableCell>
+                {!compact && <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.telefono ?? '—'}</TableCell>}
+                <TableCell>
+                  <RecipientChip status={r.status} />
+                </TableCell>
+                {!compact && (
+                  <TableCell>
+                    <Typography variant="body2" color={r.status === 'failed' ? 'error' : 'text.secondary'}>
+                      {r.reason ?? '—'}
+                    </Typography>
+                  </TableCell>
+                )}
+                <TableCell padding="checkbox">
+                  {link && (
+                    <Tooltip title="Abrir chat">
+                      <IconButton size="small" component={RouterLink} to={link} aria-label={`Abrir chat de ${r.name}`}>
+                        <Forum fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+interface RecipientsDialogProps {
+  open: boolean;
+  onClose: () => void;
+  campaignId: string;
+  chunkPage: number;
+  /** The chunk once sent or programmed; absent: the preview of who would receive it. */
+  chunk?: SendOut;
+}
+
+/**
+ * «Ver destinatarios» of a chunk: before it is sent, who would receive it and who is left out
+ * and why (chunk_detail, the same check the send makes); after, each recipient's status from
+ * the report (GET /sends/{id}/recipients), filtered and paged; «Exportar CSV» either way.
+ */
+export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }: RecipientsDialogProps) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const [status, setStatus] = useState<RecipientStatus | ''>('');
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  // a programmed chunk has no recipients written yet: its preview is what it would send
+  const written = !!chunk && chunk.status !== 'scheduled' && chunk.counts.total > 0;
+  const preview = useChunkDetail(campaignId, chunkPage, open && !written);
+  const report = useRecipients(open && written ? chunk?._id : undefined, { status: status || undefined, page, limit: PAGE_SIZE });
+
+  const previewRows = preview.data?.payload ?? [];
+  const filtered = status ? previewRows.filter((r) => r.status === status) : previewRows;
+  const rows = written ? (report.data?.payload ?? []) : filtered.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const total = written ? (report.data?.total ?? 0) : filtered.length;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const loading = written ? report.isPending : preview.isPending;
+  const failed = written ? report.isError : preview.isError;
+  const error = written ? report.error : preview.error;
+
+  const skipped = previewRows.filter((r) => r.status === 'skipped').length;
+  const title = `Destinatarios del bloque ${chunkPage + 1}`;
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const detail = await fetchChunkDetail(campaignId, chunkPage);
+      saveBlob({ blob: recipientsCsv(detail.payload), filename: `campana-bloque-${chunkPage + 1}.csv` });
+    } catch {
+      // the client already showed the server's message
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const close = () => {
+    onClose();
+    setStatus('');
+    setPage(1);
+  };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={`recipients-${chunkPage}`}>
+      <DialogTitle id={`recipients-${chunkPage}`}>{title}</DialogTitle>
+      <DialogContent>
+        {!written && preview.data && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {chunk?.status === 'scheduled' ? 'Así quedaría el bloque con el segmento de ahora: ' : 'Aún no se envía. Si se envía ahora: '}
+            {formatCount(previewRows.length - skipped)} recibirían el mensaje
+            {skipped ? ` y ${formatCount(skipped)} quedan fuera (el motivo está en cada uno)` : ''}.
+          </Alert>
+        )}
+        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
+          <TextField
+            select
+            size="small"
+            label="Estado"
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as RecipientStatus | '');
+              setPage(1);
+            }}
+            sx={{ minWidth: 180 }}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            {recipientStatuses.map((s) => (
+              <MenuItem key={s} value={s}>
+                {recipientStatusLabels[s]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }} role="status">
+            {loading ? 'Cargando…' : `${formatCount(total)} ${total === 1 ? 'persona' : 'personas'}`}
+          </Typography>
+          <Button startIcon={<Download />} onClick={() => void exportCsv()} disabled={exporting || loading}>
+            Exportar CSV
+          </Button>
+        </Box>
+        {loading && <LinearProgress aria-label="Cargando destinatarios" />}
+        {failed && <Alert severity="error">{error instanceof ApiError ? error.message : 'No se pudieron cargar los destinatarios'}</Alert>}
+        {!loading && !failed && rows.length === 0 && (
+          <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+            {status ? 'Nadie de este bloque está en ese estado' : 'Este bloque no tiene personas: el segmento tiene menos'}
+          </Typography>
+        )}
+        {!loading && !failed && rows.length > 0 && <RecipientsTable rows={rows} compact={phone} />}
+        {pages > 1 && (
+          <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
+            <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} size="small" aria-label="Páginas de destinatarios" />
+          </Box>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close}>Cerrar</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
