@@ -79,7 +79,7 @@ export function admit(request: FastifyRequest, claims: AccessClaims, companyId: 
   if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
   request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
 
-  const permissions = new Set(row.permissions ? row.permissions.split(',') : []);
+  const permissions = new Granted(row.permissions);
   if (companyId && row.role) {
     request.tenant = { companyId, corporationId: row.corporation_id, userId: claims.sub, role: row.role, agenteId: row.agente_id };
     granted.set(request.tenant, permissions);
@@ -192,7 +192,26 @@ export const authColumns = ['corporation_id', 'disabled', 'token_version', 'revo
  * object: `allows` and `matrix` answer from them for that request instead of asking again.
  * A tenant built elsewhere (a webhook's) is not here and is asked from the table.
  */
-const granted = new WeakMap<object, ReadonlySet<string>>();
+const granted = new WeakMap<object, Granted>();
+
+/**
+ * A role's permissions as the auth statement lists them (`module.action,…`): asked by a string
+ * search, split into a set only when the whole matrix is wanted (most requests ask one).
+ */
+class Granted {
+  private readonly list: string;
+  private set?: ReadonlySet<string>;
+  constructor(list: string | null) {
+    this.list = `,${list ?? ''},`;
+  }
+  has(permission: string): boolean {
+    return this.list.includes(`,${permission},`);
+  }
+  all(): ReadonlySet<string> {
+    this.set ??= new Set(this.list.split(',').filter(Boolean));
+    return this.set;
+  }
+}
 
 /**
  * Whose rows of `module`'s owned resources (contract `ownedRows`) the tenant sees (decision 0026):
@@ -223,7 +242,7 @@ export function createPermissionService(app: FastifyInstance) {
       const known = granted.get(tenant);
       if (known) {
         const out: Record<string, Action[]> = {};
-        const pairs = [...known].map((p) => p.split('.') as [string, Action]);
+        const pairs = [...known.all()].map((p) => p.split('.') as [string, Action]);
         pairs.sort(([m1, a1], [m2, a2]) => (m1 === m2 ? (a1 < a2 ? -1 : 1) : m1 < m2 ? -1 : 1));
         for (const [module, action] of pairs) (out[module] ??= []).push(action);
         return out;

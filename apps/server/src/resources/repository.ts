@@ -285,20 +285,29 @@ export function repositoryFor(
       const rendered = query.toSQL();
       const params: unknown[] = rendered.params;
       let text = rendered.sql;
-      if (fixed) text += ` limit ${fixed}`;
-      else text += ` limit $${params.push(sql.placeholder('limit'))}`;
+      const limitParam = fixed ? 0 : params.push(sql.placeholder('limit'));
+      text += ` limit ${fixed ?? `$${limitParam}`}`;
       if (offset) text += ` offset $${params.push(sql.placeholder('offset'))}`;
       const keys = Object.keys(selection);
       if (gate) {
         // ONE statement with the caller's auth row (decision 0036): the auth statement ($1–$3) as
-        // a CTE (materialized: read once, not once per page row), the page (its parameters after
-        // them) joined to it, read only when the gate is open; no session, no row at all; a
-        // closed gate, the auth row alone
+        // a CTE (materialized: read once, not once per page row) and the page (its parameters
+        // after them), read only when the gate is open; no session, no row at all.
+        // ONE row comes back: the auth columns once, and the page folded by PostgreSQL into the
+        // payload's text (its records joined by commas, in the page's order), the rows read (one
+        // more than the page when another follows), the sort key and id of the page's last row
+        // (the next cursor) and the total. 21 rows repeating the auth columns cost node a
+        // protocol message, a row object and a string per column each.
         const page = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 3}`);
+        const size = fixed ? String(fixed - 1) : `($${limitParam + 3} - 1)`;
         text = `with a as materialized (${authStatement})
-select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* from a left join lateral (${page}) p on true`;
+select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* from a left join lateral (
+  select string_agg(q.json, ',' order by q.page_row) filter (where q.page_row <= ${size}) as json, count(*)::int as fetched,
+         max(q.cursor_key) filter (where q.page_row = ${size}) as last_key, max(q.id) filter (where q.page_row = ${size}) as last_id,
+         max(q.list_total) as list_total
+    from (select r.*, row_number() over () as page_row from (${page}) as r (json, id, cursor_key, list_total)) q) p on true`;
         params.unshift(sql.placeholder('sid'), sql.placeholder('sub'), sql.placeholder('company'));
-        keys.unshift(...authColumns, 'gate');
+        keys.splice(0, keys.length, ...authColumns, 'gate', 'json', 'fetched', 'lastKey', 'lastId', 'listTotal');
       }
       const pool = (db as unknown as { $client: pg.Pool }).$client;
       const name = namedStatements.has(pool) ? `list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` : undefined;
@@ -372,9 +381,9 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
     return { rows: page, totalDocs, nextCursor: more ? cursorOf(page[page.length - 1] as unknown as Row & { cursorKey: string | null }, sortField, order) : undefined };
   }
 
-  /** A page's JSON from rows carrying their record's JSON text: what JSON.stringify(pageResult(…)) writes. */
-  function pageJson(rows: PageRow[], totalDocs: number, q: FilteredQuery, nextCursor?: string): string {
-    let out = `{"payload":[${rows.map((r) => r.json).join(',')}],"totalDocs":${JSON.stringify(totalDocs)},"totalPages":${JSON.stringify(totalPagesOf(totalDocs, q.limit))},"page":${JSON.stringify(q.page)},"limit":${JSON.stringify(q.limit)}`;
+  /** A page's JSON from its records' JSON texts joined by commas: what JSON.stringify(pageResult(…)) writes. */
+  function pageJson(payload: string, totalDocs: number, q: FilteredQuery, nextCursor?: string): string {
+    let out = `{"payload":[${payload}],"totalDocs":${JSON.stringify(totalDocs)},"totalPages":${JSON.stringify(totalPagesOf(totalDocs, q.limit))},"page":${JSON.stringify(q.page)},"limit":${JSON.stringify(q.limit)}`;
     if (nextCursor) out += `,"nextCursor":${JSON.stringify(nextCursor)}`;
     return `${out}}`;
   }
@@ -416,7 +425,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
     async listJson(db: Db, tenant: Tenant, q: FilteredQuery, extra?: SQL): Promise<string> {
       const { rows, totalDocs, nextCursor } = await pageRows(db, tenant, q, extra, !q.fields);
       if (q.fields) return JSON.stringify(pageResult((rows as unknown as Row[]).map((r) => toWire(r)), totalDocs, q, nextCursor));
-      return pageJson(rows, totalDocs, q, nextCursor);
+      return pageJson(rows.map((r) => r.json).join(','), totalDocs, q, nextCursor);
     },
     /**
      * Whether `listJsonAuthed` can answer a query: no search, field filter or `fields` (an
@@ -446,30 +455,27 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
       const key = q.cursor ? cursorKey(q.cursor, sortField, order) : undefined;
       const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
       const statement = plainPage(db, sortField, order, key ? (key.value === null ? 'null' : 'value') : 'none', { limit: q.limit + 1, offset }, true, gateOf(permission));
-      const rows = (await statement
+      const [row] = (await statement
         .execute({ sid: caller.sid, sub: caller.sub, company: caller.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
-        .catch(cursorFault)) as Array<AuthRow & PageRow & { gate: boolean | null }>;
-      const first = rows[0];
-      if (!first) return {};
+        .catch(cursorFault)) as Array<AuthRow & { gate: boolean | null; json: string | null; fetched: number | null; lastKey: string | null; lastId: string | null; listTotal: number | null }>;
+      if (!row) return {};
       const auth: AuthRow = {
-        corporation_id: first.corporation_id,
-        disabled: first.disabled,
-        token_version: first.token_version,
-        revoked: first.revoked,
-        role: first.role,
-        permissions: first.permissions,
-        agente_id: first.agente_id,
+        corporation_id: row.corporation_id,
+        disabled: row.disabled,
+        token_version: row.token_version,
+        revoked: row.revoked,
+        role: row.role,
+        permissions: row.permissions,
+        agente_id: row.agente_id,
       };
-      if (first.gate !== true) return { auth };
-      const found = first.json === null ? [] : rows;
+      if (row.gate !== true) return { auth };
+      const fetched = row.fetched ?? 0;
       // past the end there is no row to carry the total: ask for it alone
-      const totalDocs = found.length
-        ? Number(found[0].listTotal ?? 0)
+      const totalDocs = fetched
+        ? Number(row.listTotal ?? 0)
         : Number((await db.execute<{ n: number }>(sql`select ${counterOf(caller.companyId)} as n`)).rows[0]?.n ?? 0);
-      const more = found.length > q.limit;
-      const page = more ? found.slice(0, q.limit) : found;
-      const nextCursor = more ? cursorOf(page[page.length - 1] as unknown as Row & { cursorKey: string | null }, sortField, order) : undefined;
-      return { auth, json: pageJson(page, totalDocs, q, nextCursor) };
+      const nextCursor = fetched > q.limit ? encodeCursor({ sort: sortField, order, value: row.lastKey, id: row.lastId as string }) : undefined;
+      return { auth, json: pageJson(row.json ?? '', totalDocs, q, nextCursor) };
     },
     /** Every matching record, sorted, without paging: at most `max`, else a Spanish 400. */
     async all(db: Db, tenant: Tenant, q: FilteredQuery, max: number, extra?: SQL): Promise<{ payload: WireRecord[] }> {
