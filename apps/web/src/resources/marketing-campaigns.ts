@@ -1,4 +1,4 @@
-import Send from '@mui/icons-material/Send';
+import Outbox from '@mui/icons-material/Outbox';
 import { campaignStatusLabels, platformLabels, resources } from '@mostrador/contract';
 import { defineScreen } from '../components/crud/types';
 
@@ -22,5 +22,5 @@ export const screen = defineScreen({
   },
   defaults: { status: 'pending', chunkSize: 100 },
   // its chunks: send, program, stop, resume, retry and each recipient's outcome
-  detail: { label: 'Ver envíos', path: (row) => `/marketing/campaigns/${row._id}`, icon: Send },
+  detail: { label: 'Ver envíos', path: (row) => `/marketing/campaigns/${row._id}`, icon: Outbox },
 });

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session';
-import { type FakeCall, fakeApi } from '../../test/fake-api';
+import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { emit } from '../../test/fake-realtime';
 import { renderApp } from '../../test/render';
 import { CampaignPage } from './campaign-page';
@@ -68,7 +68,7 @@ function serve(options: { campaign?: Record<string, unknown>; permissions?: obje
   const api = fakeApi((call: FakeCall) => {
     if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: options.permissions ?? { marketing: ['list', 'read', 'create', 'update', 'delete'] } } };
     if (call.method === 'GET' && call.path === `/marketing-campaigns/${CAMPAIGN}`) return { status: 200, body: options.campaign ?? campaign };
-    if (call.method === 'GET' && call.path === `/marketing-segments/${SEGMENT}`) return { status: 200, body: { _id: SEGMENT, name: 'Clientes de Lima', filters: {} } };
+    if (call.method === 'GET' && call.path === '/marketing-segments') return { status: 200, body: pageOf([{ _id: SEGMENT, name: 'Clientes de Lima', filters: {} }]) };
     if (call.method === 'GET' && call.path === `/marketing-campaigns/${CAMPAIGN}/programmed-chunks`) return { status: 200, body: plan };
     if (call.method === 'POST' && call.path === '/marketing-campaigns/send_chunk') {
       const body = call.body as { chunkPage: number };

@@ -30,7 +30,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useResourceRecord } from '../../components/crud/use-resource';
+import { useRefOptions, useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { displayLocale, formatCount } from '../../i18n';
@@ -299,7 +299,9 @@ export function CampaignPage() {
   const campaign = useResourceRecord(resources['marketing-campaigns'], id);
   const record = campaign.data as Record<string, unknown> | undefined;
   const segmentId = typeof record?.segmentId === 'string' ? record.segmentId : undefined;
-  const segment = useResourceRecord(resources['marketing-segments'], segmentId);
+  // segments have no GET by id (SPEC §7): the name comes from the list the ref fields use
+  const segments = useRefOptions(['marketing-segments'], !!segmentId);
+  const segmentName = segments.options.find((o) => o.id === segmentId)?.label;
   const plan = useCampaignPlan(id, !!record);
   const stopAll = useStopAllScheduled(id);
   const [planPage, setPlanPage] = useState(1);
@@ -340,7 +342,7 @@ export function CampaignPage() {
           <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', gap: { xs: 2, sm: 4 }, m: 0 }}>
             <Fact label="Estado">{status ? <Chip size="small" color={campaignColors[status]} label={campaignStatusLabels[status]} data-testid="campaign-status" /> : '—'}</Fact>
             <Fact label="Plantilla">{templateName || '—'}</Fact>
-            <Fact label="Segmento">{segmentId ? (typeof segment.data?.name === 'string' ? segment.data.name : '…') : 'Sin segmento'}</Fact>
+            <Fact label="Segmento">{segmentId ? (segmentName ?? (segments.loading ? '…' : '—')) : 'Sin segmento'}</Fact>
             <Fact label="Tamaño del bloque">{formatCount(Number(record.chunkSize ?? 0))}</Fact>
             {plan.data && <Fact label="Audiencia">{`${formatCount(plan.data.audience)} ${plan.data.audience === 1 ? 'persona' : 'personas'}`}</Fact>}
             {plan.data && <Fact label="Bloques">{formatCount(plan.data.chunks)}</Fact>}

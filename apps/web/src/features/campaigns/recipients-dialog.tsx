@@ -43,20 +43,23 @@ const recipientColors: Record<RecipientStatus, 'default' | 'info' | 'success' | 
   failed: 'error',
 };
 
-export function RecipientChip({ status }: { status: RecipientStatus }) {
-  return <Chip size="small" color={recipientColors[status]} variant={status === 'skipped' || status === 'queued' ? 'outlined' : 'filled'} label={recipientStatusLabels[status]} />;
+/** A recipient's status; in a preview (not sent yet) a queued person is one who would receive it. */
+export function RecipientChip({ status, preview = false }: { status: RecipientStatus; preview?: boolean }) {
+  const label = preview && status === 'queued' ? 'Lo recibiría' : preview && status === 'skipped' ? 'Queda fuera' : recipientStatusLabels[status];
+  return <Chip size="small" color={recipientColors[status]} variant={status === 'skipped' || status === 'queued' ? 'outlined' : 'filled'} label={label} />;
 }
 
 /** The chunk's people as CSV (nombre,telefono,estado,motivo,intentos), UTF-8 with BOM for Excel. */
-export function recipientsCsv(rows: RecipientOut[]): Blob {
+export function recipientsCsv(rows: RecipientOut[], preview = false): Blob {
   const quote = (text: string) => (/[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  const lines = rows.map((r) => [r.name, r.telefono ?? '', recipientStatusLabels[r.status], r.reason ?? '', String(r.attempts)].map(quote).join(','));
+  const label = (s: RecipientStatus) => (preview && s === 'queued' ? 'Lo recibiría' : preview && s === 'skipped' ? 'Queda fuera' : recipientStatusLabels[s]);
+  const lines = rows.map((r) => [r.name, r.telefono ?? '', label(r.status), r.reason ?? '', String(r.attempts)].map(quote).join(','));
   return new Blob([`\uFEFFnombre,telefono,estado,motivo,intentos\r\n${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
 }
 
 const chatLink = (r: RecipientOut) => (r.chatId ? `/chat?${new URLSearchParams({ chatId: r.chatId })}` : undefined);
 
-function RecipientsTable({ rows, compact }: { rows: RecipientOut[]; compact: boolean }) {
+function RecipientsTable({ rows, compact, preview }: { rows: RecipientOut[]; compact: boolean; preview: boolean }) {
   return (
     <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
       <Table size="small" aria-label="Destinatarios">
@@ -89,7 +92,7 @@ function RecipientsTable({ rows, compact }: { rows: RecipientOut[]; compact: boo
                 </TableCell>
                 {!compact && <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.telefono ?? '—'}</TableCell>}
                 <TableCell>
-                  <RecipientChip status={r.status} />
+                  <RecipientChip status={r.status} preview={preview} />
                 </TableCell>
                 {!compact && (
                   <TableCell>
@@ -157,7 +160,7 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
     setExporting(true);
     try {
       const detail = await fetchChunkDetail(campaignId, chunkPage);
-      saveBlob({ blob: recipientsCsv(detail.payload), filename: `campana-bloque-${chunkPage + 1}.csv` });
+      saveBlob({ blob: recipientsCsv(detail.payload, !detail.chunk), filename: `campana-bloque-${chunkPage + 1}.csv` });
     } catch {
       // the client already showed the server's message
     } finally {
@@ -175,7 +178,12 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
     <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={`recipients-${chunkPage}`}>
       <DialogTitle id={`recipients-${chunkPage}`}>{title}</DialogTitle>
       <DialogContent>
-        {!written && preview.data && (
+        {!written && preview.data && !!chunk && previewRows.length === 0 && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Las personas de este bloque se eligen cuando empiece a enviarse, con el segmento de ese momento.
+          </Alert>
+        )}
+        {!written && preview.data && !(chunk && previewRows.length === 0) && (
           <Alert severity="info" sx={{ mb: 2 }}>
             {chunk?.status === 'scheduled' ? 'Así quedaría el bloque con el segmento de ahora: ' : 'Aún no se envía. Si se envía ahora: '}
             {formatCount(previewRows.length - skipped)} recibirían el mensaje
@@ -192,12 +200,14 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
               setStatus(event.target.value as RecipientStatus | '');
               setPage(1);
             }}
-            sx={{ minWidth: 180 }}
+            fullWidth={false}
+            sx={{ width: { xs: '100%', sm: 220 } }}
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
           >
             <MenuItem value="">Todos</MenuItem>
-            {recipientStatuses.map((s) => (
+            {(written ? recipientStatuses : (['queued', 'skipped'] as const)).map((s) => (
               <MenuItem key={s} value={s}>
-                {recipientStatusLabels[s]}
+                {written ? recipientStatusLabels[s] : s === 'queued' ? 'Lo recibiría' : 'Queda fuera'}
               </MenuItem>
             ))}
           </TextField>
@@ -210,12 +220,12 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
         </Box>
         {loading && <LinearProgress aria-label="Cargando destinatarios" />}
         {failed && <Alert severity="error">{error instanceof ApiError ? error.message : 'No se pudieron cargar los destinatarios'}</Alert>}
-        {!loading && !failed && rows.length === 0 && (
+        {!loading && !failed && rows.length === 0 && !(chunk && !written) && (
           <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
             {status ? 'Nadie de este bloque está en ese estado' : 'Este bloque no tiene personas: el segmento tiene menos'}
           </Typography>
         )}
-        {!loading && !failed && rows.length > 0 && <RecipientsTable rows={rows} compact={phone} />}
+        {!loading && !failed && rows.length > 0 && <RecipientsTable rows={rows} compact={phone} preview={!written} />}
         {pages > 1 && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
             <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} size="small" aria-label="Páginas de destinatarios" />
