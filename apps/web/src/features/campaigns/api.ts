@@ -1,5 +1,6 @@
 import type { ChunkDetail, ProgrammedChunks, RecipientOut, RecipientStatus, SendOut } from '@mostrador/contract';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api-client';
 import { resourceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
@@ -42,6 +43,8 @@ export function useCampaignPlan(campaignId: string, enabled = true) {
   const { companyId } = useSession();
   const queryClient = useQueryClient();
   const key = campaignKeys.plan(campaignId, companyId);
+  const refresh = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(refresh.current), []);
   const query = useQuery({
     queryKey: key,
     queryFn: () => api.get<ProgrammedChunks>(`/marketing-campaigns/${enc(campaignId)}/programmed-chunks`, { overlay: false }),
@@ -57,6 +60,15 @@ export function useCampaignPlan(campaignId: string, enabled = true) {
       void queryClient.invalidateQueries({ queryKey: ['sends', send._id] });
       // a chunk that started or finished changes the campaign's own status
       if (!before || before.status !== send.status) void queryClient.invalidateQueries({ queryKey: key });
+    } else if (event.type === 'message.updated') {
+      // delivered and read come from the chat messages the status webhooks move (the outbox row's
+      // id is its message's): while a chunk has messages out, the plan is read again, at most every 3 s
+      const plan = queryClient.getQueryData<ProgrammedChunks>(key);
+      if (!plan?.payload.some((c) => c.counts.sent > 0 || c.counts.delivered > 0) || refresh.current) return;
+      refresh.current = setTimeout(() => {
+        refresh.current = undefined;
+        void queryClient.invalidateQueries({ queryKey: key });
+      }, 3000);
     } else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: key });
   });
   return query;

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeMessage } from '../../lib/realtime';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { emit } from '../../test/fake-realtime';
@@ -180,6 +181,18 @@ describe('/marketing/campaigns/{id}', () => {
     expect(within(third).getByTestId('chunk-status').textContent).toBe('Enviado');
     expect(count(third, 'sent')).toBe('48');
     expect(within(third).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('a chunk’s messages delivered or read (chat message statuses) read the plan again, once for a burst', async () => {
+    const { calls } = serve();
+    render();
+    await block(1);
+    const reads = () => calls.filter((c) => c.path === `/marketing-campaigns/${CAMPAIGN}/programmed-chunks`).length;
+    const before = reads();
+    const updated = { type: 'message.updated', chatId: id(701), message: { _id: id(501), status: 'read' } } as unknown as RealtimeMessage;
+    await emit(updated);
+    await emit(updated);
+    await waitFor(() => expect(reads()).toBe(before + 1), { timeout: 5000 });
   });
 
   it('«Detener» calls off a programmed chunk', async () => {

@@ -106,7 +106,7 @@ function Progress({ chunk }: { chunk: SendOut }) {
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
       <LinearProgress variant={total > 0 ? 'determinate' : 'indeterminate'} value={value} sx={{ flex: 1, height: 6, borderRadius: 3 }} aria-label={`Progreso del bloque ${(chunk.chunkPage ?? 0) + 1}`} />
       <Typography variant="caption" color="text.secondary" sx={{ minWidth: 72, textAlign: 'right' }}>
-        {formatCount(done)} de {formatCount(total)}
+        {total > 0 ? `${formatCount(done)} de ${formatCount(total)}` : 'Preparando…'}
       </Typography>
     </Box>
   );
@@ -255,7 +255,7 @@ function ChunkRow({ campaignId, segmentId, chunkPage, chunkSize, audience, templ
         </Alert>
       )}
       {chunk && isActive(chunk) && <Progress chunk={chunk} />}
-      {chunk && status !== 'scheduled' && <Counts chunk={chunk} />}
+      {chunk && status !== 'scheduled' && chunk.counts.total > 0 && <Counts chunk={chunk} />}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>{buttons}</Box>
       <RecipientsDialog open={recipientsOpen} onClose={() => setRecipientsOpen(false)} campaignId={campaignId} chunkPage={chunkPage} chunk={chunk} />
       {scheduleOpen && (

@@ -153,6 +153,8 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
   const failed = written ? report.isError : preview.isError;
   const error = written ? report.error : preview.error;
 
+  // a chunk programmed (or stopped before it started) chooses its people when it starts
+  const waiting = !written && !!chunk && !!preview.data && previewRows.length === 0;
   const skipped = previewRows.filter((r) => r.status === 'skipped').length;
   const title = `Destinatarios del bloque ${chunkPage + 1}`;
 
@@ -178,19 +180,19 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
     <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={`recipients-${chunkPage}`}>
       <DialogTitle id={`recipients-${chunkPage}`}>{title}</DialogTitle>
       <DialogContent>
-        {!written && preview.data && !!chunk && previewRows.length === 0 && (
+        {waiting && (
           <Alert severity="info" sx={{ mb: 2 }}>
             Las personas de este bloque se eligen cuando empiece a enviarse, con el segmento de ese momento.
           </Alert>
         )}
-        {!written && preview.data && !(chunk && previewRows.length === 0) && (
+        {!written && preview.data && !waiting && (
           <Alert severity="info" sx={{ mb: 2 }}>
             {chunk?.status === 'scheduled' ? 'Así quedaría el bloque con el segmento de ahora: ' : 'Aún no se envía. Si se envía ahora: '}
             {formatCount(previewRows.length - skipped)} recibirían el mensaje
             {skipped ? ` y ${formatCount(skipped)} quedan fuera (el motivo está en cada uno)` : ''}.
           </Alert>
         )}
-        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
+        <Box sx={{ display: waiting ? 'none' : 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
           <TextField
             select
             size="small"
@@ -220,7 +222,7 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
         </Box>
         {loading && <LinearProgress aria-label="Cargando destinatarios" />}
         {failed && <Alert severity="error">{error instanceof ApiError ? error.message : 'No se pudieron cargar los destinatarios'}</Alert>}
-        {!loading && !failed && rows.length === 0 && !(chunk && !written) && (
+        {!loading && !failed && rows.length === 0 && !waiting && (
           <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
             {status ? 'Nadie de este bloque está en ese estado' : 'Este bloque no tiene personas: el segmento tiene menos'}
           </Typography>
