@@ -19,7 +19,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const handlers = new Map<string, JobHandler<unknown>>();
-  const schedules = new Map<string, { cron: string; data: object }>();
+  const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
 
   return {
@@ -31,9 +31,9 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
      * Runs a defined queue on a cron expression (UTC), e.g. `* * * * *` every minute. pg-boss keeps
      * the schedule in the database and one process sends each occurrence, however many run.
      */
-    every(name: string, cron: string, data: object = {}) {
+    every(name: string, cron: string, data: object = {}, options: { onStart?: boolean } = {}) {
       if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
-      schedules.set(name, { cron, data });
+      schedules.set(name, { cron, data, ...options });
     },
     async start({ work }: { work: boolean }) {
       await boss.start();
@@ -42,6 +42,8 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
         await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true });
         const schedule = schedules.get(name);
         if (schedule) await boss.schedule(name, schedule.cron, schedule.data);
+        // `onStart`: a worker that starts (after a crash, a deploy) runs it once now, not at the next tick
+        if (schedule?.onStart && work) await boss.send(name, schedule.data, { singletonKey: 'on-start', singletonSeconds: 10 });
         if (work) {
           // Batches of 20 fetched back to back while the backlog lasts (a burst of webhooks is
           // processed at once, not one job per poll); a failed job is failed alone, so the

@@ -59,7 +59,9 @@ export function cloudLine(token: string, options: Partial<Pick<CloudLine, 'rateP
         entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '51987000000', phone_number_id: line }, statuses } }] }],
       });
       try {
-        await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(payload, hook.secret) }, body: payload });
+        const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(payload, hook.secret) }, body: payload });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
       } catch {
         // the server is down: Meta retries; so does this fake, with the next flush
         const again = pendingStatuses.get(line) ?? [];

@@ -31,10 +31,16 @@ export const SEND_SWEEP_QUEUE = 'sending.sweep';
 
 /** A runner hands over to a fresh job after this long (a job stays short; the lease carries on). */
 const RUN_MS = 60_000;
-/** How long a runner's lease lasts unless renewed (renewed every batch). */
-const LEASE_MS = 15_000;
-/** Each batch is about this much of the line's throughput: a stop is seen between batches, well within 2 s. */
-const BATCH_SECONDS = 0.5;
+/**
+ * How long a runner's lease lasts unless renewed (renewed every batch). The lease is about the
+ * line's pace, not correctness (rows are claimed one way only), so it can be short: a runner
+ * killed mid-send is replaced within seconds.
+ */
+const LEASE_MS = 5_000;
+/** Each batch is about this much of the line's throughput (its database work is a small share of it). */
+const BATCH_SECONDS = 2;
+/** While a batch is sent, its send's stop flag is read this often: a stop is seen within it, well within 2 s. */
+const STOP_POLL_MS = 250;
 const MAX_BATCH = 500;
 /** Provider calls in flight at once. */
 const MAX_IN_FLIGHT = 64;
@@ -90,10 +96,14 @@ type Outcome =
   | { id: string; kind: 'sent'; providerId: string; followUps?: Awaited<ReturnType<MessageClient['send']>>['followUps'] }
   | { id: string; kind: 'failed'; reason: string }
   | { id: string; kind: 'retry'; afterMs: number; reason: string; throttled: boolean }
-  | { id: string; kind: 'unknown'; reason: string };
+  | { id: string; kind: 'unknown'; reason: string }
+  /** Claimed but not sent: a stop came first. */
+  | { id: string; kind: 'release' };
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** SENDING_TRACE=1: each batch's phases on stderr (the fault benchmark's diagnosis). */
+const trace = process.env.SENDING_TRACE ? (line: string) => process.stderr.write(`[envío] ${line}\n`) : undefined;
 
 /**
  * The line's pace: a token bucket of `rate` messages per second. Throttling from the provider
@@ -107,9 +117,11 @@ export class Pacer {
     this.rate = max;
     this.tokens = Math.min(max, 1);
   }
+  private lastThrottle = 0;
   private refill() {
     const now = Date.now();
-    this.tokens = Math.min(Math.max(1, this.rate * BATCH_SECONDS), this.tokens + ((now - this.last) / 1000) * this.rate);
+    // a small burst only (a fifth of a second: what a batch's own database work leaves unsent)
+    this.tokens = Math.min(Math.max(1, this.rate / 5), this.tokens + ((now - this.last) / 1000) * this.rate);
     if (this.rate < this.max) this.rate = Math.min(this.max, this.rate * (1 + (now - this.last) / 10_000));
     this.last = now;
   }
@@ -123,8 +135,12 @@ export class Pacer {
       await sleep(Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000)));
     }
   }
+  /** The provider said too fast: half the pace, once per second at most, never below a quarter of the line's. */
   throttled() {
-    this.rate = Math.max(1, this.rate / 2);
+    const now = Date.now();
+    if (now - this.lastThrottle < 1000) return;
+    this.lastThrottle = now;
+    this.rate = Math.max(this.max / 4, this.rate / 2);
     this.tokens = 0;
   }
 }
@@ -329,8 +345,17 @@ export function createSendingEngine(deps: EngineDeps) {
   }
   const releaseLease = (companyId: string, holder: string) => db.execute(sql`delete from sending_leases where company_id = ${companyId} and holder = ${holder}`);
 
-  /** Rows a dead runner left `sending`: sent if the provider reported them, else queued again (failed after too many tries). */
+  /**
+   * Rows a dead runner left `sending`: sent if the provider reported them, else queued again
+   * (failed after too many tries). Nothing is queued again while the line's status webhooks
+   * received so far are still waiting to be processed: one of them may be this row's.
+   */
   async function reconcile(companyId: string): Promise<string[]> {
+    const [{ backlog }] = await rowsOf<{ backlog: boolean }>(
+      db,
+      sql`select exists (select 1 from webhook_events e join channels c on c.kind = 'whatsapp' and c.provider_id = e.account_id and c.company_id = ${companyId}
+            where e.status = 'pending' and e.provider = 'whatsapp' and e.type = 'status') as backlog`,
+    );
     const rows = await rowsOf<{ send_id: string }>(
       db,
       sql`update send_recipients r set
@@ -341,6 +366,7 @@ export function createSendingEngine(deps: EngineDeps) {
           from chat_messages m
           where r.company_id = ${companyId} and r.status = 'sending' and r.claimed_at < now() - make_interval(secs => ${reconcileAfter / 1000})
             and m.company_id = r.company_id and m.id = r.id
+            and (m.provider_message_id is not null or m.status = 'failed' or not ${backlog})
           returning r.send_id`,
     );
     return [...new Set(rows.map((r) => r.send_id))];
@@ -470,8 +496,31 @@ export function createSendingEngine(deps: EngineDeps) {
   async function dispatch(send: SendRow, rows: Claimed[], line: { accountId: string; accessToken?: string }, pacer: Pacer): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     const inFlight = new Set<Promise<void>>();
-    for (const row of rows) {
-      await pacer.take();
+    let stop = false;
+    const poll = setInterval(() => {
+      void rowsOf<{ stop_requested: boolean }>(db, sql`select stop_requested from sends where id = ${send.id}`)
+        .then(([r]) => {
+          if (r?.stop_requested) stop = true;
+        })
+        .catch(() => undefined);
+    }, STOP_POLL_MS);
+    try {
+      for (const row of rows) {
+        if (!stop) await pacer.take();
+        if (stop) {
+          outcomes.push({ id: row.id, kind: 'release' });
+          continue;
+        }
+        dispatchOne(row);
+        if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+    } finally {
+      clearInterval(poll);
+    }
+    return outcomes;
+
+    function dispatchOne(row: Claimed) {
       const p = (async () => {
         try {
           const template = payloadOf(send.content, row.values);
@@ -488,10 +537,7 @@ export function createSendingEngine(deps: EngineDeps) {
       })();
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
-      if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     }
-    await Promise.all(inFlight);
-    return outcomes;
   }
 
   /** Records each outcome on the outbox row and its chat message, in one transaction. */
@@ -499,7 +545,14 @@ export function createSendingEngine(deps: EngineDeps) {
     const sent = outcomes.filter((o) => o.kind === 'sent');
     const failed = outcomes.filter((o) => o.kind === 'failed');
     const retry = outcomes.filter((o) => o.kind === 'retry');
+    const released = outcomes.filter((o) => o.kind === 'release').map((o) => o.id);
     await db.transaction(async (tx) => {
+      if (released.length) {
+        // never sent: back in the queue as they were, their pending chat messages gone until they go
+        const ids = sql.join(released.map((id) => sql`${id}`), sql`, `);
+        await tx.execute(sql`update send_recipients set status = 'queued', attempts = greatest(attempts - 1, 0), claimed_at = null, updated_at = now() where id in (${ids}) and status = 'sending'`);
+        await tx.execute(sql`delete from chat_messages where company_id = ${companyId} and id in (${ids}) and provider_message_id is null and status = 'pending'`);
+      }
       if (sent.length) {
         const data = JSON.stringify(sent.map((o) => ({ id: o.id, provider_id: o.providerId })));
         await tx.execute(sql`update send_recipients r set status = 'sent', reason = null, settled_at = now(), updated_at = now()
@@ -543,7 +596,11 @@ export function createSendingEngine(deps: EngineDeps) {
    */
   async function run(companyId: string, options: { maxMs?: number } = {}): Promise<void> {
     const holder = randomUUID();
-    if (!(await takeLease(companyId, holder))) return;
+    if (!(await takeLease(companyId, holder))) {
+      // another runner has it, or had it and died: look again when its lease would have run out
+      await jobs.send(SEND_QUEUE, { companyId }, { startAfter: Math.ceil(LEASE_MS / 1000) + 1, singletonKey: `waiting:${companyId}` }).catch(() => undefined);
+      return;
+    }
     const started = Date.now();
     const pacer = new Pacer(config.whatsappThroughput);
     const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.round(config.whatsappThroughput * BATCH_SECONDS)));
@@ -556,6 +613,7 @@ export function createSendingEngine(deps: EngineDeps) {
           break;
         }
         if (!(await takeLease(companyId, holder))) return; // lost it (a long pause): the other runner goes on
+        const t0 = performance.now();
         const changed = [...(await startPending(companyId)), ...(await applyStops(companyId))];
         if (changed.length) await publishSends(companyId, changed);
         const { send, rows, nextAt } = await claim(companyId, batchSize);
@@ -585,9 +643,13 @@ export function createSendingEngine(deps: EngineDeps) {
           await publishSends(companyId, [send.id]);
           continue;
         }
+        const t1 = performance.now();
         const outcomes = await dispatch(send, rows, line as { accountId: string; accessToken?: string }, pacer);
+        const t2 = performance.now();
         await settle(companyId, outcomes);
+        const t3 = performance.now();
         await publishSends(companyId, [send.id]);
+        if (trace) trace(`lote ${rows.length}: reclamar ${(t1 - t0).toFixed(0)} ms, enviar ${(t2 - t1).toFixed(0)} ms, asentar ${(t3 - t2).toFixed(0)} ms, publicar ${(performance.now() - t3).toFixed(0)} ms`);
         // each chat shows its new message (one event per chat would flood a big send: the inbox refreshes its list)
         if (rows.length <= 20) for (const r of rows) await publishChatEffect(db, realtime, companyId, { type: 'message.created', chatId: r.chat_id, messageId: r.id }, log);
       }

@@ -52,7 +52,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   const engine = createSendingEngine({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
   app.jobs.define<{ companyId: string }>(SEND_QUEUE, ({ companyId }) => engine.run(companyId));
   app.jobs.define<Record<string, never>>(SEND_SWEEP_QUEUE, () => engine.sweep());
-  app.jobs.every(SEND_SWEEP_QUEUE, '* * * * *');
+  // a worker that starts looks at once for sends a crash left halfway
+  app.jobs.every(SEND_SWEEP_QUEUE, '* * * * *', {}, { onStart: true });
 
   const tags = ['marketing-campaigns'];
   const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'marketing' as const, action } });
