@@ -30,6 +30,12 @@ export async function seedDemoCampaigns(db: Db, companyId: string, secrets: Pick
     await db.execute(sql`insert into sends (company_id, kind, campaign_id, chunk_page, chunk_size, segment_id, name, status, content, created_by)
       values (${companyId}, 'campaign', ${campaign.id}, ${page}, ${campaign.chunk_size}, ${segment.id}, ${`${campaign.name} · bloque ${page + 1}`}, 'pending', ${JSON.stringify(content)}::jsonb, ${admin?.id ?? null})`);
   }
+  // what each chat showed last before the campaign (a chat's later messages stay its latest)
+  const before = (await db.execute(sql`select id, last_message_at, last_message_preview from chats where company_id = ${companyId} and platform = 'whatsapp'`)).rows as Array<{
+    id: string;
+    last_message_at: string | null;
+    last_message_preview: string | null;
+  }>;
   // the engine sends them as it would any day, through the sandbox line, at no pace limit
   const engine = createSendingEngine({
     db,
@@ -56,5 +62,11 @@ export async function seedDemoCampaigns(db: Db, companyId: string, secrets: Pick
       status_error = case when r.position % 12 = 5 then '131026 · Mensaje no entregable · el número no tiene WhatsApp o no pudo recibirlo' end
     from send_recipients r join sends s on s.id = r.send_id
     where s.campaign_id = ${campaign.id} and r.status = 'sent' and m.company_id = ${companyId} and m.id = r.id`);
+  await db.execute(sql`update chats c set last_message_at = case when b.at is not null and b.at > to_char(r.settled_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') then b.at
+          else to_char(r.settled_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end,
+        last_message_preview = case when b.at is not null and b.at > to_char(r.settled_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') then b.preview else c.last_message_preview end
+      from send_recipients r join sends s on s.id = r.send_id,
+           jsonb_to_recordset(${JSON.stringify(before.map((b) => ({ id: b.id, at: b.last_message_at, preview: b.last_message_preview })))}::jsonb) as b(id uuid, at text, preview text)
+      where s.campaign_id = ${campaign.id} and r.status = 'sent' and c.company_id = ${companyId} and c.id = r.chat_id and b.id = c.id`);
   await engine.refreshCampaign(companyId, campaign.id);
 }

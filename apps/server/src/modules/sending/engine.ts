@@ -469,7 +469,7 @@ export function createSendingEngine(deps: EngineDeps) {
           select x.id, ${companyId}, x.chat_id, 'out', 'text', x.text, x.content, 'pending', ${send.created_by}, now()
             from jsonb_to_recordset(${JSON.stringify(messages)}::jsonb) as x(id uuid, chat_id uuid, text text, content jsonb)
           on conflict (id) do nothing`);
-        await tx.execute(sql`update chats c set last_message_preview = left(x.text, 300), last_message_at = now(), updated_at = now()
+        await tx.execute(sql`update chats c set last_message_preview = left(x.text, 300), last_message_at = to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), updated_at = now()
           from (select distinct on (chat_id) chat_id, text from jsonb_to_recordset(${JSON.stringify(messages)}::jsonb) as y(chat_id uuid, text text)) x
           where c.company_id = ${companyId} and c.id = x.chat_id`);
         return claimed;
