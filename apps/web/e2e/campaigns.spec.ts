@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { accounts, signIn } from './helpers';
 
+// the chunk goes through the job queue and the sandbox line: room for a busy machine
+test.describe.configure({ timeout: 60_000 });
+
 /**
  * A campaign's chunks (issue 13, decision 0041) on the demo's sandbox line: the demo's planned
  * campaign «Seguimiento de cotizaciones» (an approved template), its first chunk sent from the
@@ -19,7 +22,7 @@ test('send a campaign’s first chunk, watch it finish, and see its recipients',
   await expect(page.getByText('Bloque en cola de envío')).toBeVisible();
 
   // the sandbox line accepts the messages: the row moves by itself (send.progress), no reload
-  await expect(first.getByTestId('chunk-status')).toHaveText(/^Enviado/, { timeout: 20_000 });
+  await expect(first.getByTestId('chunk-status')).toHaveText(/^Enviado/, { timeout: 40_000 });
   await expect(first.getByTestId('count-queued')).toHaveText('0');
   await expect(first.getByTestId('count-sent')).not.toHaveText('0');
 
