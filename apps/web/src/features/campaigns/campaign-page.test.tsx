@@ -72,7 +72,12 @@ function serve(options: { campaign?: Record<string, unknown>; permissions?: obje
     if (call.method === 'GET' && call.path === '/marketing-segments') return { status: 200, body: pageOf([{ _id: SEGMENT, name: 'Clientes de Lima', filters: {} }]) };
     if (call.method === 'GET' && call.path === `/marketing-campaigns/${CAMPAIGN}/programmed-chunks`) return { status: 200, body: plan };
     if (call.method === 'POST' && call.path === '/marketing-campaigns/send_chunk') {
-      const body = call.body as { chunkPage: number };
+      const body = call.body as { chunkPage: number; scheduledAt?: string };
+      if (body.scheduledAt) {
+        const programmed = chunk(body.chunkPage, { status: 'scheduled', scheduledAt: body.scheduledAt });
+        plan.payload.push(programmed);
+        return { status: 202, body: { msg: 'Bloque programado para 1/12/26, 10:00', chunk: programmed } };
+      }
       const sent = chunk(body.chunkPage, { status: 'pending', counts: counts({ total: 50, queued: 50 }) });
       plan.payload.push(sent);
       return { status: 202, body: { msg: 'Bloque en cola de envío', chunk: sent } };
@@ -81,6 +86,10 @@ function serve(options: { campaign?: Record<string, unknown>; permissions?: obje
       const stopped = chunk(1, { status: 'stopped' });
       plan.payload = plan.payload.map((c) => (c.chunkPage === 1 ? stopped : c));
       return { status: 200, body: { msg: 'Bloque detenido', chunk: stopped } };
+    }
+    if (call.method === 'POST' && call.path === '/marketing-campaigns/stop_all_scheduled_chunks_for_campaign') {
+      plan.payload = plan.payload.map((c) => (c.status === 'scheduled' ? { ...c, status: 'stopped' } : c));
+      return { status: 200, body: { msg: 'Se detuvo 1 bloque programado', stopped: 1 } };
     }
     if (call.method === 'POST' && call.path === '/marketing-campaigns/chunk_detail') {
       const detail: ChunkDetail = {
@@ -193,6 +202,40 @@ describe('/marketing/campaigns/{id}', () => {
     await emit(updated);
     await emit(updated);
     await waitFor(() => expect(reads()).toBe(before + 1), { timeout: 5000 });
+  });
+
+  it('«Programar» asks for a future date and time and posts it with the chunk; «Detener todos los programados» stops them', async () => {
+    const { calls } = serve();
+    render();
+    const third = await block(3);
+    await userEvent.click(within(third).getByRole('button', { name: 'Programar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programar el bloque 3' });
+    const input = within(dialog).getByLabelText('Fecha y hora');
+    await userEvent.type(input, '2020-01-01T10:00');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    expect(within(dialog).getByText('Elige una fecha y hora futura')).toBeTruthy();
+    expect(calls.some((c) => c.path === '/marketing-campaigns/send_chunk')).toBe(false);
+
+    await userEvent.clear(input);
+    await userEvent.type(input, '2099-12-01T10:00');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    await waitFor(() => expect(calls.filter((c) => c.path === '/marketing-campaigns/send_chunk')).toHaveLength(1));
+    expect(calls.find((c) => c.path === '/marketing-campaigns/send_chunk')?.body).toEqual({
+      chunkPage: 2,
+      chunkSize: 100,
+      segment: SEGMENT,
+      campaign: CAMPAIGN,
+      scheduledAt: new Date('2099-12-01T10:00').toISOString(),
+    });
+    expect(await screen.findByText('Bloque programado para 1/12/26, 10:00')).toBeTruthy();
+    await waitFor(() => expect(within(third).getByTestId('chunk-status').textContent).toMatch(/^Programado para /));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Detener todos los programados' }));
+    await waitFor(() => expect(calls.find((c) => c.path === '/marketing-campaigns/stop_all_scheduled_chunks_for_campaign')?.body).toEqual({ campaignId: CAMPAIGN }));
+    expect(await screen.findByText('Se detuvo 1 bloque programado')).toBeTruthy();
+    await waitFor(() => expect(within(third).getByTestId('chunk-status').textContent).toBe('Detenido'));
+    expect(within(await block(2)).getByTestId('chunk-status').textContent).toBe('Detenido');
+    expect(screen.queryByRole('button', { name: 'Detener todos los programados' })).toBeNull();
   });
 
   it('«Detener» calls off a programmed chunk', async () => {
