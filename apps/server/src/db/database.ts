@@ -10,6 +10,9 @@ import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/** The rows of a raw statement, typed by the caller. */
+export const rowsOf = async <T extends Record<string, unknown>>(db: Pick<Db, 'execute'>, query: Parameters<Db['execute']>[0]) => (await db.execute(query)).rows as T[];
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   pool: pg.Pool;

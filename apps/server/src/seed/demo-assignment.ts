@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
+import { type Db, rowsOf } from '../db/database.js';
 import { settledStatusSql } from '../modules/assignment/rules.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 
 /**
  * Who holds what in the demo (decision 0025): the admin (Ana) and the agent user (Carlos) are

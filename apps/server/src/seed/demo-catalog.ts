@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
+import { type Db, rowsOf } from '../db/database.js';
 import { productImagePath, type ProductShape } from '../modules/orders/product-images.js';
 
 /**
@@ -10,7 +10,6 @@ import { productImagePath, type ProductShape } from '../modules/orders/product-i
  * products, catalogues and orders.
  */
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 
 interface DemoProduct {
   name: string;

@@ -1,11 +1,10 @@
 import type { AssignmentStrategy } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import type { Outcome } from '../webhooks/inbound.js';
 import { settledStatusSql } from './rules.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 
 /**
  * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message

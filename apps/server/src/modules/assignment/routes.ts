@@ -22,13 +22,12 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { reassignHeld } from './rules.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 const idParams = z.object({ id: zId() }).strict();
 
 /**

@@ -14,7 +14,7 @@ import {
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, decodeCursor, encodeCursor, pageResult } from '../../lib/list.js';
 import { type InboxScope, visibleAgent } from '../assignment/scope.js';
@@ -37,7 +37,6 @@ export const notFound = {
 const WINDOW_MS = WHATSAPP_WINDOW_HOURS * 3_600_000;
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 

@@ -13,7 +13,7 @@ import {
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -73,7 +73,6 @@ export function lengthProblem(channel: ChannelKind, content: Pick<OutboundConten
 }
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 
 /** A send is taken as interrupted when it is still pending this long after it was stored. */
 export const INTERRUPTED_AFTER_MS = 2 * 60_000;

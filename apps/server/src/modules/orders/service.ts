@@ -15,7 +15,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { InboundMessage } from '../../integrations/meta/events.js';
@@ -23,7 +23,6 @@ import type { ChatEffect } from '../chats/events.js';
 import { createInbound } from '../webhooks/inbound.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 type PlaceInput = z.output<typeof orderPlaceInput>;
 
 /** An Idempotency-Key: what clients send (a uuid, a ULID…); anything else is a Spanish 400. */

@@ -18,7 +18,7 @@ import {
   resources,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern } from '../../lib/list.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -40,7 +40,6 @@ import { byNewest, type Detail } from '../leads/merge.js';
  */
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 const unique = <T>(values: ReadonlyArray<T | null | undefined>): T[] => [...new Set(values.filter((v): v is T => v !== null && v !== undefined && v !== ''))];

@@ -12,7 +12,7 @@ import {
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, ProviderError, type TemplatePayload } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -54,7 +54,6 @@ const PAIR_WAIT_MS = 6_000;
 const PLAN_PAGE = 2_000;
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 
 /** What a send carries: a template snapshot with the lead fields of its variables, or a text. */
 export interface SendContent {

@@ -19,7 +19,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { segmentCondition } from '../leads/labels-massive.js';
@@ -28,7 +28,6 @@ import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.j
 import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 
 interface CampaignRow extends Row {

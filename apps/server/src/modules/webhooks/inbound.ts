@@ -1,6 +1,6 @@
 import { type CountryCode, type LeadPlatform, type LeadStatus, normalisePhone, resources } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import type { InboundMessage, Provider, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
@@ -31,7 +31,6 @@ const fallbackName = (provider: Provider, from: string) =>
   `${provider === 'whatsapp' ? 'WhatsApp' : provider === 'messenger' ? 'Messenger' : 'Instagram'} ${from.slice(-4)}`;
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
 /** Serialises work on one key inside the transaction (two deliveries of one person, one phone). */
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 

@@ -15,7 +15,7 @@ import {
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { ProviderError } from '../../integrations/meta/send.js';
 import { createGraphTemplateClient, listAllTemplates, type TemplateAccount, type TemplateClient } from '../../integrations/meta/templates.js';
 import { createSandboxTemplateClient } from '../../integrations/sandbox/templates.js';
@@ -24,7 +24,6 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { fromGraphTemplate, isSendable, type TemplateRow, toGraphTemplate, toTemplateOut, toTemplatePayload } from './mapping.js';
 
 type Row = Record<string, unknown>;
-const rowsOf = async <T extends Row>(db: Db, query: SQL) => (await db.execute(query)).rows as T[];
 
 const columns = sql`id, business_account_id, provider_id, name, language, category, status, reason, header, body, body_examples, footer, buttons, variable_fields, synced_at, created_at, updated_at`;
 
