@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSendingEngine } from '../src/modules/sending/engine.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
-import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
+import { deliver, type FakeGraph, startFakeGraph } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -29,19 +29,19 @@ let processor: WebhookProcessor;
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
 
-/** People who wrote to the line (lead, clean lead and WhatsApp chat each), labelled `label`. */
+/** People with a WhatsApp chat each (lead, clean lead, chat), labelled `label`, created in this order. */
 async function people(prefix: string, n: number, label: string): Promise<string[]> {
   const phones = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
-  for (const [i, from] of phones.entries()) {
-    expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, name: `Persona ${label} ${i + 1}`, text: 'Hola' }))).statusCode).toBe(200);
-  }
-  for (const id of await processor.pendingIds()) await processor.process(id);
   await t.sql(
-    `update clean_leads cl set mostrador_labels = coalesce(mostrador_labels, '[]'::jsonb) || to_jsonb(array[$1::text]),
-       -- the segment's order (creation) is the order they were listed in
-       created_at = now() + make_interval(secs => array_position($3::text[], (select l.telefono from leads l where l.clean_lead_id = cl.id limit 1)))
-      where company_id = $2 and exists (select 1 from leads l where l.clean_lead_id = cl.id and l.telefono = any($3))`,
-    [label, peru, phones],
+    `with p as (select i, ($3::text[])[i] as phone, 'Persona ' || $4 || ' ' || i as name, now() + make_interval(secs => i) as at
+                  from generate_series(1, array_length($3::text[], 1)) as i),
+     cl as (insert into clean_leads (company_id, name, telefono, status, mostrador_labels, created_at, updated_at)
+            select $1, name, phone, 'sin-asignar', jsonb_build_array($2::text), at, at from p returning id, name, telefono, created_at),
+     l as (insert into leads (company_id, clean_lead_id, name, telefono, platform, status, platform_user_id, created_at, updated_at)
+           select $1, id, name, telefono, 'whatsapp', 'sin-asignar', telefono, created_at, created_at from cl returning id, name, created_at)
+     insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
+     select $1, name, 'whatsapp', id, 'open', 0, to_char(created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'Hola', created_at, created_at from l`,
+    [peru, label, phones, label],
   );
   return phones;
 }
@@ -118,7 +118,7 @@ describe('a campaign chunk', () => {
     expect(new Set(out.map((l) => l.callbackData)).size).toBe(4);
     const sentTemplate = fake.requests.find((r) => (r.body as { to?: string })?.to === phones[0])?.body as { template: { name: string; components: Array<{ parameters: Array<{ text: string }> }> } };
     expect(sentTemplate.template.name).toBe('promo_campana');
-    expect(sentTemplate.template.components[0].parameters[0].text).toBe('Persona ' + tag + ' 1');
+    expect(sentTemplate.template.components[0].parameters[0].text).toBe(`Persona ${tag} 1`);
 
     // the person's chat shows the template as sent, with the provider's id
     const [message] = await t.sql<{ text: string; status: string; provider_message_id: string }>(
