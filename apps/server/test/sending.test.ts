@@ -224,6 +224,9 @@ describe('a campaign chunk', () => {
     }
     const plan = (await call('GET', `/marketing-campaigns/${c.id}/programmed-chunks`)).json() as ProgrammedChunks;
     expect(plan.payload.map((p) => p.status)).toEqual(['scheduled', 'scheduled', 'scheduled']);
+    // a programmed chunk has not chosen its people yet: its detail says who they would be now
+    const preview = (await call('POST', '/marketing-campaigns/chunk_detail', { campaignId: c.id, chunkPage: 2 })).json() as ChunkDetail;
+    expect(preview).toMatchObject({ chunk: { status: 'scheduled' }, total: 1, payload: [{ status: 'queued', name: `Persona ${tag} 3` }] });
     const one = await call('POST', '/marketing-campaigns/stop_scheduled_chunk', { campaignId: c.id, chunkPage: 1 });
     expect(one.json()).toMatchObject({ msg: sendingMessages.chunkStopped, chunk: { status: 'stopped', chunkPage: 1 } });
     expect((await call('POST', '/marketing-campaigns/stop_scheduled_chunk', { campaignId: c.id, chunkPage: 1 })).json().errors.msg).toBe(sendingMessages.notScheduled);

@@ -24,6 +24,7 @@ import type { StatusUpdate } from '../../integrations/meta/events.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { ownerCondition } from '../assignment/scope.js';
 import { createInbound } from '../webhooks/inbound.js';
+import { SEND_QUEUE } from '../sending/queues.js';
 import { type ChatEffect, publishChatEffect } from './events.js';
 import { chatMessage, messageColumns, notFound, previewOf, toMessage, windowUntil } from './queries.js';
 
@@ -79,6 +80,8 @@ export const INTERRUPTED_AFTER_MS = 2 * 60_000;
 export const INTERRUPTED_REASON = 'El envío se interrumpió (el servidor se reinició): vuelve a enviarlo';
 
 const OPTED_OUT = 'La persona pidió no recibir mensajes (/dias-frecuencia)';
+const NO_PERSON = 'Este chat aún no tiene una persona (lead limpio) asociada';
+const SAME_PERSON = 'Ya lo recibe por otro de sus chats en este envío';
 
 interface ChatTarget extends Row {
   id: string;
@@ -90,6 +93,8 @@ interface ChatTarget extends Row {
   recipient: string | null;
   /** The person asked at /dias-frecuencia not to receive messages (mass sends skip them; decision 0017). */
   opt_out: boolean | null;
+  /** The person (clean lead) behind the chat: a massive message goes once per person (decision 0041). */
+  clean_lead_id: string | null;
 }
 interface ChannelRow extends Row {
   kind: ChannelKind;
@@ -135,7 +140,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
                 order by (i.chat_id = c.id) desc nulls last limit 1),
               case when l.platform = c.platform then l.platform_user_id end,
               case when c.platform = 'whatsapp' then l.telefono end) as recipient,
-            cl.opt_out
+            cl.opt_out, l.clean_lead_id
           from chats c
           left join leads l on l.company_id = c.company_id and l.id = c.lead_id
           left join clean_leads cl on cl.company_id = c.company_id and cl.id = l.clean_lead_id
@@ -470,14 +475,16 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
 
     /**
      * POST /chats/send_massive_message: checks every chat now (skipped ones say why), records
-     * the send in massive-messages-logs and queues one job per chat; each job sends through
-     * `send` like a message typed in the inbox.
+     * the send in massive-messages-logs and writes one outbox row per person for the sending
+     * engine (modules/sending, decision 0041), which sends each once, at the line's pace, as a
+     * message typed in the inbox, and keeps the log's counts.
      */
     async sendMassive(companyId: string, sentBy: string, input: { chatIds: string[]; text: string }): Promise<MassiveMessageResult> {
       const chatIds = [...new Set(input.chatIds)];
       const [found, channels] = await Promise.all([targets(companyId, chatIds), channelsOf(companyId)]);
       const skipped: MassiveMessageResult['skipped'] = [];
-      const ready: string[] = [];
+      const ready: Array<{ chatId: string; target: ChatTarget }> = [];
+      const people = new Set<string>();
       const now = Date.now();
       for (const chatId of chatIds) {
         const target = found.get(chatId);
@@ -486,34 +493,35 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         if (!checked.ok) skipped.push({ chatId, contactName: target?.contact_name, reason: checked.refused });
         else if (target?.opt_out) skipped.push({ chatId, contactName: target.contact_name, reason: OPTED_OUT });
         else if (tooLong) skipped.push({ chatId, contactName: target?.contact_name, reason: tooLong });
-        else ready.push(chatId);
-      }
-      let logId: string | undefined;
-      if (ready.length) {
-        const name = `Chat · ${input.text.replace(/\s+/g, ' ').slice(0, 80)}`;
-        const [log] = await rowsOf<{ id: string }>(
-          db,
-          sql`insert into massive_messages_logs (company_id, name, message, total, sent, failed, status)
-              values (${companyId}, ${name}, ${input.text}, ${ready.length}, 0, 0, 'processing') returning id`,
-        );
-        logId = log.id;
-      }
-      let queued = 0;
-      for (const chatId of ready) {
-        const job: ChatSendJob = { companyId, chatId, text: input.text, sentBy, messageId: randomUUID(), logId };
-        try {
-          await jobs.send(CHAT_SEND_QUEUE, job);
-          queued++;
-        } catch (error) {
-          log.error({ err: error, chatId }, 'no se pudo encolar un mensaje masivo');
-          skipped.push({ chatId, contactName: found.get(chatId)?.contact_name, reason: 'No se pudo encolar el envío: inténtalo de nuevo' });
+        else if (!target?.clean_lead_id) skipped.push({ chatId, contactName: target?.contact_name, reason: NO_PERSON });
+        else if (people.has(target.clean_lead_id)) skipped.push({ chatId, contactName: target.contact_name, reason: SAME_PERSON });
+        else {
+          people.add(target.clean_lead_id);
+          ready.push({ chatId, target });
         }
       }
-      if (logId && queued < ready.length) {
-        await db.execute(sql`update massive_messages_logs set total = ${queued}, status = case when ${queued} = 0 then 'error' else status end
-            where company_id = ${companyId} and id = ${logId}`);
+      if (ready.length) {
+        const name = `Chat · ${input.text.replace(/\s+/g, ' ').slice(0, 80)}`;
+        await db.transaction(async (tx) => {
+          const [logRow] = await rowsOf<{ id: string }>(
+            tx,
+            sql`insert into massive_messages_logs (company_id, name, message, total, sent, failed, status)
+                values (${companyId}, ${name}, ${input.text}, ${ready.length}, 0, 0, 'processing') returning id`,
+          );
+          const [send] = await rowsOf<{ id: string }>(
+            tx,
+            sql`insert into sends (company_id, kind, name, status, content, planned, created_by)
+                values (${companyId}, 'massive', ${name}, 'pending', ${JSON.stringify({ text: input.text, logId: logRow.id })}::jsonb, true, ${sentBy}) returning id`,
+          );
+          const rows = ready.map((r, i) => ({ position: i + 1, clean_lead_id: r.target.clean_lead_id, chat_id: r.chatId, name: r.target.contact_name || 'Sin nombre', phone: r.target.recipient }));
+          await tx.execute(sql`insert into send_recipients (company_id, send_id, dedupe_key, position, clean_lead_id, chat_id, name, phone, status)
+            select ${companyId}, ${send.id}, ${send.id}, x.position, x.clean_lead_id, x.chat_id, x.name, x.phone, 'queued'
+              from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(position int, clean_lead_id uuid, chat_id uuid, name text, phone text)`);
+        });
+        // written: the engine picks it up now (and the minute sweep, should this call be lost)
+        await jobs.send(SEND_QUEUE, { companyId }).catch((error: unknown) => log.warn({ err: error }, 'no se pudo despertar el envío masivo'));
       }
-      return { msg: chatMessages_es.sent, queued, skipped };
+      return { msg: chatMessages_es.sent, queued: ready.length, skipped };
     },
 
     /** One queued send of a massive message. Refusals and provider failures are counted, not retried. */

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ChannelKind,
+  chatStateReasons,
+  type Platform,
   type SendCounts,
   type SendOut,
   type SendStatus,
@@ -24,10 +27,9 @@ import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplatePayload } from '../whatsapp-templates/mapping.js';
 
-/** The queue of a company's runner: one job sends what the company has queued, for up to RUN_MS. */
-export const SEND_QUEUE = 'sending.run';
-/** Every minute: scheduled chunks whose time came, and companies with work but no live runner. */
-export const SEND_SWEEP_QUEUE = 'sending.sweep';
+import { SEND_QUEUE, SEND_SWEEP_QUEUE } from './queues.js';
+
+export { SEND_QUEUE, SEND_SWEEP_QUEUE };
 
 /** A runner hands over to a fresh job after this long (a job stays short; the lease carries on). */
 const RUN_MS = 60_000;
@@ -54,11 +56,15 @@ const PAIR_WAIT_MS = 6_000;
 const PLAN_PAGE = 2_000;
 
 type Row = Record<string, unknown>;
+type Line = { accountId: string; accessToken?: string } | { error: string };
+const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebook' ? 'messenger' : (platform as ChannelKind));
 
 /** What a send carries: a template snapshot with the lead fields of its variables, or a text. */
 export interface SendContent {
   template?: Pick<WhatsappTemplate, '_id' | 'name' | 'language' | 'category' | 'header' | 'body' | 'footer' | 'buttons' | 'variableFields'>;
   text?: string;
+  /** A massive message: its row of massive-messages-logs, whose counts the send keeps. */
+  logId?: string;
 }
 
 interface SendRow extends Row {
@@ -86,6 +92,7 @@ interface Claimed extends Row {
   id: string;
   send_id: string;
   chat_id: string;
+  platform: Platform;
   phone: string;
   values: { body: string[]; header?: string } | null;
   attempts: number;
@@ -371,19 +378,26 @@ export function createSendingEngine(deps: EngineDeps) {
     return [...new Set(rows.map((r) => r.send_id))];
   }
 
-  /** The company's WhatsApp line, with its token opened. */
-  async function lineOf(companyId: string) {
-    const [line] = await rowsOf<{ provider_id: string; access_token: string | null }>(db, sql`select provider_id, access_token from channels where company_id = ${companyId} and kind = 'whatsapp'`);
-    if (!line) return { error: sendingMessages.noLine };
-    let accessToken: string | undefined;
-    if (line.access_token) {
-      try {
-        accessToken = secrets.open<string>(line.access_token);
-      } catch {
-        return { error: 'No se pudo leer el token de acceso de WhatsApp: un administrador debe guardarlo de nuevo en Integraciones › WhatsApp' };
+  /** The company's channels (WhatsApp line, Messenger and Instagram pages), each with its token opened or why it cannot send. */
+  async function channelsOf(companyId: string): Promise<Map<ChannelKind, Line>> {
+    const rows = await rowsOf<{ kind: ChannelKind; provider_id: string; page_id: string | null; access_token: string | null }>(
+      db,
+      sql`select kind, provider_id, page_id, access_token from channels where company_id = ${companyId}`,
+    );
+    const map = new Map<ChannelKind, Line>();
+    for (const c of rows) {
+      const accountId = c.kind === 'instagram' ? (c.page_id ?? c.provider_id) : c.provider_id;
+      if (!c.access_token) {
+        map.set(c.kind, client.name === 'graph' ? { error: chatStateReasons.noToken(c.kind) } : { accountId });
+        continue;
       }
-    } else if (client.name === 'graph') return { error: 'La línea de WhatsApp no tiene token de acceso' };
-    return { accountId: line.provider_id, accessToken };
+      try {
+        map.set(c.kind, { accountId, accessToken: secrets.open<string>(c.access_token) });
+      } catch {
+        map.set(c.kind, { error: chatStateReasons.badToken(c.kind) });
+      }
+    }
+    return map;
   }
 
   /** Sends that may start now: planned if needed, moved to processing (or error when the line is missing). */
@@ -410,7 +424,7 @@ export function createSendingEngine(deps: EngineDeps) {
 
   /** Sends with nothing left to send get their final status (and their campaign its own). */
   async function finalize(companyId: string): Promise<string[]> {
-    const done = await rowsOf<{ id: string; campaign_id: string | null }>(
+    const done = await rowsOf<{ id: string; campaign_id: string | null; log_id: string | null }>(
       db,
       sql`update sends s set finished_at = now(), updated_at = now(),
             status = case when c.sent = 0 and c.failed = 0 then 'error'
@@ -424,8 +438,17 @@ export function createSendingEngine(deps: EngineDeps) {
                  where s2.company_id = ${companyId} and s2.status = 'processing' and not s2.stop_requested
                  group by s2.id) c
           where s.id = c.id and c.open = 0
-          returning s.id, s.campaign_id`,
+          returning s.id, s.campaign_id, s.content->>'logId' as log_id`,
     );
+    // a massive message's history row gets its final counts
+    for (const d of done) {
+      if (!d.log_id) continue;
+      await db.execute(sql`update massive_messages_logs l set sent = x.sent, failed = x.failed, updated_at = now(),
+          status = case when x.failed = 0 then 'sent' when x.sent = 0 then 'error' else 'sent_with_some_errors' end
+        from (select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where status = 'failed')::int as failed
+                from send_recipients where send_id = ${d.id}) x
+        where l.company_id = ${companyId} and l.id = ${d.log_id}`);
+    }
     for (const campaignId of new Set(done.map((d) => d.campaign_id).filter(Boolean))) await refreshCampaign(companyId, campaignId as string);
     return done.map((d) => d.id);
   }
@@ -459,8 +482,9 @@ export function createSendingEngine(deps: EngineDeps) {
           tx,
           sql`update send_recipients r set status = 'sending', claimed_at = now(), attempts = r.attempts + 1, updated_at = now()
               from (select id from send_recipients where send_id = ${send.id} and status = 'queued' and (not_before is null or not_before <= now())
-                     order by position limit ${limit} for update skip locked) p
-              where r.id = p.id returning r.id, r.send_id, r.chat_id, r.phone, r.values, r.attempts`,
+                     order by position limit ${limit} for update of send_recipients skip locked) p, chats c
+              where r.id = p.id and c.company_id = r.company_id and c.id = r.chat_id
+              returning r.id, r.send_id, r.chat_id, c.platform, r.phone, r.values, r.attempts`,
         );
         if (!claimed.length) return claimed;
         const messages = claimed.map((c) => ({ id: c.id, chat_id: c.chat_id, text: textOf(send.content, c.values), content: contentOf(send.content) }));
@@ -492,7 +516,7 @@ export function createSendingEngine(deps: EngineDeps) {
   }
 
   /** Calls the provider for each claimed row at the line's pace, MAX_IN_FLIGHT at a time. */
-  async function dispatch(send: SendRow, rows: Claimed[], line: { accountId: string; accessToken?: string }, pacer: Pacer): Promise<Outcome[]> {
+  async function dispatch(send: SendRow, rows: Claimed[], channels: Map<ChannelKind, Line>, pacer: Pacer): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     const inFlight = new Set<Promise<void>>();
     let stop = false;
@@ -510,7 +534,11 @@ export function createSendingEngine(deps: EngineDeps) {
           outcomes.push({ id: row.id, kind: 'release' });
           continue;
         }
-        dispatchOne(row);
+        const kind = channelKindOf(row.platform);
+        const line = channels.get(kind) ?? { error: chatStateReasons.notConnected(kind) };
+        // the channel went away (or its token cannot be read) since the send was asked: said on the person, not sent
+        if ('error' in line) outcomes.push({ id: row.id, kind: 'failed', reason: line.error });
+        else dispatchOne(row, kind, line);
         if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
       }
       await Promise.all(inFlight);
@@ -519,12 +547,12 @@ export function createSendingEngine(deps: EngineDeps) {
     }
     return outcomes;
 
-    function dispatchOne(row: Claimed) {
+    function dispatchOne(row: Claimed, channel: ChannelKind, line: { accountId: string; accessToken?: string }) {
       const p = (async () => {
         try {
           const template = payloadOf(send.content, row.values);
           const result = await client.send(
-            { channel: 'whatsapp', accountId: line.accountId, accessToken: line.accessToken, to: row.phone },
+            { channel, accountId: line.accountId, accessToken: line.accessToken, to: row.phone },
             { kind: 'text', text: template ? undefined : textOf(send.content, row.values), template, callbackData: row.id },
           );
           outcomes.push({ id: row.id, kind: 'sent', providerId: result.messageId, followUps: result.followUps });
@@ -633,17 +661,9 @@ export function createSendingEngine(deps: EngineDeps) {
           await sleep(Math.min(1000, Math.max(20, nextAt - Date.now())));
           continue;
         }
-        const line = await lineOf(companyId);
-        if ('error' in line) {
-          // no line: the send cannot go out; its claimed rows go back and it stops with the reason
-          await db.execute(sql`update send_recipients set status = 'queued', attempts = attempts - 1, updated_at = now() where id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`);
-          await db.execute(sql`delete from chat_messages where company_id = ${companyId} and id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)}) and provider_message_id is null`);
-          await db.execute(sql`update sends set status = 'stopped', error = ${line.error}, updated_at = now() where id = ${send.id}`);
-          await publishSends(companyId, [send.id]);
-          continue;
-        }
+        const channels = await channelsOf(companyId);
         const t1 = performance.now();
-        const outcomes = await dispatch(send, rows, line as { accountId: string; accessToken?: string }, pacer);
+        const outcomes = await dispatch(send, rows, channels, pacer);
         const t2 = performance.now();
         await settle(companyId, outcomes);
         const t3 = performance.now();

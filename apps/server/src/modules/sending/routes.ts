@@ -152,15 +152,16 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { companyId } = tenantOf(request);
       const c = await campaignOf(companyId, request.body.campaignId);
-      const [existing] = await rowsOf<{ id: string; chunk_size: number }>(
+      const [existing] = await rowsOf<{ id: string; chunk_size: number; planned: boolean }>(
         db,
-        sql`select id, chunk_size from sends where company_id = ${companyId} and campaign_id = ${c.id} and chunk_page = ${request.body.chunkPage}`,
+        sql`select id, chunk_size, planned from sends where company_id = ${companyId} and campaign_id = ${c.id} and chunk_page = ${request.body.chunkPage}`,
       );
-      if (existing) {
+      // a chunk not started yet (programmed) has not chosen its people: the preview below says who it would be now
+      if (existing?.planned) {
         const payload = await recipientsOf(companyId, existing.id, {}, 0, 1000);
         return { chunkPage: request.body.chunkPage, chunkSize: existing.chunk_size, chunk: await chunkOut(companyId, existing.id), total: payload.total, payload: payload.rows };
       }
-      const chunkSize = request.body.chunkSize ?? c.chunk_size;
+      const chunkSize = existing?.chunk_size ?? request.body.chunkSize ?? c.chunk_size;
       let content: SendContent = {};
       try {
         content = await contentOf(companyId, c);
@@ -172,6 +173,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         chunkPage: request.body.chunkPage,
         chunkSize,
+        ...(existing ? { chunk: await chunkOut(companyId, existing.id) } : {}),
         total: people.length,
         payload: people.map((p) => ({
           _id: p.id,

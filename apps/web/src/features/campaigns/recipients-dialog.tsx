@@ -162,7 +162,7 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
     setExporting(true);
     try {
       const detail = await fetchChunkDetail(campaignId, chunkPage);
-      saveBlob({ blob: recipientsCsv(detail.payload, !detail.chunk), filename: `campana-bloque-${chunkPage + 1}.csv` });
+      saveBlob({ blob: recipientsCsv(detail.payload, !detail.chunk || !written), filename: `campana-bloque-${chunkPage + 1}.csv` });
     } catch {
       // the client already showed the server's message
     } finally {
