@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { campaignStatuses } from './constants.js';
+import { campaignStatuses, campaignStatusLabels } from './constants.js';
 import { zId, zInteger } from './fields.js';
 
 /**
@@ -17,7 +17,7 @@ export const sendStatusLabels: Record<SendStatus, string> = {
   processing: 'Enviando',
   sent: 'Enviado',
   error: 'Con error',
-  sent_with_some_errors: 'Enviado con algunos errores',
+  sent_with_some_errors: campaignStatusLabels.sent_with_some_errors,
   stopped: 'Detenido',
 };
 

@@ -136,7 +136,7 @@ describe('/marketing/campaigns/{id}', () => {
     expect(screen.getByText('250 personas')).toBeTruthy();
 
     const first = await block(1);
-    expect(within(first).getByTestId('chunk-status').textContent).toBe('Enviado con algunos errores');
+    expect(within(first).getByTestId('chunk-status').textContent).toBe('Enviado con errores');
     expect(within(first).getByText('personas 1–100')).toBeTruthy();
     // a funnel: read messages were also delivered and sent
     expect(count(first, 'sent')).toBe('90');
