@@ -19,13 +19,19 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const handlers = new Map<string, JobHandler<unknown>>();
+  const queueOptions = new Map<string, { expireInSeconds?: number }>();
   const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
 
   return {
-    /** Declares a queue and what processes its jobs. */
-    define<T>(name: string, handler: JobHandler<T>) {
+    /**
+     * Declares a queue and what processes its jobs. `expireInSeconds`: how long a job may stay
+     * active before it is tried again (pg-boss's default is 15 minutes; a job whose worker was
+     * killed waits that long) — short for quick jobs.
+     */
+    define<T>(name: string, handler: JobHandler<T>, options: { expireInSeconds?: number } = {}) {
       handlers.set(name, handler as JobHandler<unknown>);
+      queueOptions.set(name, options);
     },
     /**
      * Runs a defined queue on a cron expression (UTC), e.g. `* * * * *` every minute. pg-boss keeps
@@ -39,7 +45,10 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       await boss.start();
       started = true;
       for (const [name, handler] of handlers) {
-        await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true });
+        const options = queueOptions.get(name) ?? {};
+        await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true, ...options });
+        // a database made before the option: the queue takes it now
+        if (options.expireInSeconds) await boss.updateQueue(name, options);
         const schedule = schedules.get(name);
         if (schedule) await boss.schedule(name, schedule.cron, schedule.data);
         // `onStart`: a worker that starts (after a crash, a deploy) runs it once now, not at the next tick

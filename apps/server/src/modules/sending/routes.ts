@@ -49,8 +49,9 @@ interface CampaignRow extends Row {
 export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   const engine = createSendingEngine({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
-  app.jobs.define<{ companyId: string }>(SEND_QUEUE, ({ companyId }) => engine.run(companyId));
-  app.jobs.define<Record<string, never>>(SEND_SWEEP_QUEUE, () => engine.sweep());
+  // a runner hands over after 60 s: one a killed worker held is tried again after two minutes (the lease lets another go on sooner)
+  app.jobs.define<{ companyId: string }>(SEND_QUEUE, ({ companyId }) => engine.run(companyId), { expireInSeconds: 120 });
+  app.jobs.define<Record<string, never>>(SEND_SWEEP_QUEUE, () => engine.sweep(), { expireInSeconds: 60 });
   // a worker that starts looks at once for sends a crash left halfway
   app.jobs.every(SEND_SWEEP_QUEUE, '* * * * *', {}, { onStart: true });
 

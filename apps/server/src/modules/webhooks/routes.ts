@@ -25,9 +25,14 @@ const handshakeQuery = z.looseObject({
  */
 export async function webhookRoutes(app: FastifyInstance) {
   const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log);
-  app.jobs.define<{ id: string }>(WEBHOOK_QUEUE, async ({ id }) => {
-    await processor.process(id);
-  });
+  // an event takes milliseconds: one a killed worker held is tried again after a minute, not 15
+  app.jobs.define<{ id: string }>(
+    WEBHOOK_QUEUE,
+    async ({ id }) => {
+      await processor.process(id);
+    },
+    { expireInSeconds: 60 },
+  );
   // events a crash left pending are queued again when the server is ready (the queue has started)
   app.addHook('onReady', async () => {
     try {
