@@ -34,6 +34,8 @@ const FAULT_RATE = Number(process.env.FAULT_RATE ?? 1000);
 const ADMIN_URL = process.env.ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_CLUSTER = process.env.PG_CLUSTER ?? '15 main';
 const PG_RESTART = process.env.PG_RESTART !== '0';
+/** Which runs: floor, pipeline, faults, limited (with the stop latency); all by default. */
+const PHASES = new Set((process.env.PHASES ?? 'floor,pipeline,faults,limited').split(','));
 const TOKEN = 'EAAGbenchCampaignToken0000000000000000';
 const LINE = '199000000000041';
 const WABA = '199290129340041';
@@ -186,7 +188,7 @@ const rate = (entries: Array<{ at: number }>) => {
 
 // 0. the floor: the same WhatsApp client calling the same fake line, 64 at a time, nothing else (no database)
 let floor = 0;
-{
+if (PHASES.has('floor')) {
   const client = createGraphClient(fake.url);
   const n = Math.min(RECIPIENTS, 20_000);
   let next = 0;
@@ -204,7 +206,7 @@ let floor = 0;
 }
 
 // 1. pipeline throughput, unlimited line (no status webhooks: the pipeline alone)
-{
+if (PHASES.has('pipeline')) {
   const id = await campaign('Bench rendimiento');
   startWorker(1_000_000);
   t0 = performance.now();
@@ -221,7 +223,7 @@ let floor = 0;
 // 2. faults: kill -9 the worker KILLS times, restart PostgreSQL once, then reconcile with the line's log
 // (from here the line sends its status webhooks, which is how a killed worker's claimed rows are settled)
 line.webhook = webhook;
-{
+if (PHASES.has('faults')) {
   const id = await campaign('Bench fallas');
   startWorker(FAULT_RATE);
   await sendChunks(id, Math.ceil(RECIPIENTS / CHUNK));
@@ -270,7 +272,7 @@ line.webhook = webhook;
 }
 
 // 3. a line limited to 80/s and the engine at 80/s
-{
+if (PHASES.has('limited')) {
   line.ratePerSecond = 80;
   const id = await campaign('Bench límite 80', 1000);
   startWorker(80);

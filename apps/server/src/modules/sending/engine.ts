@@ -47,7 +47,7 @@ const MAX_BATCH = 500;
 /** Provider calls in flight at once. */
 const MAX_IN_FLIGHT = 64;
 /** A claimed row whose runner died is reconciled after this long (time for the provider's status webhook to arrive). */
-export const RECONCILE_AFTER_MS = 20_000;
+export const RECONCILE_AFTER_MS = 60_000;
 /** Attempts before a recipient that keeps being interrupted or throttled is failed. */
 const MAX_ATTEMPTS = 8;
 /** WhatsApp's pair rate limit: about one message every 6 s to the same person (131056). */
@@ -126,8 +126,8 @@ export class Pacer {
   private lastThrottle = 0;
   private refill() {
     const now = Date.now();
-    // a small burst only (a fifth of a second: what a batch's own database work leaves unsent)
-    this.tokens = Math.min(Math.max(1, this.rate / 5), this.tokens + ((now - this.last) / 1000) * this.rate);
+    // a small burst only (a tenth of a second: what a batch's own database work leaves unsent)
+    this.tokens = Math.min(Math.max(1, this.rate / 10), this.tokens + ((now - this.last) / 1000) * this.rate);
     if (this.rate < this.max) this.rate = Math.min(this.max, this.rate * (1 + (now - this.last) / 10_000));
     this.last = now;
   }
@@ -141,12 +141,15 @@ export class Pacer {
       await sleep(Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000)));
     }
   }
-  /** The provider said too fast: half the pace, once per second at most, never below a quarter of the line's. */
+  /**
+   * The provider said too fast: a fifth slower, once per second at most, never below a quarter
+   * of the line's (at the line's own pace a refusal is a second's boundary, not a wrong pace).
+   */
   throttled() {
     const now = Date.now();
     if (now - this.lastThrottle < 1000) return;
     this.lastThrottle = now;
-    this.rate = Math.max(this.max / 4, this.rate / 2);
+    this.rate = Math.max(this.max / 4, this.rate * 0.8);
     this.tokens = 0;
   }
 }
