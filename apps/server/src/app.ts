@@ -36,6 +36,7 @@ import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
+import { messageHistoryRoutes } from './modules/sending/history-routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
@@ -146,6 +147,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(whatsappTemplateRoutes);
       await api.register(telegramRoutes);
       await api.register(sendingRoutes);
+      await api.register(messageHistoryRoutes);
     },
     { prefix: '/api' },
   );

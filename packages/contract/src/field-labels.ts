@@ -230,6 +230,7 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   telefonoId: 'Teléfono de la empresa',
   telegramGroupId: 'Grupo de Telegram',
   templateName: 'Plantilla',
+  sendName: 'Envío',
   terms: 'Valores',
   text: 'Texto',
   texto: 'Texto',

@@ -74,14 +74,6 @@ export const demoRecords: Record<string, () => Array<Record<string, unknown>>> =
       ...dated(p.at),
     })),
   contactos: () => people(40, 41).map((p) => ({ nombre: p.name, telefono: p.telefono, email: p.email, ...dated(p.at) })),
-  'template-messages-logs': () =>
-    people(75, 53).map((p, i) => ({
-      templateName: pick(p.r, ['bienvenida_cliente', 'recordatorio_pago', 'promo_fin_de_mes']),
-      telefono: p.telefono,
-      status: i % 11 === 0 ? 'failed' : pick(p.r, ['sent', 'delivered', 'read'] as const),
-      ...(i % 11 === 0 ? { error: '131047: Han pasado más de 24 horas desde la última respuesta del cliente' } : {}),
-      ...dated(p.at),
-    })),
   'llm-tracker': () =>
     people(80, 67).map((p) => {
       const feature = pick(p.r, ['chat', 'sentiment', 'summary', 'classification'] as const);

@@ -31,6 +31,13 @@ function dependencyOrder(): Resource[] {
 }
 
 /**
+ * Lists written by the product itself, never from examples: the template history is the template
+ * messages' own (the database writes it from them, decision 0042), and the massive history's rows
+ * are the demo's real massive sends (seed/demo-massive.ts).
+ */
+const notSeeded = new Set(['template-messages-logs', 'massive-messages-logs']);
+
+/**
  * Fills one company with every resource's declared Spanish examples plus the generated
  * records of the lists that live on volume (leads, chats, logs), linked the way a real
  * company's data is: each product gets a brand, each agent a sales team… Examples leave
@@ -40,6 +47,7 @@ function dependencyOrder(): Resource[] {
 export async function seedResources(db: Db, companyId: string, secrets: Pick<SecretBox, 'seal'>): Promise<void> {
   const ids = new Map<string, string[]>();
   for (const resource of dependencyOrder()) {
+    if (notSeeded.has(resource.key)) continue;
     const links = linksOf(resource);
     const rows = [...resource.examples, ...(demoRecords[resource.key]?.() ?? [])].map((example, i) => {
       const { createdAt, updatedAt, ...fields } = example as Row;

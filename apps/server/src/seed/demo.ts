@@ -11,6 +11,7 @@ import { seedEcommerce } from './demo-ecommerce.js';
 import { seedMarketplaces } from './demo-marketplace.js';
 import { seedGenial } from './demo-genial.js';
 import { seedDemoCampaigns } from './demo-campaigns.js';
+import { seedDemoMassive } from './demo-massive.js';
 import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
@@ -62,6 +63,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedTelegram(tx, peru.id, secrets);
     // a campaign sent some weeks ago through the sending engine, and one planned (decision 0041)
     await seedDemoCampaigns(tx, peru.id, secrets);
+    // massive sends and chat templates with mixed outcomes, for the two histories (decision 0042)
+    await seedDemoMassive(tx, peru.id, secrets);
     // a person with chats on two channels and a duplicate to merge (decision 0029)
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)

@@ -85,7 +85,8 @@ export {
   templateStatusLabels,
   templateStatuses,
 } from './imagina-template-messages.js';
-export { templateDeliveryStatusLabels, templateDeliveryStatuses } from './template-messages-logs.js';
+export { templateDeliveryStatusLabels, templateDeliveryStatuses, templateLogSourceLabels, templateLogSources } from './template-messages-logs.js';
+export { massiveLogRecipientQuery, massiveLogReportOut, type MassiveLogReport } from './massive-messages-logs.js';
 export { type SegmentFilters, type SegmentFrequency, segmentFilters, segmentFrequencies, segmentFrequencyLabels } from './marketing-segments.js';
 export { telegramMediaKindLabels, telegramMediaKinds, weekdayLabels, weekdays } from './telegram-routines.js';
 export { botLanguageLabels, botLanguages, botPlatforms } from './bots.js';
@@ -100,7 +101,7 @@ export type { MarketplaceOrderStatus } from './marketplace-orders.js';
 export type { LeadPlatform, LeadStatus } from './leads.js';
 export type { ChatStatus } from './chats.js';
 export type { TemplateCategory, TemplateLanguage, TemplateStatus } from './imagina-template-messages.js';
-export type { TemplateDeliveryStatus } from './template-messages-logs.js';
+export type { TemplateDeliveryStatus, TemplateLogSource } from './template-messages-logs.js';
 export type { Weekday } from './telegram-routines.js';
 export type { BotLanguage, BotPlatform } from './bots.js';
 export type { MailchimpContactStatus } from './mailchimp-contacts.js';

@@ -1,12 +1,15 @@
+import { z } from 'zod';
 import { campaignStatuses } from '../constants.js';
 import { defineResource } from '../define-resource.js';
 import { zEnum, zInteger, zText } from '../fields.js';
+import { recipientOut, recipientStatuses, sendOut } from '../sending-api.js';
 
 /**
  * massive-messages-logs (SPEC §7, /marketing/historial_mensajes_masivos): one row per
  * massive send. Not shown in the spec: a name, the message, the number of recipients and how
  * many were sent and failed, and the send's status (the campaign statuses of SPEC §9).
- * Default sort createdAt desc: the latest send first.
+ * Default sort createdAt desc: the latest send first. The screen is a history (decision 0042):
+ * the rows are written by the send itself; the spec's create, update and delete stay served.
  */
 export const massiveMessagesLogs = defineResource({
   key: 'massive-messages-logs',
@@ -24,6 +27,7 @@ export const massiveMessagesLogs = defineResource({
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'message'],
   sortable: ['name', 'status'],
+  filterable: ['status', 'createdAt'],
   examples: [
     {
       name: 'Ofertas de verano',
@@ -44,3 +48,25 @@ export const massiveMessagesLogs = defineResource({
     { name: 'Canastas Día de la Madre', message: 'Sorprende a mamá: canastas desde S/ 59.90.', total: 1500, sent: 0, failed: 0, status: 'pending' },
   ],
 });
+
+/**
+ * GET /massive-messages-logs/{id}/recipients (decision 0042): the per-recipient report of a
+ * massive send, filtered by status and by a search on name or phone, paged. `send`: the send
+ * the log is (status and live counts), absent for a log written before the sending engine.
+ */
+export const massiveLogRecipientQuery = z
+  .object({
+    status: z.enum(recipientStatuses, { error: 'Elige una opción válida' }).optional(),
+    q: z.string({ error: 'Debe ser un texto' }).trim().max(200, 'Como máximo 200 caracteres').optional(),
+    page: z.coerce.number({ error: 'Debe ser un número' }).int('Debe ser un número entero').min(1, 'Debe ser al menos 1').max(100_000, 'La página es demasiado grande').default(1),
+    limit: z.coerce.number({ error: 'Debe ser un número' }).int('Debe ser un número entero').min(1, 'Debe ser al menos 1').max(500, 'Como máximo 500').default(50),
+  })
+  .strict();
+export const massiveLogReportOut = z.object({
+  payload: z.array(recipientOut),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  send: sendOut.optional(),
+});
+export type MassiveLogReport = z.infer<typeof massiveLogReportOut>;

@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
+import { containsPattern } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
@@ -38,6 +39,40 @@ interface CampaignRow extends Row {
   template_name: string;
   chunk_size: number;
   status: CampaignStatus;
+}
+
+/**
+ * A send's recipients as the report lists them: the provider's later statuses come from the chat
+ * message. `q`: a name or phone containing it. Also the massive history's report (decision 0042).
+ */
+export async function recipientsOf(db: Db, companyId: string, sendId: string, filter: { status?: RecipientStatus; q?: string }, offset: number, limit: number) {
+  const status = sql`(case when r.status = 'sent' and m.status in ('delivered', 'read', 'failed') then m.status else r.status end)`;
+  const q = filter.q?.trim() ? containsPattern(filter.q.trim()) : undefined;
+  const where = sql`r.company_id = ${companyId} and r.send_id = ${sendId}${filter.status ? sql` and ${status} = ${filter.status}` : sql``}${q ? sql` and (r.name ilike ${q} or r.phone ilike ${q})` : sql``}`;
+  const rows = await rowsOf<{ id: string; clean_lead_id: string; name: string; phone: string | null; chat_id: string | null; status: RecipientStatus; reason: string | null; attempts: number; sent_at: Date | string | null; updated_at: Date | string; total: number }>(
+    db,
+    sql`select r.id, r.clean_lead_id, r.name, r.phone, r.chat_id, ${status} as status,
+               coalesce(case when m.status = 'failed' then m.status_error end, r.reason) as reason, r.attempts,
+               case when r.status = 'sent' then r.settled_at end as sent_at, greatest(r.updated_at, m.updated_at) as updated_at,
+               count(*) over ()::int as total
+        from send_recipients r left join chat_messages m on m.company_id = r.company_id and m.id = r.id
+        where ${where} order by r.position limit ${limit} offset ${offset}`,
+  );
+  const out: RecipientOut[] = rows.map((r) => ({
+    _id: r.id,
+    cleanLeadId: r.clean_lead_id,
+    name: r.name,
+    ...(r.phone ? { telefono: r.phone } : {}),
+    ...(r.chat_id ? { chatId: r.chat_id } : {}),
+    status: r.status,
+    ...(r.reason ? { reason: r.reason } : {}),
+    attempts: Number(r.attempts),
+    ...(r.sent_at ? { sentAt: iso(r.sent_at) } : {}),
+    updatedAt: iso(r.updated_at) as string,
+  }));
+  let total = rows[0]?.total;
+  if (total === undefined) [{ total }] = await rowsOf<{ total: number }>(db, sql`select count(*)::int as total from send_recipients r left join chat_messages m on m.id = r.id where ${where}`);
+  return { rows: out, total: Number(total) };
 }
 
 /**
@@ -159,7 +194,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       // a chunk not started yet (programmed) has not chosen its people: the preview below says who it would be now
       if (existing?.planned) {
-        const payload = await recipientsOf(companyId, existing.id, {}, 0, 1000);
+        const payload = await recipientsOf(db, companyId, existing.id, {}, 0, 1000);
         return { chunkPage: request.body.chunkPage, chunkSize: existing.chunk_size, chunk: await chunkOut(companyId, existing.id), total: payload.total, payload: payload.rows };
       }
       const chunkSize = existing?.chunk_size ?? request.body.chunkSize ?? c.chunk_size;
@@ -283,36 +318,6 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     return { msg: sendingMessages.retryQueued(retried), chunk: await chunkOut(companyId, id) };
   });
 
-  /** A send's recipients as the report lists them: the provider's later statuses come from the chat message. */
-  async function recipientsOf(companyId: string, sendId: string, filter: { status?: RecipientStatus }, offset: number, limit: number) {
-    const status = sql`(case when r.status = 'sent' and m.status in ('delivered', 'read', 'failed') then m.status else r.status end)`;
-    const where = sql`r.company_id = ${companyId} and r.send_id = ${sendId}${filter.status ? sql` and ${status} = ${filter.status}` : sql``}`;
-    const rows = await rowsOf<{ id: string; clean_lead_id: string; name: string; phone: string | null; chat_id: string | null; status: RecipientStatus; reason: string | null; attempts: number; sent_at: Date | string | null; updated_at: Date | string; total: number }>(
-      db,
-      sql`select r.id, r.clean_lead_id, r.name, r.phone, r.chat_id, ${status} as status,
-                 coalesce(case when m.status = 'failed' then m.status_error end, r.reason) as reason, r.attempts,
-                 case when r.status = 'sent' then r.settled_at end as sent_at, greatest(r.updated_at, m.updated_at) as updated_at,
-                 count(*) over ()::int as total
-          from send_recipients r left join chat_messages m on m.company_id = r.company_id and m.id = r.id
-          where ${where} order by r.position limit ${limit} offset ${offset}`,
-    );
-    const out: RecipientOut[] = rows.map((r) => ({
-      _id: r.id,
-      cleanLeadId: r.clean_lead_id,
-      name: r.name,
-      ...(r.phone ? { telefono: r.phone } : {}),
-      ...(r.chat_id ? { chatId: r.chat_id } : {}),
-      status: r.status,
-      ...(r.reason ? { reason: r.reason } : {}),
-      attempts: Number(r.attempts),
-      ...(r.sent_at ? { sentAt: iso(r.sent_at) } : {}),
-      updatedAt: iso(r.updated_at) as string,
-    }));
-    let total = rows[0]?.total;
-    if (total === undefined) [{ total }] = await rowsOf<{ total: number }>(db, sql`select count(*)::int as total from send_recipients r left join chat_messages m on m.id = r.id where ${where}`);
-    return { rows: out, total: Number(total) };
-  }
-
   app.get('/sends/:id', { config: may('read'), schema: { tags: ['sends'], params: z.object({ id: zId() }), response: { 200: sendOut } } }, async (request) => {
     const { companyId } = tenantOf(request);
     const row = await engine.sendRow(companyId, request.params.id);
@@ -327,7 +332,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       const { companyId } = tenantOf(request);
       if (!(await engine.sendRow(companyId, request.params.id))) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
       const { page, limit, status } = request.query;
-      const { rows, total } = await recipientsOf(companyId, request.params.id, { status }, (page - 1) * limit, limit);
+      const { rows, total } = await recipientsOf(db, companyId, request.params.id, { status }, (page - 1) * limit, limit);
       return { payload: rows, total, page, limit };
     },
   );
