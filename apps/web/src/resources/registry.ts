@@ -212,8 +212,8 @@ export const screens: ScreenEntry[] = [
     children: [{ path: ':id', page: () => import('../features/campaigns/campaign-page') }],
   },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },
-  { path: '/marketing/historial-plantillas', group: 'messaging', label: 'Historial de plantillas', icon: History, module: 'messaging', resource: 'template-messages-logs', load: () => import('./template-messages-logs') },
-  { path: '/marketing/historial_mensajes_masivos', group: 'messaging', label: 'Historial de mensajes masivos', icon: ForwardToInbox, module: 'messaging', resource: 'massive-messages-logs', load: () => import('./massive-messages-logs') },
+  { path: '/marketing/historial-plantillas', group: 'messaging', label: 'Historial de plantillas', icon: History, module: 'messaging', resource: 'template-messages-logs', load: () => import('./template-messages-logs'), page: () => import('../features/histories/template-history-page') },
+  { path: '/marketing/historial_mensajes_masivos', group: 'messaging', label: 'Historial de mensajes masivos', icon: ForwardToInbox, module: 'messaging', resource: 'massive-messages-logs', load: () => import('./massive-messages-logs'), page: () => import('../features/histories/massive-history-page') },
   // Sistema
   { path: '/test', group: 'system', label: t('nav.diagnostics'), icon: MonitorHeart, public: true, page: () => import('../features/diagnostics/diagnostics-page') },
 ];

@@ -1,5 +1,6 @@
 import { type RecipientOut, type RecipientStatus, recipientStatuses, recipientStatusLabels, type SendOut } from '@mostrador/contract';
 import Download from '@mui/icons-material/Download';
+import Search from '@mui/icons-material/Search';
 import Forum from '@mui/icons-material/ForumOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -19,17 +20,19 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatCount } from '../../i18n';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, api } from '../../lib/api-client';
 import { saveBlob } from '../../lib/file-transfer';
-import { fetchChunkDetail, useChunkDetail, useRecipients } from './api';
+import { fetchChunkDetail, type RecipientList, useChunkDetail } from './api';
 
 export const PAGE_SIZE = 50;
 
@@ -49,7 +52,7 @@ export function RecipientChip({ status, preview = false }: { status: RecipientSt
   return <Chip size="small" color={recipientColors[status]} variant={status === 'skipped' || status === 'queued' ? 'outlined' : 'filled'} label={label} />;
 }
 
-/** The chunk's people as CSV (nombre,telefono,estado,motivo,intentos), UTF-8 with BOM for Excel. */
+/** A report's people as CSV (nombre,telefono,estado,motivo,intentos), UTF-8 with BOM for Excel. */
 export function recipientsCsv(rows: RecipientOut[], preview = false): Blob {
   const quote = (text: string) => (/[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const label = (s: RecipientStatus) => (preview && s === 'queued' ? 'Lo recibiría' : preview && s === 'skipped' ? 'Queda fuera' : recipientStatusLabels[s]);
@@ -119,6 +122,212 @@ function RecipientsTable({ rows, compact, preview }: { rows: RecipientOut[]; com
   );
 }
 
+/** What a report is asked: a status, a search on name or phone, a page. */
+export interface RecipientQuery {
+  status?: RecipientStatus;
+  q?: string;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Where a report's people come from: a chunk's (`/sends/{id}/recipients`), a chunk's preview
+ * (chunk_detail, filtered here), a massive send's (`/massive-messages-logs/{id}/recipients`).
+ */
+export interface RecipientFetcher {
+  /** The report's query key; the query is appended. */
+  key: readonly unknown[];
+  page: (query: RecipientQuery) => Promise<RecipientList>;
+  /** Everyone, for the CSV (`preview`: the people are who would receive it). */
+  all: () => Promise<{ rows: RecipientOut[]; preview?: boolean }>;
+}
+
+/** A report read from the server page by page: GET `path?status&q&page&limit` (its `all` pages through it for the CSV). */
+export function serverRecipients(path: string, key: readonly unknown[]): RecipientFetcher {
+  const page = (query: RecipientQuery) => api.get<RecipientList>(path, { query: { ...query }, overlay: false });
+  return {
+    key,
+    page,
+    all: async () => {
+      const rows: RecipientOut[] = [];
+      for (let p = 1; ; p++) {
+        const next = await page({ page: p, limit: 500 });
+        rows.push(...next.payload);
+        if (next.payload.length < 500 || rows.length >= next.total) return { rows };
+      }
+    },
+  };
+}
+
+/** The people of a list already in hand (a chunk's preview), filtered and paged here as the server would. */
+export function localRecipients(key: readonly unknown[], load: () => Promise<RecipientOut[]>): RecipientFetcher {
+  return {
+    key,
+    page: async ({ status, q, page, limit }) => {
+      const text = q?.trim().toLowerCase();
+      const rows = (await load()).filter((r) => (!status || r.status === status) && (!text || r.name.toLowerCase().includes(text) || (r.telefono ?? '').includes(text)));
+      return { payload: rows.slice((page - 1) * limit, page * limit), total: rows.length, page, limit };
+    },
+    all: async () => ({ rows: await load(), preview: true }),
+  };
+}
+
+export interface RecipientsReportDialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  /** Absent: nobody to list yet (`notice` says why). */
+  fetcher?: RecipientFetcher;
+  /** The CSV's file name. */
+  filename: string;
+  /** Not sent yet: the people are who would receive it and who is left out. */
+  preview?: boolean;
+  /** The statuses the filter offers. */
+  statuses?: readonly RecipientStatus[];
+  /** A search box on name or phone. */
+  searchable?: boolean;
+  /** Above the controls: what the report is (counts, a progress bar, a notice). */
+  notice?: ReactNode;
+  /** What an empty report says, unfiltered and filtered. */
+  emptyMessage: string;
+  emptyFilteredMessage: string;
+}
+
+/**
+ * A send's per-recipient report: each person's status (the provider's reason when it failed),
+ * filtered by status (and searched), paged, a link to each chat, «Exportar CSV» of everyone.
+ * The people come from `fetcher`: a campaign chunk's, a chunk's preview, a massive send's.
+ */
+export function RecipientsReportDialog({
+  open,
+  onClose,
+  title,
+  fetcher,
+  filename,
+  preview = false,
+  statuses = recipientStatuses,
+  searchable = false,
+  notice,
+  emptyMessage,
+  emptyFilteredMessage,
+}: RecipientsReportDialogProps) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const [status, setStatus] = useState<RecipientStatus | ''>('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  const query: RecipientQuery = { status: status || undefined, q: search.trim() || undefined, page, limit: PAGE_SIZE };
+  const report = useQuery({
+    queryKey: [...(fetcher?.key ?? ['recipients']), query],
+    queryFn: () => (fetcher as RecipientFetcher).page(query),
+    enabled: open && !!fetcher,
+    placeholderData: (previous) => previous,
+  });
+  const rows = report.data?.payload ?? [];
+  const total = report.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const loading = !!fetcher && report.isPending;
+  const id = `recipients-${title.replace(/[^a-zA-Z0-9]+/g, '-')}`;
+  const filtered = !!status || !!search.trim();
+
+  const exportCsv = async () => {
+    if (!fetcher) return;
+    setExporting(true);
+    try {
+      const all = await fetcher.all();
+      saveBlob({ blob: recipientsCsv(all.rows, all.preview ?? preview), filename });
+    } catch {
+      // the client already showed the server's message
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const close = () => {
+    onClose();
+    setStatus('');
+    setSearch('');
+    setPage(1);
+  };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={id}>
+      <DialogTitle id={id}>{title}</DialogTitle>
+      <DialogContent>
+        {notice}
+        <Box sx={{ display: fetcher ? 'flex' : 'none', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
+          <TextField
+            select
+            size="small"
+            label="Estado"
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as RecipientStatus | '');
+              setPage(1);
+            }}
+            fullWidth={false}
+            sx={{ width: { xs: '100%', sm: 200 } }}
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            {statuses.map((s) => (
+              <MenuItem key={s} value={s}>
+                {preview ? (s === 'queued' ? 'Lo recibiría' : s === 'skipped' ? 'Queda fuera' : recipientStatusLabels[s]) : recipientStatusLabels[s]}
+              </MenuItem>
+            ))}
+          </TextField>
+          {searchable && (
+            <TextField
+              size="small"
+              label="Buscar"
+              placeholder="Nombre o teléfono"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                setPage(1);
+              }}
+              sx={{ width: { xs: '100%', sm: 220 } }}
+              slotProps={{
+                inputLabel: { shrink: true },
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <Search fontSize="small" />
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+          )}
+          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }} role="status">
+            {loading ? 'Cargando…' : `${formatCount(total)} ${total === 1 ? 'persona' : 'personas'}`}
+          </Typography>
+          <Button startIcon={<Download />} onClick={() => void exportCsv()} disabled={exporting || loading}>
+            Exportar CSV
+          </Button>
+        </Box>
+        {loading && <LinearProgress aria-label="Cargando destinatarios" />}
+        {report.isError && <Alert severity="error">{report.error instanceof ApiError ? report.error.message : 'No se pudieron cargar los destinatarios'}</Alert>}
+        {fetcher && !loading && !report.isError && rows.length === 0 && (
+          <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+            {filtered ? emptyFilteredMessage : emptyMessage}
+          </Typography>
+        )}
+        {!loading && !report.isError && rows.length > 0 && <RecipientsTable rows={rows} compact={phone} preview={preview} />}
+        {pages > 1 && (
+          <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
+            <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} size="small" aria-label="Páginas de destinatarios" />
+          </Box>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close}>Cerrar</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 interface RecipientsDialogProps {
   open: boolean;
   onClose: () => void;
@@ -134,109 +343,58 @@ interface RecipientsDialogProps {
  * the report (GET /sends/{id}/recipients), filtered and paged; «Exportar CSV» either way.
  */
 export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }: RecipientsDialogProps) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const [status, setStatus] = useState<RecipientStatus | ''>('');
-  const [page, setPage] = useState(1);
-  const [exporting, setExporting] = useState(false);
   // a programmed chunk has no recipients written yet: its preview is what it would send
   const written = !!chunk && chunk.status !== 'scheduled' && chunk.counts.total > 0;
   const preview = useChunkDetail(campaignId, chunkPage, open && !written);
-  const report = useRecipients(open && written ? chunk?._id : undefined, { status: status || undefined, page, limit: PAGE_SIZE });
-
   const previewRows = preview.data?.payload ?? [];
-  const filtered = status ? previewRows.filter((r) => r.status === status) : previewRows;
-  const rows = written ? (report.data?.payload ?? []) : filtered.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const total = written ? (report.data?.total ?? 0) : filtered.length;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const loading = written ? report.isPending : preview.isPending;
-  const failed = written ? report.isError : preview.isError;
-  const error = written ? report.error : preview.error;
-
   // a chunk programmed (or stopped before it started) chooses its people when it starts
   const waiting = !written && !!chunk && !!preview.data && previewRows.length === 0;
   const skipped = previewRows.filter((r) => r.status === 'skipped').length;
-  const title = `Destinatarios del bloque ${chunkPage + 1}`;
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
+  let fetcher: RecipientFetcher | undefined;
+  if (written && chunk) {
+    // the CSV of a chunk is its whole detail (at most 1000 people)
+    const all = async () => {
       const detail = await fetchChunkDetail(campaignId, chunkPage);
-      saveBlob({ blob: recipientsCsv(detail.payload, !detail.chunk || !written), filename: `campana-bloque-${chunkPage + 1}.csv` });
-    } catch {
-      // the client already showed the server's message
-    } finally {
-      setExporting(false);
-    }
-  };
-
-  const close = () => {
-    onClose();
-    setStatus('');
-    setPage(1);
-  };
+      return { rows: detail.payload, preview: !detail.chunk };
+    };
+    fetcher = { ...serverRecipients(`/sends/${encodeURIComponent(chunk._id)}/recipients`, ['sends', chunk._id, 'recipients']), all };
+  } else if (!waiting) {
+    const key = preview.data ? ['chunk-preview', campaignId, chunkPage, preview.dataUpdatedAt] : undefined;
+    if (key) fetcher = localRecipients(key, async () => previewRows);
+  }
 
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={`recipients-${chunkPage}`}>
-      <DialogTitle id={`recipients-${chunkPage}`}>{title}</DialogTitle>
-      <DialogContent>
-        {waiting && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Las personas de este bloque se eligen cuando empiece a enviarse, con el segmento de ese momento.
-          </Alert>
-        )}
-        {!written && preview.data && !waiting && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            {chunk?.status === 'scheduled' ? 'Así quedaría el bloque con el segmento de ahora: ' : 'Aún no se envía. Si se envía ahora: '}
-            {formatCount(previewRows.length - skipped)} recibirían el mensaje
-            {skipped ? ` y ${formatCount(skipped)} quedan fuera (el motivo está en cada uno)` : ''}.
-          </Alert>
-        )}
-        <Box sx={{ display: waiting ? 'none' : 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-          <TextField
-            select
-            size="small"
-            label="Estado"
-            value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as RecipientStatus | '');
-              setPage(1);
-            }}
-            fullWidth={false}
-            sx={{ width: { xs: '100%', sm: 220 } }}
-            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-          >
-            <MenuItem value="">Todos</MenuItem>
-            {(written ? recipientStatuses : (['queued', 'skipped'] as const)).map((s) => (
-              <MenuItem key={s} value={s}>
-                {written ? recipientStatusLabels[s] : s === 'queued' ? 'Lo recibiría' : 'Queda fuera'}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }} role="status">
-            {loading ? 'Cargando…' : `${formatCount(total)} ${total === 1 ? 'persona' : 'personas'}`}
-          </Typography>
-          <Button startIcon={<Download />} onClick={() => void exportCsv()} disabled={exporting || loading}>
-            Exportar CSV
-          </Button>
-        </Box>
-        {loading && <LinearProgress aria-label="Cargando destinatarios" />}
-        {failed && <Alert severity="error">{error instanceof ApiError ? error.message : 'No se pudieron cargar los destinatarios'}</Alert>}
-        {!loading && !failed && rows.length === 0 && !waiting && (
-          <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-            {status ? 'Nadie de este bloque está en ese estado' : 'Este bloque no tiene personas: el segmento tiene menos'}
-          </Typography>
-        )}
-        {!loading && !failed && rows.length > 0 && <RecipientsTable rows={rows} compact={phone} preview={!written} />}
-        {pages > 1 && (
-          <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
-            <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} size="small" aria-label="Páginas de destinatarios" />
-          </Box>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={close}>Cerrar</Button>
-      </DialogActions>
-    </Dialog>
+    <RecipientsReportDialog
+      open={open}
+      onClose={onClose}
+      title={`Destinatarios del bloque ${chunkPage + 1}`}
+      fetcher={fetcher}
+      filename={`campana-bloque-${chunkPage + 1}.csv`}
+      preview={!written}
+      statuses={written ? recipientStatuses : (['queued', 'skipped'] as const)}
+      emptyMessage="Este bloque no tiene personas: el segmento tiene menos"
+      emptyFilteredMessage="Nadie de este bloque está en ese estado"
+      notice={
+        <>
+          {waiting && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              Las personas de este bloque se eligen cuando empiece a enviarse, con el segmento de ese momento.
+            </Alert>
+          )}
+          {!written && preview.data && !waiting && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {chunk?.status === 'scheduled' ? 'Así quedaría el bloque con el segmento de ahora: ' : 'Aún no se envía. Si se envía ahora: '}
+              {formatCount(previewRows.length - skipped)} recibirían el mensaje
+              {skipped ? ` y ${formatCount(skipped)} quedan fuera (el motivo está en cada uno)` : ''}.
+            </Alert>
+          )}
+          {!written && preview.isPending && open && <LinearProgress aria-label="Cargando destinatarios" />}
+          {!written && preview.isError && (
+            <Alert severity="error">{preview.error instanceof ApiError ? preview.error.message : 'No se pudieron cargar los destinatarios'}</Alert>
+          )}
+        </>
+      }
+    />
   );
 }
