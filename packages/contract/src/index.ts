@@ -27,3 +27,5 @@ export * from './segment-api.js';
 export * from './telegram-api.js';
 export * from './sending-api.js';
 export * from './whatsapp-templates.js';
+export * from './whatsapp-pricing.js';
+export * from './imagina.js';

@@ -1,4 +1,4 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 
 /**
  * Countries the product sells in (SPEC §9) and their dialling codes. The spec lists 58 for
@@ -72,4 +72,10 @@ export const PHONE_INVALID_MESSAGE = 'No es un número de teléfono válido: rev
  */
 export function isPhoneNumber(digits: string): boolean {
   return /^\d{8,15}$/.test(digits) && isValidPhoneNumber(`+${digits}`);
+}
+
+/** The ISO country of stored digits (any country, not only SPEC §9's), for per-country prices; undefined when unknown. */
+export function isoCountryOfPhone(digits: string | null | undefined): string | undefined {
+  if (!digits || !/^\d{8,15}$/.test(digits)) return undefined;
+  return parsePhoneNumberFromString(`+${digits}`)?.country ?? countryOfPhone(digits);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { campaignStatuses, campaignStatusLabels } from './constants.js';
 import { zId, zInteger } from './fields.js';
+import { imaginaVariables } from './imagina.js';
 
 /**
  * The sending engine (issue 13, decision 0041): a send is one chunk of a campaign, or one
@@ -167,6 +168,7 @@ export const sendingMessages = {
   noChat: 'No tiene chat de WhatsApp con la empresa',
   noPhone: 'No tiene número de WhatsApp',
   missingValue: (n: number, field: string) => `Falta el valor de {{${n}}} (${field})`,
+  missingVariable: (name: string) => `Falta el valor de {{${name}}}${name in imaginaVariables ? ` (${imaginaVariables[name as keyof typeof imaginaVariables]})` : ''}`,
   alreadySent: 'Ya recibió esta campaña en otro bloque',
   windowClosed: 'Pasaron más de 24 horas desde su último mensaje: solo se le puede escribir con una plantilla',
   // why a whole send cannot go out
@@ -175,4 +177,123 @@ export const sendingMessages = {
   templateNotApproved: (name: string, status: string) => `La plantilla «${name}» no está aprobada (${status})`,
   onlyWhatsapp: 'Por ahora las campañas se envían por WhatsApp',
   interrupted: 'El envío se interrumpió varias veces sin respuesta de WhatsApp: revisa la línea y reintenta',
+} as const;
+
+/**
+ * Massive sends to an audience (issue 13, /marketing/massive-messages, decision 0043): who (a
+ * saved segment, or a selection of Mostrador labels: people holding any of them) and what (free
+ * text, an approved WhatsApp template, or an Imagina template).
+ *
+ *   POST /sends/check   sendCheckInput → SendCheckOut   the pre-send check; nothing is written
+ *   POST /sends         massSendInput  → 202 MassSendOut a massive send through the engine
+ */
+export const MAX_MASS_AUDIENCE = 100_000;
+const audienceShape = z
+  .object({
+    segmentId: zId().optional(),
+    mostradorLabelIds: z.array(zId()).min(1, 'Elige al menos una etiqueta').max(200, 'Como máximo 200 etiquetas').optional(),
+  })
+  .strict();
+export const massAudience = audienceShape.refine((a) => Boolean(a.segmentId) !== Boolean(a.mostradorLabelIds?.length), {
+  message: 'Elige un segmento o una selección de etiquetas (solo uno de los dos)',
+  path: ['segmentId'],
+});
+export type MassAudience = z.infer<typeof massAudience>;
+const messageShape = z
+  .object({
+    text: z.string({ error: 'Debe ser un texto' }).trim().min(1, 'Escribe el mensaje').max(4096, 'El mensaje admite hasta 4096 caracteres').optional(),
+    whatsappTemplateId: zId().optional(),
+    imaginaTemplateId: zId().optional(),
+  })
+  .strict();
+export const massMessage = messageShape.refine((m) => [m.text, m.whatsappTemplateId, m.imaginaTemplateId].filter(Boolean).length === 1, {
+  message: 'Elige qué enviar: un texto, una plantilla de WhatsApp o una plantilla Imagina',
+  path: ['text'],
+});
+export type MassMessage = z.infer<typeof massMessage>;
+export const sendCheckInput = z.object({ audience: massAudience, message: massMessage }).strict();
+export type SendCheckInput = z.infer<typeof sendCheckInput>;
+export const massSendInput = z
+  .object({
+    name: z.string({ error: 'Debe ser un texto' }).trim().min(1, 'Ponle un nombre al envío').max(200, 'El nombre admite hasta 200 caracteres'),
+    audience: massAudience,
+    message: massMessage,
+  })
+  .strict();
+export type MassSendInput = z.infer<typeof massSendInput>;
+
+/** How many of the audience would get it, how many not and why, the line's daily limit and the cost. */
+export const sendCheckOut = z.object({
+  /** Everyone the audience holds now. */
+  audience: z.number().int(),
+  /** Those who would receive it; the rest are skipped with a reason. */
+  queued: z.number().int(),
+  skipped: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  /** A few of those skipped, with why, to act on before sending. */
+  skippedSample: z.array(z.object({ cleanLeadId: z.string(), name: z.string(), telefono: z.string().optional(), reason: z.string() })),
+  /** Of those queued: inside the 24-hour window (free text allowed, utility free) or outside it (templates only, counted by Meta's limit). */
+  insideWindow: z.number().int(),
+  outsideWindow: z.number().int(),
+  /** Why nothing can be sent as asked (no line, template not approved…); absent when it can. */
+  blocking: z.string().optional(),
+  dailyLimit: z.object({
+    tier: z.string().optional(),
+    /** Unique people outside the window per moving 24 h; absent = unlimited or unknown (see `known`). */
+    limit: z.number().int().optional(),
+    known: z.boolean(),
+    /** People reached outside their window by this company's line in the last 24 h. */
+    used: z.number().int(),
+    /** Of this send, how many would go over the limit. */
+    over: z.number().int(),
+  }),
+  cost: z.object({
+    currency: z.string(),
+    total: z.number(),
+    /** Per category and market: how many messages are charged, the rate and the amount (in `currency`). */
+    lines: z.array(z.object({ category: z.string(), market: z.string(), count: z.number().int(), rate: z.number(), amount: z.number() })),
+    /** Messages that cost nothing (free text, utility inside the window). */
+    free: z.number().int(),
+    ratesAsOf: z.string(),
+    usdRate: z.number(),
+  }),
+});
+export type SendCheckOut = z.infer<typeof sendCheckOut>;
+export const massSendOut = z.object({ msg: z.string(), send: sendOut, logId: z.string() });
+
+/**
+ * The Imagina template calls (SPEC §7 imagina_template_messages; not shown: their bodies):
+ *   POST /imagina_template_messages/send_single_message  {imaginaTemplateId, chatId}
+ *   POST /imagina_template_messages/send_bulk_messages   {imaginaTemplateId, chatIds[], name?}
+ *   POST /imagina_template_messages/send_massive_messages {imaginaTemplateId, audience, name}
+ * each → 202 MassSendOut: one send through the engine, in the massive history.
+ */
+export const imaginaSingleInput = z.object({ imaginaTemplateId: zId(), chatId: zId() }).strict();
+export const imaginaBulkInput = z
+  .object({
+    imaginaTemplateId: zId(),
+    chatIds: z.array(zId(), { error: 'Debe ser una lista' }).min(1, 'Elige al menos un chat').max(1000, 'Como máximo 1000 chats por envío'),
+    name: z.string({ error: 'Debe ser un texto' }).trim().min(1, 'Ponle un nombre al envío').max(200, 'El nombre admite hasta 200 caracteres').optional(),
+  })
+  .strict();
+export const imaginaMassiveInput = z
+  .object({
+    imaginaTemplateId: zId(),
+    audience: massAudience,
+    name: z.string({ error: 'Debe ser un texto' }).trim().min(1, 'Ponle un nombre al envío').max(200, 'El nombre admite hasta 200 caracteres'),
+  })
+  .strict();
+export type MassSendOut = z.infer<typeof massSendOut>;
+
+export const massSendMessages = {
+  queued: 'Envío masivo en cola: sigue su avance en el historial',
+  singleQueued: 'Mensaje en cola de envío',
+  chatNotFound: 'Algún chat no existe en esta compañía',
+  audienceTooLarge: (n: number) => `La audiencia tiene ${n.toLocaleString('es-PE')} personas: el máximo de un envío es ${MAX_MASS_AUDIENCE.toLocaleString('es-PE')}`,
+  emptyAudience: 'Nadie de esta audiencia recibiría el mensaje: revisa los omitidos',
+  imaginaNotFound: 'La plantilla Imagina no existe en esta compañía',
+  imaginaNotApproved: (name: string) => `La plantilla Imagina «${name}» es un borrador: apruébala antes de enviarla`,
+  imaginaNoTemplate: 'Fuera de las 24 horas solo se puede escribir con una plantilla aprobada: vincula una plantilla de WhatsApp a esta plantilla Imagina',
+  templateNotFound: 'La plantilla no existe en la línea de WhatsApp de la empresa',
+  overLimit: (n: number) => `${n.toLocaleString('es-PE')} personas superan el límite diario de la línea: WhatsApp no les entregará el mensaje hasta que se libere cupo`,
+  limitUnknown: 'No se pudo consultar el límite diario de la línea en Meta',
 } as const;

@@ -27,6 +27,8 @@ export interface CloudLine {
   delayMs: number;
   failFor: Map<string, { code: number; message: string }>;
   webhook?: { url: string; secret: string; everyMs: number };
+  /** What `GET /{phone-number-id}?fields=whatsapp_business_manager_messaging_limit` answers (the portfolio's daily limit). */
+  messagingLimit: string;
   /** Stops the webhook timer. */
   close(): void;
 }
@@ -44,6 +46,7 @@ export function cloudLine(token: string, options: Partial<Pick<CloudLine, 'rateP
     delayMs: options.delayMs ?? 0,
     failFor: new Map(),
     webhook: options.webhook,
+    messagingLimit: 'TIER_250',
     close: () => clearInterval(timer),
   };
 
@@ -71,6 +74,12 @@ export function cloudLine(token: string, options: Partial<Pick<CloudLine, 'rateP
   }
 
   function route(...[call, answer]: Parameters<FakeGraphRoute>): boolean {
+    const limit = call.path.match(/^\/v21\.0\/(\d+)\?fields=whatsapp_business_manager_messaging_limit$/);
+    if (limit && call.method === 'GET') {
+      if (call.headers.authorization !== `Bearer ${token}`) answer.graphError(401, { message: 'Invalid OAuth access token.', code: 190 });
+      else answer.json(200, { whatsapp_business_manager_messaging_limit: state.messagingLimit, id: limit[1] });
+      return true;
+    }
     const m = call.path.match(/^\/v21\.0\/(\d+)\/messages$/);
     const body = call.body as { to?: string; type?: string; text?: { body?: string }; template?: { name?: string }; biz_opaque_callback_data?: string } | undefined;
     if (!m || call.method !== 'POST' || !body?.to) return false;

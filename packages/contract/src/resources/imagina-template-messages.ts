@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
 import { requiredOr, zEnum, zText } from '../fields.js';
+import { imaginaVariables, imaginaVariablesOf } from '../imagina.js';
 
 export const templateLanguages = ['es', 'es_PE', 'en'] as const;
 export type TemplateLanguage = (typeof templateLanguages)[number];
@@ -20,11 +21,15 @@ export type TemplateStatus = (typeof templateStatuses)[number];
 export const templateStatusLabels: Record<TemplateStatus, string> = { draft: 'Borrador', approved: 'Aprobada', rejected: 'Rechazada' };
 
 /**
- * imagina_template_messages (SPEC §3, §7): WhatsApp template messages sent through Imagina.
- * From SPEC §3: name. Not shown: the WhatsApp template fields, i.e. the name as WhatsApp
- * wants it (lower-case letters, digits and underscores; unique in the company), its language,
- * category, body (at most 1024 characters, WhatsApp's limit) and review status (absent =
- * draft).
+ * imagina_template_messages (SPEC §3, §7): the company's own message templates (decision 0043).
+ * From SPEC §3: name. Not shown, decided: a name (lower-case letters, digits and underscores;
+ * unique in the company), its language and category, a body written with named variables from
+ * the customer's file (`{{nombre}}`, `{{empresa}}`… — `imaginaVariables`), the company's own
+ * review status (only an approved one is sent; absent = draft) and, optionally, the name of
+ * the approved WhatsApp template (same language) to use for people outside the 24-hour window.
+ * Sent through POST /imagina_template_messages/send_single_message, /send_bulk_messages and
+ * /send_massive_messages: inside the window as free text (free of charge), outside it as the
+ * linked WhatsApp template.
  */
 export const imaginaTemplateMessages = defineResource({
   key: 'imagina_template_messages',
@@ -41,8 +46,16 @@ export const imaginaTemplateMessages = defineResource({
       .regex(/^[a-z0-9_]+$/, 'Solo letras minúsculas, números y guiones bajos (_)'),
     language: zEnum(templateLanguages),
     category: zEnum(templateCategories),
-    body: zText(1024),
+    body: zText(1024).refine((b) => imaginaVariablesOf(b).every((v) => v in imaginaVariables), {
+      message: `Variables permitidas: ${Object.keys(imaginaVariables).map((v) => `{{${v}}}`).join(', ')}`,
+    }),
     status: zEnum(templateStatuses).optional(),
+    whatsappTemplate: z
+      .string({ error: formMessages.invalid })
+      .trim()
+      .max(512, formMessages.tooLong)
+      .regex(/^[a-z0-9_]*$/, 'Es el nombre de la plantilla de WhatsApp: letras minúsculas, números y guiones bajos (_)')
+      .optional(),
   },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'body'],
@@ -53,21 +66,22 @@ export const imaginaTemplateMessages = defineResource({
       name: 'bienvenida_cliente',
       language: 'es_PE',
       category: 'MARKETING',
-      body: '¡Hola {{1}}! Gracias por escribir a Bodega Lucho. ¿En qué te podemos ayudar hoy?',
+      body: '¡Hola {{nombre}}! Gracias por escribir a {{empresa}}. ¿En qué te podemos ayudar hoy?',
       status: 'approved',
+      whatsappTemplate: 'bienvenida_cliente',
     },
     {
       name: 'confirmacion_pedido',
       language: 'es',
       category: 'UTILITY',
-      body: 'Tu pedido {{1}} fue confirmado. Llegará entre las {{2}} y las {{3}}.',
+      body: 'Hola {{nombre}}, tu pedido fue confirmado. Te escribe {{agente}} de {{empresa}} para coordinar la entrega.',
       status: 'approved',
     },
     {
       name: 'promo_fin_de_mes',
       language: 'es_PE',
       category: 'MARKETING',
-      body: '{{1}}, este fin de mes tenemos 2x1 en gaseosas. Responde SÍ para separar tu pedido.',
+      body: '{{nombre}}, este fin de mes tenemos 2x1 en gaseosas. Responde SÍ para separar tu pedido.',
       status: 'draft',
     },
   ],

@@ -1,4 +1,4 @@
-import type { ChannelKind, OutboundMessageKind } from '@mostrador/contract';
+import { type ChannelKind, type MessagingTier, messagingTiers, type OutboundMessageKind } from '@mostrador/contract';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { reasonOf } from './error-reasons.js';
 
@@ -72,6 +72,25 @@ export interface MessageClient {
   readonly name: 'graph' | 'sandbox';
   send(target: SendTarget, content: OutboundContent): Promise<SendResult>;
   media(accessToken: string | undefined, mediaId: string): Promise<MediaDownload>;
+  /**
+   * The messaging limit of the line's business portfolio (unique people reached outside their
+   * window per moving 24 h): Meta's `whatsapp_business_manager_messaging_limit` of the phone
+   * number; null when Meta does not say.
+   */
+  messagingLimit(target: { accountId: string; accessToken?: string }): Promise<MessagingTier | null>;
+}
+
+/** Meta's tier words, old and new, to the tiers we show (TIER_1K was the old second tier, now 2K). */
+export function messagingTierOf(value: unknown): MessagingTier | null {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).max_daily_conversations_per_business ?? (value as Record<string, unknown>).tier : value;
+  if (typeof v === 'number') return v < 0 ? 'TIER_UNLIMITED' : v >= 100_000 ? 'TIER_100K' : v >= 10_000 ? 'TIER_10K' : v >= 1000 ? 'TIER_2K' : 'TIER_250';
+  if (typeof v !== 'string') return null;
+  const word = v.toUpperCase();
+  if ((messagingTiers as readonly string[]).includes(word)) return word as MessagingTier;
+  if (word === 'TIER_1K') return 'TIER_2K';
+  if (word === 'TIER_50') return 'TIER_250';
+  if (word === 'UNLIMITED') return 'TIER_UNLIMITED';
+  return null;
 }
 
 /** The provider refused or could not be reached. `reason` is the Spanish text users read. */
@@ -195,6 +214,11 @@ export function createGraphClient(baseUrl: string): MessageClient {
 
   return {
     name: 'graph',
+    async messagingLimit(target) {
+      if (!target.accessToken) throw new ProviderError('El canal no tiene token de acceso');
+      const body = await graphJson<Record<string, unknown>>(`${base}/${enc(target.accountId)}?fields=whatsapp_business_manager_messaging_limit`, target.accessToken, { method: 'GET' }, 'Meta no dio el límite diario de la línea');
+      return messagingTierOf(body.whatsapp_business_manager_messaging_limit);
+    },
     async send(target, content) {
       if (!target.accessToken) throw new ProviderError('El canal no tiene token de acceso');
       if (target.channel === 'whatsapp') {

@@ -32,6 +32,10 @@ export function createSandboxClient(stepSeconds: number): MessageClient {
             ],
       };
     },
+    /** The sandbox's line is at Meta's second tier (2,000 people a day outside their window). */
+    async messagingLimit() {
+      return 'TIER_2K';
+    },
     async media() {
       throw new ProviderError('En modo sandbox los archivos recibidos no se descargan de Meta (SEND_PROVIDER=sandbox)', { notFound: true });
     },

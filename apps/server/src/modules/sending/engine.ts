@@ -7,11 +7,17 @@ import {
   type SendOut,
   type SendStatus,
   sendingMessages,
+  WHATSAPP_WINDOW_HOURS,
   type WhatsappTemplate,
   renderTemplate,
   templateLeadFields,
   templateVariables,
   variableCount,
+  MAX_MASS_AUDIENCE,
+  renderImagina,
+  isoCountryOfPhone,
+  isPhoneNumber,
+  type SegmentFilters,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
@@ -62,10 +68,22 @@ const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebo
 /** What a send carries: a template snapshot with the lead fields of its variables, or a text. */
 export interface SendContent {
   template?: Pick<WhatsappTemplate, '_id' | 'name' | 'language' | 'category' | 'header' | 'body' | 'footer' | 'buttons' | 'variableFields'>;
+  /**
+   * Free text (only inside the person's 24-hour window). With a template too (an Imagina
+   * template that names one, decision 0043): the text inside the window, the template outside.
+   * `{{nombre}}`-style variables (imaginaVariables) are filled per person.
+   */
   text?: string;
   /** A massive message: its row of massive-messages-logs, whose counts the send keeps. */
   logId?: string;
+  /** A massive send to an audience (POST /sends): who, planned when it starts. */
+  audience?: { segmentId?: string; filters?: SegmentFilters; cleanLeadIds?: string[] };
+  /** The Imagina template it came from. */
+  imaginaTemplateId?: string;
 }
+
+/** A person's message: the template's values, or (`text`) the free text written for them. */
+export type RecipientValues = { body: string[]; header?: string; text?: string };
 
 interface SendRow extends Row {
   id: string;
@@ -94,7 +112,7 @@ interface Claimed extends Row {
   chat_id: string;
   platform: Platform;
   phone: string;
-  values: { body: string[]; header?: string } | null;
+  values: RecipientValues | null;
   attempts: number;
 }
 
@@ -276,30 +294,59 @@ export function createSendingEngine(deps: EngineDeps) {
   }
 
   /**
-   * A campaign chunk's people: the segment's clean leads in creation order, page `chunkPage` of
-   * `chunkSize`, each with their WhatsApp chat and number, the variables filled and the
-   * pre-send check's verdict (queued, or skipped with why). `dedupeKey`: people already holding
-   * a row of this campaign are marked so (the outbox's key leaves them out when written).
+   * A chunk's people: the audience's clean leads (a saved segment, or the filters of a massive
+   * send) in creation order, page `chunkPage` of `chunkSize`, each with their WhatsApp chat and
+   * number, whether their 24-hour window is open, their country, the message written for them
+   * and the pre-send check's verdict (queued, or skipped with why). `dedupeKey`: people already
+   * holding a row of this campaign or send are marked so (the outbox's key leaves them out).
    */
-  async function chunkPeople(companyId: string, c: { segmentId: string | null; chunkPage: number; chunkSize: number; content: SendContent; createdBy: string | null; dedupeKey?: string }) {
-    const [segment] = c.segmentId ? await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${c.segmentId}`) : [];
+  async function chunkPeople(
+    companyId: string,
+    c: { segmentId?: string | null; filters?: SegmentFilters; cleanLeadIds?: string[]; chunkPage: number; chunkSize: number; content: SendContent; createdBy: string | null; dedupeKey?: string },
+  ) {
+    let filters = c.filters;
+    if (!filters && c.segmentId) {
+      const [segment] = await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${c.segmentId}`);
+      filters = (segment?.filters ?? undefined) as SegmentFilters | undefined;
+      if (segment && !filters) filters = {};
+    }
     const [company] = await rowsOf<{ name: string; sender: string | null }>(
       db,
       sql`select co.name, (select trim(u.first_name || ' ' || u.last_name) from users u where u.id = ${c.createdBy}) as sender
           from companies co where co.id = ${companyId}`,
     );
     const offset = c.chunkPage * c.chunkSize;
-    const where = segment ? segmentCondition(segment.filters as never, await timezoneOf(db, companyId)) : sql`false`;
-    const people = await rowsOf<{ id: string; name: string; telefono: string | null; email: string | null; opt_out: boolean | null; days: number | null; chat_id: string | null; phone: string | null; last_sent: Date | string | null; taken: boolean; n: number }>(
+    const where = c.cleanLeadIds
+      ? c.cleanLeadIds.length
+        ? sql`clean_leads.id in (${sql.join(c.cleanLeadIds.map((id) => sql`${id}`), sql`, `)})`
+        : sql`false`
+      : filters
+        ? segmentCondition(filters, await timezoneOf(db, companyId))
+        : sql`false`;
+    const people = await rowsOf<{
+      id: string;
+      name: string;
+      telefono: string | null;
+      email: string | null;
+      opt_out: boolean | null;
+      days: number | null;
+      chat_id: string | null;
+      phone: string | null;
+      window_open: boolean | null;
+      last_sent: Date | string | null;
+      taken: boolean;
+      n: number;
+    }>(
       db,
-      sql`select p.id, p.name, p.telefono, p.email, p.opt_out, p.contact_frequency_days as days, ch.chat_id, ch.phone, f.last_sent, p.n,
+      sql`select p.id, p.name, p.telefono, p.email, p.opt_out, p.contact_frequency_days as days, ch.chat_id, ch.phone, ch.window_open, f.last_sent, p.n,
                  ${c.dedupeKey ? sql`exists (select 1 from send_recipients t where t.company_id = ${companyId} and t.dedupe_key = ${c.dedupeKey} and t.clean_lead_id = p.id)` : sql`false`} as taken
           from (select clean_leads.*, ${offset} + row_number() over (order by clean_leads.created_at, clean_leads.id) as n from clean_leads
                  where clean_leads.company_id = ${companyId} and ${where} order by clean_leads.created_at, clean_leads.id offset ${offset} limit ${c.chunkSize}) p
           left join lateral (
             select c.id as chat_id,
                    coalesce((select i.platform_user_id from lead_identities i where i.company_id = c.company_id and i.lead_id = c.lead_id and i.platform = 'whatsapp' limit 1),
-                            case when l.platform = 'whatsapp' then l.platform_user_id end, l.telefono) as phone
+                            case when l.platform = 'whatsapp' then l.platform_user_id end, l.telefono) as phone,
+                   (select w.last_inbound_at > now() - make_interval(hours => ${WHATSAPP_WINDOW_HOURS}) from chat_windows w where w.chat_id = c.id) as window_open
               from leads l join chats c on c.company_id = l.company_id and c.lead_id = l.id and c.platform = 'whatsapp'
              where l.company_id = ${companyId} and l.clean_lead_id = p.id
              order by c.last_message_at desc nulls last limit 1) ch on true
@@ -308,29 +355,102 @@ export function createSendingEngine(deps: EngineDeps) {
              where r.company_id = ${companyId} and r.clean_lead_id = p.id and r.status = 'sent') f on true
           order by p.n`,
     );
+    const { text, template } = c.content;
     return people.map((p) => {
-      const base = { id: randomUUID(), position: Number(p.n), clean_lead_id: p.id, chat_id: p.chat_id, name: p.name || p.telefono || 'Sin nombre', phone: p.phone ?? p.telefono, taken: p.taken };
-      const skip = (reason: string) => ({ ...base, status: 'skipped' as const, reason, values: null });
+      const phone = p.phone ?? p.telefono;
+      const windowOpen = Boolean(p.window_open);
+      const base = {
+        id: randomUUID(),
+        position: Number(p.n),
+        clean_lead_id: p.id,
+        chat_id: p.chat_id,
+        name: p.name || p.telefono || 'Sin nombre',
+        phone,
+        taken: p.taken,
+        window_open: windowOpen,
+        country: isoCountryOfPhone(phone),
+      };
+      const skip = (reason: string) => ({ ...base, status: 'skipped' as const, reason, values: null as RecipientValues | null, charged: null as WhatsappTemplate['category'] | null });
       if (p.taken) return skip(sendingMessages.alreadySent);
       if (p.opt_out) return skip(sendingMessages.optedOut);
       if (p.days && p.last_sent && Date.now() - new Date(p.last_sent).getTime() < p.days * 86_400_000) return skip(sendingMessages.frequency(p.days));
-      if (!p.chat_id) return skip(sendingMessages.noChat);
+      // without a WhatsApp chat: a template can still reach a valid number, and their chat is opened when the send is planned
+      if (!p.chat_id && !template) return skip(sendingMessages.noChat);
       if (!base.phone) return skip(sendingMessages.noPhone);
-      const values = valuesFor(c.content, { nombre: p.name || undefined, telefono: p.telefono ?? undefined, email: p.email ?? undefined, empresa: company?.name, agente: company?.sender ?? undefined });
+      if (!p.chat_id && !isPhoneNumber(base.phone)) return skip(sendingMessages.noPhone);
+      const person = { nombre: p.name || undefined, telefono: p.telefono ?? undefined, email: p.email ?? undefined, empresa: company?.name, agente: company?.sender ?? undefined };
+      // free text inside the window (an Imagina template's, with its variables filled); the template outside it
+      if (text !== undefined && (windowOpen || !template)) {
+        if (!windowOpen) return skip(sendingMessages.windowClosed);
+        const written = renderImagina(text, person);
+        if (written.missing.length) return skip(sendingMessages.missingVariable(written.missing[0]));
+        return { ...base, status: 'queued' as const, reason: null, values: { body: [], text: written.text } as RecipientValues, charged: null };
+      }
+      const values = valuesFor(c.content, person);
       if ('missing' in values) return skip(values.missing);
-      return { ...base, status: 'queued' as const, reason: null, values };
+      return { ...base, status: 'queued' as const, reason: null, values: values as RecipientValues, charged: template?.category ?? null, opens_chat: !p.chat_id };
     });
+  }
+
+  /**
+   * Opens a WhatsApp chat (and, if they have none, a WhatsApp lead) for people of a send who
+   * have a number but never wrote: the template reaches them there, and their answer lands in the
+   * same chat (the webhook finds the lead by its `lead_identities` row). Answers clean lead → chat.
+   */
+  async function openChats(tx: Db, companyId: string, people: Array<{ clean_lead_id: string; name: string; phone: string | null }>): Promise<Map<string, string>> {
+    if (!people.length) return new Map();
+    const opened = await rowsOf<{ clean_lead_id: string; chat_id: string; lead_id: string; phone: string }>(
+      tx,
+      sql`with x as (select * from jsonb_to_recordset(${JSON.stringify(people)}::jsonb) as x(clean_lead_id uuid, name text, phone text)),
+          existing as (select distinct on (l.clean_lead_id) l.clean_lead_id, l.id from leads l join x on x.clean_lead_id = l.clean_lead_id
+                        where l.company_id = ${companyId} and l.platform = 'whatsapp' order by l.clean_lead_id, l.created_at),
+          made as (insert into leads (company_id, clean_lead_id, name, telefono, platform, status, platform_user_id)
+                   select ${companyId}, x.clean_lead_id, x.name, x.phone, 'whatsapp', 'sin-asignar', x.phone from x
+                    where not exists (select 1 from existing e where e.clean_lead_id = x.clean_lead_id)
+                   returning id, clean_lead_id),
+          person as (select clean_lead_id, id from existing union all select clean_lead_id, id from made),
+          chat as (insert into chats (company_id, contact_name, platform, lead_id, status, unread_count)
+                   select ${companyId}, x.name, 'whatsapp', p.id, 'open', 0 from person p join x on x.clean_lead_id = p.clean_lead_id
+                   returning id, lead_id)
+          select p.clean_lead_id, c.id as chat_id, p.id as lead_id, x.phone from chat c join person p on p.id = c.lead_id join x on x.clean_lead_id = p.clean_lead_id`,
+    );
+    await tx.execute(sql`insert into lead_identities (company_id, platform, platform_user_id, lead_id, chat_id)
+      select ${companyId}, 'whatsapp', y.phone, y.lead_id, y.chat_id from jsonb_to_recordset(${JSON.stringify(opened)}::jsonb) as y(phone text, lead_id uuid, chat_id uuid)
+      on conflict (company_id, platform, platform_user_id) do nothing`);
+    return new Map(opened.map((o) => [o.clean_lead_id, o.chat_id]));
   }
 
   /** Writes a campaign chunk's recipients (once: `planned`), in the same transaction as the mark. */
   async function planChunk(send: SendRow): Promise<void> {
     const dedupeKey = send.campaign_id ?? send.id;
     const rows = (
-      await chunkPeople(send.company_id, { segmentId: send.segment_id, chunkPage: send.chunk_page ?? 0, chunkSize: send.chunk_size ?? 0, content: send.content, createdBy: send.created_by, dedupeKey })
-    ).filter((r) => !r.taken);
+      await chunkPeople(send.company_id, {
+        segmentId: send.content.audience?.segmentId ?? send.segment_id,
+        filters: send.content.audience?.filters,
+        cleanLeadIds: send.content.audience?.cleanLeadIds,
+        chunkPage: send.chunk_page ?? 0,
+        chunkSize: send.chunk_size ?? MAX_MASS_AUDIENCE,
+        content: send.content,
+        createdBy: send.created_by,
+        dedupeKey,
+      })
+    )
+      .filter((r) => !r.taken);
     await db.transaction(async (tx) => {
-      for (let i = 0; i < rows.length; i += PLAN_PAGE) {
-        const page = rows.slice(i, i + PLAN_PAGE);
+      const chats = await openChats(tx as unknown as Db, send.company_id, rows.filter((r) => 'opens_chat' in r && r.opens_chat && r.status === 'queued'));
+      const planned = rows.map(({ id, position, clean_lead_id, chat_id, name, phone, values, status, reason }) => ({
+        id,
+        position,
+        clean_lead_id,
+        chat_id: chat_id ?? chats.get(clean_lead_id) ?? null,
+        name,
+        phone,
+        values,
+        status,
+        reason,
+      }));
+      for (let i = 0; i < planned.length; i += PLAN_PAGE) {
+        const page = planned.slice(i, i + PLAN_PAGE);
         await tx.execute(sql`insert into send_recipients (id, company_id, send_id, dedupe_key, position, clean_lead_id, chat_id, name, phone, values, status, reason)
           select x.id, ${send.company_id}, ${send.id}, ${dedupeKey}, x.position, x.clean_lead_id, x.chat_id, x.name, x.phone, x.values, x.status, x.reason
             from jsonb_to_recordset(${JSON.stringify(page)}::jsonb) as x(id uuid, position int, clean_lead_id uuid, chat_id uuid, name text, phone text, values jsonb, status text, reason text)
@@ -408,7 +528,7 @@ export function createSendingEngine(deps: EngineDeps) {
     const pending = await rowsOf<SendRow>(db, sql`select * from sends where company_id = ${companyId} and status = 'pending' and not stop_requested order by created_at`);
     const touched: string[] = [];
     for (const send of pending) {
-      if (!send.planned && send.kind === 'campaign') await planChunk(send);
+      if (!send.planned && (send.kind === 'campaign' || send.content.audience)) await planChunk(send);
       await db.execute(sql`update sends set status = 'processing', started_at = coalesce(started_at, now()), updated_at = now() where id = ${send.id} and status = 'pending'`);
       touched.push(send.id);
     }
@@ -490,7 +610,7 @@ export function createSendingEngine(deps: EngineDeps) {
               returning r.id, r.send_id, r.chat_id, c.platform, r.phone, r.values, r.attempts`,
         );
         if (!claimed.length) return claimed;
-        const messages = claimed.map((c) => ({ id: c.id, chat_id: c.chat_id, text: textOf(send.content, c.values), content: contentOf(send.content) }));
+        const messages = claimed.map((c) => ({ id: c.id, chat_id: c.chat_id, text: textOf(send.content, c.values), content: contentOf(send.content, c.values) }));
         await tx.execute(sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, content, status, sent_by, sent_at)
           select x.id, ${companyId}, x.chat_id, 'out', 'text', x.text, x.content, 'pending', ${send.created_by}, now()
             from jsonb_to_recordset(${JSON.stringify(messages)}::jsonb) as x(id uuid, chat_id uuid, text text, content jsonb)
@@ -507,14 +627,16 @@ export function createSendingEngine(deps: EngineDeps) {
     return { rows: [], nextAt };
   }
 
+  /** Whether a person's message is the template (else free text: the send's, or the one written for them). */
+  const usesTemplate = (content: SendContent, values: Claimed['values']) => Boolean(content.template) && values?.text === undefined;
   const textOf = (content: SendContent, values: Claimed['values']) =>
-    content.template ? renderTemplate(content.template, { body: values?.body ?? [], header: values?.header }) : (content.text ?? '');
-  const contentOf = (content: SendContent) =>
-    content.template ? { template: { name: content.template.name, language: content.template.language, campaign: true } } : null;
+    values?.text ?? (usesTemplate(content, values) && content.template ? renderTemplate(content.template, { body: values?.body ?? [], header: values?.header }) : (content.text ?? ''));
+  const contentOf = (content: SendContent, values: Claimed['values']) =>
+    usesTemplate(content, values) && content.template ? { template: { name: content.template.name, language: content.template.language, campaign: true } } : null;
 
   function payloadOf(content: SendContent, values: Claimed['values']): TemplatePayload | undefined {
     const t = content.template;
-    if (!t) return undefined;
+    if (!t || !usesTemplate(content, values)) return undefined;
     return toTemplatePayload({ name: t.name, language: t.language, header: t.header ?? null }, { body: values?.body ?? [], header: values?.header });
   }
 

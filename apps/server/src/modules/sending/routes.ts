@@ -13,6 +13,8 @@ import {
   type RecipientStatus,
   sendingMessages,
   sendOut,
+  sendCheckOut,
+  type SegmentFilters,
   zId,
   zInteger,
 } from '@mostrador/contract';
@@ -27,6 +29,7 @@ import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
 import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
+import { createMassSending, massRoutes } from './mass.js';
 
 type Row = Record<string, unknown>;
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
@@ -93,6 +96,9 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['marketing-campaigns'];
   const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'marketing' as const, action } });
   const wake = (companyId: string) => app.jobs.send(SEND_QUEUE, { companyId });
+  // massive sends to an audience and the Imagina template calls (decision 0043), on the same engine
+  const mass = createMassSending({ db, engine, secrets: app.secrets, wake });
+  await app.register(massRoutes, { mass });
 
   async function campaignOf(companyId: string, id: string): Promise<CampaignRow> {
     const [c] = await rowsOf<CampaignRow>(
@@ -225,6 +231,26 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       };
     },
   );
+
+  /**
+   * The campaign's pre-send check (decision 0043): of the segment's people not yet sent this
+   * campaign, who would get it and who not (and why), against the line's daily limit, and what
+   * it would cost.
+   */
+  app.get('/marketing-campaigns/:id/check', { config: may('read'), schema: { tags, params: z.object({ id: zId() }), response: { 200: sendCheckOut } } }, async (request) => {
+    const tenant = tenantOf(request);
+    const c = await campaignOf(tenant.companyId, request.params.id);
+    const [segment] = c.segment_id ? await rowsOf<{ filters: SegmentFilters | null }>(db, sql`select filters from marketing_segments where company_id = ${tenant.companyId} and id = ${c.segment_id}`) : [];
+    if (!segment) throw new AppError('CONFLICT', sendingMessages.segmentNotFound);
+    const audience = { segmentId: c.segment_id as string };
+    const filters = segment.filters ?? {};
+    try {
+      return await mass.check(tenant, { audience, filters, content: await contentOf(tenant.companyId, c), dedupeKey: c.id });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error;
+      return mass.check(tenant, { audience, filters, blocking: error.msg ?? error.message, dedupeKey: c.id });
+    }
+  });
 
   app.get(
     '/marketing-campaigns/:id/programmed-chunks',

@@ -1,0 +1,1 @@
+ALTER TABLE "imagina_template_messages" ADD COLUMN "whatsapp_template" text;
