@@ -140,6 +140,7 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   module: 'Módulo',
   mostradorLabelId: 'Etiqueta Mostrador',
   mostradorLabelIds: 'Etiquetas Mostrador',
+  whatsappTemplate: 'Plantilla de WhatsApp',
   whatsappTemplateId: 'Plantilla de WhatsApp',
   imaginaTemplateId: 'Plantilla Imagina',
   mostradorLabels: 'Etiquetas Mostrador',
