@@ -8,7 +8,6 @@ import { toTemplateOut, type TemplateRow } from '../modules/whatsapp-templates/m
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;
 const UNDELIVERABLE = '131026 · Mensaje no entregable · el número no tiene WhatsApp o no pudo recibirlo';
-const REFUSED = '131049 · Meta no entregó este mensaje de marketing para cuidar la experiencia del usuario';
 
 /**
  * The demo's massive sends (decision 0042), sent through the sending engine like any other on
@@ -86,11 +85,11 @@ export async function seedDemoMassive(db: Db, companyId: string, secrets: Pick<S
     }
     await db.execute(sql`update send_recipients set settled_at = ${at}::timestamptz + make_interval(secs => position), updated_at = ${at}::timestamptz + interval '3 minutes'
       where send_id = ${w.sendId}`);
-    // what the phones reported since: most read, some only delivered, one refused by Meta after it was accepted
+    // what the phones reported since: most read, some only delivered, yesterday's not all seen yet
     await db.execute(sql`update chat_messages m set sent_at = r.settled_at, created_at = r.settled_at, updated_at = r.settled_at + interval '2 hours',
-        status = case when r.status = 'failed' then 'failed' when ${w.failEvery} > 0 and r.position = 5 then 'failed'
+        status = case when r.status = 'failed' then 'failed'
                       when ${w.daysAgo} <= 1 and r.position % 2 = 0 then 'sent' when r.position % 3 = 0 then 'delivered' else 'read' end,
-        status_error = case when r.status = 'failed' then r.reason when ${w.failEvery} > 0 and r.position = 5 then ${REFUSED} end
+        status_error = case when r.status = 'failed' then r.reason end
       from send_recipients r where r.send_id = ${w.sendId} and m.company_id = ${companyId} and m.id = r.id`);
     await db.execute(sql`update massive_messages_logs l set created_at = ${at}::timestamptz, updated_at = ${at}::timestamptz + interval '3 minutes',
         sent = x.sent, failed = x.failed, status = case when x.failed = 0 then 'sent' when x.sent = 0 then 'error' else 'sent_with_some_errors' end

@@ -1,12 +1,13 @@
 import { campaignStatusLabels, resources } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
-import { MassiveStatusCell } from '../features/histories/massive-cells';
+import { MassiveNameCell, MassiveStatusCell } from '../features/histories/massive-cells';
 
 /**
  * /marketing/historial_mensajes_masivos (decision 0042): one row per massive send, written by the
  * send itself — a history, read only (no New, no Edit, no Delete). features/histories adds the
- * filters, the live progress and each send's per-recipient report. On a phone: name and status.
+ * filters, the live progress and each send's per-recipient report. On a phone: name (with its
+ * counts and date under it) and status.
  */
 export const screen = defineScreen({
   resource: resources['massive-messages-logs'],
@@ -17,7 +18,7 @@ export const screen = defineScreen({
   emptyMessage: 'Aún no hay envíos masivos: se envían desde el chat o desde Mensajes masivos',
   noResultsMessage: 'Ningún envío coincide con los filtros',
   columns: [
-    { field: 'name', hideOnMobile: false },
+    { field: 'name', hideOnMobile: false, render: (row) => createElement(MassiveNameCell, { row }) },
     { field: 'status', label: 'Estado', hideOnMobile: false, render: (row) => createElement(MassiveStatusCell, { row }) },
     { field: 'total', label: 'Personas', hideOnMobile: true },
     { field: 'sent', label: 'Enviados', hideOnMobile: true },

@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import type { ResourceRecord } from '../../components/crud/types';
-import { formatCount } from '../../i18n';
+import { displayLocale, formatCount } from '../../i18n';
 import { isSending, useMassiveSend } from './api';
 
 /** The massive history's cells (resources/massive-messages-logs.ts), live while a send goes out. */
@@ -45,3 +45,20 @@ export function MassiveStatusCell({ row }: { row: ResourceRecord }) {
   );
 }
 
+
+/** The send's name; on a phone, where the count columns are hidden, its counts and date under it. */
+export function MassiveNameCell({ row }: { row: ResourceRecord }) {
+  const n = (v: unknown) => formatCount(typeof v === 'number' ? v : 0);
+  const failed = typeof row.failed === 'number' ? row.failed : 0;
+  const when = typeof row.createdAt === 'string' ? new Date(row.createdAt).toLocaleDateString(displayLocale(), { day: 'numeric', month: 'short' }) : '';
+  return (
+    <Box>
+      <Typography variant="body2">{String(row.name ?? '')}</Typography>
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ display: { xs: 'block', sm: 'none' } }}>
+        {`${n(row.total)} personas · ${n(row.sent)} enviados`}
+        {failed ? ` · ${n(failed)} fallidos` : ''}
+        {when ? ` · ${when}` : ''}
+      </Typography>
+    </Box>
+  );
+}
