@@ -1,0 +1,120 @@
+import type { MassSendInput, MassSendOut, Page, SendCheckInput, SendCheckOut, SendOut, WhatsappTemplateList } from '@mostrador/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api-client';
+import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
+import { useSession } from '../../lib/session';
+
+/**
+ * The massive sends' calls (issue 13, decision 0043): the pre-send check as the form changes,
+ * the send, and its progress (`send.progress` events over GET /sends/{id}).
+ */
+const enc = encodeURIComponent;
+
+/** The form stays still this long before it is checked (typing does not ask on every key). */
+export const CHECK_SETTLE_MS = 400;
+
+/** `value` once it has not changed for `ms`. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  const key = JSON.stringify(value);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the serialised value is the dependency
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [key, ms]);
+  return settled;
+}
+
+export const massKeys = {
+  check: (companyId: string | null, input: SendCheckInput | null) => ['sends', 'check', companyId, JSON.stringify(input)] as const,
+  campaignCheck: (companyId: string | null, campaignId: string) => ['marketing-campaigns', 'check', companyId, campaignId] as const,
+  send: (sendId: string) => ['sends', sendId] as const,
+  templates: (companyId: string | null) => ['whatsapp-templates', 'approved', companyId] as const,
+  imagina: (companyId: string | null) => ['imagina_template_messages', 'all', companyId] as const,
+};
+
+/** POST /sends/check with the form as it settles; a newer form cancels the older check. `null`: nothing to check yet. */
+export function useSendCheck(input: SendCheckInput | null) {
+  const { companyId } = useSession();
+  const settled = useSettled(input, CHECK_SETTLE_MS);
+  const query = useQuery({
+    queryKey: massKeys.check(companyId, settled),
+    queryFn: ({ signal }) => api.post<SendCheckOut>('/sends/check', settled, { overlay: false, notify: false, signal }),
+    enabled: !!settled && !!companyId,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  /** Still waiting for the form to settle, or for the answer to the form as it is. */
+  const stale = JSON.stringify(input) !== JSON.stringify(settled) || query.isPlaceholderData;
+  return { ...query, stale };
+}
+
+/** GET /marketing-campaigns/{id}/check: the same check for a campaign's next send. */
+export function useCampaignCheck(campaignId: string, enabled = true) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: massKeys.campaignCheck(companyId, campaignId),
+    queryFn: ({ signal }) => api.get<SendCheckOut>(`/marketing-campaigns/${enc(campaignId)}/check`, { overlay: false, notify: false, signal }),
+    enabled: enabled && !!campaignId && !!companyId,
+    retry: false,
+  });
+}
+
+/** POST /sends: 202 with the send as queued; errors are shown by the form (no snackbar). */
+export function useMassSend() {
+  return useMutation({
+    mutationFn: (body: MassSendInput) => api.post<MassSendOut>('/sends', body, { notify: false, success: true, idempotencyKey: crypto.randomUUID() }),
+  });
+}
+
+/** A send as it goes: GET /sends/{id}, then each `send.progress` event of it. */
+export function useSendProgress(sendId: string | undefined, initial?: SendOut) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: massKeys.send(sendId ?? ''),
+    queryFn: ({ signal }) => api.get<SendOut>(`/sends/${enc(sendId ?? '')}`, { overlay: false, notify: false, signal }),
+    enabled: !!sendId,
+    initialData: initial,
+    staleTime: 0,
+  });
+  useRealtimeEvents((event: RealtimeMessage) => {
+    if (!sendId) return;
+    if (event.type === 'send.progress' && event.send._id === sendId) queryClient.setQueryData(massKeys.send(sendId), event.send);
+    else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: massKeys.send(sendId) });
+  });
+  return query;
+}
+
+/** The line's approved WhatsApp templates (GET /whatsapp-templates?status=APPROVED). */
+export function useApprovedTemplates(enabled = true) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: massKeys.templates(companyId),
+    queryFn: ({ signal }) => api.get<WhatsappTemplateList>('/whatsapp-templates', { query: { status: 'APPROVED', limit: 100 }, overlay: false, notify: false, signal }),
+    enabled: enabled && !!companyId,
+    staleTime: 60_000,
+  });
+}
+
+/** An Imagina template as the list answers it. */
+export interface ImaginaTemplate {
+  _id: string;
+  name: string;
+  language: string;
+  category: string;
+  body: string;
+  status?: 'draft' | 'approved' | 'rejected';
+  whatsappTemplate?: string;
+}
+
+/** The company's Imagina templates (GET /imagina_template_messages, the standard list). */
+export function useImaginaTemplates(enabled = true) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: massKeys.imagina(companyId),
+    queryFn: ({ signal }) => api.get<Page<ImaginaTemplate>>('/imagina_template_messages', { query: { page: 1, limit: 200 }, overlay: false, notify: false, signal }),
+    enabled: enabled && !!companyId,
+    staleTime: 30_000,
+  });
+}
