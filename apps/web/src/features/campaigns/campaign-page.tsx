@@ -32,6 +32,7 @@ import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useRefOptions, useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
+import { CampaignCheckCard } from '../massive-messages/campaign-check-card';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { displayLocale, formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
@@ -359,6 +360,7 @@ export function CampaignPage() {
           Por ahora las campañas se envían por WhatsApp: edita la campaña y elige el canal WhatsApp para enviarla.
         </Alert>
       )}
+      {record && segmentId && whatsapp && <CampaignCheckCard campaignId={id} />}
       {record && segmentId && (
         <Card>
           <Box sx={{ px: 2, py: 1.5 }}>
