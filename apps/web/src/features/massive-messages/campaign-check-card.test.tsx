@@ -38,7 +38,7 @@ describe('a campaign’s «Revisión previa»', () => {
     queued = 10;
     await emit({
       type: 'send.progress',
-      send: { _id: 'x', kind: 'campaign', campaignId: CAMPAIGN, chunkPage: 0, status: 'sent', counts: { total: 20, queued: 0, sending: 0, skipped: 0, sent: 20, delivered: 0, read: 0, failed: 0 }, stopRequested: false, createdAt: '2026-11-26T08:00:00Z' },
+      send: { _id: 'x', kind: 'campaign', name: 'Bloque 1', campaignId: CAMPAIGN, chunkPage: 0, status: 'sent', counts: { total: 20, queued: 0, sending: 0, skipped: 0, sent: 20, delivered: 0, read: 0, failed: 0 }, stopRequested: false, createdAt: '2026-11-26T08:00:00Z' },
     });
     await waitFor(() => expect(within(panel).getByTestId('check-queued').textContent).toBe('10'));
     expect(calls.filter((c) => c.path.endsWith('/check'))).toHaveLength(2);
