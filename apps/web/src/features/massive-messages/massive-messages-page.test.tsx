@@ -133,7 +133,7 @@ describe('/marketing/massive-messages', () => {
     const table = screen.getByRole('table', { name: 'Costo por categoría y país' });
     expect(within(table).getByText('Marketing')).toBeTruthy();
     expect(within(table).getByText('Perú')).toBeTruthy();
-    expect(within(table).getByText(nf.format(1000))).toBeTruthy();
+    expect(within(table).getByText(new RegExp(`^${nf.format(1000)} × S/`))).toBeTruthy();
     expect(screen.getByTestId('check-cost-note').textContent).toMatch(/^Estimado con la tarifa de Meta del 1 de julio de 2025 y un tipo de cambio de referencia .*Meta cobra solo los mensajes entregados\.$/);
 
     // labels instead: one check of the settled choice, not one per click

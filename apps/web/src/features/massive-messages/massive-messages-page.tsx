@@ -223,7 +223,7 @@ export function MassiveMessagesPage() {
         }
       />
       {sent && <SendProgress key={sent._id} send={sent} onNew={() => setSent(undefined)} />}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 7fr) minmax(0, 5fr)' }, alignItems: 'start' }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
         <Card component="form" aria-label="Mensaje masivo" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 3, minWidth: 0 }}>
           <TextField
             label="Nombre del envío"
@@ -348,10 +348,14 @@ export function MassiveMessagesPage() {
                       </MenuItem>
                     ))}
                   </TextField>
+                  {chosenTemplate?.variableFields.some((f) => !f) && (
+                    <Alert severity="warning">Esta plantilla tiene variables que se escriben a mano en cada chat: en un envío masivo quedan fuera quienes no tienen valor para ellas.</Alert>
+                  )}
                   {chosenTemplate && (
                     <WhatsappTemplatePreview
                       template={chosenTemplate}
-                      bodyValues={chosenTemplate.variableFields.map((f, i) => templateLeadFields[f as keyof typeof templateLeadFields] ?? chosenTemplate.bodyExamples[i])}
+                      bodyValues={chosenTemplate.bodyExamples.map((example, i) => templateLeadFields[chosenTemplate.variableFields[i] as keyof typeof templateLeadFields] ?? example)}
+                      headerValue={chosenTemplate.header?.example}
                       label="Vista previa de la plantilla"
                     />
                   )}
@@ -424,7 +428,7 @@ export function MassiveMessagesPage() {
               </FormHelperText>
           </Box>
         </Card>
-        <Card sx={{ p: { xs: 2, sm: 3 }, position: { md: 'sticky' }, top: { md: 80 }, minWidth: 0 }}>
+        <Card sx={{ p: { xs: 2, sm: 3 }, position: { lg: 'sticky' }, top: { lg: 80 }, minWidth: 0 }}>
           <SendCheckPanel check={current} loading={!!checkInput && (check.stale || check.isFetching)} error={checkError} />
         </Card>
       </Box>

@@ -53,7 +53,7 @@ const marketLabel = (m: string) => whatsappRates[m]?.label ?? m;
 
 function Stat({ label, value, testId, tone }: { label: string; value: ReactNode; testId: string; tone?: 'success' | 'warning' }) {
   return (
-    <Box sx={{ minWidth: 96, flex: '1 1 96px' }}>
+    <Box sx={{ minWidth: 72, flex: '1 1 72px', maxWidth: 160 }}>
       <Typography component="dt" variant="caption" color="text.secondary">
         {label}
       </Typography>
@@ -217,28 +217,28 @@ function Cost({ check, narrow }: { check: SendCheckOut; narrow: boolean }) {
             ))}
           </Box>
         ) : (
-          <Table size="small" aria-label="Costo por categoría y país">
-            <TableHead>
-              <TableRow>
-                <TableCell>Categoría</TableCell>
-                <TableCell>País</TableCell>
-                <TableCell align="right">Mensajes</TableCell>
-                <TableCell align="right">Tarifa</TableCell>
-                <TableCell align="right">Importe</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {cost.lines.map((l) => (
-                <TableRow key={`${l.category}-${l.market}`}>
-                  <TableCell>{categoryLabel(l.category)}</TableCell>
-                  <TableCell>{marketLabel(l.market)}</TableCell>
-                  <TableCell align="right">{formatCount(l.count)}</TableCell>
-                  <TableCell align="right">{rate(l.rate)}</TableCell>
-                  <TableCell align="right">{money(l.amount)}</TableCell>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label="Costo por categoría y país" sx={{ '& th, & td': { px: 1 }, '& th:first-of-type, & td:first-of-type': { pl: 0 }, '& th:last-of-type, & td:last-of-type': { pr: 0 } }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Categoría</TableCell>
+                  <TableCell>País</TableCell>
+                  <TableCell align="right">Mensajes × tarifa</TableCell>
+                  <TableCell align="right">Importe</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {cost.lines.map((l) => (
+                  <TableRow key={`${l.category}-${l.market}`}>
+                    <TableCell>{categoryLabel(l.category)}</TableCell>
+                    <TableCell>{marketLabel(l.market)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>{`${formatCount(l.count)} × ${rate(l.rate)}`}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>{money(l.amount)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
         ))}
       {cost.free > 0 && (
         <Typography variant="body2" color="text.secondary" data-testid="check-cost-free">
