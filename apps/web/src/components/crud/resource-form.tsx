@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { currentMembership, useSession } from '../../lib/session';
+import { labelOf } from './common-labels';
 import { type FieldSpec, fieldSpecsOf } from './field-model';
 import { FieldInput } from './field-input';
 import { bodyOf, changesOf, type FormMode, type FormValue, type FormValues, valuesOf } from './form-values';
@@ -157,21 +158,37 @@ export function ResourceFormFields({ config, form, record, id }: ResourceFormFie
       aria-label={form.mode === 'create' ? config.newLabel : config.editLabel}
       sx={{ display: 'grid', gap: 2.5, pt: 1 }}
     >
-      {form.specs.map((spec) => (
-        <Box key={spec.name} data-field={spec.name} sx={{ minWidth: 0 }}>
-          <FieldInput
-            spec={spec}
-            config={fieldConfigs[spec.name]}
-            value={form.values[spec.name] ?? ''}
-            onChange={(value) => form.setValue(spec.name, value)}
-            errors={form.errors}
-            path={spec.name}
-            mode={form.mode}
-            record={record}
-            country={form.country}
-          />
-        </Box>
-      ))}
+      {form.specs.map((spec) => {
+        const fieldConfig = fieldConfigs[spec.name];
+        return (
+          <Box key={spec.name} data-field={spec.name} sx={{ minWidth: 0 }}>
+            {fieldConfig?.input ? (
+              fieldConfig.input({
+                value: form.values[spec.name] ?? '',
+                onChange: (value) => form.setValue(spec.name, value),
+                values: form.values,
+                label: labelOf(spec.name, fieldConfig.label),
+                required: spec.required,
+                error: form.errors[spec.name],
+                helperText: fieldConfig.helperText,
+                name: spec.name,
+              })
+            ) : (
+              <FieldInput
+                spec={spec}
+                config={fieldConfig}
+                value={form.values[spec.name] ?? ''}
+                onChange={(value) => form.setValue(spec.name, value)}
+                errors={form.errors}
+                path={spec.name}
+                mode={form.mode}
+                record={record}
+                country={form.country}
+              />
+            )}
+          </Box>
+        );
+      })}
       {config.formAside?.(bodyOf(form.specs, form.values, 'create'))}
       {/* Enter in a text field submits */}
       <button type="submit" hidden aria-hidden tabIndex={-1} />

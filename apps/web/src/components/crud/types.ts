@@ -3,6 +3,7 @@ import type { SvgIconComponent } from '@mui/icons-material';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import type { FieldWidget } from './field-model';
+import type { FormValue, FormValues } from './form-values';
 
 /**
  * What the generic list and form need to know about a resource. A contract declaration
@@ -58,6 +59,27 @@ export interface FieldConfig {
    * or in the currency of the country it names (`{ countryField: 'country' }`: a Chilean store).
    */
   money?: true | { currencyField: string } | { countryField: string };
+  /**
+   * The field's own input instead of its widget's (an Imagina body with buttons that insert
+   * its variables, a select filled from another call), given the whole form's values.
+   */
+  input?: (props: CustomFieldProps) => ReactNode;
+}
+
+/** What a field's own input (`FieldConfig.input`) gets from the form. */
+export interface CustomFieldProps {
+  value: FormValue;
+  onChange: (value: FormValue) => void;
+  /** Every field of the form as it is now (a template select filtered by the chosen language). */
+  values: FormValues;
+  /** The field's Spanish label. */
+  label: string;
+  required: boolean;
+  /** The field's message (the schema's or the server's), else its helper text. */
+  error?: string;
+  helperText?: string;
+  /** The input's name (the field's dotted path). */
+  name: string;
 }
 
 interface ColumnBase {
