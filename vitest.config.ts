@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { webProject } from './apps/web/vitest.config.ts';
 
 // Vitest 5's reporter calls Map.groupBy (Node 21+); Node 20 lacks it, so failures would
 // crash the report instead of printing. A faithful polyfill keeps failures readable.
@@ -22,6 +23,12 @@ export default defineConfig({
     // Vitest resolves one worker on a 2-core machine; the suite waits on PGlite's worker
     // threads and sockets as much as on its own code, so two files at a time keep both cores busy
     maxWorkers: 2,
-    projects: ['packages/contract', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/contract',
+      'apps/server',
+      // the web tests: shared workers, and the files that mock modules isolated (apps/web/vitest.config.ts)
+      webProject(false),
+      webProject(true),
+    ],
   },
 });
