@@ -29,3 +29,4 @@ export * from './sending-api.js';
 export * from './whatsapp-templates.js';
 export * from './whatsapp-pricing.js';
 export * from './imagina.js';
+export * from './analysis.js';
