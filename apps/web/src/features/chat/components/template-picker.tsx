@@ -13,6 +13,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
+import ListSubheader from '@mui/material/ListSubheader';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -26,6 +27,8 @@ import { Link as RouterLink } from 'react-router';
 import { WhatsappTemplatePreview } from '../../../components/ui/whatsapp-template-preview';
 import { ApiError, api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import { useImaginaTemplates } from '../../massive-messages/api';
+import { ImaginaPreview } from '../../massive-messages/imagina-preview';
 import { chatKeys } from '../api';
 
 const enc = encodeURIComponent;
@@ -47,13 +50,24 @@ export const templatePickerTexts = {
   cancel: 'Cancelar',
   send: 'Enviar plantilla',
   failed: 'No se pudo enviar la plantilla',
+  whatsappGroup: 'Plantillas de WhatsApp',
+  imaginaGroup: 'Plantillas Imagina',
+  imaginaLinked: (name: string) =>
+    `Si el cliente escribió en las últimas 24 horas le llega como este texto (sin costo); si no, como la plantilla de WhatsApp «${name}».`,
+  imaginaUnlinked: 'Solo llega si el cliente escribió en las últimas 24 horas: no tiene plantilla de WhatsApp vinculada para fuera de esa ventana.',
 } as const;
+
+/** The select's value of an Imagina template (WhatsApp templates are their id). */
+const IMAGINA = 'imagina:';
 
 /** The composer's template calls (decision 0038). */
 export const templatePickerApi = {
   list: (chatId: string, signal?: AbortSignal) => api.get<ChatTemplates>(`/chats/${enc(chatId)}/templates`, { overlay: false, notify: false, signal }),
   send: (chatId: string, body: { templateId: string; bodyValues: string[]; headerValue?: string }, idempotencyKey: string) =>
     api.post<ChatMessage>(`/chats/${enc(chatId)}/template`, body, { overlay: false, notify: false, idempotencyKey }),
+  /** An Imagina template to this chat (decision 0043): queued; the message reaches the thread by its events. */
+  sendImagina: (chatId: string, imaginaTemplateId: string, idempotencyKey: string) =>
+    api.post<{ msg: string }>('/imagina_template_messages/send_single_message', { imaginaTemplateId, chatId }, { overlay: false, notify: false, success: true, idempotencyKey }),
 };
 
 /** Each body variable prefilled from the lead field the template maps it to. */
@@ -90,7 +104,11 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
     meta: { quiet: true },
   });
   const list = templates.data?.payload ?? [];
+  const imagina = useImaginaTemplates(open);
+  const imaginaList = (imagina.data?.payload ?? []).filter((t) => t.status === 'approved');
   const [templateId, setTemplateId] = useState('');
+  const [imaginaId, setImaginaId] = useState('');
+  const chosenImagina = imaginaList.find((t) => t._id === imaginaId);
   const [bodyValues, setBodyValues] = useState<string[]>([]);
   const [headerValue, setHeaderValue] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -102,6 +120,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
 
   const choose = (t: WhatsappTemplate | undefined) => {
     setTemplateId(t?._id ?? '');
+    setImaginaId('');
     setBodyValues(t && templates.data ? prefill(t, templates.data.values) : []);
     setHeaderValue('');
     setErrors({});
@@ -115,7 +134,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
   }, [open]);
   // the first template is chosen when the list arrives
   useEffect(() => {
-    if (open && templates.data && !chosen) choose(templates.data.payload.find((t) => t.sendable));
+    if (open && templates.data && !chosen && !chosenImagina) choose(templates.data.payload.find((t) => t.sendable));
   }, [open, templates.data]);
 
   const headerNeeds = chosen?.header?.format === 'TEXT' && templateVariables(chosen.header.text).length > 0;
@@ -123,6 +142,22 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (chosenImagina) {
+      setSending(true);
+      setRefusal(undefined);
+      try {
+        await templatePickerApi.sendImagina(chatId, chosenImagina._id, sendKey);
+        onClose();
+      } catch (error) {
+        if (error instanceof ApiError) {
+          setSendKey(newSendKey());
+          setRefusal(error.messages[0] ?? templatePickerTexts.failed);
+        } else setRefusal(templatePickerTexts.failed);
+      } finally {
+        setSending(false);
+      }
+      return;
+    }
     if (!chosen) return;
     const found: Record<string, string> = {};
     for (let i = 0; i < n; i++) if (!bodyValues[i]?.trim()) found[`bodyValues.${i}`] = templatePickerTexts.missing(i + 1);
@@ -158,7 +193,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
             <Box sx={{ display: 'flex', justifyContent: 'center', p: 3, gridColumn: '1 / -1' }}>
               <CircularProgress size={28} aria-label="Cargando plantillas" />
             </Box>
-          ) : blocked || list.length === 0 ? (
+          ) : blocked || (list.length === 0 && imaginaList.length === 0) ? (
             <Alert
               severity="info"
               sx={{ gridColumn: '1 / -1' }}
@@ -179,13 +214,36 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
                     {refusal}
                   </Alert>
                 )}
-                <TextField select label={templatePickerTexts.template} value={templateId} onChange={(e) => choose(list.find((t) => t._id === e.target.value))}>
+                <TextField
+                  select
+                  label={templatePickerTexts.template}
+                  value={chosenImagina ? `${IMAGINA}${chosenImagina._id}` : templateId}
+                  onChange={(e) => {
+                    const value = e.target.value;
+                    if (value.startsWith(IMAGINA)) {
+                      choose(undefined);
+                      setImaginaId(value.slice(IMAGINA.length));
+                    } else choose(list.find((t) => t._id === value));
+                  }}
+                >
+                  {imaginaList.length > 0 && list.length > 0 && <ListSubheader>{templatePickerTexts.whatsappGroup}</ListSubheader>}
                   {list.map((t) => (
                     <MenuItem key={t._id} value={t._id} disabled={!t.sendable}>
                       {t.name} · {t.language}
                     </MenuItem>
                   ))}
+                  {imaginaList.length > 0 && <ListSubheader>{templatePickerTexts.imaginaGroup}</ListSubheader>}
+                  {imaginaList.map((t) => (
+                    <MenuItem key={t._id} value={`${IMAGINA}${t._id}`}>
+                      {t.name} · Imagina
+                    </MenuItem>
+                  ))}
                 </TextField>
+                {chosenImagina && (
+                  <Alert severity={chosenImagina.whatsappTemplate ? 'info' : 'warning'} data-testid="imagina-how">
+                    {chosenImagina.whatsappTemplate ? templatePickerTexts.imaginaLinked(chosenImagina.whatsappTemplate) : templatePickerTexts.imaginaUnlinked}
+                  </Alert>
+                )}
                 {headerNeeds && (
                   <TextField
                     label={templatePickerTexts.headerValue}
@@ -219,6 +277,14 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
                     );
                   })}
               </Box>
+              {chosenImagina && (
+                <Box>
+                  <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+                    {templatePickerTexts.preview}
+                  </Typography>
+                  <ImaginaPreview body={chosenImagina.body} values={templates.data?.values ?? {}} />
+                </Box>
+              )}
               {chosen && (
                 <Box>
                   <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
@@ -232,7 +298,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{templatePickerTexts.cancel}</Button>
-          <Button type="submit" variant="contained" startIcon={<SendIcon />} disabled={!chosen || sending}>
+          <Button type="submit" variant="contained" startIcon={<SendIcon />} disabled={!(chosen || chosenImagina) || sending}>
             {templatePickerTexts.send}
           </Button>
         </DialogActions>
