@@ -1,7 +1,8 @@
 import { massSendMessages, type SendCheckOut, sendingMessages, type SendOut, usdTo, whatsappRates } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
-import { type FakeGraph, startFakeGraph } from './fakes/meta.js';
+import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
+import { deliver, type FakeGraph, startFakeGraph, whatsappStatus } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -233,6 +234,25 @@ describe('a massive send', () => {
     const massive = await call('POST', '/imagina_template_messages/send_massive_messages', { imaginaTemplateId: id, name: 'Otra vez', audience: { mostradorLabelIds: [tag] } });
     expect(massive.statusCode, massive.body).toBe(202);
     expect((await waitSend(massive.json().send._id)).counts.sent).toBe(6);
+  });
+
+  it('keeps its history row true when WhatsApp later reports a message it sent as failed', async () => {
+    const tag = await label('Masivo falla tardía');
+    const { phones } = await people('51966590', 3, tag, 3);
+    const res = await call('POST', '/sends', { name: 'Aviso de horario', audience: { mostradorLabelIds: [tag] }, message: { text: 'Mañana abrimos a las 10 a. m.' } });
+    await waitSend(res.json().send._id);
+    const logOf = async () => (await t.sql<{ sent: number; failed: number; status: string }>(`select sent, failed, status from massive_messages_logs where id = $1`, [res.json().logId]))[0];
+    expect(await logOf()).toMatchObject({ sent: 3, failed: 0, status: 'sent' });
+    const wamid = line.log.find((l) => l.to === phones[1])?.id as string;
+    const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
+    const failed = whatsappStatus({ phoneNumberId: LINE, id: wamid, status: 'failed', recipient: phones[1] });
+    expect((await deliver(t, '/api/webhooks/whatsapp', failed)).statusCode).toBe(200);
+    for (const pid of await processor.pendingIds()) await processor.process(pid);
+    expect(await logOf()).toMatchObject({ sent: 2, failed: 1, status: 'sent_with_some_errors' });
+    // the same report again changes nothing
+    expect((await deliver(t, '/api/webhooks/whatsapp', failed)).statusCode).toBe(200);
+    for (const pid of await processor.pendingIds()) await processor.process(pid);
+    expect(await logOf()).toMatchObject({ sent: 2, failed: 1 });
   });
 
   it('of an Imagina template without a linked template leaves out, with why, those whose window is closed', async () => {

@@ -568,8 +568,9 @@ export function createSendingEngine(deps: EngineDeps) {
       if (!d.log_id) continue;
       await db.execute(sql`update massive_messages_logs l set sent = x.sent, failed = x.failed, updated_at = now(),
           status = case when x.failed = 0 then 'sent' when x.sent = 0 then 'error' else 'sent_with_some_errors' end
-        from (select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where status = 'failed')::int as failed
-                from send_recipients where send_id = ${d.id}) x
+        from (select count(*) filter (where r.status = 'sent' and m.status is distinct from 'failed')::int as sent,
+                     count(*) filter (where r.status = 'failed' or (r.status = 'sent' and m.status = 'failed'))::int as failed
+                from send_recipients r left join chat_messages m on m.company_id = r.company_id and m.id = r.id where r.send_id = ${d.id}) x
         where l.company_id = ${companyId} and l.id = ${d.log_id}`);
     }
     for (const campaignId of new Set(done.map((d) => d.campaign_id).filter(Boolean))) await refreshCampaign(companyId, campaignId as string);

@@ -249,6 +249,14 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       if (message.moved) {
         await tx.execute(sql`update chat_messages set status = ${s.status}, status_error = ${s.error ?? null}, updated_at = now()
             where company_id = ${companyId} and id = ${message.id}`);
+        // a message of a finished massive send that WhatsApp now says never arrived moves its history row's counts (sent → failed)
+        if (s.status === 'failed') {
+          await tx.execute(sql`update massive_messages_logs l set sent = greatest(l.sent - 1, 0), failed = l.failed + 1, updated_at = now(),
+              status = case when l.sent - 1 <= 0 then 'error' else 'sent_with_some_errors' end
+            from send_recipients r join sends s on s.id = r.send_id
+            where r.company_id = ${companyId} and r.id = ${message.id} and r.status = 'sent' and s.finished_at is not null
+              and l.company_id = ${companyId} and l.id::text = s.content->>'logId'`);
+        }
         return { status: 'processed', effects: [{ type: 'message.updated', chatId: message.chat_id, messageId: message.id }] };
       }
       return { status: 'processed' };
