@@ -1,5 +1,5 @@
-import type { MassSendInput, MassSendOut, Page, SendCheckInput, SendCheckOut, SendOut, WhatsappTemplateList } from '@mostrador/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MassSendInput, MassSendOut, Page, SegmentPreviewOut, SendCheckInput, SendCheckOut, SendOut, WhatsappTemplateList } from '@mostrador/contract';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
@@ -117,4 +117,36 @@ export function useImaginaTemplates(enabled = true) {
     enabled: enabled && !!companyId,
     staleTime: 30_000,
   });
+}
+
+/** Segments counted beside their names (one POST /marketing-segments/preview each) up to this many. */
+const SIZED_SEGMENTS = 30;
+
+export interface SegmentOption {
+  _id: string;
+  name: string;
+  /** People in it now (absent while counting, or beyond SIZED_SEGMENTS). */
+  size?: number;
+}
+
+/** The company's segments with how many people each holds now. */
+export function useSegmentsWithSize(enabled = true) {
+  const { companyId } = useSession();
+  const list = useQuery({
+    queryKey: ['marketing-segments', 'with-size', companyId],
+    queryFn: ({ signal }) => api.get<Page<{ _id: string; name: string; filters?: Record<string, unknown> }>>('/marketing-segments', { query: { page: 1, limit: 200 }, overlay: false, notify: false, signal }),
+    enabled: enabled && !!companyId,
+    staleTime: 60_000,
+  });
+  const segments = list.data?.payload ?? [];
+  const sizes = useQueries({
+    queries: segments.slice(0, SIZED_SEGMENTS).map((segment) => ({
+      queryKey: ['segment-preview', JSON.stringify(segment.filters ?? {})],
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.post<SegmentPreviewOut>('/marketing-segments/preview', { filters: segment.filters ?? {} }, { overlay: false, notify: false, signal }),
+      staleTime: 60_000,
+      retry: false,
+    })),
+  });
+  const options: SegmentOption[] = segments.map((s, i) => ({ _id: s._id, name: s.name, size: sizes[i]?.data?.count }));
+  return { options, loading: list.isLoading };
 }

@@ -82,6 +82,7 @@ function serve(options: { check?: (body: { audience: Record<string, unknown>; me
     if (call.method === 'GET' && call.path === '/mostrador-labels') return { status: 200, body: pageOf([{ _id: LABEL_A, name: 'VIP' }, { _id: LABEL_B, name: 'Mayorista' }]) };
     if (call.method === 'GET' && call.path === '/whatsapp-templates') return { status: 200, body: { ...pageOf(options.templates ?? [template]), line: { sandbox: true } } };
     if (call.method === 'GET' && call.path === '/imagina_template_messages') return { status: 200, body: pageOf(imagina) };
+    if (call.method === 'POST' && call.path === '/marketing-segments/preview') return { status: 200, body: { count: 1500, sample: [] } };
     if (call.method === 'POST' && call.path === '/sends/check') return { status: 200, body: (options.check ?? (() => checkOf()))(call.body as never) };
     if (call.method === 'POST' && call.path === '/sends') return options.send?.() ?? { status: 202, body: { msg: 'Envío masivo en cola: sigue su avance en el historial', send: sendOf(), logId: id(8) } };
     if (call.method === 'GET' && call.path === `/sends/${SEND}`) return { status: 200, body: sendOf() };
@@ -111,6 +112,10 @@ describe('/marketing/massive-messages', () => {
   it('checks the form as it settles: who gets it, who not and why, the window, the limit and the cost', async () => {
     const { calls } = serve();
     render(`/marketing/massive-messages?segment=${SEGMENT}`);
+    // each segment with how many people it holds now
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Segmento' }));
+    expect((await screen.findByRole('option', { name: /^Clientes de Lima/ })).textContent).toBe(`Clientes de Lima${nf.format(1500)} personas`);
+    await userEvent.keyboard('{Escape}');
     await choose('Plantilla de WhatsApp', /promo_fin_de_mes/);
     // the template as the phone shows it, its variable named after the lead's field
     expect(within(screen.getByRole('figure', { name: 'Vista previa de la plantilla' })).getByText('Nombre del lead')).toBeTruthy();

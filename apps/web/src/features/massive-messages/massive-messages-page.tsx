@@ -25,7 +25,7 @@ import { WhatsappTemplatePreview } from '../../components/ui/whatsapp-template-p
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, fullName, useSession } from '../../lib/session';
-import { useApprovedTemplates, useImaginaTemplates, useMassSend, useSendCheck, useSendProgress } from './api';
+import { useApprovedTemplates, useImaginaTemplates, useMassSend, useSegmentsWithSize, useSendCheck, useSendProgress } from './api';
 import { ImaginaPreview } from './imagina-preview';
 import { SendCheckPanel, formatAmount, formatCount, people } from './send-check-panel';
 
@@ -146,7 +146,7 @@ export function MassiveMessagesPage() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [sent, setSent] = useState<SendOut | undefined>();
 
-  const segments = useRefOptions(['marketing-segments']);
+  const segments = useSegmentsWithSize();
   const labels = useRefOptions(['mostrador-labels']);
   const templates = useApprovedTemplates();
   const imagina = useImaginaTemplates();
@@ -170,7 +170,7 @@ export function MassiveMessagesPage() {
 
   const audienceName =
     audienceKind === 'segment'
-      ? `del segmento «${segments.options.find((o) => o.id === segmentId)?.label ?? ''}»`
+      ? `del segmento «${segments.options.find((o) => o._id === segmentId)?.name ?? ''}»`
       : `con ${labelIds.length === 1 ? 'la etiqueta' : 'alguna de las etiquetas'} ${labelIds.map((id) => `«${labels.options.find((o) => o.id === id)?.label ?? id}»`).join(', ')}`;
 
   const ready = !!checkInput && !!current && !check.stale && !check.isFetching && !checkError;
@@ -257,15 +257,19 @@ export function MassiveMessagesPage() {
                 <TextField
                   select
                   label="Segmento"
-                  value={segments.options.some((o) => o.id === segmentId) ? segmentId : ''}
+                  value={segments.options.some((o) => o._id === segmentId) ? segmentId : ''}
+                  slotProps={{ select: { renderValue: (v) => segments.options.find((o) => o._id === v)?.name ?? '' } }}
                   onChange={(e) => { setSegmentId(e.target.value); clearError('audience'); }}
                   error={!!errors.audience}
                   helperText={errors.audience ?? (segmentId && current && !check.stale ? `${people(current.audience)} en este segmento ahora` : 'Las personas que cumplen sus filtros en el momento del envío')}
                   fullWidth
                 >
                   {segments.options.map((o) => (
-                    <MenuItem key={o.id} value={o.id}>
-                      {o.label}
+                    <MenuItem key={o._id} value={o._id} sx={{ display: 'flex', gap: 2, justifyContent: 'space-between' }}>
+                      <span>{o.name}</span>
+                      <Typography component="span" variant="body2" color="text.secondary">
+                        {o.size === undefined ? '' : people(o.size)}
+                      </Typography>
                     </MenuItem>
                   ))}
                 </TextField>
