@@ -30,3 +30,4 @@ export * from './whatsapp-templates.js';
 export * from './whatsapp-pricing.js';
 export * from './imagina.js';
 export * from './analysis.js';
+export * from './metrics-api.js';
