@@ -63,8 +63,11 @@ export function useCampaignCheck(campaignId: string, enabled = true) {
 
 /** POST /sends: 202 with the send as queued; errors are shown by the form (no snackbar). */
 export function useMassSend() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: MassSendInput) => api.post<MassSendOut>('/sends', body, { notify: false, success: true, idempotencyKey: crypto.randomUUID() }),
+    // the line's use of its daily limit (and who already got what) moved: checks are read again
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sends', 'check'] }),
   });
 }
 
@@ -80,7 +83,10 @@ export function useSendProgress(sendId: string | undefined, initial?: SendOut) {
   });
   useRealtimeEvents((event: RealtimeMessage) => {
     if (!sendId) return;
-    if (event.type === 'send.progress' && event.send._id === sendId) queryClient.setQueryData(massKeys.send(sendId), event.send);
+    if (event.type === 'send.progress' && event.send._id === sendId) {
+      queryClient.setQueryData(massKeys.send(sendId), event.send);
+      if (event.send.status !== 'pending' && event.send.status !== 'processing') void queryClient.invalidateQueries({ queryKey: ['sends', 'check'] });
+    }
     else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: massKeys.send(sendId) });
   });
   return query;

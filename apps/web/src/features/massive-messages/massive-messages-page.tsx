@@ -16,7 +16,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useRefOptions } from '../../components/crud/use-resource';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -77,6 +77,9 @@ export function SendProgress({ send: initial, onNew }: { send: SendOut; onNew: (
   const done = c.total - c.queued - c.sending;
   const value = c.total > 0 ? Math.round((done / c.total) * 100) : 0;
   const moving = send.status === 'pending' || send.status === 'processing';
+  const card = useRef<HTMLElement | null>(null);
+  // the button was at the bottom of the form: the progress shows where it is
+  useEffect(() => card.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }), []);
   const counts = [
     { key: 'sent', label: 'Enviados', value: c.sent + c.delivered + c.read },
     { key: 'delivered', label: 'Entregados', value: c.delivered + c.read },
@@ -86,7 +89,7 @@ export function SendProgress({ send: initial, onNew }: { send: SendOut; onNew: (
     { key: 'queued', label: 'En cola', value: c.queued + c.sending },
   ];
   return (
-    <Card component="section" aria-label="Avance del envío" sx={{ p: 2, mb: 2, display: 'grid', gap: 1.5 }}>
+    <Card component="section" ref={card} aria-label="Avance del envío" sx={{ scrollMarginTop: 80, p: 2, mb: 2, display: 'grid', gap: 1.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
           {send.name ?? 'Envío masivo'}
@@ -326,9 +329,15 @@ export function MassiveMessagesPage() {
               (templates.data && approvedTemplates.length === 0 ? (
                 <Alert severity="info">
                   {templates.data.blocked ?? 'La línea de WhatsApp no tiene plantillas aprobadas.'}{' '}
-                  <Link component={RouterLink} to="/mensajes_de_plantilla">
-                    Ir a Mensajes de plantilla
-                  </Link>
+                  {templates.data.line ? (
+                    <Link component={RouterLink} to="/mensajes_de_plantilla">
+                      Ir a Mensajes de plantilla
+                    </Link>
+                  ) : (
+                    <Link component={RouterLink} to="/whatsapp">
+                      Conectar WhatsApp
+                    </Link>
+                  )}
                 </Alert>
               ) : (
                 <>
