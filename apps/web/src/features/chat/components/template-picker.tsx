@@ -54,6 +54,7 @@ export const templatePickerTexts = {
   imaginaGroup: 'Plantillas Imagina',
   imaginaLinked: (name: string) =>
     `Si el cliente escribió en las últimas 24 horas le llega como este texto (sin costo); si no, como la plantilla de WhatsApp «${name}».`,
+  imaginaNoLink: 'sin plantilla de WhatsApp vinculada',
   imaginaUnlinked: 'Solo llega si el cliente escribió en las últimas 24 horas: no tiene plantilla de WhatsApp vinculada para fuera de esa ventana.',
 } as const;
 
@@ -234,8 +235,9 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
                   ))}
                   {imaginaList.length > 0 && <ListSubheader>{templatePickerTexts.imaginaGroup}</ListSubheader>}
                   {imaginaList.map((t) => (
-                    <MenuItem key={t._id} value={`${IMAGINA}${t._id}`}>
-                      {t.name} · Imagina
+                    // the picker is offered once the 24-hour window closed: only a linked WhatsApp template can reach the customer
+                    <MenuItem key={t._id} value={`${IMAGINA}${t._id}`} disabled={!t.whatsappTemplate}>
+                      {t.name} · Imagina{t.whatsappTemplate ? '' : ` · ${templatePickerTexts.imaginaNoLink}`}
                     </MenuItem>
                   ))}
                 </TextField>
