@@ -39,6 +39,7 @@ import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import RecentActors from '@mui/icons-material/RecentActors';
 import RocketLaunch from '@mui/icons-material/RocketLaunch';
 import Sell from '@mui/icons-material/Sell';
+import Send from '@mui/icons-material/Send';
 import Settings from '@mui/icons-material/Settings';
 import ShoppingCart from '@mui/icons-material/ShoppingCart';
 import SmartToy from '@mui/icons-material/SmartToy';
@@ -211,6 +212,8 @@ export const screens: ScreenEntry[] = [
     // a campaign's page: its plan of chunks, live progress and each recipient (decision 0041)
     children: [{ path: ':id', page: () => import('../features/campaigns/campaign-page') }],
   },
+  // a send to a segment or to labels, with its pre-send check (decision 0043)
+  { path: '/marketing/massive-messages', group: 'messaging', label: 'Mensajes masivos', icon: Send, module: 'marketing', page: () => import('../features/massive-messages/massive-messages-page') },
   { path: '/marketing/segmentos', group: 'messaging', label: 'Segmentos', icon: DonutLarge, module: 'marketing', resource: 'marketing-segments', load: () => import('./marketing-segments') },
   { path: '/marketing/historial-plantillas', group: 'messaging', label: 'Historial de plantillas', icon: History, module: 'messaging', resource: 'template-messages-logs', load: () => import('./template-messages-logs'), page: () => import('../features/histories/template-history-page') },
   { path: '/marketing/historial_mensajes_masivos', group: 'messaging', label: 'Historial de mensajes masivos', icon: ForwardToInbox, module: 'messaging', resource: 'massive-messages-logs', load: () => import('./massive-messages-logs'), page: () => import('../features/histories/massive-history-page') },
