@@ -1,6 +1,7 @@
 import { countries, leadStatusLabels, platformLabels, resources, segmentFrequencyLabels } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { SegmentSendAction } from '../features/massive-messages/segment-send-action';
 import { SegmentPreview } from '../features/segments/segment-preview';
 
 const countryLabels = Object.fromEntries(countries.map((c) => [c.code, c.name]));
@@ -35,4 +36,6 @@ export const screen = defineScreen({
     },
   },
   formAside: (body) => createElement(SegmentPreview, { filters: (body.filters as Record<string, unknown> | undefined) ?? {} }),
+  // a massive message to the segment (decision 0043)
+  rowActions: (row) => createElement(SegmentSendAction, { row }),
 });
