@@ -1,0 +1,417 @@
+import { type MetricName, metricNames } from '@mostrador/contract';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+
+/**
+ * Metrics (issue 14, decision 0045): every call against a hand-computed answer on a small
+ * dataset seeded with SQL (Lima, UTC−5: a message at 2026-03-01 02:00Z is February), the same
+ * dataset in a second company (a leak would double every count), the rollups rebuilt when the
+ * zone changes, bad filters as Spanish 400s, and the rollups equal to a full rebuild after random
+ * inserts, updates and deletes of their sources.
+ */
+let t: TestApp;
+let admin: Signed;
+let acme: Signed;
+let agentUser: string;
+let lima: string;
+let other: string;
+let agent: string;
+
+const W = { from: '2026-01-01', to: '2026-03-31' };
+const call = (name: string, payload: object = W, who: Signed = admin, company = lima) =>
+  t.app.inject({ method: 'POST', url: `/api/metrics/${name}`, headers: as(who, company), payload });
+async function metric(name: MetricName, payload: object = W, company = lima) {
+  const res = await call(name, payload, admin, company);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function company(name: string): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/companies', headers: as(admin), payload: { name, country: 'PE' } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json()._id;
+}
+
+/** The small dataset (see the expected answers below). Returns the agent's id. */
+async function seed(co: string): Promise<string> {
+  const [{ id: ag }] = await t.sql<{ id: string }>(`insert into agentes (company_id, name, user_id, active) values ($1, 'Ana', $2, true) returning id`, [co, admin.user._id ?? adminId]);
+  const chat = async (platform: string, at: string) =>
+    (await t.sql<{ id: string }>(`insert into chats (company_id, contact_name, platform, status, created_at) values ($1, 'Cliente', $2, 'open', $3) returning id`, [co, platform, at]))[0].id;
+  const c1 = await chat('whatsapp', '2026-01-10T15:00:00Z');
+  const c2 = await chat('facebook', '2026-02-15T12:00:00Z');
+  const c3 = await chat('instagram', '2026-03-01T02:00:00Z');
+  const c4 = await chat('whatsapp', '2025-12-20T15:00:00Z');
+  const messages: Array<[string, string, string, string, boolean]> = [
+    [c1, 'in', 'received', '2026-01-10T15:00:00Z', false],
+    [c1, 'out', 'read', '2026-01-10T15:05:00Z', true],
+    [c1, 'in', 'received', '2026-02-02T10:00:00Z', false],
+    [c1, 'out', 'failed', '2026-02-02T10:01:00Z', true],
+    [c2, 'in', 'received', '2026-02-15T12:00:00Z', false],
+    [c2, 'in', 'received', '2026-02-15T12:01:00Z', false],
+    [c2, 'out', 'delivered', '2026-03-01T02:00:00Z', true],
+    [c3, 'in', 'received', '2026-03-01T02:00:00Z', false],
+    [c3, 'in', 'received', '2026-03-05T15:00:00Z', false],
+    [c4, 'in', 'received', '2025-12-20T15:00:00Z', false],
+    [c4, 'in', 'received', '2026-04-01T04:59:00Z', false],
+  ];
+  // one statement, as the sending engine writes its batches
+  await t.sql(
+    `insert into chat_messages (company_id, chat_id, direction, status, sent_by, sent_at)
+     select $1, x.chat, x.dir, x.status, case when x.mine then $3::uuid end, x.at from jsonb_to_recordset($2::jsonb) as x(chat uuid, dir text, status text, at timestamptz, mine boolean)`,
+    [co, JSON.stringify(messages.map(([chat, dir, status, at, mine]) => ({ chat, dir, status, at, mine }))), adminId],
+  );
+  const lead = (platform: string, at: string, agente: string | null) =>
+    t.sql(`insert into leads (company_id, name, platform, status, agente_id, created_at) values ($1, 'Lead', $2, 'sin-asignar', $3, $4)`, [co, platform, agente, at]);
+  await lead('whatsapp', '2026-01-10T15:00:00Z', ag);
+  await lead('facebook', '2026-02-15T12:00:00Z', null);
+  await lead('web', '2026-03-10T12:00:00Z', ag);
+  await lead('instagram', '2026-03-01T03:00:00Z', null);
+  await lead('whatsapp', '2026-04-01T05:00:00Z', ag);
+  const clean = (at: string, agente: string | null) => t.sql(`insert into clean_leads (company_id, name, status, agente_id, created_at) values ($1, 'Persona', 'sin-asignar', $2, $3)`, [co, agente, at]);
+  await clean('2026-01-05T12:00:00Z', null);
+  await clean('2026-01-20T12:00:00Z', null);
+  await clean('2026-03-15T12:00:00Z', ag);
+  await t.sql(`insert into memberships (company_id, user_id, role, created_at) values ($1, $2, 'agent', '2026-02-10T12:00:00Z')`, [co, agentUser]);
+  const order = (status: string, total: number, currency: string, at: string) =>
+    t.sql(
+      `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, created_at)
+       values ($1, 'C-' || floor(random() * 1e9)::text, $2, 'catalogo', 'Cliente', '51999999999', '{}', '[]', $3, $3, $4, $5)`,
+      [co, status, total, currency, at],
+    );
+  await order('done', 100.5, 'PEN', '2026-01-15T12:00:00Z');
+  await order('paid', 49.5, 'PEN', '2026-02-20T12:00:00Z');
+  await order('cancelled', 30, 'PEN', '2026-02-21T12:00:00Z');
+  await order('created', 20, 'USD', '2026-03-31T05:30:00Z');
+  await order('done', 999, 'PEN', '2026-04-01T05:00:00Z');
+  const analysis = (chatId: string, a: { s: string; m: string; o?: string; offered?: boolean; taken?: boolean; promo?: boolean; q: number; c: string; last: string }) =>
+    t.sql(
+      `insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken, personalised_promotion, quality, category, engine, messages, last_message_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'embedded', 3, $11)`,
+      [chatId, co, a.s, a.m, a.o ?? null, a.offered ?? false, a.taken ?? false, a.promo ?? false, a.q, a.c, a.last],
+    );
+  await analysis(c1, { s: 'positive', m: 'compra', offered: true, taken: true, promo: true, q: 5, c: 'venta', last: '2026-01-10T15:05:00Z' });
+  await analysis(c2, { s: 'negative', m: 'reclamo', o: 'demora', offered: true, q: 2, c: 'postventa', last: '2026-03-01T02:00:00Z' });
+  await analysis(c3, { s: 'neutral', m: 'precio', promo: true, q: 4, c: 'informacion', last: '2026-03-05T15:00:00Z' });
+  await analysis(c4, { s: 'positive', m: 'stock', q: 3, c: 'venta', last: '2026-04-01T04:59:00Z' });
+  const ad = (day: string, id: string, name: string, spend: number, impressions: number, clicks: number) =>
+    t.sql(`insert into ad_spend_daily (company_id, day, campaign_id, campaign_name, currency, spend, impressions, clicks) values ($1, $2, $3, $4, 'PEN', $5, $6, $7)`, [co, day, id, name, spend, impressions, clicks]);
+  await ad('2026-01-05', '120001', 'Verano', 10.5, 1000, 30);
+  await ad('2026-02-06', '120001', 'Verano', 4.5, 500, 10);
+  await ad('2026-03-01', '120002', 'Otoño', 20, 800, 5);
+  return ag;
+}
+
+let adminId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await login(t, demo.admin);
+  acme = await login(t, demo.acme);
+  [{ id: adminId }] = await t.sql<{ id: string }>(`select u.id from users u join corporations c on c.id = u.corporation_id where c.slug = 'demo' and u.email = 'admin@demo.com'`);
+  [{ id: agentUser }] = await t.sql<{ id: string }>(`select u.id from users u join corporations c on c.id = u.corporation_id where c.slug = 'demo' and u.email = 'agente@demo.com'`);
+  lima = await company('Métricas Lima');
+  other = await company('Métricas Otra');
+  agent = await seed(lima);
+  await seed(other);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const months = ['2026-01', '2026-02', '2026-03'];
+const window = { from: '2026-01-01', to: '2026-03-31', timezone: 'America/Lima' };
+
+describe('metrics: each call against its hand-computed answer (Lima)', () => {
+  it('messages_by_channel_by_month: every month × channel; failed sends left out; 2026-03-01 02:00Z is February', async () => {
+    const body = await metric('messages_by_channel_by_month');
+    const row = (month: string, channel: string, inbound: number, outbound: number) => ({ month, channel, inbound, outbound, total: inbound + outbound });
+    expect(body).toEqual({
+      ...window,
+      total: 9,
+      months: [
+        row('2026-01', 'facebook', 0, 0), row('2026-01', 'whatsapp', 1, 1), row('2026-01', 'instagram', 0, 0),
+        row('2026-02', 'facebook', 2, 1), row('2026-02', 'whatsapp', 1, 0), row('2026-02', 'instagram', 1, 0),
+        row('2026-03', 'facebook', 0, 0), row('2026-03', 'whatsapp', 1, 0), row('2026-03', 'instagram', 1, 0),
+      ],
+    });
+    const sent = await metric('messages_by_channel_by_month', { ...W, agenteId: agent, channel: 'facebook' });
+    expect(sent.total).toBe(1);
+    expect(sent.months.find((m: { month: string; channel: string }) => m.month === '2026-02' && m.channel === 'facebook')).toMatchObject({ inbound: 0, outbound: 1 });
+  });
+
+  it('total_messages', async () => {
+    expect(await metric('total_messages')).toEqual({
+      ...window,
+      inbound: 7,
+      outbound: 2,
+      total: 9,
+      mainChannel: 'whatsapp',
+      byChannel: [
+        { channel: 'facebook', inbound: 2, outbound: 1, total: 3, share: 0.3333 },
+        { channel: 'whatsapp', inbound: 3, outbound: 1, total: 4, share: 0.4444 },
+        { channel: 'instagram', inbound: 2, outbound: 0, total: 2, share: 0.2222 },
+      ],
+    });
+    expect(await metric('total_messages', { ...W, agenteId: agent })).toMatchObject({ inbound: 0, outbound: 2, total: 2 });
+    expect(await metric('total_messages', { from: '2027-01-01', to: '2027-01-31' })).toMatchObject({ total: 0, mainChannel: null });
+  });
+
+  it('cleanleads_by_month', async () => {
+    expect(await metric('cleanleads_by_month')).toEqual({
+      ...window,
+      total: 3,
+      monthsAnalysed: 3,
+      monthlyAverage: 1,
+      bestMonth: { month: '2026-01', count: 2 },
+      months: [{ month: '2026-01', count: 2 }, { month: '2026-02', count: 0 }, { month: '2026-03', count: 1 }],
+    });
+    expect(await metric('cleanleads_by_month', { ...W, agenteId: agent })).toMatchObject({ total: 1, bestMonth: { month: '2026-03', count: 1 } });
+  });
+
+  it('chats_coverage_by_month: chats the customer wrote in, answered the same month', async () => {
+    expect(await metric('chats_coverage_by_month')).toEqual({
+      ...window,
+      activeChats: 6,
+      answeredChats: 2,
+      coverage: 0.3333,
+      months: [
+        { month: '2026-01', activeChats: 1, answeredChats: 1, coverage: 1 },
+        { month: '2026-02', activeChats: 3, answeredChats: 1, coverage: 0.3333 },
+        { month: '2026-03', activeChats: 2, answeredChats: 0, coverage: 0 },
+      ],
+    });
+    expect(await metric('chats_coverage_by_month', { ...W, channel: 'whatsapp' })).toMatchObject({ activeChats: 3, answeredChats: 1 });
+  });
+
+  it('new_chats and new_users', async () => {
+    expect(await metric('new_chats')).toEqual({
+      ...window,
+      total: 3,
+      byChannel: [{ channel: 'facebook', count: 1 }, { channel: 'whatsapp', count: 1 }, { channel: 'instagram', count: 1 }],
+      months: [{ month: '2026-01', count: 1 }, { month: '2026-02', count: 2 }, { month: '2026-03', count: 0 }],
+    });
+    expect((await metric('new_chats', { ...W, channel: 'instagram' })).months[1]).toEqual({ month: '2026-02', count: 1 });
+    expect(await metric('new_users')).toEqual({ ...window, total: 1, months: [{ month: '2026-01', count: 0 }, { month: '2026-02', count: 1 }, { month: '2026-03', count: 0 }] });
+  });
+
+  it('leads_by_month: every month × channel (web included), by agent', async () => {
+    const body = await metric('leads_by_month');
+    expect(body.total).toBe(4);
+    expect(body.byChannel).toEqual([{ channel: 'facebook', count: 1 }, { channel: 'whatsapp', count: 1 }, { channel: 'instagram', count: 1 }, { channel: 'web', count: 1 }]);
+    expect(body.months).toHaveLength(12);
+    expect(body.months.filter((m: { count: number }) => m.count)).toEqual([
+      { month: '2026-01', channel: 'whatsapp', count: 1 },
+      { month: '2026-02', channel: 'facebook', count: 1 },
+      { month: '2026-02', channel: 'instagram', count: 1 },
+      { month: '2026-03', channel: 'web', count: 1 },
+    ]);
+    expect(await metric('leads_by_month', { ...W, agenteId: agent })).toMatchObject({ total: 2 });
+    expect(await metric('leads_by_month', { ...W, channel: 'web' })).toMatchObject({ total: 1 });
+  });
+
+  it('consultation motives, counts and by month, with the contract labels', async () => {
+    const counts = await metric('consultation_motives_counts');
+    expect(counts.analysed).toBe(4);
+    expect(counts.counts).toEqual([
+      { motive: 'precio', label: 'Precio o cotización', count: 1 },
+      { motive: 'stock', label: 'Disponibilidad o stock', count: 1 },
+      { motive: 'compra', label: 'Hacer un pedido', count: 1 },
+      { motive: 'envio', label: 'Envío o entrega', count: 0 },
+      { motive: 'pago', label: 'Pagos y facturas', count: 0 },
+      { motive: 'reclamo', label: 'Reclamo o devolución', count: 1 },
+      { motive: 'horario', label: 'Horario o ubicación', count: 0 },
+      { motive: 'otro', label: 'Otro', count: 0 },
+    ]);
+    const byMonth = await metric('consultation_motives_by_month');
+    const nonZero = byMonth.months.map((m: { month: string; analysed: number; counts: Array<{ motive: string; count: number }> }) => [
+      m.month,
+      m.analysed,
+      m.counts.filter((c) => c.count).map((c) => `${c.motive}:${c.count}`),
+    ]);
+    expect(nonZero).toEqual([['2026-01', 1, ['compra:1']], ['2026-02', 1, ['reclamo:1']], ['2026-03', 2, ['precio:1', 'stock:1']]]);
+    expect(byMonth.months[0].counts).toHaveLength(8);
+  });
+
+  it('sentiment: counts, by month, and the full view', async () => {
+    const sentiment = [
+      { sentiment: 'positive', label: 'Positivo', count: 2 },
+      { sentiment: 'neutral', label: 'Neutral', count: 1 },
+      { sentiment: 'negative', label: 'Negativo', count: 1 },
+    ];
+    expect(await metric('sentiment_analysis_counts')).toEqual({ ...window, analysed: 4, positiveShare: 0.5, negativeShare: 0.25, counts: sentiment });
+    const byMonth = await metric('sentiment_analysis_by_month');
+    expect(byMonth.months.map((m: { month: string; analysed: number; positiveShare: number | null; negativeShare: number | null }) => [m.month, m.analysed, m.positiveShare, m.negativeShare])).toEqual([
+      ['2026-01', 1, 1, 0],
+      ['2026-02', 1, 0, 1],
+      ['2026-03', 2, 0.5, 0],
+    ]);
+    const full = await metric('sentiment_analysis');
+    expect(full).toMatchObject({ analysed: 4, positiveShare: 0.5, negativeShare: 0.25, counts: sentiment, crossSellOffered: 2, crossSellTaken: 1, crossSellEffectiveness: 0.5, personalisedPromotions: 2 });
+    expect(full.origins).toHaveLength(7);
+    expect(full.origins.filter((o: { count: number }) => o.count)).toEqual([{ origin: 'demora', label: 'Demora en responder', count: 1 }]);
+    expect(await metric('sentiment_analysis_counts', { ...W, channel: 'whatsapp' })).toMatchObject({ analysed: 2, positiveShare: 1 });
+  });
+
+  it('conversation_quality', async () => {
+    expect(await metric('conversation_quality')).toEqual({
+      ...window,
+      analysed: 4,
+      average: 3.5,
+      distribution: [{ quality: 1, count: 0 }, { quality: 2, count: 1 }, { quality: 3, count: 1 }, { quality: 4, count: 1 }, { quality: 5, count: 1 }],
+      months: [{ month: '2026-01', analysed: 1, average: 5 }, { month: '2026-02', analysed: 1, average: 2 }, { month: '2026-03', analysed: 2, average: 3.5 }],
+    });
+  });
+
+  it('sales analysis (cross-selling, promotions) and AI categories', async () => {
+    expect(await metric('sales_analysis_counts')).toEqual({ ...window, analysed: 4, crossSellOffered: 2, crossSellTaken: 1, crossSellEffectiveness: 0.5, personalisedPromotions: 2 });
+    expect((await metric('sales_analysis_by_month')).months).toEqual([
+      { month: '2026-01', analysed: 1, crossSellOffered: 1, crossSellTaken: 1, crossSellEffectiveness: 1, personalisedPromotions: 1 },
+      { month: '2026-02', analysed: 1, crossSellOffered: 1, crossSellTaken: 0, crossSellEffectiveness: 0, personalisedPromotions: 0 },
+      { month: '2026-03', analysed: 2, crossSellOffered: 0, crossSellTaken: 0, crossSellEffectiveness: null, personalisedPromotions: 1 },
+    ]);
+    expect(await metric('ai_categories')).toEqual({
+      ...window,
+      analysed: 4,
+      counts: [
+        { category: 'venta', label: 'Venta', count: 2 },
+        { category: 'soporte', label: 'Soporte', count: 0 },
+        { category: 'postventa', label: 'Postventa', count: 1 },
+        { category: 'informacion', label: 'Información', count: 1 },
+        { category: 'spam', label: 'Spam o sin relación', count: 0 },
+      ],
+    });
+  });
+
+  it('sales_by_month: orders by month and currency, cancelled ones apart; March 31 00:30 in Lima is March', async () => {
+    expect(await metric('sales_by_month')).toEqual({
+      ...window,
+      totals: [{ currency: 'PEN', orders: 2, amount: 150 }, { currency: 'USD', orders: 1, amount: 20 }],
+      byStatus: [{ status: 'created', orders: 1 }, { status: 'paid', orders: 1 }, { status: 'shipped', orders: 0 }, { status: 'done', orders: 1 }, { status: 'cancelled', orders: 1 }],
+      months: [
+        { month: '2026-01', currency: 'PEN', orders: 1, amount: 100.5 },
+        { month: '2026-01', currency: 'USD', orders: 0, amount: 0 },
+        { month: '2026-02', currency: 'PEN', orders: 1, amount: 49.5 },
+        { month: '2026-02', currency: 'USD', orders: 0, amount: 0 },
+        { month: '2026-03', currency: 'PEN', orders: 0, amount: 0 },
+        { month: '2026-03', currency: 'USD', orders: 1, amount: 20 },
+      ],
+    });
+  });
+
+  it('ceo_dashboard', async () => {
+    expect(await metric('ceo_dashboard')).toEqual({
+      ...window,
+      messages: { inbound: 7, outbound: 2, total: 9 },
+      newChats: 3,
+      newLeads: 4,
+      newCleanLeads: 3,
+      newUsers: 1,
+      coverage: 0.3333,
+      sales: [{ currency: 'PEN', orders: 2, amount: 150 }, { currency: 'USD', orders: 1, amount: 20 }],
+      analysed: 4,
+      positiveShare: 0.5,
+      negativeShare: 0.25,
+      averageQuality: 3.5,
+      months: [
+        { month: '2026-01', messages: 2, newChats: 1, newLeads: 1, orders: 1, analysed: 1 },
+        { month: '2026-02', messages: 5, newChats: 2, newLeads: 2, orders: 1, analysed: 1 },
+        { month: '2026-03', messages: 2, newChats: 0, newLeads: 1, orders: 1, analysed: 2 },
+      ],
+    });
+  });
+
+  it('meta_ad_spend (no writer yet: rows put by hand), by campaign', async () => {
+    expect(await metric('meta_ad_spend')).toEqual({
+      ...window,
+      spend: [{ currency: 'PEN', amount: 35 }],
+      impressions: 2300,
+      clicks: 45,
+      campaigns: [
+        { campaignId: '120002', campaignName: 'Otoño', currency: 'PEN', spend: 20, impressions: 800, clicks: 5 },
+        { campaignId: '120001', campaignName: 'Verano', currency: 'PEN', spend: 15, impressions: 1500, clicks: 40 },
+      ],
+      months: [
+        { month: '2026-01', currency: 'PEN', spend: 10.5, impressions: 1000, clicks: 30 },
+        { month: '2026-02', currency: 'PEN', spend: 4.5, impressions: 500, clicks: 10 },
+        { month: '2026-03', currency: 'PEN', spend: 20, impressions: 800, clicks: 5 },
+      ],
+    });
+    expect(await metric('meta_ad_spend', { ...W, campaignId: '120001' })).toMatchObject({ impressions: 1500, clicks: 40 });
+  });
+
+  it('windows: days, instants (to exclusive), the default six months', async () => {
+    expect(await metric('new_chats', { from: '2026-02-01T05:00:00Z', to: '2026-03-01T05:00:00Z' })).toMatchObject({ from: '2026-02-01', to: '2026-02-28', total: 2 });
+    const recent = await metric('new_chats', { days: 7 });
+    expect(recent.total).toBe(0);
+    expect(recent.months.length).toBeGreaterThanOrEqual(1);
+    expect((await metric('new_chats', {})).months).toHaveLength(6);
+    expect((await metric('new_chats', { to: '2026-03-31' })).months.map((m: { month: string }) => m.month)).toEqual(['2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03']);
+  });
+});
+
+describe('metrics: tenancy, permissions, zones', () => {
+  it('every call answers only the caller company and refuses a company the caller is not in', async () => {
+    for (const name of metricNames) {
+      const mine = await metric(name);
+      const theirs = await metric(name, W, other);
+      // the same dataset in both companies: a leak would double the counts
+      expect(theirs, name).toEqual(mine);
+      const res = await call(name, W, acme, lima);
+      expect(res.statusCode, name).toBe(401);
+    }
+    expect((await call('total_messages', W, acme, acme.user.companyId)).json()).toMatchObject({ total: expect.any(Number) });
+  });
+
+  it('an agent without the metrics permission is refused in Spanish', async () => {
+    const agentSigned = await login(t, demo.agent);
+    const res = await call('total_messages', W, agentSigned, agentSigned.user.companyId);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().errors.msg).toMatch(/No tienes permiso para ver las métricas/);
+  });
+
+  it('an agent of another company is a 400', async () => {
+    const [{ id }] = await t.sql<{ id: string }>(`select id from agentes where company_id = $1 limit 1`, [other]);
+    const res = await call('leads_by_month', { ...W, agenteId: id });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.msg).toBe('Ese agente no existe en esta compañía');
+  });
+
+  it('a company that changes its zone gets its rollups rebuilt in the new one (Madrid: 2026-03-01 02:00Z is March)', async () => {
+    const zoned = await company('Métricas Madrid');
+    await seed(zoned);
+    expect((await metric('total_messages', W, zoned)).total).toBe(9);
+    await t.sql(`update companies set settings = settings || '{"timezone":"Europe/Madrid"}' where id = $1`, [zoned]);
+    const body = await metric('messages_by_channel_by_month', W, zoned);
+    expect(body.timezone).toBe('Europe/Madrid');
+    const at = (month: string, channel: string) => body.months.find((m: { month: string; channel: string }) => m.month === month && m.channel === channel);
+    expect(at('2026-02', 'instagram')).toMatchObject({ inbound: 0 });
+    expect(at('2026-03', 'instagram')).toMatchObject({ inbound: 2 });
+    expect(at('2026-03', 'facebook')).toMatchObject({ outbound: 1 });
+    // 2026-04-01 04:59Z is April 1 in Madrid: out of the window
+    expect(body.total).toBe(8);
+  });
+});
+
+describe('metrics: bad filters are Spanish 400s', () => {
+  const bad: Array<[string, object, RegExp]> = [
+    ['total_messages', { from: '2026-13-01' }, /Desde: Debe ser una fecha/],
+    ['total_messages', { from: '2026-03-01', to: '2026-01-01' }, /La fecha inicial debe ser anterior o igual a la final/],
+    ['total_messages', { from: '2010-01-01', to: '2026-01-01' }, /El rango máximo es de 3660 días/],
+    ['total_messages', { days: 0 }, /Días: Debe ser al menos 1 día/],
+    ['total_messages', { days: 7, from: '2026-01-01' }, /Usa días o un rango de fechas/],
+    ['total_messages', { channel: 'fax' }, /Canal: Canal desconocido/],
+    ['total_messages', { agenteId: 'ana' }, /Agente: El identificador no es válido/],
+    ['total_messages', { company: 'x' }, /company/],
+    ['total_messages', { campaignId: '120001' }, /El filtro «Campaña» no aplica a esta métrica/],
+    ['new_users', { channel: 'whatsapp' }, /El filtro «Canal» no aplica a esta métrica/],
+    ['total_messages', { channel: 'web' }, /Esta métrica no tiene el canal web/],
+    ['meta_ad_spend', { campaignId: "1'; drop table x" }, /Campaña: Solo letras/],
+  ];
+  it.each(bad)('%s %j', async (name, payload, message) => {
+    const res = await call(name, payload);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors.msg).toMatch(message);
+  });
+});
