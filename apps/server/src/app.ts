@@ -45,6 +45,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
+import { metricsRoutes } from './modules/metrics/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -148,6 +149,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(telegramRoutes);
       await api.register(sendingRoutes);
       await api.register(messageHistoryRoutes);
+      await api.register(metricsRoutes);
     },
     { prefix: '/api' },
   );
