@@ -36,6 +36,7 @@ import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
+import { analysisJobsPlugin } from './modules/analysis/plugin.js';
 import { messageHistoryRoutes } from './modules/sending/history-routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
@@ -150,6 +151,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(sendingRoutes);
       await api.register(messageHistoryRoutes);
       await api.register(metricsRoutes);
+      await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },
   );

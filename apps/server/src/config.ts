@@ -35,6 +35,8 @@ const envSchema = z.object({
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
+  ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional(),
+  ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -84,6 +86,14 @@ export interface Config {
   whatsappThroughput: number;
   /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
   orderRateLimit: number;
+  /**
+   * Conversation analysis as jobs (issue 14, decision 0044): a new message wakes its company's
+   * job and a sweep every minute catches the rest. ANALYSIS=on|off; on by default, off in tests
+   * (a test that wants it says so: the demo's chats would otherwise be analysed in every file).
+   */
+  analysis: boolean;
+  /** Seconds a company's analysis waits after a new message, folding the others that arrive meanwhile into one job. */
+  analysisDebounceSeconds: number;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -145,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     orderRateLimit: e.ORDER_RATE_LIMIT,
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
+    analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
+    analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
     ...overrides,
   };
 }

@@ -70,7 +70,11 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
         }
       }
     },
-    async send(name: string, data: object, options: { singletonKey?: string; startAfter?: number } = {}) {
+    /**
+     * Queues a job. `singletonKey` with `singletonSeconds`: at most one job of that key per slot of
+     * that many seconds (a debounce: the others sent in the slot are dropped, `null` returned).
+     */
+    async send(name: string, data: object, options: { singletonKey?: string; singletonSeconds?: number; startAfter?: number } = {}) {
       if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
       if (!started) throw new Error(`La cola no está iniciada: ${name}`);
       return boss.send(name, data, options);

@@ -97,7 +97,7 @@ export function createWebhookProcessor(
   secrets: Pick<SecretBox, 'seal' | 'open'>,
   realtime?: Pick<Realtime, 'publish'>,
   log?: { warn: (obj: unknown, msg?: string) => void },
-  { maxAttempts = MAX_ATTEMPTS }: { maxAttempts?: number } = {},
+  { maxAttempts = MAX_ATTEMPTS, afterMessage }: { maxAttempts?: number; afterMessage?: (companyId: string) => Promise<void> } = {},
 ) {
   const inbound = createInbound(secrets);
   const orders = createOrders(secrets);
@@ -178,6 +178,8 @@ export function createWebhookProcessor(
       }
       // committed: now the browsers may read it
       const { outcome, companyId, order } = result;
+      // a new message: the company's conversation analysis is woken (modules/analysis, debounced)
+      if (afterMessage && companyId && outcome?.status === 'processed' && outcome.effects?.some((e) => e.type === 'message.created')) await afterMessage(companyId);
       if (realtime && companyId && outcome?.status === 'processed') {
         for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
         // a WhatsApp catalogue order reaches the open /ordenes too

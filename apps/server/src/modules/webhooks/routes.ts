@@ -8,6 +8,7 @@ import { AppError, errorBody } from '../../lib/errors.js';
 import { contactLeadRoutes } from './contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
+import { wakeAnalysis } from '../analysis/jobs.js';
 
 const handshakeQuery = z.looseObject({
   'hub.mode': z.string().optional(),
@@ -24,7 +25,9 @@ const handshakeQuery = z.looseObject({
  * A verified event is stored once (a replay changes nothing), queued, and answered at once.
  */
 export async function webhookRoutes(app: FastifyInstance) {
-  const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log);
+  const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log, {
+    afterMessage: app.settings.analysis ? (companyId) => wakeAnalysis(app.jobs, app.log, companyId, app.settings.analysisDebounceSeconds) : undefined,
+  });
   // an event takes milliseconds: one a killed worker held is tried again after a minute, not 15
   app.jobs.define<{ id: string }>(
     WEBHOOK_QUEUE,

@@ -1,0 +1,23 @@
+import type { ChatAnalysis } from '@mostrador/contract';
+
+/** One message of a conversation as the engines read it: `in` the customer's, `out` the business's. */
+export interface ConversationMessage {
+  direction: 'in' | 'out';
+  text: string | null;
+  at?: Date | string | null;
+}
+
+/** A chat's window of messages, oldest first; `now` is when it is analysed (for an unanswered last message). */
+export interface Conversation {
+  messages: ConversationMessage[];
+  now?: Date;
+}
+
+/**
+ * An analysis engine (decision 0044): the embedded Spanish classifier, the default, or an
+ * OpenAI-compatible chat endpoint when configured. `name` is stored in chat_analyses.engine.
+ */
+export interface Analyzer {
+  name: string;
+  analyze(conversation: Conversation): Promise<ChatAnalysis>;
+}

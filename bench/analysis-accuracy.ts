@@ -1,0 +1,90 @@
+/**
+ * Accuracy of the conversation-analysis engines (issue 14, decision 0044) on the labelled sample
+ * in analysis-sample/ (320 customer messages from Peru, Chile, Colombia and Spain, written for
+ * Mostrador, CC0, kept apart from the training phrases): each message is analysed as a
+ * one-message conversation through the engine's `analyze`, and for sentiment, motive and
+ * category the script prints accuracy, per-label precision/recall/F1, macro-F1 and the confusion
+ * matrix; then the embedded classifier's messages per second. No database, no network.
+ *
+ *   npm run analysis-accuracy --workspace @mostrador/bench
+ */
+import { readFileSync } from 'node:fs';
+import { aiCategories, consultationMotives, sentiments } from '@mostrador/contract';
+import { analyzeConversation, embeddedAnalyzer, trainedModels } from '../apps/server/src/modules/analysis/embedded.js';
+import type { Analyzer } from '../apps/server/src/modules/analysis/types.js';
+
+type Row = [country: string, sentiment: 'pos' | 'neu' | 'neg', motive: string, category: string, text: string];
+const sample = JSON.parse(readFileSync(new URL('./analysis-sample/messages.json', import.meta.url), 'utf8')) as Row[];
+const sentimentOf = { pos: 'positive', neu: 'neutral', neg: 'negative' } as const;
+
+function report(title: string, labels: readonly string[], pairs: Array<[expected: string, got: string]>) {
+  const matrix = new Map(labels.map((e) => [e, new Map(labels.map((g) => [g, 0]))]));
+  for (const [e, g] of pairs) matrix.get(e)!.set(g, (matrix.get(e)!.get(g) ?? 0) + 1);
+  const correct = pairs.filter(([e, g]) => e === g).length;
+  const present = labels.filter((l) => pairs.some(([e]) => e === l));
+  console.log(`\n${title}: accuracy ${(correct / pairs.length).toFixed(3)} (${correct}/${pairs.length})`);
+  console.log(`  ${'label'.padEnd(12)} ${'precision'.padStart(9)} ${'recall'.padStart(7)} ${'F1'.padStart(6)} ${'n'.padStart(4)}`);
+  let f1s = 0;
+  for (const l of present) {
+    const tp = matrix.get(l)!.get(l)!;
+    const predicted = labels.reduce((s, e) => s + matrix.get(e)!.get(l)!, 0);
+    const actual = [...matrix.get(l)!.values()].reduce((a, b) => a + b, 0);
+    const p = predicted ? tp / predicted : 0;
+    const r = actual ? tp / actual : 0;
+    const f1 = p + r ? (2 * p * r) / (p + r) : 0;
+    f1s += f1;
+    console.log(`  ${l.padEnd(12)} ${p.toFixed(3).padStart(9)} ${r.toFixed(3).padStart(7)} ${f1.toFixed(3).padStart(6)} ${String(actual).padStart(4)}`);
+  }
+  console.log(`  macro-F1 ${(f1s / present.length).toFixed(3)}`);
+  console.log(`  confusion (rows: expected, columns: predicted)`);
+  console.log(`  ${''.padEnd(12)}${labels.map((l) => l.slice(0, 8).padStart(9)).join('')}`);
+  for (const e of labels) console.log(`  ${e.padEnd(12)}${labels.map((g) => String(matrix.get(e)!.get(g)).padStart(9)).join('')}`);
+  return f1s / present.length;
+}
+
+async function evaluate(engine: Analyzer) {
+  const results = [];
+  for (const [, , , , text] of sample) results.push(await engine.analyze({ messages: [{ direction: 'in', text }] }));
+  console.log(`\n=== engine ${engine.name} — ${sample.length} messages (${[...new Set(sample.map((r) => r[0]))].join(', ')}) ===`);
+  const sentimentF1 = report('sentiment', sentiments, sample.map((r, i) => [sentimentOf[r[1]], results[i].sentiment]));
+  report('motive', consultationMotives, sample.map((r, i) => [r[2], results[i].motive]));
+  report('category', aiCategories, sample.map((r, i) => [r[3], results[i].category]));
+  for (const country of ['PE', 'CL', 'CO', 'ES']) {
+    const rows = sample.map((r, i) => [r, results[i]] as const).filter(([r]) => r[0] === country);
+    const ok = rows.filter(([r, a]) => sentimentOf[r[1]] === a.sentiment).length;
+    console.log(`  sentiment accuracy ${country}: ${(ok / rows.length).toFixed(3)} (${rows.length})`);
+  }
+  return sentimentF1;
+}
+
+const started = performance.now();
+const models = trainedModels();
+console.log(`embedded engine trained in ${models.trainedInMs.toFixed(0)} ms (first load incl. imports: ${(performance.now() - started).toFixed(0)} ms)`);
+const engines: Analyzer[] = [embeddedAnalyzer];
+// the OpenAI-compatible engine joins this list when it exists and ANALYSIS_OPENAI_URL is set
+let embeddedF1 = 0;
+for (const engine of engines) {
+  const f1 = await evaluate(engine);
+  if (engine.name === 'embedded') embeddedF1 = f1;
+}
+
+// throughput: one-message conversations back to back for about two seconds
+const seconds = Number(process.env.BENCH_SECONDS ?? 2);
+let n = 0;
+const t0 = performance.now();
+while (performance.now() - t0 < seconds * 1000) {
+  analyzeConversation({ messages: [{ direction: 'in', text: sample[n % sample.length][4] }] });
+  n++;
+}
+const perSecond = n / ((performance.now() - t0) / 1000);
+// and 50-message conversations (the window of a chat), customer and business alternating
+const window = Array.from({ length: 50 }, (_, i) => ({ direction: (i % 2 ? 'out' : 'in') as 'in' | 'out', text: sample[(i * 7) % sample.length][4] }));
+let c = 0;
+const t1 = performance.now();
+while (performance.now() - t1 < seconds * 1000) {
+  analyzeConversation({ messages: window });
+  c++;
+}
+const chatsPerSecond = c / ((performance.now() - t1) / 1000);
+console.log(`\nembedded classifier: ${Math.round(perSecond)} messages/s (one-message conversations), ${chatsPerSecond.toFixed(1)} conversations/s of 50 messages (${Math.round(chatsPerSecond * 50)} messages/s)`);
+console.log(`goal sentiment macro-F1 ≥ 0.80: ${embeddedF1 >= 0.8 ? 'met' : 'NOT met'} (${embeddedF1.toFixed(3)})`);
