@@ -113,6 +113,10 @@ describe('companies of a corporation', () => {
       currency: 'USD',
     });
     expect((await call(admin, 'PUT', `/companies/${id}`, { settings: { currency: 'XYZ' } })).statusCode).toBe(400);
+    // the session carries the company's time zone (its setting, else its country's), for schedules and logs
+    const { user } = await login(t, demo.admin);
+    expect(user.corporation.companies.find((m) => m.company._id === id)?.company.timezone).toBe('America/Bogota');
+    expect(user.corporation.companies.find((m) => m.company.name === 'Demo Chile')?.company.timezone).toBe('America/Santiago');
 
     // another corporation cannot see, change or delete it
     expect((await call(acme, 'PUT', `/companies/${id}`, { name: 'Robada' })).statusCode).toBe(404);

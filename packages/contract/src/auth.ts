@@ -23,6 +23,8 @@ export const membershipSchema = z.object({
     name: z.string(),
     country: z.enum(countryCodes).optional(),
     currency: z.string().optional(),
+    /** The company's time zone (its setting, else its country's): schedules and logs read in it. */
+    timezone: z.string().optional(),
   }),
   default: z.boolean(),
   role: z.enum(roles),

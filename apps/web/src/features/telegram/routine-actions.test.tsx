@@ -76,6 +76,17 @@ describe('/telegram/rutinas row actions', () => {
     expect(within(list).getByText('Reparto: no enviado — El bot fue expulsado del grupo: agrégalo de nuevo al grupo')).toBeTruthy();
   });
 
+  it('shows when it ran in the company’s time zone, not the browser’s', async () => {
+    serve();
+    const company = { _id: 'company-1', name: 'Demo Chile', country: 'CL' as const, timezone: 'America/Santiago' };
+    sessionStore.set((st) => ({ ...st, user: { _id: 'u1', first_name: 'Ana', last_name: 'Díaz', corporation: { companies: [{ company, default: true, role: 'admin' as const }] } } as never }));
+    renderApp(<ResourceListPage config={routinesScreen} />, { route: '/telegram/rutinas' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Ejecutar ahora: Cierre de caja' }));
+    const list = await within(await screen.findByRole('dialog')).findByRole('list', { name: 'Últimas ejecuciones' });
+    // 01:00 UTC of 26 Nov is 22:00 of the 25th in Santiago (UTC−3 in summer)
+    expect(within(list).getByText(/^25 nov\.? 2026, 10:00\sp\.\sm\.$/)).toBeTruthy();
+  });
+
   it('an agent who may only read sees the log but not «Ejecutar ahora»', async () => {
     serve({ messaging: ['list', 'read'] });
     renderApp(<ResourceListPage config={routinesScreen} />, { route: '/telegram/rutinas' });

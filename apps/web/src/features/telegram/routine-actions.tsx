@@ -15,19 +15,21 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { ResourceRecord } from '../../components/crud/types';
+import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
 import { usePermissions } from '../../lib/permissions';
 import { useExecuteRoutine, useExecutions } from './api';
 
-const when = new Intl.DateTimeFormat('es-PE', { dateStyle: 'medium', timeStyle: 'short' });
 const statusColor = { running: 'info', sent: 'success', partial: 'warning', failed: 'error' } as const;
 
 /** One execution: when, how it started, and the outcome in each group. */
 function ExecutionItem({ execution }: { execution: TelegramExecutionOut }) {
-  const started = new Date(execution.scheduledFor ?? execution.startedAt);
+  const started = execution.scheduledFor ?? execution.startedAt;
+  // in the company's time zone, the one its routines are scheduled in (decision 0040)
+  const timeZone = useCompanyTimezone();
   return (
     <Box component="li" sx={{ listStyle: 'none', borderBottom: 1, borderColor: 'divider', py: 1.5 }}>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="subtitle2">{when.format(started)}</Typography>
+        <Typography variant="subtitle2">{formatDateTime(started, timeZone)}</Typography>
         <Typography variant="body2" color="text.secondary">
           {execution.trigger === 'schedule' ? 'Programada' : 'Manual'}
         </Typography>
