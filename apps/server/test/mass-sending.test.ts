@@ -181,6 +181,18 @@ describe('the pre-send check of a massive send', () => {
     expect(s.statusCode).toBe(400);
     expect(s.json().errors.msg).toBe(sendingMessages.segmentNotFound);
 
+    // a template with a variable typed by hand in a chat cannot go to many people: said before anything is sent
+    const [typed] = await t.sql<{ id: string }>(
+      `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
+       values ($1, $2, '7300009', 'pedido_a_mano', 'es_PE', 'UTILITY', 'APPROVED', 'Hola {{1}}, tu pedido {{2}} está listo.', '["María","A-1"]', '["nombre",""]') returning id`,
+      [peru, WABA],
+    );
+    const typedCheck = (await call('POST', '/sends/check', { audience: { mostradorLabelIds: [tag] }, message: { whatsappTemplateId: typed.id } })).json() as SendCheckOut;
+    expect(typedCheck).toMatchObject({ blocking: sendingMessages.typedVariable('pedido_a_mano', 2), queued: 0 });
+    const typedSend = await call('POST', '/sends', { name: 'A mano', audience: { mostradorLabelIds: [tag] }, message: { whatsappTemplateId: typed.id } });
+    expect(typedSend.statusCode).toBe(409);
+    expect(typedSend.json().errors.msg).toBe(sendingMessages.typedVariable('pedido_a_mano', 2));
+
     const draft = await imagina('borrador_masivo', 'Hola {{nombre}}', undefined, 'draft');
     const d = await call('POST', '/sends', { name: 'Borrador', audience: { mostradorLabelIds: [tag] }, message: { imaginaTemplateId: draft } });
     expect(d.statusCode).toBe(409);

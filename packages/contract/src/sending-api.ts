@@ -176,6 +176,8 @@ export const sendingMessages = {
   noTemplate: (name: string) => `La plantilla «${name}» no existe en la línea de WhatsApp de la empresa: sincroniza las plantillas`,
   templateNotApproved: (name: string, status: string) => `La plantilla «${name}» no está aprobada (${status})`,
   onlyWhatsapp: 'Por ahora las campañas se envían por WhatsApp',
+  typedVariable: (name: string, n: number) =>
+    `La plantilla «${name}» tiene una variable que se escribe a mano ({{${n}}}): en un envío a muchas personas cada variable sale de la ficha del cliente; elige de dónde en /mensajes_de_plantilla`,
   interrupted: 'El envío se interrumpió varias veces sin respuesta de WhatsApp: revisa la línea y reintenta',
 } as const;
 

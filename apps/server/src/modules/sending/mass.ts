@@ -22,6 +22,9 @@ import {
   templateCostUsd,
   type TemplateCategory,
   usdTo,
+  variableCount,
+  templateLeadFields,
+  type WhatsappTemplate,
   USD_RATES_AS_OF,
   WHATSAPP_RATES_AS_OF,
   whatsappRates,
@@ -43,6 +46,19 @@ type Row = Record<string, unknown>;
 /** How long a line's messaging limit read from Meta is trusted. */
 const LIMIT_TTL_MS = 10 * 60_000;
 const SKIPPED_SAMPLE = 20;
+
+/**
+ * A template as a send to many people carries it, refused (409) when a body variable is typed
+ * by hand in a chat (`variableFields` ''): nobody could fill it for each person.
+ */
+export function bulkTemplate(out: WhatsappTemplate): NonNullable<SendContent['template']> {
+  const n = variableCount(out.body);
+  for (let i = 0; i < n; i++) {
+    const field = out.variableFields[i];
+    if (field !== undefined && !(field in templateLeadFields)) throw new AppError('CONFLICT', sendingMessages.typedVariable(out.name, i + 1));
+  }
+  return { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields };
+}
 
 /** Who a send goes to, as the engine plans it. */
 export type PlannedAudience = NonNullable<SendContent['audience']>;
@@ -68,8 +84,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     );
     if (!t) throw new AppError('CONFLICT', 'id' in by ? massSendMessages.templateNotFound : sendingMessages.noTemplate(by.name));
     if (t.status !== 'APPROVED') throw new AppError('CONFLICT', sendingMessages.templateNotApproved(t.name, t.status));
-    const out = toTemplateOut(t);
-    return { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields };
+    return bulkTemplate(toTemplateOut(t));
   }
 
   /** What a message sends: its content, and the text the history shows. Throws (409) when it cannot be sent. */

@@ -29,7 +29,7 @@ import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
 import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
-import { createMassSending, massRoutes } from './mass.js';
+import { bulkTemplate, createMassSending, massRoutes } from './mass.js';
 
 type Row = Record<string, unknown>;
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
@@ -122,8 +122,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     const t = templates[0];
     if (!t) throw new AppError('CONFLICT', sendingMessages.noTemplate(c.template_name));
     if (t.status !== 'APPROVED') throw new AppError('CONFLICT', sendingMessages.templateNotApproved(t.name, t.status));
-    const out = toTemplateOut(t);
-    return { template: { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields } };
+    return { template: bulkTemplate(toTemplateOut(t)) };
   }
 
   /** How many clean leads the segment holds now. */
