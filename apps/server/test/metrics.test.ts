@@ -560,3 +560,49 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     expect(seen.messages.length + seen.entities.length + seen.analyses.length + seen.sales.length).toBeGreaterThan(0);
   }, 300_000);
 });
+
+describe('metrics: concurrent writers', () => {
+  it('writers in parallel with rebuilds: every message counted once', async () => {
+    const co = await company('Métricas Concurrencia');
+    const chats = await t.sql<{ id: string }>(
+      `insert into chats (company_id, contact_name, platform, status, created_at) select $1, 'Par ' || i, (array['whatsapp','facebook','instagram'])[1 + i % 3], 'open', '2026-02-01T12:00:00Z' from generate_series(1, 6) i returning id`,
+      [co],
+    );
+    const batch = (chat: string, n: number, dir: string) =>
+      `insert into chat_messages (company_id, chat_id, direction, status, sent_at)
+       select '${co}', '${chat}', '${dir}', 'sent', '2026-02-10T12:00:00Z'::timestamptz + make_interval(mins => i) from generate_series(1, ${n}) i`;
+    const writer = async (w: number) => {
+      for (let j = 0; j < 4; j++) {
+        const client = await t.database.pool.connect();
+        try {
+          await client.query('begin');
+          await client.query(batch(chats[w % chats.length].id, 25, 'out'));
+          await client.query(batch(chats[w % chats.length].id, 5, 'in'));
+          await client.query('commit');
+        } finally {
+          client.release();
+        }
+      }
+    };
+    const rebuilds = async () => {
+      for (let k = 0; k < 3; k++) await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    };
+    await Promise.all([...Array.from({ length: 6 }, (_, w) => writer(w)), rebuilds()]);
+    expect(await metric('total_messages', W, co)).toMatchObject({ inbound: 6 * 4 * 5, outbound: 6 * 4 * 25, total: 6 * 4 * 30 });
+    const before = await t.sql(`select day::text, channel, direction, messages from metrics_messages_daily where company_id = $1 and messages <> 0 order by 1, 2, 3`, [co]);
+    await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    expect(await t.sql(`select day::text, channel, direction, messages from metrics_messages_daily where company_id = $1 and messages <> 0 order by 1, 2, 3`, [co])).toEqual(before);
+  }, 120_000);
+});
+
+describe('metrics: the OpenAPI document', () => {
+  it('describes the 19 calls with their body and answer', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const name of metricNames) {
+      const post = doc.paths[`/api/metrics/${name}`]?.post;
+      expect(post, name).toBeDefined();
+      expect(post.requestBody.content['application/json'].schema.properties).toHaveProperty('channel');
+      expect(post.responses['200'].content['application/json'].schema.properties).toHaveProperty('timezone');
+    }
+  });
+});
