@@ -59,25 +59,25 @@ const scripts: Step[][] = [
   ],
   [
     { dir: 'in', text: '¿Tienen stock de la talla M?' },
-    { dir: 'out', text: 'Sí, nos quedan 3 unidades en talla M.' },
+    { dir: 'out', text: 'Sí, nos quedan 3 unidades en talla M. Como ya nos compraste antes, te la dejamos con 10% de descuento solo para ti 😉' },
     { dir: 'in', text: 'Me separan una, paso en la tarde' },
   ],
   [
     { dir: 'in', text: 'Buenas, ya realicé el pago del pedido 1043' },
-    { dir: 'out', text: '¡Gracias! Ya lo validamos ✅ Tu pedido sale mañana por la mañana.' },
-    { dir: 'in', text: 'Muchas gracias 🙌' },
-    { dir: 'out', text: 'A ti por tu compra. Cualquier consulta, aquí estamos.' },
+    { dir: 'out', text: '¡Gracias! Ya lo validamos ✅ ¿Te agregamos también una Inca Kola de 1.5 L por S/ 5? Va en el mismo envío.' },
+    { dir: 'in', text: 'Sí, agrégala porfa 🙌' },
+    { dir: 'out', text: 'Listo, sumada. Tu pedido sale mañana por la mañana. ¡Gracias por tu compra!' },
   ],
   [
     { dir: 'in', text: '¿A qué hora abren el sábado?' },
     { dir: 'out', text: 'El sábado atendemos de 9 a. m. a 6 p. m. en la tienda de Miraflores.' },
-    { dir: 'in', text: '¿Y el domingo?' },
-    { dir: 'out', text: 'Los domingos solo atendemos pedidos por WhatsApp, de 10 a. m. a 2 p. m.' },
+    { dir: 'in', text: 'El sábado pasado fui a las 5 y ya estaba cerrado 😠 perdí el viaje' },
+    { dir: 'out', text: 'Lo sentimos mucho, ese día cerramos antes por inventario. Los domingos atendemos pedidos por WhatsApp, de 10 a. m. a 2 p. m.' },
   ],
   [
     { dir: 'in', text: 'Mi pedido no llegó todavía 😕' },
     { dir: 'out', text: 'Lamentamos la demora. ¿Nos confirmas tu número de pedido?' },
-    { dir: 'in', text: 'Es el 1051' },
+    { dir: 'in', text: 'Es el 1051, ya van tres días y nadie me avisa nada' },
     {
       dir: 'out',
       text: 'Tu pedido está en ruta y llega hoy antes de las 6 p. m.',

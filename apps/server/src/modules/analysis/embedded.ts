@@ -63,6 +63,11 @@ export function classifyMessage(text: string) {
   };
 }
 
+/** A message's sentences (a question mark, a full stop, an exclamation or a new line ends one). */
+const sentencesOf = (text: string) => {
+  const parts = text.split(/(?<=[.!?\n])\s+/).filter((p) => /\p{L}{2}/u.test(p));
+  return parts.length ? parts : [text];
+};
 const timeOf = (m: ConversationMessage) => (m.at ? new Date(m.at).getTime() : undefined);
 const COURTESY = /\b(gracias|con gusto|saludos|hola|buen[oa]s|disculp\w*|lament\w*|claro)\b/;
 const MINUTE = 60_000;
@@ -178,9 +183,10 @@ export function analyzeConversation(conversation: Conversation): ChatAnalysis {
   let personalisedPromotion = false;
   messages.forEach((msg, i) => {
     if (msg.direction !== 'out' || !texts[i]) return;
-    const kind = m.business.run(texts[i]);
-    if (kind.label === 'promotion' && kind.score >= 0.5) personalisedPromotion = true;
-    if (kind.label !== 'crossSell' || kind.score < 0.5) return;
+    // sentence by sentence: an offer is often one sentence of a longer answer
+    const kinds = sentencesOf(texts[i]).map((sentence) => m.business.run(sentence));
+    if (kinds.some((k) => k.label === 'promotion' && k.score >= 0.6)) personalisedPromotion = true;
+    if (!kinds.some((k) => k.label === 'crossSell' && k.score >= 0.6)) return;
     crossSellOffered = true;
     const replies = messages
       .slice(i + 1)
