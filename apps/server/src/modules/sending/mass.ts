@@ -207,7 +207,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     for (const p of people) if (p.status === 'skipped' && p.reason) reasons.set(p.reason, (reasons.get(p.reason) ?? 0) + 1);
     const outside = queued.filter((p) => !p.window_open).length;
 
-    const tier = blocking ? null : await tierOf(companyId);
+    const tier = await tierOf(companyId);
     const limit = tier ? messagingTierLimits[tier] : null;
     const used = await usedToday(companyId);
     const over = limit === null ? 0 : Math.max(0, outside - Math.max(0, limit - used));

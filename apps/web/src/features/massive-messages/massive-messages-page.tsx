@@ -351,19 +351,21 @@ export function MassiveMessagesPage() {
                     fullWidth
                   >
                     {approvedTemplates.map((t) => (
-                      <MenuItem key={t._id} value={t._id}>
+                      // a variable typed by hand in each chat cannot be filled for many people (the check refuses it too)
+                      <MenuItem key={t._id} value={t._id} disabled={t.variableFields.some((f) => !f)}>
                         <Box sx={{ minWidth: 0 }}>
                           <Typography noWrap>{t.name}</Typography>
                           <Typography variant="caption" color="text.secondary">
-                            {[templateLanguageLabels[t.language as keyof typeof templateLanguageLabels] ?? t.language, templateCategoryLabels[t.category as keyof typeof templateCategoryLabels] ?? t.category].join(' · ')}
+                            {[
+                              templateLanguageLabels[t.language as keyof typeof templateLanguageLabels] ?? t.language,
+                              templateCategoryLabels[t.category as keyof typeof templateCategoryLabels] ?? t.category,
+                              ...(t.variableFields.some((f) => !f) ? ['tiene variables que se escriben a mano: solo desde un chat'] : []),
+                            ].join(' · ')}
                           </Typography>
                         </Box>
                       </MenuItem>
                     ))}
                   </TextField>
-                  {chosenTemplate?.variableFields.some((f) => !f) && (
-                    <Alert severity="warning">Esta plantilla tiene variables que se escriben a mano en cada chat: en un envío masivo quedan fuera quienes no tienen valor para ellas.</Alert>
-                  )}
                   {chosenTemplate && (
                     <WhatsappTemplatePreview
                       template={chosenTemplate}
