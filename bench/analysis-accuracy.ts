@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { aiCategories, consultationMotives, sentiments } from '@mostrador/contract';
 import { analyzeConversation, embeddedAnalyzer, trainedModels } from '../apps/server/src/modules/analysis/embedded.js';
+import { normalise } from '../apps/server/src/modules/analysis/normalise.js';
 import type { Analyzer } from '../apps/server/src/modules/analysis/types.js';
 
 type Row = [country: string, sentiment: 'pos' | 'neu' | 'neg', motive: string, category: string, text: string];
@@ -66,6 +67,30 @@ let embeddedF1 = 0;
 for (const engine of engines) {
   const f1 = await evaluate(engine);
   if (engine.name === 'embedded') embeddedF1 = f1;
+}
+
+// baseline: nlp.js's Spanish sentiment lexicon alone (senticon, stemmed, the next three words after a
+// negation flipped), the sign of its sum — what the embedded engine adds its classifiers to
+{
+  const { SentimentEs, StemmerEs } = await import('@nlpjs/lang-es');
+  const stemmer = new StemmerEs();
+  const negations = new Set(['no', 'nunca', 'jamas', 'ni', 'sin', 'tampoco', 'nadie']);
+  const lexicon = (text: string) => {
+    let score = 0;
+    let negated = 0;
+    for (const word of normalise(text).split(' ')) {
+      if (negations.has(word)) {
+        negated = 3;
+        continue;
+      }
+      const polarity = SentimentEs.senticon[stemmer.stemWord(word)] ?? 0;
+      score += negated > 0 ? -polarity : polarity;
+      if (negated > 0) negated--;
+    }
+    return score > 0.3 ? 'positive' : score < -0.2 ? 'negative' : 'neutral';
+  };
+  console.log('\n=== baseline: nlp.js Spanish sentiment lexicon alone (senticon with negation) ===');
+  report('sentiment', sentiments, sample.map((r) => [sentimentOf[r[1]], lexicon(r[4])]));
 }
 
 // throughput: one-message conversations back to back for about two seconds
