@@ -1,0 +1,177 @@
+/**
+ * Metrics from rollups (issue 14, decision 0045): one company with 10,000,000 messages. How fast
+ * is each of the 19 calls, and what do the rollup triggers cost a message write?
+ *
+ * Fills a fresh company server-side (generate_series, through the triggers as any write):
+ * CHATS chats (a lead and a clean lead each) over the three platforms and two years, MESSAGES
+ * messages spread over them (alternating in/out, a few failed), an analysis for half the chats,
+ * an order for a fifth. Then:
+ * - the write cost: 500-row message batches (as the sending engine writes) and single-row inserts
+ *   (as a webhook does), with the metrics triggers and with them disabled;
+ * - each call, sequential p50/p95 over HTTP with a 12-month window and the whole two years;
+ * - on PostgreSQL, a few calls under 10 connections beside pgbench of the very statements they
+ *   issued (bench/compare.ts): the floor.
+ *
+ *   DATABASE_URL=postgres://…/empty_db npm run metrics --workspace @mostrador/bench
+ *   CHATS=20000 MESSAGES=500000 npm run metrics --workspace @mostrador/bench   # PGlite, smaller
+ */
+import { metricNames } from '@mostrador/contract';
+import { cannon, capture, inline, pgbench, printTable, type Row } from './compare.js';
+import { benchCompany, startBench } from './start.js';
+
+const CHATS = Number(process.env.CHATS ?? 200_000);
+const MESSAGES = Number(process.env.MESSAGES ?? 10_000_000);
+const { booted, address, token } = await startBench();
+const { pool } = booted.database;
+const company = await benchCompany(booted, 'Bench métricas');
+const headers = { authorization: `Bearer ${token}`, 'x-company-id': company, 'content-type': 'application/json' };
+const DAYS = 730;
+
+const started = performance.now();
+const BATCH = 20_000;
+for (let from = 0; from < CHATS; from += BATCH) {
+  const to = Math.min(from + BATCH, CHATS) - 1;
+  await pool.query(
+    `with people as (
+       select i, (array['whatsapp','facebook','instagram'])[1 + i % 3] as platform, 'Persona ' || i as name,
+              now() - make_interval(secs => (i::bigint * 7919) % (${DAYS} * 86400)) as at
+         from generate_series($2::int, $3::int) as i),
+     cl as (insert into clean_leads (company_id, name, status, created_at) select $1, name, 'sin-asignar', at from people returning id),
+     l as (insert into leads (company_id, name, platform, status, platform_user_id, created_at)
+           select $1, name, platform, 'sin-asignar', 'u' || i, at from people returning id, name, platform, created_at)
+     insert into chats (company_id, contact_name, platform, lead_id, status, created_at)
+     select $1, name, platform, id, 'open', created_at from l`,
+    [company, from, to],
+  );
+  process.stdout.write(`\rchats ${(to + 1).toLocaleString('es-PE')}`);
+}
+console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+const chatIds = (await pool.query<{ id: string }>('select id from chats where company_id = $1 order by created_at', [company])).rows.map((r) => r.id);
+const perChat = Math.max(1, Math.round(MESSAGES / chatIds.length));
+const msgStart = performance.now();
+const CHAT_BATCH = Math.max(1, Math.floor(200_000 / perChat));
+for (let from = 0; from < chatIds.length; from += CHAT_BATCH) {
+  await pool.query(
+    `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
+     select $1, c.id, case when n % 2 = 0 then 'in' else 'out' end, 'text', 'Mensaje ' || n,
+            case when n % 2 = 0 then 'received' when n % 37 = 1 then 'failed' else 'read' end,
+            c.created_at + make_interval(mins => n * 7)
+       from chats c cross join generate_series(1, ${perChat}) as n
+      where c.company_id = $1 and c.id = any($2::uuid[])`,
+    [company, chatIds.slice(from, from + CHAT_BATCH)],
+  );
+  process.stdout.write(`\rmessages ${Math.min((from + CHAT_BATCH) * perChat, chatIds.length * perChat).toLocaleString('es-PE')}`);
+}
+console.log(`  (${((performance.now() - msgStart) / 1000).toFixed(1)} s)`);
+await pool.query(
+  `insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken, personalised_promotion, quality, category, engine, messages, last_message_at)
+   select id, company_id, (array['positive','neutral','negative'])[1 + n % 3], (array['precio','stock','compra','envio','pago','reclamo','horario','otro'])[1 + n % 8],
+          case when n % 3 = 2 then (array['demora','precio','producto','entrega','atencion','pago','otro'])[1 + n % 7] end,
+          n % 4 = 0, n % 8 = 0, n % 5 = 0, 1 + n % 5, (array['venta','soporte','postventa','informacion','spam'])[1 + n % 5], 'embedded', ${perChat}, created_at + interval '1 hour'
+     from (select id, company_id, created_at, row_number() over (order by id) as n from chats where company_id = $1) c where n % 2 = 0`,
+  [company],
+);
+await pool.query(
+  `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id, chat_id, created_at)
+   select $1, 'B-' || n, (array['created','paid','shipped','done','cancelled'])[1 + n % 5], 'catalogo', 'Cliente', '51999999999', '{}', '[]', 10 + n % 500, 10 + n % 500,
+          case when n % 10 = 0 then 'USD' else 'PEN' end, lead_id, id, created_at + interval '2 hours'
+     from (select id, lead_id, created_at, row_number() over (order by id) as n from chats where company_id = $1) c where n % 5 = 0`,
+  [company],
+);
+await pool.query('analyze');
+const [{ n: stored }] = (await pool.query<{ n: number }>('select count(*)::int as n from chat_messages where company_id = $1', [company])).rows;
+const rollupRows = (
+  await pool.query<{ t: string; n: number }>(
+    `select 'messages_daily' as t, count(*)::int as n from metrics_messages_daily where company_id = $1 union all
+     select 'chat_months', count(*)::int from metrics_chat_months where company_id = $1 union all
+     select 'entities_daily', count(*)::int from metrics_entities_daily where company_id = $1 union all
+     select 'analyses_daily', count(*)::int from metrics_analyses_daily where company_id = $1 union all
+     select 'sales_daily', count(*)::int from metrics_sales_daily where company_id = $1`,
+    [company],
+  )
+).rows;
+console.log(`\n${booted.database.kind}: ${stored.toLocaleString('es-PE')} messages, ${CHATS.toLocaleString('es-PE')} chats; rollup rows: ${rollupRows.map((r) => `${r.t} ${r.n.toLocaleString('es-PE')}`).join(', ')}`);
+
+// ---- the write cost ----
+const triggers = ['metrics_chat_messages_ins', 'metrics_chat_messages_del', 'metrics_chat_messages_upd'];
+async function writes(label: string) {
+  const sample = chatIds.slice(0, 500);
+  let t0 = performance.now();
+  for (let i = 0; i < 40; i++) {
+    await pool.query(
+      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at) select $1, unnest($2::uuid[]), 'out', 'text', 'Campaña', 'pending', now()`,
+      [company, sample],
+    );
+  }
+  const batch = (performance.now() - t0) / 40;
+  t0 = performance.now();
+  for (let i = 0; i < 500; i++) {
+    await pool.query(`insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at) values ($1, $2, 'in', 'text', 'Hola', 'received', now())`, [company, sample[i]]);
+  }
+  const single = (performance.now() - t0) / 500;
+  console.log(`${label.padEnd(34)} 500-row batch ${batch.toFixed(1).padStart(6)} ms   single-row insert ${single.toFixed(2).padStart(6)} ms`);
+}
+console.log('\nmessage writes');
+await writes('with the metrics triggers');
+for (const t of triggers) await pool.query(`alter table chat_messages disable trigger ${t}`);
+await writes('without them');
+for (const t of triggers) await pool.query(`alter table chat_messages enable trigger ${t}`);
+// what was written without the triggers is counted again by a rebuild (the repair command's job)
+const rebuildStart = performance.now();
+await pool.query(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [company]);
+console.log(`rebuild of the company's rollups: ${((performance.now() - rebuildStart) / 1000).toFixed(1)} s`);
+
+// ---- the calls ----
+const today = new Date();
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const windows = {
+  '12 months': { from: day(new Date(today.getTime() - 365 * 86_400_000)), to: day(today) },
+  '2 years': { from: day(new Date(today.getTime() - DAYS * 86_400_000)), to: day(today) },
+};
+const post = (name: string, body: object) => fetch(`${address}/api/metrics/${name}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+async function timed(name: string, body: object, n = 60) {
+  const times: number[] = [];
+  for (let i = 0; i < n + 5; i++) {
+    const t0 = performance.now();
+    const res = await post(name, body);
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${name}: ${res.status} ${text}`);
+    if (i >= 5) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+}
+
+console.log(`\nPOST /api/metrics/<name>, sequential, 60 calls each (node ${process.version})`);
+console.log(`${'call'.padEnd(32)} ${Object.keys(windows).map((w) => `${w}: p50 / p95 ms`.padStart(26)).join('')}`);
+let worst = 0;
+for (const name of metricNames) {
+  const cells: string[] = [];
+  for (const body of Object.values(windows)) {
+    const p = await timed(name, body);
+    worst = Math.max(worst, p(0.95));
+    cells.push(`${p(0.5).toFixed(1).padStart(8)} / ${p(0.95).toFixed(1).padStart(7)}`.padStart(26));
+  }
+  console.log(`${name.padEnd(32)} ${cells.join('')}`);
+}
+console.log(`worst p95: ${worst.toFixed(1)} ms (goal ≤ 50 ms)`);
+
+if (booted.database.kind === 'postgres' && process.env.DATABASE_URL) {
+  const url = process.env.DATABASE_URL;
+  console.log(`\n10 connections, ${process.env.BENCH_SECONDS ?? 10} s each, 12-month window; pgbench: the statements each call issued, same parameters`);
+  const rows: Row[] = [];
+  for (const name of ['total_messages', 'messages_by_channel_by_month', 'sentiment_analysis', 'ceo_dashboard'] as const) {
+    const body = JSON.stringify(windows['12 months']);
+    const call = async () => (await post(name, windows['12 months'])).arrayBuffer();
+    await call();
+    while (pool.totalCount > pool.idleCount || pool.waitingCount > 0) await new Promise((r) => setTimeout(r, 50));
+    const tries = [await capture(pool, call), await capture(pool, call), await capture(pool, call)];
+    const statements = tries.reduce((a, b) => (b.length < a.length ? b : a));
+    const http = await cannon(`${address}/api/metrics/${name}`, headers, { method: 'POST', body });
+    rows.push({ title: `POST /api/metrics/${name}`, http, sql: await pgbench(url, statements.map(inline)), prepared: await pgbench(url, statements.map(inline), 'prepared'), queries: statements.length });
+  }
+  printTable(rows);
+}
+await booted.close();
