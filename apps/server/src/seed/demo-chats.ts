@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { chatMessages, chatWindows, leadIdentities, webhookEvents } from '../db/join-tables.js';
 import { resourceTables } from '../db/resource-tables.js';
 import { reasonOf } from '../integrations/meta/error-reasons.js';
+import { productImagePath, type ProductShape } from '../modules/orders/product-images.js';
 
 /** The demo's WhatsApp line: answered by the sandbox provider (SEND_PROVIDER=sandbox, decision 0014). */
 export const DEMO_WHATSAPP_LINE = '100000000000001';
@@ -21,7 +22,8 @@ type Step = {
   replyTo?: number;
 };
 
-const photo = (id: number) => `https://picsum.photos/id/${id}/640/480.jpg`;
+/** The demo's pictures are drawn by the server itself (no internet; the web shows them from its own origin). */
+const photo = (shape: ProductShape, hex: string) => `http://localhost:3000${productImagePath(shape, hex)}`;
 const catalogue = 'https://www.w3.org/WAI/ER/tests/xhtml/testfiles/resources/pdf/dummy.pdf';
 
 /** Conversations of a small Peruvian shop; the first five end with the customer writing (the demo can answer them). */
@@ -35,7 +37,7 @@ const scripts: Step[][] = [
   ],
   [
     { dir: 'in', text: '¿Tienen el pack familiar en stock?' },
-    { dir: 'out', kind: 'image', mediaUrl: photo(292), mimeType: 'image/jpeg', text: 'Sí, este es el pack familiar: 6 gaseosas de 1.5 L + 2 piqueos grandes a S/ 49.90' },
+    { dir: 'out', kind: 'image', mediaUrl: photo('botella', 'e31b23'), mimeType: 'image/svg+xml', text: 'Sí, este es el pack familiar: 6 gaseosas de 1.5 L + 2 piqueos grandes a S/ 49.90' },
     { dir: 'in', text: '¿Aceptan Yape o Plin?' },
     { dir: 'out', text: 'Aceptamos Yape, Plin, transferencia y tarjeta contra entrega.' },
     { dir: 'in', text: 'Listo, te yapeo ahora' },
@@ -43,7 +45,7 @@ const scripts: Step[][] = [
   [
     { dir: 'in', text: 'Hola, ¿me pueden pasar su catálogo?' },
     { dir: 'out', kind: 'document', mediaUrl: catalogue, mimeType: 'application/pdf', text: 'Te comparto nuestro catálogo de este mes 📄' },
-    { dir: 'in', kind: 'image', mediaUrl: photo(1059), mimeType: 'image/jpeg', text: 'Quiero este modelo en talla M' },
+    { dir: 'in', kind: 'image', mediaUrl: photo('polo', '2b5f9e'), mimeType: 'image/svg+xml', text: 'Quiero este modelo en talla M' },
     { dir: 'out', text: '¡Claro! Tenemos talla M en negro y azul. ¿Cuál prefieres?', content: { reaction: '👍' } },
     { dir: 'in', text: 'Negro, por favor', replyTo: 3 },
   ],

@@ -53,7 +53,8 @@ const templates: DemoTemplate[] = [
     language: 'es_PE',
     category: 'MARKETING',
     status: 'APPROVED',
-    header: { format: 'IMAGE', mediaUrl: 'https://picsum.photos/seed/mostrador-promo/800/418.jpg' },
+    // the demo's own picture (drawn by the server, no internet); a real template links a JPEG or PNG
+    header: { format: 'IMAGE', mediaUrl: 'http://localhost:3000/api/product-images/botella-e31b23.svg' },
     body: '¡{{1}}, este fin de mes tenemos 2x1 en gaseosas! Responde SÍ y te separamos tu pedido.',
     bodyExamples: ['María'],
     footer: 'Válido hasta agotar stock',

@@ -7,6 +7,7 @@ import ReplyIcon from '@mui/icons-material/Reply';
 import VideocamOutlinedIcon from '@mui/icons-material/VideocamOutlined';
 import Box from '@mui/material/Box';
 import type { ReactNode } from 'react';
+import { imageSrc } from '../../features/shop/money';
 
 export type TemplateParts = Pick<WhatsappTemplate, 'header' | 'body' | 'footer' | 'buttons'>;
 
@@ -83,7 +84,7 @@ export function WhatsappTemplatePreview({ template, bodyValues = [], headerValue
                 borderRadius: 1.5,
                 mb: 0.75,
                 bgcolor: '#D9DEE3',
-                backgroundImage: h.format === 'IMAGE' && h.mediaUrl ? `url("${h.mediaUrl.replace(/"/g, '%22')}")` : undefined,
+                backgroundImage: h.format === 'IMAGE' && h.mediaUrl ? `url("${(imageSrc(h.mediaUrl) ?? '').replace(/"/g, '%22')}")` : undefined,
                 backgroundSize: 'cover',
                 backgroundPosition: 'center',
                 display: 'flex',

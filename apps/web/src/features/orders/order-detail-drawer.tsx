@@ -22,6 +22,7 @@ import { useDeleteOrder } from './api';
 import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
 import { DetailRow } from '../../components/detail-row';
+import { imageSrc } from '../shop/money';
 
 type Shippment = { method?: keyof typeof shippingMethodLabels; address?: string; city?: string; reference?: string; notes?: string };
 type Customer = { name?: string; telefono?: string; email?: string; document?: string };
@@ -42,13 +43,6 @@ function Section({ title, id, children }: { title: string; id: string; children:
 /** A line's variant as the shop shows it: «Talla M · Azul marino». */
 export function variantOf(item: Pick<OrderItem, 'size' | 'color'>): string {
   return [item.size ? `Talla ${item.size}` : '', item.color ?? ''].filter(Boolean).join(' · ');
-}
-
-/** A product picture's address: the demo's (drawn by the server, decision 0031) from this origin, whatever host the seed wrote. */
-function pictureOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  const at = url.indexOf('/api/product-images/');
-  return at >= 0 ? url.slice(at) : url;
 }
 
 /** The chat of the order's customer: the chat itself, else the lead's WhatsApp chat. */
@@ -77,7 +71,7 @@ function Lines({ order, money }: { order: ResourceRecord; money: Money }) {
               <Box
                 sx={{ width: 48, height: 48, borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', '& img': { width: '100%', height: '100%', objectFit: 'cover', display: 'block' } }}
               >
-                {item.imageUrl && <img src={pictureOf(item.imageUrl)} alt="" loading="lazy" width={48} height={48} />}
+                {item.imageUrl && <img src={imageSrc(item.imageUrl)} alt="" loading="lazy" width={48} height={48} />}
               </Box>
               <Box sx={{ minWidth: 0 }}>
                 <Typography variant="body2" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>

@@ -1,3 +1,4 @@
+import { imageSrc } from '../../shop/money';
 /**
  * Media links (SPEC §5): a link is classified by its extension, and YouTube links are
  * recognised and turned into an embed address. Pure functions, no DOM.
@@ -131,7 +132,8 @@ export function safeMediaUrl(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {
     const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:' || protocol === 'blob:' ? url : undefined;
+    // the demo's pictures are drawn by this server: shown from this page's own origin, whatever host the seed wrote
+    return protocol === 'https:' || protocol === 'http:' || protocol === 'blob:' ? (imageSrc(url) ?? url) : undefined;
   } catch {
     return undefined;
   }
