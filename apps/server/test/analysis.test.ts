@@ -203,4 +203,30 @@ describe('jobs', () => {
     expect(await rowOf(chat.id)).toMatchObject({ company_id: acmeCo, engine: 'spy' });
     expect(seen.some((c) => c.messages.some((m) => m.text?.includes('marcador de acme')))).toBe(true);
   });
+
+  it('a chat deleted while its batch runs is skipped; the others are written', async () => {
+    const chats = await t.sql<{ id: string }>(
+      `insert into chats (company_id, contact_name, platform, status, unread_count, last_message_at, created_at, updated_at)
+       select $1, 'Borrable ' || g, 'whatsapp', 'open', 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), now(), now()
+       from generate_series(1, 2) g returning id`,
+      [peru],
+    );
+    const [gone, kept] = chats.map((c) => c.id);
+    await t.sql(
+      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
+       values ($1, $2, 'in', 'text', 'borren este chat', 'received', now()), ($1, $3, 'in', 'text', 'hola, precio del queso?', 'received', now())`,
+      [peru, gone, kept],
+    );
+    const deleting: Analyzer = {
+      name: 'spy',
+      analyze: async (c) => {
+        if (c.messages.some((m) => m.text === 'borren este chat')) await t.sql('delete from chats where company_id = $1 and id = $2', [peru, gone]);
+        return embeddedAnalyzer.analyze(c);
+      },
+    };
+    const jobs = createAnalysisJobs({ db: t.database.db, jobs: t.app.jobs, analyzer: deleting, log: t.app.log });
+    expect(await jobs.analyzeCompany(peru, [gone, kept])).toEqual({ analyzed: 1, more: false });
+    expect(await rowOf(gone)).toBeUndefined();
+    expect(await rowOf(kept)).toMatchObject({ engine: 'spy', motive: 'precio', messages: 1 });
+  });
 });

@@ -26,6 +26,11 @@ const dirty = (companyId: string | SQL) => sql`c.company_id = ${companyId} and c
  * wakes, outbound messages, chats never analysed: a fresh demo). Every query is scoped by
  * company; the sweep's only cross-company query lists companies.
  */
+const isForeignKeyViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23503' || e?.cause?.code === '23503';
+};
+
 /**
  * Wakes the company's analysis job `seconds` later: one small insert, folded by pg-boss into the
  * company's one job of that slot of `seconds` (the messages that arrive meanwhile are read by it).
@@ -77,7 +82,7 @@ export function createAnalysisJobs({ db, jobs, analyzer, log }: { db: Db; jobs: 
       const newest = messages.length ? new Date(messages[messages.length - 1].at as string | Date) : undefined;
       const seen = chat.last_message_at ? new Date(chat.last_message_at) : newest;
       const upTo = newest && seen && newest > seen ? newest : (seen ?? null);
-      await db.execute(sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
+      const upsert = db.execute(sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
             personalised_promotion, quality, category, engine, messages, last_message_at, analyzed_at)
           values (${chat.id}, ${companyId}, ${a.sentiment}, ${a.motive}, ${a.dissatisfactionOrigin ?? null}, ${a.crossSellOffered}, ${a.crossSellTaken},
             ${a.personalisedPromotion}, ${a.quality}, ${a.category}, ${analyzer.name}, ${messages.length}, ${upTo ? upTo.toISOString() : null}, now())
@@ -86,6 +91,8 @@ export function createAnalysisJobs({ db, jobs, analyzer, log }: { db: Db; jobs: 
             quality = excluded.quality, category = excluded.category, engine = excluded.engine, messages = excluded.messages,
             last_message_at = excluded.last_message_at, analyzed_at = excluded.analyzed_at
           where chat_analyses.company_id = excluded.company_id`);
+      // a chat deleted meanwhile (foreign key): nothing to keep, the rest of the batch goes on
+      if (await upsert.then(() => false, (error: unknown) => (isForeignKeyViolation(error) ? true : Promise.reject(error)))) continue;
       analyzed++;
       // the embedded engine is synchronous: let requests waiting on the process through between chats
       await new Promise((resolve) => setImmediate(resolve));
