@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
 import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
 import { deliver, type FakeGraph, startFakeGraph, whatsappStatus } from './fakes/meta.js';
+import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -27,39 +28,12 @@ let promoId: string;
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
 
-/**
- * People with a WhatsApp chat each, labelled `label`; the first `inWindow` wrote within the
- * last 24 hours (their window is open), the rest wrote two days ago.
- */
-async function people(prefix: string, n: number, label: string, inWindow: number): Promise<{ phones: string[]; chats: string[] }> {
-  const phones = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
-  const rows = await t.sql<{ id: string }>(
-    `with p as (select i, ($3::text[])[i] as phone, 'Cliente ' || $4 || ' ' || i as name, now() + make_interval(secs => i) as at
-                  from generate_series(1, array_length($3::text[], 1)) as i),
-     cl as (insert into clean_leads (company_id, name, telefono, status, mostrador_labels, created_at, updated_at)
-            select $1, name, phone, 'sin-asignar', jsonb_build_array($2::text), at, at from p returning id, name, telefono, created_at),
-     l as (insert into leads (company_id, clean_lead_id, name, telefono, platform, status, platform_user_id, created_at, updated_at)
-           select $1, id, name, telefono, 'whatsapp', 'sin-asignar', telefono, created_at, created_at from cl returning id, name, created_at)
-     insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
-     select $1, name, 'whatsapp', id, 'open', 0, to_char(created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'Hola', created_at, created_at from l
-     returning id`,
-    [peru, label, phones, label],
-  );
-  const chats = rows.map((r) => r.id);
-  await t.sql(
-    `insert into chat_windows (chat_id, company_id, last_inbound_at)
-     select c, $1, case when i <= $3 then now() - interval '1 hour' else now() - interval '2 days' end
-       from unnest($2::uuid[]) with ordinality as x(c, i)`,
-    [peru, chats, inWindow],
-  );
-  return { phones, chats };
+/** People with a WhatsApp chat each, labelled `label`; the first `inWindow` wrote in the last 24 hours, the rest two days ago. */
+async function people(prefix: string, n: number, label: string, inWindow: number) {
+  const list = await whatsappPeople(t, peru, prefix, n, label, { inWindow });
+  return { phones: list.map((p) => p.phone), chats: list.map((p) => p.chatId) };
 }
-
-async function label(name: string) {
-  const res = await call('POST', '/mostrador-labels', { name, color: '#28156C' });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json()._id as string;
-}
+const label = (name: string) => createLabel(call, name);
 
 async function imagina(name: string, body: string, whatsappTemplate?: string, status = 'approved') {
   const res = await call('POST', '/imagina_template_messages', { name, language: 'es_PE', category: 'MARKETING', body, status, ...(whatsappTemplate ? { whatsappTemplate } : {}) });
@@ -218,7 +192,7 @@ describe('a massive send', () => {
     expect(out).toHaveLength(6);
     expect(new Set(out.map((l) => l.to)).size).toBe(6);
     const inside = out.filter((l) => phones.slice(0, 3).includes(l.to));
-    expect(inside.every((l) => !l.template && l.text?.startsWith(`Hola Cliente ${tag}`) && l.text.includes('te escribe Demo Perú'))).toBe(true);
+    expect(inside.every((l) => !l.template && l.text?.startsWith(`Hola Persona ${tag}`) && l.text.includes('te escribe Demo Perú'))).toBe(true);
     const outside = out.filter((l) => phones.slice(3).includes(l.to));
     expect(outside.every((l) => l.template === 'promo_masiva')).toBe(true);
 

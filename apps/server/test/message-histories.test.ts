@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
 import { deliver, type FakeGraph, startFakeGraph, whatsappStatus } from './fakes/meta.js';
+import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -30,30 +31,9 @@ type Log = { _id: string; templateName: string; telefono?: string; nombre?: stri
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
 
-/** People with a WhatsApp chat each (lead, clean lead, chat, an open 24-hour window), labelled `label`. */
-async function people(prefix: string, n: number, label: string): Promise<Array<{ phone: string; chatId: string }>> {
-  const phones = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
-  const rows = await t.sql<{ id: string; phone: string }>(
-    `with p as (select i, ($3::text[])[i] as phone, 'Persona ' || $4 || ' ' || i as name, now() + make_interval(secs => i) as at
-                  from generate_series(1, array_length($3::text[], 1)) as i),
-     cl as (insert into clean_leads (company_id, name, telefono, status, mostrador_labels, created_at, updated_at)
-            select $1, name, phone, 'sin-asignar', jsonb_build_array($2::text), at, at from p returning id, name, telefono, created_at),
-     l as (insert into leads (company_id, clean_lead_id, name, telefono, platform, status, platform_user_id, created_at, updated_at)
-           select $1, id, name, telefono, 'whatsapp', 'sin-asignar', telefono, created_at, created_at from cl returning id, name, telefono, created_at)
-     insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
-     select $1, name, 'whatsapp', id, 'open', 0, to_char(created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'Hola', created_at, created_at from l
-     returning id, (select telefono from l where l.id = chats.lead_id) as phone`,
-    [peru, label, phones, label],
-  );
-  await t.sql(`insert into chat_windows (chat_id, company_id, last_inbound_at) select unnest($1::uuid[]), $2, now()`, [rows.map((r) => r.id), peru]);
-  return phones.map((phone) => ({ phone, chatId: rows.find((r) => r.phone === phone)?.id as string }));
-}
-
-async function label(name: string) {
-  const res = await call('POST', '/mostrador-labels', { name, color: '#28156C' });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json()._id as string;
-}
+/** People with a WhatsApp chat each and an open 24-hour window, labelled `label`. */
+const people = (prefix: string, n: number, label: string) => whatsappPeople(t, peru, prefix, n, label, { inWindow: n });
+const label = (name: string) => createLabel(call, name);
 
 /** The status webhooks of the line for a provider message id, processed as the queue would. */
 async function report(providerId: string, status: 'sent' | 'delivered' | 'read' | 'failed') {

@@ -4,6 +4,7 @@ import { createSendingEngine } from '../src/modules/sending/engine.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
 import { deliver, type FakeGraph, startFakeGraph } from './fakes/meta.js';
+import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -29,23 +30,6 @@ let processor: WebhookProcessor;
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
 
-/** People with a WhatsApp chat each (lead, clean lead, chat), labelled `label`, created in this order. */
-async function people(prefix: string, n: number, label: string): Promise<string[]> {
-  const phones = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
-  await t.sql(
-    `with p as (select i, ($3::text[])[i] as phone, 'Persona ' || $4 || ' ' || i as name, now() + make_interval(secs => i) as at
-                  from generate_series(1, array_length($3::text[], 1)) as i),
-     cl as (insert into clean_leads (company_id, name, telefono, status, mostrador_labels, created_at, updated_at)
-            select $1, name, phone, 'sin-asignar', jsonb_build_array($2::text), at, at from p returning id, name, telefono, created_at),
-     l as (insert into leads (company_id, clean_lead_id, name, telefono, platform, status, platform_user_id, created_at, updated_at)
-           select $1, id, name, telefono, 'whatsapp', 'sin-asignar', telefono, created_at, created_at from cl returning id, name, created_at)
-     insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
-     select $1, name, 'whatsapp', id, 'open', 0, to_char(created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'Hola', created_at, created_at from l`,
-    [peru, label, phones, label],
-  );
-  return phones;
-}
-
 async function campaign(name: string, label: string, chunkSize: number, templateName = 'promo_campana') {
   const seg = await call('POST', '/marketing-segments', { name: `Segmento ${name}`, filters: { mostradorLabelIds: [label] } });
   expect(seg.statusCode, seg.body).toBe(201);
@@ -54,11 +38,9 @@ async function campaign(name: string, label: string, chunkSize: number, template
   return { id: c.json()._id as string, segment: seg.json()._id as string };
 }
 
-async function label(name: string) {
-  const res = await call('POST', '/mostrador-labels', { name, color: '#28156C' });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json()._id as string;
-}
+const label = (name: string) => createLabel(call, name);
+/** People with a WhatsApp chat each, labelled `label`, created in this order: their numbers. */
+const people = async (prefix: string, n: number, label: string) => (await whatsappPeople(t, peru, prefix, n, label)).map((p) => p.phone);
 
 async function waitChunk(id: string, done: (s: SendOut) => boolean, ms = 30_000): Promise<SendOut> {
   const until = Date.now() + ms;
