@@ -1,6 +1,7 @@
 import { type MetricName, metricNames } from '@mostrador/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitByMonth } from '../src/modules/metrics/window.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -341,6 +342,17 @@ describe('metrics: each call against its hand-computed answer (Lima)', () => {
     expect(await metric('meta_ad_spend', { ...W, campaignId: '120001' })).toMatchObject({ impressions: 1500, clicks: 40 });
   });
 
+  it('a window with partial months: whole months from the monthly rows, the edges from the daily ones', async () => {
+    // Jan 10 (c1) is before the window, Mar 31 (c4) after it: c2 (February, whole) and c3 (March 5, partial)
+    expect(await metric('sentiment_analysis_counts', { from: '2026-01-15', to: '2026-03-10' })).toMatchObject({ analysed: 2, positiveShare: 0, negativeShare: 0.5 });
+    expect(await metric('sentiment_analysis_counts', { from: '2026-03-05', to: '2026-03-05' })).toMatchObject({ analysed: 1 });
+    expect(splitByMonth({ from: '2026-01-15', to: '2026-03-10' })).toEqual({ months: ['2026-02-01', '2026-02-01'], days: [['2026-01-15', '2026-01-31'], ['2026-03-01', '2026-03-10']] });
+    expect(splitByMonth({ from: '2026-01-01', to: '2026-03-31' })).toEqual({ months: ['2026-01-01', '2026-03-01'], days: [] });
+    expect(splitByMonth({ from: '2026-01-02', to: '2026-01-30' })).toEqual({ days: [['2026-01-02', '2026-01-30']] });
+    expect(splitByMonth({ from: '2024-02-01', to: '2024-02-29' })).toEqual({ months: ['2024-02-01', '2024-02-01'], days: [] });
+    expect(splitByMonth({ from: '2025-12-31', to: '2026-01-01' })).toEqual({ days: [['2025-12-31', '2026-01-01']] });
+  });
+
   it('windows: days, instants (to exclusive), the default six months', async () => {
     expect(await metric('new_chats', { from: '2026-02-01T05:00:00Z', to: '2026-03-01T05:00:00Z' })).toMatchObject({ from: '2026-02-01', to: '2026-02-28', total: 2 });
     const recent = await metric('new_chats', { days: 7 });
@@ -543,6 +555,8 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     entities: await t.sql(`select day::text, kind, channel, agente_id, n from metrics_entities_daily where company_id = $1 and n <> 0 order by 1, 2, 3, 4`, [co]),
     analyses: await t.sql(`select day::text, channel, dimension, label, n from metrics_analyses_daily where company_id = $1 and n <> 0 order by 1, 2, 3, 4`, [co]),
     sales: await t.sql(`select day::text, status, currency, source, orders, amount::float8 as amount from metrics_sales_daily where company_id = $1 and (orders <> 0 or amount <> 0) order by 1, 2, 3, 4`, [co]),
+    coverage: await t.sql(`select month::text, channel, active, answered from metrics_coverage_monthly where company_id = $1 and (active <> 0 or answered <> 0) order by 1, 2`, [co]),
+    analysesMonthly: await t.sql(`select month::text, channel, dimension, label, n from metrics_analyses_monthly where company_id = $1 and n <> 0 order by 1, 2, 3, 4`, [co]),
   });
 
   it('random inserts, updates and deletes of messages, chats, leads, clean leads, memberships, orders and analyses', async () => {

@@ -134,3 +134,38 @@ export const adSpendDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.campaignId] })],
 );
+
+/**
+ * Chats coverage per month × channel: active chats (inbound > 0 that month) and answered ones
+ * (inbound > 0 and outbound > 0), kept from metrics_chat_months' changes so a call reads one row
+ * per month and channel instead of one per chat (migration 0026).
+ */
+export const metricsCoverageMonthly = pgTable(
+  'metrics_coverage_monthly',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    channel: text('channel').notNull(),
+    active: integer('active').notNull(),
+    answered: integer('answered').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.month, t.channel] })],
+);
+
+/** metrics_analyses_daily summed by month (kept from its changes, migration 0026): the whole months of a window read these. */
+export const metricsAnalysesMonthly = pgTable(
+  'metrics_analyses_monthly',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    channel: text('channel').notNull(),
+    dimension: text('dimension').notNull(),
+    label: text('label').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.month, t.channel, t.dimension, t.label] })],
+);

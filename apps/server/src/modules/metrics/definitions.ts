@@ -13,7 +13,7 @@ import {
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
-import type { MetricWindow } from './window.js';
+import { type MetricWindow, splitByMonth } from './window.js';
 
 /**
  * The 19 metric calls (decision 0045), each an answer composed from the rollups' grouped rows.
@@ -71,28 +71,34 @@ const entityRows = (ctx: MetricContext, kind: 'chat' | 'lead' | 'clean_lead' | '
   );
 
 type CoverageRow = { month: string; active: number; answered: number };
-/** Whole months: a chat is active in a month it wrote in, answered when the business wrote to it that month. */
+/** Whole months: a chat is active in a month it wrote in, answered when the business wrote to it that month (metrics_coverage_monthly). */
 const coverageRows = (ctx: MetricContext) =>
   once(ctx, 'coverage', () =>
     rowsOf<CoverageRow>(
       ctx.db,
-      sql`select to_char(month, 'YYYY-MM') as month, (count(*) filter (where inbound > 0))::int as active,
-                 (count(*) filter (where inbound > 0 and outbound > 0))::int as answered
-            from metrics_chat_months
+      sql`select to_char(month, 'YYYY-MM') as month, sum(active)::int as active, sum(answered)::int as answered
+            from metrics_coverage_monthly
            where company_id = ${ctx.companyId} and month between date_trunc('month', ${ctx.window.from}::date)::date and ${ctx.window.to}::date${byChannel(ctx)}
            group by 1`,
     ),
   );
 
 type AnalysisRow = { month: string; dimension: string; label: string; n: number };
+/** The window's whole months from metrics_analyses_monthly, its partial edge months from the daily rows. */
 const analysisRows = (ctx: MetricContext) =>
-  once(ctx, 'analyses', () =>
-    rowsOf<AnalysisRow>(
-      ctx.db,
-      sql`select to_char(day, 'YYYY-MM') as month, dimension, label, sum(n)::int as n from metrics_analyses_daily
-           where ${inWindow(ctx)}${byChannel(ctx)} group by 1, 2, 3`,
-    ),
-  );
+  once(ctx, 'analyses', () => {
+    const { months, days } = splitByMonth(ctx.window);
+    const parts: SQL[] = [];
+    if (months) {
+      parts.push(sql`select to_char(month, 'YYYY-MM') as month, dimension, label, n from metrics_analyses_monthly
+                      where company_id = ${ctx.companyId} and month between ${months[0]}::date and ${months[1]}::date${byChannel(ctx)}`);
+    }
+    for (const [from, to] of days) {
+      parts.push(sql`select to_char(day, 'YYYY-MM') as month, dimension, label, n from metrics_analyses_daily
+                      where company_id = ${ctx.companyId} and day between ${from}::date and ${to}::date${byChannel(ctx)}`);
+    }
+    return rowsOf<AnalysisRow>(ctx.db, sql`select month, dimension, label, sum(n)::int as n from (${sql.join(parts, sql` union all `)}) x group by 1, 2, 3`);
+  });
 
 type SalesRow = { month: string; status: string; currency: string; orders: number; amount: number };
 const salesRows = (ctx: MetricContext) =>

@@ -50,3 +50,19 @@ export function windowOf(filter: Pick<MetricsFilter, 'from' | 'to' | 'days'>, ti
   for (let m = monthStart(from); m <= to; m = monthStart(dayOf(dayMs(m) + 32 * DAY_MS))) months.push(m.slice(0, 7));
   return { from, to, months };
 }
+
+/**
+ * A window as the month-grained companions read it: its whole months (first and last month's
+ * first day, or none), and the days outside them (at most the two partial edge months).
+ */
+export function splitByMonth(w: Pick<MetricWindow, 'from' | 'to'>): { months?: [string, string]; days: Array<[string, string]> } {
+  const nextMonth = (day: string) => monthStart(dayOf(dayMs(monthStart(day)) + 32 * DAY_MS));
+  const lastDay = (month: string) => dayOf(dayMs(nextMonth(month)) - DAY_MS);
+  const first = w.from === monthStart(w.from) ? w.from : nextMonth(w.from);
+  const last = lastDay(w.to) === w.to ? monthStart(w.to) : monthStart(dayOf(dayMs(monthStart(w.to)) - DAY_MS));
+  if (first > last) return { days: [[w.from, w.to]] };
+  const days: Array<[string, string]> = [];
+  if (w.from < first) days.push([w.from, dayOf(dayMs(first) - DAY_MS)]);
+  if (lastDay(last) < w.to) days.push([dayOf(dayMs(lastDay(last)) + DAY_MS), w.to]);
+  return { months: [first, last], days };
+}
