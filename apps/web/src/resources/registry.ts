@@ -4,6 +4,7 @@ import AccountTree from '@mui/icons-material/AccountTree';
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
 import Badge from '@mui/icons-material/Badge';
+import BarChartIcon from '@mui/icons-material/BarChart';
 import Bolt from '@mui/icons-material/Bolt';
 import BookmarkBorder from '@mui/icons-material/BookmarkBorder';
 import Campaign from '@mui/icons-material/Campaign';
@@ -182,6 +183,7 @@ export const screens: ScreenEntry[] = [
   { path: '/ecommerce/ordenes', group: 'ecommerce', label: 'Órdenes', icon: ReceiptLong, module: 'ecommerce', resource: 'ecommerces-orders', load: () => import('./ecommerces-orders') },
   // Métricas y contactos
   { path: '/contactos', group: 'metrics', label: 'Contactos', icon: Contacts, module: 'leads', resource: 'contactos', load: () => import('./contactos') },
+  { path: '/metricas', group: 'metrics', label: 'Métricas', icon: BarChartIcon, module: 'metrics', page: () => import('../features/metrics/metrics-page') },
   { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('./llm-tracker') },
   // Leads: the summary, then one list per bucket (features/leads/buckets.ts); /lead/todos has its filter bar
   { path: '/resumen-leads', group: 'leads', label: 'Resumen de leads', icon: Insights, module: 'leads', page: () => import('../features/leads/lead-summary-page') },
