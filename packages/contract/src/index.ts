@@ -31,3 +31,4 @@ export * from './whatsapp-pricing.js';
 export * from './imagina.js';
 export * from './analysis.js';
 export * from './metrics-api.js';
+export * from './llm-api.js';
