@@ -60,10 +60,10 @@ export function MonthlyLines({ months, series, format = formatNumber, height, la
         localeText={localeText}
         hideLegend={series.length < 2}
         slotProps={legendBelow}
-        margin={{ left: 0, right: 12 }}
+        margin={{ left: 0, right: narrow ? 20 : 28 }}
         xAxis={[{ ...monthAxis(months, narrow), scaleType: 'point' as const }]}
         yAxis={[{ tickMinStep: 1, width: 44, tickNumber: narrow ? 4 : 6, valueFormatter: (v: number) => compact(v) }]}
-        series={series.map((s) => ({ id: s.id, label: s.label, data: s.data, color: s.color, area: area && series.length === 1, showMark: months.length <= 12, valueFormatter: (v: number | null) => (v === null ? '' : format(v)) }))}
+        series={series.map((s) => ({ id: s.id, label: s.label, data: s.data, color: s.color, curve: 'linear' as const, area: area && series.length === 1, showMark: months.length <= 12, valueFormatter: (v: number | null) => (v === null ? '' : format(v)) }))}
       />
     </Box>
   );
@@ -80,7 +80,8 @@ export interface Slice {
 export function Donut({ slices, label, testId }: { slices: Slice[]; label: string; testId?: string }) {
   const narrow = useNarrow();
   const total = slices.reduce((sum, s) => sum + s.value, 0);
-  const shown = slices.filter((s) => s.value > 0);
+  const sorted = [...slices].sort((a, b) => b.value - a.value);
+  const shown = sorted.filter((s) => s.value > 0);
   return (
     <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(0, 200px) minmax(0, 1fr)' }, alignItems: 'center' }}>
       <Box role="img" aria-label={label}>
@@ -92,7 +93,7 @@ export function Donut({ slices, label, testId }: { slices: Slice[]; label: strin
         />
       </Box>
       <Box component="ul" aria-label={label} data-testid={testId} sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 0.75 }}>
-        {slices.map((s) => (
+        {sorted.map((s) => (
           <Box component="li" key={s.id} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-testid={testId ? `${testId}-${s.id}` : undefined}>
             <Box aria-hidden sx={{ width: 12, height: 12, borderRadius: '3px', bgcolor: s.color ?? 'primary.main', flex: 'none' }} />
             <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }}>

@@ -37,7 +37,7 @@ describe('/metricas', () => {
     expect(await value('ceo-sales')).toBe('S/ 4,580.50');
     expect(await value('ceo-orders')).toBe('12');
     expect(await value('ceo-positive')).toBe('62.5%');
-    expect(screen.getByTestId('ceo-messages').textContent).toContain('feb 2026: 734 ▲ +46.8% vs ene 2026');
+    expect(screen.getByTestId('ceo-messages').textContent).toContain('feb 2026: 734 · ▲ +46.8% vs ene 2026');
     expect(screen.getByTestId('ceo-positive').textContent).toContain('Negativo: 12.5% de 80 chats analizados');
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /metrics/ceo_dashboard']);
   });
@@ -72,7 +72,7 @@ describe('/metricas', () => {
     expect(screen.getByTestId('channel-main').textContent).toContain('72.9% de los mensajes');
     expect(await value('channel-coverage')).toBe('92.5%');
     const list = screen.getByTestId('channel-distribution');
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Facebook25020.3%', 'WhatsApp90072.9%', 'Instagram846.8%']);
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['WhatsApp90072.9%', 'Facebook25020.3%', 'Instagram846.8%']);
   });
 
   it('«Análisis de sentimiento»: counts view, then the monthly view', async () => {

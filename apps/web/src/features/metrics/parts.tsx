@@ -34,7 +34,7 @@ export function Panel({ title, subtitle, children, testId }: { title: string; su
 /** One headline figure. */
 export function Stat({ label, value, hint, testId, accent }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; accent?: string }) {
   return (
-    <Card sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0, borderTop: accent ? 4 : undefined, borderColor: accent }} data-testid={testId}>
+    <Card sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0, ...(accent ? { borderTop: '4px solid', borderTopColor: accent } : {}) }} data-testid={testId}>
       <Typography variant="body2" color="text.secondary" component="p">
         {label}
       </Typography>
@@ -125,13 +125,12 @@ export function Loaded<T extends unknown[]>({
 }
 
 /** Labelled counts as bars of a list (motives, origins, categories): long Spanish labels read well on a phone. */
-export function CountBars({ items, label, color = 'primary', testId }: { items: Array<{ key: string; label: string; count: number }>; label: string; color?: 'primary' | 'error' | 'success' | 'secondary' | 'info' | 'warning'; testId?: string }) {
+export function CountBars({ items, label, color = 'primary', testId, sorted = true }: { items: Array<{ key: string; label: string; count: number }>; label: string; color?: 'primary' | 'error' | 'success' | 'secondary' | 'info' | 'warning'; testId?: string; sorted?: boolean }) {
   const total = items.reduce((sum, i) => sum + i.count, 0);
   const max = Math.max(1, ...items.map((i) => i.count));
   return (
     <Box component="ul" aria-label={label} data-testid={testId} sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.25 }}>
-      {[...items]
-        .sort((a, b) => b.count - a.count)
+      {(sorted ? [...items].sort((a, b) => b.count - a.count) : items)
         .map((item) => (
           <Box component="li" key={item.key} sx={{ display: 'grid', gap: 0.5 }} data-testid={testId ? `${testId}-${item.key}` : undefined}>
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'baseline' }}>

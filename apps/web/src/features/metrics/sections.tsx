@@ -22,23 +22,31 @@ function useSentimentColors(): Record<Sentiment, string> {
   return { positive: palette.success.main, neutral: palette.grey[500], negative: palette.error.main };
 }
 
-/** «+12 % vs oct 2026» under a figure: the window's last month against the one before. */
-function MonthChange({ months, pick }: { months: Array<{ month: string } & Record<string, unknown>>; pick: string }) {
+/** «nov 2026: 165 · ▲ +12 % vs oct 2026» under a figure: the window's last month against the one before. */
+function MonthChange({ months, pick, unit = '' }: { months: Array<{ month: string } & Record<string, unknown>>; pick: string; unit?: string }) {
   if (months.length < 2) return null;
   const last = months[months.length - 1]!;
   const before = months[months.length - 2]!;
   const now = Number(last[pick] ?? 0);
   const prev = Number(before[pick] ?? 0);
   const delta = change(now, prev);
-  const sign = delta === null ? '' : delta > 0 ? '▲ +' : delta < 0 ? '▼ ' : '';
   const color = delta === null || delta === 0 ? 'text.secondary' : delta > 0 ? 'success.main' : 'error.main';
+  const arrow = delta === null || delta === 0 ? '' : delta > 0 ? '▲ +' : '▼ ';
   return (
     <Box component="span" sx={{ display: 'block' }}>
-      {monthLabel(last.month)}: {formatNumber(now)}{' '}
-      <Box component="span" sx={{ color, fontWeight: 600 }}>
-        {delta === null ? '' : `${sign}${formatShare(delta)}`}
-      </Box>{' '}
-      vs {monthLabel(before.month)}
+      {monthLabel(last.month)}: {formatNumber(now)}
+      {unit} ·{' '}
+      {delta === null ? (
+        `${monthLabel(before.month)}: ${formatNumber(prev)}`
+      ) : (
+        <>
+          <Box component="span" sx={{ color, fontWeight: 600 }}>
+            {arrow}
+            {formatShare(delta)}
+          </Box>{' '}
+          vs {monthLabel(before.month)}
+        </>
+      )}
     </Box>
   );
 }
@@ -61,7 +69,7 @@ export function CeoSection({ query }: SectionProps) {
               <Stat testId="ceo-messages" label="Mensajes" value={formatNumber(data.messages.total)} hint={<MonthChange months={months} pick="messages" />} />
               <Stat testId="ceo-chats" label="Chats nuevos" value={formatNumber(data.newChats)} hint={<MonthChange months={months} pick="newChats" />} />
               <Stat testId="ceo-leads" label="Leads nuevos" value={formatNumber(data.newLeads)} hint={<MonthChange months={months} pick="newLeads" />} />
-              <Stat testId="ceo-sales" label="Ventas" value={sales.map((s) => formatMoney(s.amount, { currency: s.currency, locale: money.locale })).join(' · ')} hint={<MonthChange months={months} pick="orders" />} />
+              <Stat testId="ceo-sales" label="Ventas" value={sales.map((s) => formatMoney(s.amount, { currency: s.currency, locale: money.locale })).join(' · ')} hint={<MonthChange months={months} pick="orders" unit=" órdenes" />} />
               <Stat testId="ceo-orders" label="Órdenes" value={formatNumber(orders)} hint="Sin contar las canceladas" />
               <Stat testId="ceo-positive" label="Sentimiento positivo" value={formatShare(data.positiveShare)} hint={`Negativo: ${formatShare(data.negativeShare)} de ${formatNumber(data.analysed)} chats analizados`} />
               <Stat testId="ceo-coverage" label="Chats respondidos" value={formatShare(data.coverage)} hint="De los chats donde escribió el cliente" />
@@ -135,7 +143,7 @@ export function LeadsSection({ query }: SectionProps) {
           <Stack>
             <StatGrid label="Leads">
               <Stat testId="leads-total" label="Total de leads" value={formatNumber(data.total)} />
-              {data.byChannel.map((c) => (
+              {[...data.byChannel].sort((a, b) => b.count - a.count).map((c) => (
                 <Stat key={c.channel} testId={`leads-${c.channel}`} label={channelLabel(c.channel)} value={formatNumber(c.count)} accent={channelColor(c.channel)} />
               ))}
             </StatGrid>
@@ -429,7 +437,7 @@ export function QualitySection({ query }: SectionProps) {
             ) : (
               <Columns>
                 <Panel title="Calidad de la atención" subtitle="De 1 (mala) a 5 (excelente)">
-                  <CountBars testId="quality-distribution" label="Calidad de la atención" items={[...q.distribution].reverse().map((d) => ({ key: String(d.quality), label: `${d.quality} ${'★'.repeat(d.quality)}`, count: d.count }))} color="warning" />
+                  <CountBars testId="quality-distribution" label="Calidad de la atención" sorted={false} items={[...q.distribution].reverse().map((d) => ({ key: String(d.quality), label: `${d.quality} ${'★'.repeat(d.quality)}`, count: d.count }))} color="warning" />
                   {rows.some((m) => m.average !== null) && (
                     <MonthlyLines label="Calidad promedio por mes" height={200} months={shown} format={formatDecimal} series={[{ id: 'quality', label: 'Calidad promedio', data: rows.map((m) => m.average), color: theme.palette.warning.main }]} />
                   )}
