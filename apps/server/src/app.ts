@@ -37,6 +37,7 @@ import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/analysis/plugin.js';
+import { llmRoutes } from './modules/llm/routes.js';
 import { messageHistoryRoutes } from './modules/sending/history-routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { resourceRoutes } from './resources/crud.js';
@@ -151,6 +152,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(sendingRoutes);
       await api.register(messageHistoryRoutes);
       await api.register(metricsRoutes);
+      await api.register(llmRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

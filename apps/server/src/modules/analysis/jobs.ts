@@ -42,17 +42,30 @@ export async function wakeAnalysis(jobs: Pick<JobQueue, 'send'>, log: { error: (
     .catch((error: unknown) => log.error({ err: error, companyId }, 'no se pudo encolar el análisis'));
 }
 
-export function createAnalysisJobs({ db, jobs, analyzer, log }: { db: Db; jobs: JobQueue; analyzer: Analyzer; log: { error: (obj: unknown, msg?: string) => void } }) {
+export function createAnalysisJobs({
+  db,
+  jobs,
+  analyzer,
+  analyzerFor,
+  log,
+}: {
+  db: Db;
+  jobs: JobQueue;
+  analyzer: Analyzer;
+  /** The company's engine (decision 0046: the OpenAI-compatible one when configured); default `analyzer`. */
+  analyzerFor?: (companyId: string) => Promise<Analyzer>;
+  log: { error: (obj: unknown, msg?: string) => void };
+}) {
   /** Analyses the given chats of the company (or its dirty ones, BATCH at most); returns how many it wrote. */
   async function analyzeCompany(companyId: string, chatIds?: string[]): Promise<{ analyzed: number; more: boolean }> {
     const chats = chatIds
-      ? await rowsOf<{ id: string; last_message_at: string | null }>(
+      ? await rowsOf<{ id: string; last_message_at: string | null; contact_name: string | null }>(
           db,
-          sql`select c.id, c.last_message_at from chats c where c.company_id = ${companyId} and c.id = any(${`{${chatIds.join(',')}}`}::uuid[])`,
+          sql`select c.id, c.last_message_at, c.contact_name from chats c where c.company_id = ${companyId} and c.id = any(${`{${chatIds.join(',')}}`}::uuid[])`,
         )
-      : await rowsOf<{ id: string; last_message_at: string | null }>(
+      : await rowsOf<{ id: string; last_message_at: string | null; contact_name: string | null }>(
           db,
-          sql`select c.id, c.last_message_at from chats c left join chat_analyses a on a.chat_id = c.id and a.company_id = c.company_id
+          sql`select c.id, c.last_message_at, c.contact_name from chats c left join chat_analyses a on a.chat_id = c.id and a.company_id = c.company_id
               where ${dirty(companyId)} order by c.last_message_at desc limit ${BATCH + 1}`,
         );
     const batch = chats.slice(0, BATCH);
@@ -74,10 +87,11 @@ export function createAnalysisJobs({ db, jobs, analyzer, log }: { db: Db; jobs: 
       byChat.set(r.chat_id, list);
     }
     const now = new Date();
+    const engine = analyzerFor ? await analyzerFor(companyId) : analyzer;
     let analyzed = 0;
     for (const chat of batch) {
       const messages = byChat.get(chat.id) ?? [];
-      const a = await analyzer.analyze({ messages, now });
+      const a = await engine.analyze({ messages, now }, { companyId, chatId: chat.id, chatName: chat.contact_name });
       // what it saw up to: the chat's own last message time (its dirty mark), else its newest message's
       const newest = messages.length ? new Date(messages[messages.length - 1].at as string | Date) : undefined;
       const seen = chat.last_message_at ? new Date(chat.last_message_at) : newest;
@@ -85,7 +99,7 @@ export function createAnalysisJobs({ db, jobs, analyzer, log }: { db: Db; jobs: 
       const upsert = db.execute(sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
             personalised_promotion, quality, category, engine, messages, last_message_at, analyzed_at)
           values (${chat.id}, ${companyId}, ${a.sentiment}, ${a.motive}, ${a.dissatisfactionOrigin ?? null}, ${a.crossSellOffered}, ${a.crossSellTaken},
-            ${a.personalisedPromotion}, ${a.quality}, ${a.category}, ${analyzer.name}, ${messages.length}, ${upTo ? upTo.toISOString() : null}, now())
+            ${a.personalisedPromotion}, ${a.quality}, ${a.category}, ${a.engine ?? engine.name}, ${messages.length}, ${upTo ? upTo.toISOString() : null}, now())
           on conflict (chat_id) do update set sentiment = excluded.sentiment, motive = excluded.motive, dissatisfaction_origin = excluded.dissatisfaction_origin,
             cross_sell_offered = excluded.cross_sell_offered, cross_sell_taken = excluded.cross_sell_taken, personalised_promotion = excluded.personalised_promotion,
             quality = excluded.quality, category = excluded.category, engine = excluded.engine, messages = excluded.messages,

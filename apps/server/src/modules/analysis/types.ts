@@ -19,5 +19,13 @@ export interface Conversation {
  */
 export interface Analyzer {
   name: string;
-  analyze(conversation: Conversation): Promise<ChatAnalysis>;
+  /** `engine`: the engine that did answer when not `name` (the OpenAI-compatible one fell back to the embedded one). */
+  analyze(conversation: Conversation, context?: AnalysisContext): Promise<ChatAnalysis & { engine?: string }>;
+}
+
+/** Which chat is analysed (the ledger's row names it). */
+export interface AnalysisContext {
+  companyId: string;
+  chatId: string;
+  chatName?: string | null;
 }

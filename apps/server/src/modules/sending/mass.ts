@@ -68,6 +68,13 @@ export type PlannedAudience = NonNullable<SendContent['audience']>;
  * /marketing/massive-messages (POST /sends/check, POST /sends) and the Imagina template calls.
  * The engine does the sending (engine.ts); this writes what it should send and to whom.
  */
+/** The company's currency (its setting, else its country's) when a rate to it is known (`usdTo`), else USD. */
+export async function currencyOf(db: Db, companyId: string): Promise<string> {
+  const [c] = await rowsOf<{ country: string; currency: string | null }>(db, sql`select country, settings->>'currency' as currency from companies where id = ${companyId}`);
+  const currency = c?.currency ?? (currencyOfCountry[c?.country as CountryCode] as Currency | undefined) ?? 'PEN';
+  return currency in usdTo ? currency : 'USD';
+}
+
 export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets: Pick<SecretBox, 'open'>; wake: (companyId: string) => Promise<unknown> }) {
   const { db, engine, secrets } = deps;
   const limits = new Map<string, { tier: MessagingTier | null; at: number }>();
@@ -164,12 +171,6 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     return Number(n);
   }
 
-  async function currencyOf(companyId: string): Promise<string> {
-    const [c] = await rowsOf<{ country: string; currency: string | null }>(db, sql`select country, settings->>'currency' as currency from companies where id = ${companyId}`);
-    const currency = c?.currency ?? (currencyOfCountry[c?.country as CountryCode] as Currency | undefined) ?? 'PEN';
-    return currency in usdTo ? currency : 'USD';
-  }
-
   /** The pre-send check: who gets it and who not (and why), the line's daily limit, the cost. Writes nothing. */
   async function check(
     tenant: Tenant,
@@ -212,7 +213,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     const used = await usedToday(companyId);
     const over = limit === null ? 0 : Math.max(0, outside - Math.max(0, limit - used));
 
-    const currency = await currencyOf(companyId);
+    const currency = await currencyOf(db, companyId);
     const usdRate = usdTo[currency] ?? 1;
     const lines = new Map<string, { category: TemplateCategory; market: string; count: number; rate: number }>();
     let free = 0;
