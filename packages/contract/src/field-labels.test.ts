@@ -16,7 +16,7 @@ const requestSchemas = [
   'webhookDeadLetterParams', 'whatsappChannelInput',
   'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
-  'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput',
+  'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
   'metricsFilter',
 ] as const;
 

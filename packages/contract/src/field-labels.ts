@@ -9,6 +9,7 @@
 export const fieldLabels: Readonly<Record<string, string>> = {
   access_token: 'Token de acceso',
   accessToken: 'Token de acceso',
+  adAccountId: 'Cuenta publicitaria',
   action: 'Acción',
   active: 'Activo',
   address: 'Dirección',

@@ -30,5 +30,6 @@ export * from './whatsapp-templates.js';
 export * from './whatsapp-pricing.js';
 export * from './imagina.js';
 export * from './analysis.js';
+export * from './meta-ads-api.js';
 export * from './metrics-api.js';
 export * from './llm-api.js';
