@@ -89,9 +89,10 @@ describe('/metricas', () => {
     expect(origins[0]?.textContent).toBe('Demora en responder660%');
     await user.click(screen.getByRole('button', { name: 'Mensual' }));
     const months = await screen.findByTestId('sentiment-months');
-    expect(within(months).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'ene 202630 analizadosPositivos 66.7%Negativos 10%',
-      'feb 202650 analizadosPositivos 60%Negativos 14%',
+    expect(within(months).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'MesAnalizadosPositivosNegativos',
+      'ene 20263066.7%10%',
+      'feb 20265060%14%',
     ]);
     expect(calls.some((c) => c.path === '/metrics/sentiment_analysis_by_month')).toBe(true);
   });

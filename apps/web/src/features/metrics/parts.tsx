@@ -32,13 +32,13 @@ export function Panel({ title, subtitle, children, testId }: { title: string; su
 }
 
 /** One headline figure. */
-export function Stat({ label, value, hint, testId, accent }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; accent?: string }) {
+export function Stat({ label, value, hint, testId, accent, text = false }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; accent?: string; /** A word rather than a number: a smaller type. */ text?: boolean }) {
   return (
     <Card sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0, ...(accent ? { borderTop: '4px solid', borderTopColor: accent } : {}) }} data-testid={testId}>
       <Typography variant="body2" color="text.secondary" component="p">
         {label}
       </Typography>
-      <Typography variant="h5" component="p" sx={{ fontWeight: 700, mt: 0.5, overflowWrap: 'anywhere' }} data-testid={testId ? `${testId}-value` : undefined}>
+      <Typography variant={text ? 'h6' : 'h5'} component="p" sx={{ fontWeight: 700, mt: 0.5, overflowWrap: 'anywhere', lineHeight: 1.3 }} data-testid={testId ? `${testId}-value` : undefined}>
         {value}
       </Typography>
       {hint && (

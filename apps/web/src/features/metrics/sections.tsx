@@ -1,6 +1,10 @@
 import { type MetricOutput, metricChannels, metricChatChannels, orderStatusLabels, type Sentiment } from '@mostrador/contract';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
@@ -272,22 +276,34 @@ function SentimentMonthly({ query }: SectionProps) {
                   months={shown}
                   series={labels.map((l) => ({ id: l.sentiment, label: l.label, color: colors[l.sentiment], data: rows.map((m) => m.counts.find((c) => c.sentiment === l.sentiment)?.count ?? 0) }))}
                 />
-                <Box component="ul" aria-label="Sentimiento por mes" data-testid="sentiment-months" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1, display: 'grid', gap: 0.5 }}>
-                  {rows
-                    .filter((m) => m.analysed > 0)
-                    .map((m) => (
-                      <Box component="li" key={m.month} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-                        <Typography variant="body2" sx={{ minWidth: 72, fontWeight: 600 }}>
-                          {monthLabel(m.month)}
-                        </Typography>
-                        <Typography variant="body2" color="text.secondary">
-                          {formatNumber(m.analysed)} analizados
-                        </Typography>
-                        <Chip size="small" label={`Positivos ${formatShare(m.positiveShare)}`} sx={{ bgcolor: colors.positive, color: '#fff' }} />
-                        <Chip size="small" label={`Negativos ${formatShare(m.negativeShare)}`} sx={{ bgcolor: colors.negative, color: '#fff' }} />
-                      </Box>
-                    ))}
-                </Box>
+                <Table size="small" aria-label="Sentimiento por mes" data-testid="sentiment-months" sx={{ mt: 1, '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Mes</TableCell>
+                      <TableCell align="right">Analizados</TableCell>
+                      <TableCell align="right">Positivos</TableCell>
+                      <TableCell align="right">Negativos</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {rows
+                      .filter((m) => m.analysed > 0)
+                      .map((m) => (
+                        <TableRow key={m.month}>
+                          <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
+                            {monthLabel(m.month)}
+                          </TableCell>
+                          <TableCell align="right">{formatNumber(m.analysed)}</TableCell>
+                          <TableCell align="right" sx={{ color: colors.positive, fontWeight: 600 }}>
+                            {formatShare(m.positiveShare)}
+                          </TableCell>
+                          <TableCell align="right" sx={{ color: colors.negative, fontWeight: 600 }}>
+                            {formatShare(m.negativeShare)}
+                          </TableCell>
+                        </TableRow>
+                      ))}
+                  </TableBody>
+                </Table>
               </>
             )}
           </Panel>
@@ -311,7 +327,7 @@ export function MotivesSection({ query }: SectionProps) {
           <Stack>
             <StatGrid label="Motivos">
               <Stat testId="motives-analysed" label="Chats analizados" value={formatNumber(data.analysed)} />
-              <Stat testId="motives-top" label="Motivo principal" value={top[0]?.label ?? '—'} hint={top[0] ? `${formatNumber(top[0].count)} chats` : undefined} />
+              <Stat text testId="motives-top" label="Motivo principal" value={top[0]?.label ?? '—'} hint={top[0] ? `${formatNumber(top[0].count)} chats` : undefined} />
             </StatGrid>
             {data.analysed === 0 ? (
               <Panel title="Motivos de consulta">
@@ -428,7 +444,7 @@ export function QualitySection({ query }: SectionProps) {
           <Stack>
             <StatGrid label="Calidad">
               <Stat testId="quality-average" label="Calidad promedio" value={q.average === null ? '—' : `${formatDecimal(q.average)} / 5`} hint={`${formatNumber(q.analysed)} chats analizados`} />
-              <Stat testId="quality-top-category" label="Categoría principal" value={[...c.counts].sort((a, b) => b.count - a.count).find((x) => x.count > 0)?.label ?? '—'} />
+              <Stat text testId="quality-top-category" label="Categoría principal" value={[...c.counts].sort((a, b) => b.count - a.count).find((x) => x.count > 0)?.label ?? '—'} />
             </StatGrid>
             {q.analysed === 0 && c.analysed === 0 ? (
               <Panel title="Calidad de la atención">
