@@ -1,20 +1,43 @@
-import { llmFeatureLabels, resources } from '@mostrador/contract';
+import { llmFeatureLabels, llmOutcomeLabels, resources } from '@mostrador/contract';
 import { defineScreen } from '../components/crud/types';
 
+/**
+ * /seguimiento-gpt (issue 14, decision 0046): the model-call ledger, read only (the server writes
+ * a row per call). The page (features/llm/llm-tracker-page.tsx) adds the month's totals, the
+ * budget, the cost per day and per feature above the list, and the AI engine's settings.
+ */
 export const screen = defineScreen({
   resource: resources['llm-tracker'],
   title: 'Seguimiento GPT',
-  subtitle: 'El uso de modelos de lenguaje: tokens y costo por función',
+  subtitle: 'Cada llamada a un modelo de lenguaje: tokens, costo, latencia y resultado',
   newLabel: 'Nuevo registro',
   editLabel: 'Editar registro',
-  emptyMessage: 'Aún no hay uso de GPT registrado',
-  noResultsMessage: 'Ningún registro coincide con la búsqueda',
-  columns: ['name', 'model', 'feature', 'promptTokens', 'completionTokens', 'costUsd', 'createdAt'],
+  emptyMessage: 'Aún no hay llamadas a modelos de lenguaje registradas',
+  noResultsMessage: 'Ninguna llamada coincide con la búsqueda o los filtros',
+  create: false,
+  edit: false,
+  delete: false,
+  columns: [
+    'name',
+    'costLocal',
+    'feature',
+    'outcome',
+    'model',
+    { field: 'tokens', label: 'Tokens (entrada / salida)', render: (row) => `${Number(row.promptTokens ?? 0).toLocaleString('es')} / ${Number(row.completionTokens ?? 0).toLocaleString('es')}` },
+    'costUsd',
+    'latencyMs',
+    'createdAt',
+  ],
   fields: {
+    name: { label: 'Llamada' },
     model: { label: 'Modelo' },
     feature: { label: 'Función', options: llmFeatureLabels },
+    outcome: { label: 'Resultado', options: llmOutcomeLabels },
     promptTokens: { label: 'Tokens de entrada' },
     completionTokens: { label: 'Tokens de salida' },
     costUsd: { label: 'Costo (USD)' },
+    costLocal: { label: 'Costo', money: { currencyField: 'currency' } },
+    latencyMs: { label: 'Latencia (ms)' },
+    error: { label: 'Error' },
   },
 });

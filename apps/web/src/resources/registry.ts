@@ -184,7 +184,7 @@ export const screens: ScreenEntry[] = [
   // Métricas y contactos
   { path: '/contactos', group: 'metrics', label: 'Contactos', icon: Contacts, module: 'leads', resource: 'contactos', load: () => import('./contactos') },
   { path: '/metricas', group: 'metrics', label: 'Métricas', icon: BarChartIcon, module: 'metrics', page: () => import('../features/metrics/metrics-page') },
-  { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('./llm-tracker') },
+  { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('./llm-tracker'), page: () => import('../features/llm/llm-tracker-page') },
   // Leads: the summary, then one list per bucket (features/leads/buckets.ts); /lead/todos has its filter bar
   { path: '/resumen-leads', group: 'leads', label: 'Resumen de leads', icon: Insights, module: 'leads', page: () => import('../features/leads/lead-summary-page') },
   ...leadBuckets.map(({ slug, path, label, icon }): ScreenEntry =>

@@ -91,7 +91,7 @@ export { type SegmentFilters, type SegmentFrequency, segmentFilters, segmentFreq
 export { telegramMediaKindLabels, telegramMediaKinds, weekdayLabels, weekdays } from './telegram-routines.js';
 export { botLanguageLabels, botLanguages, botPlatforms } from './bots.js';
 export { mailchimpContactStatusLabels, mailchimpContactStatuses } from './mailchimp-contacts.js';
-export { llmFeatureLabels, llmFeatures } from './llm-tracker.js';
+export { llmFeatureLabels, llmFeatures, llmOutcomeLabels, llmOutcomes } from './llm-tracker.js';
 export type { VendorSource } from './vendors.js';
 export type { Currency, EcommerceOrderStatus } from './ecommerces-orders.js';
 export type { MarketplaceKind, MarketplacePlatform } from './marketplace-sources.js';

@@ -19,13 +19,17 @@ export interface HistoryFilterBarProps {
   statuses: Readonly<Record<string, string>>;
   /** The template history: the names to choose from (absent: no template filter). */
   templates?: readonly string[];
+  /** Another list's words for the two selects (the LLM ledger: «Resultado», «Función» and each function's label). */
+  statusLabel?: string;
+  templateLabel?: string;
+  templateOptionLabel?: (name: string) => string;
 }
 
 /**
  * The histories' filters: status, (template,) and a date range of the send. On a phone the bar
  * folds behind a Filtros button (open at first when one is set), as /ordenes' does.
  */
-export function HistoryFilterBar({ values, onChange, onClear, statuses, templates }: HistoryFilterBarProps) {
+export function HistoryFilterBar({ values, onChange, onClear, statuses, templates, statusLabel = 'Estado', templateLabel = 'Plantilla', templateOptionLabel }: HistoryFilterBarProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const active = historyFilterCount(values);
@@ -60,7 +64,7 @@ export function HistoryFilterBar({ values, onChange, onClear, statuses, template
           <TextField
             select
             size="small"
-            label="Estado"
+            label={statusLabel}
             value={values.status}
             onChange={(event) => onChange({ status: event.target.value })}
             sx={{ flex: { xs: '1 1 100%', sm: '0 1 200px' }, minWidth: 0 }}
@@ -77,7 +81,7 @@ export function HistoryFilterBar({ values, onChange, onClear, statuses, template
             <TextField
               select
               size="small"
-              label="Plantilla"
+              label={templateLabel}
               value={values.template}
               onChange={(event) => onChange({ template: event.target.value })}
               sx={{ flex: { xs: '1 1 100%', sm: '0 1 240px' }, minWidth: 0 }}
@@ -86,7 +90,7 @@ export function HistoryFilterBar({ values, onChange, onClear, statuses, template
               <MenuItem value="">Todas</MenuItem>
               {names.map((name) => (
                 <MenuItem key={name} value={name}>
-                  {name}
+                  {templateOptionLabel ? templateOptionLabel(name) : name}
                 </MenuItem>
               ))}
             </TextField>
