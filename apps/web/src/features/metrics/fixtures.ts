@@ -89,7 +89,16 @@ export const answers: { [N in MetricName]: MetricOutput<N> } = {
       { month: '2026-02', activeChats: 50, answeredChats: 46, coverage: 0.92 },
     ],
   },
-  new_chats: { ...w, total: 87, byChannel: [], months: [] },
+  new_chats: {
+    ...w,
+    total: 87,
+    byChannel: [
+      { channel: 'facebook', count: 20 },
+      { channel: 'whatsapp', count: 60 },
+      { channel: 'instagram', count: 7 },
+    ],
+    months: [],
+  },
   new_users: { ...w, total: 2, months: [] },
   sentiment_analysis: {
     ...w,

@@ -71,6 +71,8 @@ describe('/metricas', () => {
     expect(await value('channel-main')).toBe('WhatsApp');
     expect(screen.getByTestId('channel-main').textContent).toContain('72.9% de los mensajes');
     expect(await value('channel-coverage')).toBe('92.5%');
+    expect(await value('channel-chats')).toBe('87');
+    expect(screen.getByTestId('channel-chats').textContent).toContain('WhatsApp: 60 · Facebook: 20 · Instagram: 7');
     const list = screen.getByTestId('channel-distribution');
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['WhatsApp90072.9%', 'Facebook25020.3%', 'Instagram846.8%']);
   });

@@ -166,9 +166,10 @@ export function ChannelSection({ query }: SectionProps) {
   const total = useMetric('total_messages', query);
   const byMonth = useMetric('messages_by_channel_by_month', query);
   const coverage = useMetric('chats_coverage_by_month', query);
+  const chats = useMetric('new_chats', query);
   return (
-    <Loaded<[MetricOutput<'total_messages'>, MetricOutput<'messages_by_channel_by_month'>, MetricOutput<'chats_coverage_by_month'>]> queries={[total, byMonth, coverage]} height={420}>
-      {(totals, months, cover) => {
+    <Loaded<[MetricOutput<'total_messages'>, MetricOutput<'messages_by_channel_by_month'>, MetricOutput<'chats_coverage_by_month'>, MetricOutput<'new_chats'>]> queries={[total, byMonth, coverage, chats]} height={420}>
+      {(totals, months, cover, opened) => {
         const shown = visibleMonths(months.months, (m) => m.total > 0);
         const counts = new Map(months.months.map((m) => [`${m.month}|${m.channel}`, m.total]));
         const series = metricChatChannels
@@ -179,6 +180,12 @@ export function ChannelSection({ query }: SectionProps) {
             <StatGrid label="Mensajes">
               <Stat testId="channel-total" label="Total de mensajes" value={formatNumber(totals.total)} hint={`Recibidos: ${formatNumber(totals.inbound)} · Enviados: ${formatNumber(totals.outbound)}`} />
               <Stat testId="channel-main" label="Canal principal" value={totals.mainChannel ? <ChannelLabel platform={totals.mainChannel} /> : '—'} hint={totals.mainChannel ? `${formatShare(totals.byChannel.find((c) => c.channel === totals.mainChannel)?.share)} de los mensajes` : undefined} />
+              <Stat
+                testId="channel-chats"
+                label="Chats nuevos"
+                value={formatNumber(opened.total)}
+                hint={opened.byChannel.filter((c) => c.count > 0).sort((a, b) => b.count - a.count).map((c) => `${channelLabel(c.channel)}: ${formatNumber(c.count)}`).join(' · ') || undefined}
+              />
               <Stat testId="channel-coverage" label="Chats respondidos" value={formatShare(cover.coverage)} hint={`${formatNumber(cover.answeredChats)} de ${formatNumber(cover.activeChats)} chats activos`} />
             </StatGrid>
             {totals.total === 0 ? (
