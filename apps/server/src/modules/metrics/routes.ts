@@ -5,7 +5,7 @@ import { rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { type MetricContext, metricDefinitions } from './definitions.js';
-import { metricsZone } from './rollups.js';
+import { METRICS_REBUILD_QUEUE, metricsZone, rebuildIfStale } from './rollups.js';
 import { windowOf } from './window.js';
 
 const permission = { permission: { module: 'metrics' as const, action: 'read' as const } };
@@ -18,6 +18,8 @@ const permission = { permission: { module: 'metrics' as const, action: 'read' as
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
+  // a company whose zone changed: its rollups rebuilt in the new one, once (decision 0045)
+  app.jobs.define<{ companyId: string }>(METRICS_REBUILD_QUEUE, ({ companyId }) => rebuildIfStale(db, companyId), { expireInSeconds: 1800 });
 
   async function answer(name: MetricName, companyId: string, filter: MetricContext['filter']) {
     const allowed = metricFilters[name];
@@ -35,7 +37,9 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!agent) throw new AppError('VALIDATION', 'Ese agente no existe en esta compañía', [{ path: 'agenteId', msg: 'No existe en esta compañía' }]);
       agentUser = agent.user_id && /^[0-9a-f-]{36}$/i.test(agent.user_id) ? agent.user_id : null;
     }
-    const timezone = await metricsZone(db, companyId);
+    const timezone = await metricsZone(db, companyId, () =>
+      app.jobs.send(METRICS_REBUILD_QUEUE, { companyId }, { singletonKey: companyId, singletonSeconds: 60 }),
+    );
     const ctx: MetricContext = { db, companyId, timezone, window: windowOf(filter, timezone), filter, agentUser };
     return (metricDefinitions[name] as (c: MetricContext) => Promise<unknown>)(ctx);
   }
