@@ -179,7 +179,7 @@ export function ChannelSection({ query }: SectionProps) {
           <Stack>
             <StatGrid label="Mensajes">
               <Stat testId="channel-total" label="Total de mensajes" value={formatNumber(totals.total)} hint={`Recibidos: ${formatNumber(totals.inbound)} · Enviados: ${formatNumber(totals.outbound)}`} />
-              <Stat testId="channel-main" label="Canal principal" value={totals.mainChannel ? <ChannelLabel platform={totals.mainChannel} /> : '—'} hint={totals.mainChannel ? `${formatShare(totals.byChannel.find((c) => c.channel === totals.mainChannel)?.share)} de los mensajes` : undefined} />
+              <Stat text testId="channel-main" label="Canal principal" value={totals.mainChannel ? <ChannelLabel platform={totals.mainChannel} /> : '—'} hint={totals.mainChannel ? `${formatShare(totals.byChannel.find((c) => c.channel === totals.mainChannel)?.share)} de los mensajes` : undefined} />
               <Stat
                 testId="channel-chats"
                 label="Chats nuevos"
