@@ -35,6 +35,7 @@ import { genialRoutes } from './modules/genial/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
+import { metaAdsRoutes } from './modules/meta-ads/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/analysis/plugin.js';
 import { llmRoutes } from './modules/llm/routes.js';
@@ -153,6 +154,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(messageHistoryRoutes);
       await api.register(metricsRoutes);
       await api.register(llmRoutes);
+      await api.register(metaAdsRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

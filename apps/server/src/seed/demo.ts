@@ -15,6 +15,7 @@ import { seedDemoMassive } from './demo-massive.js';
 import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
+import { seedDemoAds } from './demo-ads.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -69,6 +70,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoPerson(tx, peru.id);
     // the admin and the agent user are agents with chats and leads of their own (decision 0025)
     await seedDemoAssignment(tx, peru.id);
+    // a sandbox Meta ad account with six months of spend per campaign (decision 0047)
+    await seedDemoAds(tx, peru.id, secrets);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',
