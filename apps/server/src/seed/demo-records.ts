@@ -74,19 +74,36 @@ export const demoRecords: Record<string, () => Array<Record<string, unknown>>> =
       ...dated(p.at),
     })),
   contactos: () => people(40, 41).map((p) => ({ nombre: p.name, telefono: p.telefono, email: p.email, ...dated(p.at) })),
-  'llm-tracker': () =>
-    people(80, 67).map((p) => {
-      const feature = pick(p.r, ['chat', 'sentiment', 'summary', 'classification'] as const);
-      const promptTokens = 300 + Math.floor(p.r() * 2500);
-      const completionTokens = 50 + Math.floor(p.r() * 600);
+  // a month of the model-call ledger (/seguimiento-gpt, decision 0046): mostly conversation analyses by
+  // gpt-4o-mini, a few summaries and connection tests, some failures answered by the embedded engine;
+  // the cost in the company's currency is left to the reading (each demo company has its own)
+  'llm-tracker': () => {
+    const r = random(67);
+    const now = Date.now();
+    const errors = ['El servicio respondió 500: The server had an error while processing your request', 'Tiempo de espera agotado (30 s)', 'La respuesta no cumple el esquema (motive: Invalid option)', 'El proveedor limitó las llamadas o la cuenta no tiene saldo (429)'];
+    return Array.from({ length: 420 }, () => {
+      const name = `${pick(r, firstNames)} ${pick(r, lastNames)}`;
+      // busier on weekdays and in the afternoon: the chats' own rhythm
+      let at = new Date(now - Math.floor(r() * 30 * DAY));
+      if ([0, 6].includes(at.getUTCDay()) && r() < 0.5) at = new Date(at.getTime() - 2 * DAY);
+      const roll = r();
+      const feature = roll < 0.86 ? ('analysis' as const) : roll < 0.96 ? ('summary' as const) : roll < 0.985 ? ('chat' as const) : ('connection_test' as const);
+      const failed = r() < 0.05;
+      const timeout = failed && r() < 0.3;
+      const promptTokens = failed && !timeout && r() < 0.3 ? 900 + Math.floor(r() * 800) : failed ? 0 : feature === 'summary' ? 1800 + Math.floor(r() * 2400) : 420 + Math.floor(r() * 1900);
+      const completionTokens = promptTokens === 0 ? 0 : feature === 'summary' ? 140 + Math.floor(r() * 180) : 60 + Math.floor(r() * 70);
       return {
-        name: `${{ chat: 'Respuesta sugerida', sentiment: 'Análisis de sentimiento', summary: 'Resumen de chat', classification: 'Clasificación de motivo' }[feature]} · ${p.name}`,
+        name: { analysis: `Análisis del chat con ${name}`, summary: `Resumen del chat con ${name}`, chat: `Respuesta sugerida a ${name}`, connection_test: 'Prueba de conexión' }[feature],
         model: 'gpt-4o-mini',
         feature,
         promptTokens,
         completionTokens,
-        costUsd: Math.round((promptTokens * 0.15 + completionTokens * 0.6) / 10) / 100_000,
-        ...dated(p.at),
+        costUsd: (promptTokens * 0.15 + completionTokens * 0.6) / 1_000_000,
+        latencyMs: timeout ? 30_000 : 650 + Math.floor(r() * (feature === 'summary' ? 4200 : 2600)),
+        outcome: failed ? (feature === 'connection_test' ? 'error' : 'fallback') : 'ok',
+        ...(failed ? { error: timeout ? errors[1] : pick(r, [errors[0], errors[2], errors[3]]) } : {}),
+        ...dated(at),
       };
-    }),
+    });
+  },
 };

@@ -1,5 +1,7 @@
 import { llmFeatureLabels, llmOutcomeLabels, resources } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { CostCell, UsdCell } from '../features/llm/cells';
 
 /**
  * /seguimiento-gpt (issue 14, decision 0046): the model-call ledger, read only (the server writes
@@ -19,12 +21,12 @@ export const screen = defineScreen({
   delete: false,
   columns: [
     'name',
-    'costLocal',
+    { field: 'costLocal', label: 'Costo', render: (row) => createElement(CostCell, { row }) },
     'feature',
     'outcome',
     'model',
     { field: 'tokens', label: 'Tokens (entrada / salida)', render: (row) => `${Number(row.promptTokens ?? 0).toLocaleString('es')} / ${Number(row.completionTokens ?? 0).toLocaleString('es')}` },
-    'costUsd',
+    { field: 'costUsd', label: 'Costo (USD)', hideOnMobile: true, render: (row) => createElement(UsdCell, { row }) },
     'latencyMs',
     'createdAt',
   ],
@@ -36,7 +38,7 @@ export const screen = defineScreen({
     promptTokens: { label: 'Tokens de entrada' },
     completionTokens: { label: 'Tokens de salida' },
     costUsd: { label: 'Costo (USD)' },
-    costLocal: { label: 'Costo', money: { currencyField: 'currency' } },
+    costLocal: { label: 'Costo' },
     latencyMs: { label: 'Latencia (ms)' },
     error: { label: 'Error' },
   },

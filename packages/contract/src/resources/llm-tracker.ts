@@ -59,8 +59,8 @@ export const llmTracker = defineResource({
   sortable: ['name', 'costUsd', 'latencyMs'],
   filterable: ['feature', 'outcome', 'createdAt'],
   examples: [
-    { name: 'Respuesta a María Fernández', model: 'gpt-4o-mini', feature: 'chat', promptTokens: 1840, completionTokens: 212, costUsd: 0.0004, costLocal: 0.0015, currency: 'PEN', latencyMs: 930, outcome: 'ok' },
-    { name: 'Sentimiento de chats de marzo', model: 'gpt-4o', feature: 'sentiment', promptTokens: 52300, completionTokens: 4100, costUsd: 0.17, costLocal: 0.6375, currency: 'PEN', latencyMs: 8200, outcome: 'ok' },
-    { name: 'Chat con Luis Paredes: análisis', model: 'gpt-4o-mini', feature: 'analysis', promptTokens: 0, completionTokens: 0, costUsd: 0, costLocal: 0, currency: 'PEN', latencyMs: 30000, outcome: 'fallback', error: 'Tiempo de espera agotado (30 s)' },
+    { name: 'Respuesta a María Fernández', model: 'gpt-4o-mini', feature: 'chat', promptTokens: 1840, completionTokens: 212, costUsd: 0.0004, latencyMs: 930, outcome: 'ok' },
+    { name: 'Sentimiento de chats de marzo', model: 'gpt-4o', feature: 'sentiment', promptTokens: 52300, completionTokens: 4100, costUsd: 0.17, latencyMs: 8200, outcome: 'ok' },
+    { name: 'Chat con Luis Paredes: análisis', model: 'gpt-4o-mini', feature: 'analysis', promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 30000, outcome: 'fallback', error: 'Tiempo de espera agotado (30 s)' },
   ],
 });
