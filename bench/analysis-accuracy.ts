@@ -4,14 +4,24 @@
  * Mostrador, CC0, kept apart from the training phrases): each message is analysed as a
  * one-message conversation through the engine's `analyze`, and for sentiment, motive and
  * category the script prints accuracy, per-label precision/recall/F1, macro-F1 and the confusion
- * matrix; then the embedded classifier's messages per second. No database, no network.
+ * matrix; then the embedded classifier's messages per second. No database.
+ *
+ * The OpenAI-compatible engine (decision 0046) joins when configured: ANALYSIS_OPENAI_URL (base
+ * URL, …/v1), ANALYSIS_OPENAI_MODEL (default gpt-4o-mini), ANALYSIS_OPENAI_KEY,
+ * ANALYSIS_OPENAI_CONCURRENCY (default 4); it prints the same figures plus its calls, failures
+ * by kind, tokens, cost and latency. ANALYSIS_OPENAI=fake is a dry run against the test tree's
+ * local fake server (apps/server/test/fakes/openai.ts: a fixed answer, so its accuracy means
+ * nothing — it checks the path, the tokens and the cost), never the internet.
  *
  *   npm run analysis-accuracy --workspace @mostrador/bench
+ *   ANALYSIS_OPENAI=fake npm run analysis-accuracy --workspace @mostrador/bench
  */
 import { readFileSync } from 'node:fs';
 import { aiCategories, consultationMotives, sentiments } from '@mostrador/contract';
+import { llmCostUsd, llmModelPrices } from '@mostrador/contract';
 import { analyzeConversation, embeddedAnalyzer, trainedModels } from '../apps/server/src/modules/analysis/embedded.js';
 import { normalise } from '../apps/server/src/modules/analysis/normalise.js';
+import { analyzeWithOpenAi, LlmCallError, type OpenAiEngineConfig } from '../apps/server/src/modules/analysis/openai-engine.js';
 import type { Analyzer } from '../apps/server/src/modules/analysis/types.js';
 
 type Row = [country: string, sentiment: 'pos' | 'neu' | 'neg', motive: string, category: string, text: string];
@@ -43,9 +53,17 @@ function report(title: string, labels: readonly string[], pairs: Array<[expected
   return f1s / present.length;
 }
 
-async function evaluate(engine: Analyzer) {
-  const results = [];
-  for (const [, , , , text] of sample) results.push(await engine.analyze({ messages: [{ direction: 'in', text }] }));
+async function evaluate(engine: Analyzer, concurrency = 1) {
+  const results: Awaited<ReturnType<Analyzer['analyze']>>[] = new Array(sample.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < sample.length) {
+        const i = next++;
+        results[i] = await engine.analyze({ messages: [{ direction: 'in', text: sample[i][4] }] });
+      }
+    }),
+  );
   console.log(`\n=== engine ${engine.name} — ${sample.length} messages (${[...new Set(sample.map((r) => r[0]))].join(', ')}) ===`);
   const sentimentF1 = report('sentiment', sentiments, sample.map((r, i) => [sentimentOf[r[1]], results[i].sentiment]));
   report('motive', consultationMotives, sample.map((r, i) => [r[2], results[i].motive]));
@@ -62,11 +80,59 @@ const started = performance.now();
 const models = trainedModels();
 console.log(`embedded engine trained in ${models.trainedInMs.toFixed(0)} ms (first load incl. imports: ${(performance.now() - started).toFixed(0)} ms)`);
 const engines: Analyzer[] = [embeddedAnalyzer];
-// the OpenAI-compatible engine joins this list when it exists and ANALYSIS_OPENAI_URL is set
+// the OpenAI-compatible engine: configured by the environment, or the local fake (a dry run)
+const openAiStats = { calls: 0, failures: new Map<string, number>(), promptTokens: 0, completionTokens: 0, latencies: [] as number[] };
+let openAiConfig: OpenAiEngineConfig | undefined;
+let closeFake: (() => Promise<void>) | undefined;
+if (process.env.ANALYSIS_OPENAI === 'fake') {
+  const { startFakeOpenAi } = await import('../apps/server/test/fakes/openai.js');
+  const fake = await startFakeOpenAi('sk-bench-dry-run-0000');
+  closeFake = fake.close;
+  openAiConfig = { baseUrl: fake.url, model: 'gpt-4o-mini', apiKey: 'sk-bench-dry-run-0000' };
+  console.log(`OpenAI-compatible engine: dry run against the local fake at ${fake.url} (fixed answer: its accuracy means nothing)`);
+} else if (process.env.ANALYSIS_OPENAI_URL) {
+  openAiConfig = { baseUrl: process.env.ANALYSIS_OPENAI_URL, model: process.env.ANALYSIS_OPENAI_MODEL ?? 'gpt-4o-mini', apiKey: process.env.ANALYSIS_OPENAI_KEY ?? '' };
+  console.log(`OpenAI-compatible engine: ${openAiConfig.model} at ${openAiConfig.baseUrl}`);
+}
+if (openAiConfig) {
+  const config = openAiConfig;
+  engines.push({
+    name: `openai (${config.model})`,
+    async analyze(conversation) {
+      openAiStats.calls++;
+      try {
+        const answer = await analyzeWithOpenAi(config, conversation);
+        openAiStats.promptTokens += answer.promptTokens;
+        openAiStats.completionTokens += answer.completionTokens;
+        openAiStats.latencies.push(answer.latencyMs);
+        return answer.analysis;
+      } catch (error) {
+        const kind = error instanceof LlmCallError ? error.kind : 'other';
+        openAiStats.failures.set(kind, (openAiStats.failures.get(kind) ?? 0) + 1);
+        if (error instanceof LlmCallError) {
+          openAiStats.promptTokens += error.usage.promptTokens;
+          openAiStats.completionTokens += error.usage.completionTokens;
+        }
+        // as in production: the embedded engine answers a failed call
+        return embeddedAnalyzer.analyze(conversation);
+      }
+    },
+  });
+}
 let embeddedF1 = 0;
 for (const engine of engines) {
-  const f1 = await evaluate(engine);
+  const f1 = await evaluate(engine, engine === embeddedAnalyzer ? 1 : Number(process.env.ANALYSIS_OPENAI_CONCURRENCY ?? 4));
   if (engine.name === 'embedded') embeddedF1 = f1;
+}
+if (openAiConfig) {
+  const prices = llmModelPrices[openAiConfig.model];
+  const sorted = [...openAiStats.latencies].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
+  const failed = [...openAiStats.failures].map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  console.log(`\nopenai engine: ${openAiStats.calls} calls, failures (answered by the embedded engine): ${failed}`);
+  console.log(`  tokens: ${openAiStats.promptTokens} in, ${openAiStats.completionTokens} out${prices ? ` · cost ${llmCostUsd(openAiStats.promptTokens, openAiStats.completionTokens, prices).toFixed(4)} USD at ${prices.input}/${prices.output} USD per 1M` : ''}`);
+  console.log(`  latency p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`);
+  await closeFake?.();
 }
 
 // baseline: nlp.js's Spanish sentiment lexicon alone (senticon, stemmed, the next three words after a
