@@ -64,7 +64,10 @@ test('metrics: each section with the demo’s data, a preset, and a failure', as
 
   await openView(page, 'Ventas');
   await expect(page.getByTestId('sales-orders-value')).toHaveText(/^[1-9][\d,]*$/);
-  await expect(page.getByTestId('ads-empty')).toContainText('Conecta tu cuenta publicitaria de Meta');
+  // the demo's sandbox ad account: its spend, and its campaigns largest first (decision 0047)
+  await expect(page.getByTestId('ads-spend-USD-value')).toHaveText(/\d/);
+  await expect(page.getByRole('list', { name: 'Campañas de Meta' }).getByRole('listitem').first()).toContainText('Clic a WhatsApp · Gaseosas 2x1');
+  await expect(page.getByText(/Cuenta publicitaria demo \(sandbox\) \(act_100000000000001\)/)).toBeVisible();
 
   await openView(page, 'Compromiso del cliente');
   await expect(page.getByTestId('engagement')).toContainText('Próximamente');

@@ -16,6 +16,7 @@ import { type MetricsQuery, useMetric } from './api';
 import { Donut, MonthlyBars, MonthlyLines } from './charts';
 import { change, formatDecimal, formatNumber, formatShare, monthLabel, visibleMonths } from './model';
 import { Columns, CountBars, Empty, Loaded, Panel, Stack, Stat, StatGrid } from './parts';
+import { AdAccountPanel, AdCampaigns } from './ad-account';
 
 export interface SectionProps {
   query: MetricsQuery;
@@ -417,21 +418,27 @@ export function SalesSection({ query }: SectionProps) {
         </Loaded>
       </Panel>
       <Panel title="Inversión en anuncios de Meta">
-        <Loaded<[MetricOutput<'meta_ad_spend'>]> queries={[ads]} height={120}>
-          {(data) =>
-            data.spend.length === 0 && data.campaigns.length === 0 ? (
-              <Empty testId="ads-empty">Conecta tu cuenta publicitaria de Meta para ver aquí la inversión, las impresiones y los clics de tus campañas.</Empty>
-            ) : (
-              <StatGrid label="Anuncios">
-                {data.spend.map((s) => (
-                  <Stat key={s.currency} testId={`ads-spend-${s.currency}`} label={`Inversión (${s.currency})`} value={formatMoney(s.amount, { currency: s.currency, locale: money.locale })} />
-                ))}
-                <Stat testId="ads-impressions" label="Impresiones" value={formatNumber(data.impressions)} />
-                <Stat testId="ads-clicks" label="Clics" value={formatNumber(data.clicks)} />
-              </StatGrid>
-            )
-          }
-        </Loaded>
+        <Stack>
+          <Loaded<[MetricOutput<'meta_ad_spend'>]> queries={[ads]} height={120}>
+            {(data) =>
+              data.spend.length === 0 && data.campaigns.length === 0 ? (
+                <Empty testId="ads-empty">Conecta tu cuenta publicitaria de Meta para ver aquí la inversión, las impresiones y los clics de tus campañas.</Empty>
+              ) : (
+                <Stack>
+                  <StatGrid label="Anuncios">
+                    {data.spend.map((s) => (
+                      <Stat key={s.currency} testId={`ads-spend-${s.currency}`} label={`Inversión (${s.currency})`} value={formatMoney(s.amount, { currency: s.currency, locale: money.locale })} />
+                    ))}
+                    <Stat testId="ads-impressions" label="Impresiones" value={formatNumber(data.impressions)} />
+                    <Stat testId="ads-clicks" label="Clics" value={formatNumber(data.clicks)} />
+                  </StatGrid>
+                  <AdCampaigns data={data} locale={money.locale} />
+                </Stack>
+              )
+            }
+          </Loaded>
+          <AdAccountPanel />
+        </Stack>
       </Panel>
     </Stack>
   );
