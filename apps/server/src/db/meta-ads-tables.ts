@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { companies } from './schema.js';
 
 /**
@@ -20,3 +20,22 @@ export const metaAdAccounts = pgTable('meta_ad_accounts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Which campaign each ad belongs to (from the insights at ad level): a lead that arrives from a
+ * click-to-WhatsApp or click-to-Messenger ad carries the ad's id (`lead_referrals.referral.sourceId`),
+ * and this map attributes it, its chats and its sales to the campaign (decision 0047).
+ */
+export const metaAds = pgTable(
+  'meta_ads',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    adId: text('ad_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    campaignName: text('campaign_name').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.adId] }), index('meta_ads_company_campaign_idx').on(t.companyId, t.campaignId)],
+);
