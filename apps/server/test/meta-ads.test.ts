@@ -40,6 +40,7 @@ beforeAll(async () => {
   // the demo's own sandbox account is replaced by the one under test
   await t.sql('delete from meta_ad_accounts where company_id = $1', [peru]);
   await t.sql('delete from ad_spend_daily where company_id = $1', [peru]);
+  await t.sql('delete from meta_ads where company_id = $1', [peru]);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -68,18 +69,25 @@ describe('the Meta ad account', () => {
 
   it('syncs the spend per campaign and day page by page, replacing the window, and the metric answers it', async () => {
     ads.rows = [
-      { day: daysAgo(3), campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '12.50', impressions: '4000', clicks: '80' },
-      { day: daysAgo(3), campaignId: '1202', campaignName: 'Messenger · Canastas', spend: '7.25', impressions: '2100', clicks: '30' },
-      { day: daysAgo(2), campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '10.00', impressions: '3500', clicks: '70' },
-      { day: daysAgo(1), campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '9.75', impressions: '3300', clicks: '66' },
-      { day: daysAgo(1), campaignId: '1202', campaignName: 'Messenger · Canastas', spend: '5.00', impressions: '1500', clicks: '21' },
+      { day: daysAgo(3), adId: '9001', campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '8.50', impressions: '3000', clicks: '60' },
+      { day: daysAgo(3), adId: '9002', campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '4.00', impressions: '1000', clicks: '20' },
+      { day: daysAgo(3), adId: '9003', campaignId: '1202', campaignName: 'Messenger · Canastas', spend: '7.25', impressions: '2100', clicks: '30' },
+      { day: daysAgo(2), adId: '9001', campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '10.00', impressions: '3500', clicks: '70' },
+      { day: daysAgo(1), adId: '9001', campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', spend: '9.75', impressions: '3300', clicks: '66' },
+      { day: daysAgo(1), adId: '9003', campaignId: '1202', campaignName: 'Messenger · Canastas', spend: '5.00', impressions: '1500', clicks: '21' },
     ];
     ads.calls.length = 0;
     const client = createAdsClient(t.app.settings.graphApiUrl);
     const kept = await syncAdSpend(t.database.db, t.app.secrets, client, peru);
+    // six ad-days on three pages of two (the cursor followed on our own base, not Meta's host), kept as five campaign-days
     expect(kept).toBe(5);
-    // three pages of two: the cursor followed on our own base, not Meta's host
     expect(ads.calls.filter((c) => c.includes('/insights'))).toHaveLength(3);
+    const map = await t.sql<{ ad_id: string; campaign_id: string }>('select ad_id, campaign_id from meta_ads where company_id = $1 order by ad_id', [peru]);
+    expect(map.map((m) => [m.ad_id, m.campaign_id])).toEqual([
+      ['9001', '1201'],
+      ['9002', '1201'],
+      ['9003', '1202'],
+    ]);
 
     const metric = await call('POST', '/metrics/meta_ad_spend', { from: daysAgo(10), to: today });
     expect(metric.statusCode, metric.body).toBe(200);

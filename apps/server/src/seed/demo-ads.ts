@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { metaAdAccounts } from '../db/meta-ads-tables.js';
 import { createSandboxAdsClient } from '../integrations/meta/ads.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { keepAdSpend } from '../modules/meta-ads/routes.js';
 
 /**
  * The demo's Meta ad account (decision 0047): a sandbox token (never reaches Meta) and six
@@ -22,10 +22,6 @@ export async function seedDemoAds(db: Db, companyId: string, secrets: Pick<Secre
   });
   const until = now.toISOString().slice(0, 10);
   const since = new Date(now.getTime() - 180 * 86_400_000).toISOString().slice(0, 10);
-  const rows = await createSandboxAdsClient().insights(token, 'act_100000000000001', { since, until });
-  for (let i = 0; i < rows.length; i += 1000) {
-    await db.execute(sql`insert into ad_spend_daily (company_id, day, campaign_id, campaign_name, currency, spend, impressions, clicks)
-      select ${companyId}, x.day, x."campaignId", x."campaignName", 'USD', x.spend, x.impressions, x.clicks
-        from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 1000))}::jsonb) as x(day date, "campaignId" text, "campaignName" text, spend numeric, impressions bigint, clicks bigint)`);
-  }
+  const ads = await createSandboxAdsClient().insights(token, 'act_100000000000001', { since, until });
+  await keepAdSpend(db, companyId, ads, 'USD', { since, until });
 }

@@ -3,7 +3,7 @@ import type { FakeGraphRoute } from './meta.js';
 /**
  * A Meta ad account on the fake Graph API (fakes/meta.ts), as the Marketing API answers it:
  * `GET /v21.0/act_<id>?fields=name,currency,account_status` and
- * `GET /v21.0/act_<id>/insights?level=campaign&time_increment=1&fields=…&time_range={…}`,
+ * `GET /v21.0/act_<id>/insights?level=ad&time_increment=1&fields=ad_id,campaign_id,…&time_range={…}`,
  * `pageSize` rows a page with `paging.next` (an absolute link on Meta's host, cursor `after`).
  * It checks the bearer token, that the fields asked are the ones the metrics need, and the
  * range; `fail` makes the next calls answer a Graph error (190 expired token, 17 rate limit…).
@@ -11,7 +11,7 @@ import type { FakeGraphRoute } from './meta.js';
 export interface FakeAdAccount {
   route: FakeGraphRoute;
   /** Rows Meta holds: one per campaign and day with spend. */
-  rows: Array<{ day: string; campaignId: string; campaignName: string; spend: string; impressions: string; clicks: string }>;
+  rows: Array<{ day: string; adId: string; campaignId: string; campaignName: string; spend: string; impressions: string; clicks: string }>;
   pageSize: number;
   fail?: { status: number; code: number; message: string };
   calls: string[];
@@ -42,7 +42,7 @@ export function fakeAdAccount(token: string, accountId: string, account = { name
     }
     const fields = (url.searchParams.get('fields') ?? '').split(',');
     const range = JSON.parse(url.searchParams.get('time_range') ?? '{}') as { since?: string; until?: string };
-    if (url.searchParams.get('level') !== 'campaign' || url.searchParams.get('time_increment') !== '1' || !['campaign_id', 'spend', 'impressions', 'clicks'].every((f) => fields.includes(f)) || !range.since || !range.until) {
+    if (url.searchParams.get('level') !== 'ad' || url.searchParams.get('time_increment') !== '1' || !['ad_id', 'campaign_id', 'spend', 'impressions', 'clicks'].every((f) => fields.includes(f)) || !range.since || !range.until) {
       answer.graphError(400, { message: 'Invalid parameter', code: 100 });
       return true;
     }
@@ -52,7 +52,7 @@ export function fakeAdAccount(token: string, accountId: string, account = { name
     const nextAfter = after + state.pageSize;
     const next = nextAfter < inRange.length ? new URL(`https://graph.facebook.com${url.pathname}?${new URLSearchParams({ ...Object.fromEntries(url.searchParams), after: String(nextAfter) })}`).toString() : undefined;
     answer.json(200, {
-      data: page.map((r) => ({ campaign_id: r.campaignId, campaign_name: r.campaignName, spend: r.spend, impressions: r.impressions, clicks: r.clicks, date_start: r.day, date_stop: r.day })),
+      data: page.map((r) => ({ ad_id: r.adId, campaign_id: r.campaignId, campaign_name: r.campaignName, spend: r.spend, impressions: r.impressions, clicks: r.clicks, date_start: r.day, date_stop: r.day })),
       paging: { cursors: { before: String(after), after: String(nextAfter) }, ...(next ? { next } : {}) },
     });
     return true;

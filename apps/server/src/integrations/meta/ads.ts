@@ -3,8 +3,8 @@ import { graphJson, ProviderError } from './send.js';
 
 /**
  * A client of the Marketing API for what the metrics need (decision 0047): the ad account
- * (`GET /act_<id>?fields=name,currency,account_status`) and its insights per campaign and day
- * (`GET /act_<id>/insights?level=campaign&time_increment=1&fields=…&time_range=…`), every page
+ * (`GET /act_<id>?fields=name,currency,account_status`) and its insights per ad and day
+ * (`GET /act_<id>/insights?level=ad&time_increment=1&fields=ad_id,campaign_id,…&time_range=…`), every page
  * (`paging.next`, 100 pages at most). The token needs `ads_read`. A token that starts with
  * «sandbox» never reaches Meta: the demo's account answers deterministic figures.
  */
@@ -18,6 +18,8 @@ export interface AdAccount {
 
 export interface CampaignDay {
   day: string;
+  /** The ad (insights are read per ad, to map each ad to its campaign for attribution). */
+  adId: string;
   campaignId: string;
   campaignName: string;
   spend: number;
@@ -46,7 +48,7 @@ export function adsFailure(error: unknown): never {
   throw error;
 }
 
-type InsightRow = { campaign_id?: string; campaign_name?: string; spend?: string; impressions?: string; clicks?: string; date_start?: string };
+type InsightRow = { ad_id?: string; campaign_id?: string; campaign_name?: string; spend?: string; impressions?: string; clicks?: string; date_start?: string };
 type Page = { data?: InsightRow[]; paging?: { next?: string } };
 
 export function createAdsClient(baseUrl: string): AdsClient {
@@ -70,9 +72,9 @@ export function createAdsClient(baseUrl: string): AdsClient {
     async insights(accessToken, adAccountId, range) {
       if (isSandboxAdsToken(accessToken)) return sandbox.insights(accessToken, adAccountId, range);
       const params = new URLSearchParams({
-        level: 'campaign',
+        level: 'ad',
         time_increment: '1',
-        fields: 'campaign_id,campaign_name,spend,impressions,clicks',
+        fields: 'ad_id,campaign_id,campaign_name,spend,impressions,clicks',
         time_range: JSON.stringify(range),
         limit: '500',
       });
@@ -89,6 +91,7 @@ export function createAdsClient(baseUrl: string): AdsClient {
           if (!r.campaign_id || !r.date_start) continue;
           out.push({
             day: r.date_start,
+            adId: r.ad_id ?? r.campaign_id,
             campaignId: r.campaign_id,
             campaignName: (r.campaign_name ?? r.campaign_id).slice(0, 300),
             spend: Number(r.spend ?? 0) || 0,
@@ -104,6 +107,9 @@ export function createAdsClient(baseUrl: string): AdsClient {
     },
   };
 }
+
+/** The demo's ads: ad `j` of campaign `i` (the demo's click-to-WhatsApp leads carry these as their referral's source id). */
+export const sandboxAdId = (i: number, j: number) => `12022000000000${i}${j}01`;
 
 /** The demo's ad account: three campaigns whose spend follows the weekday, the same every run. */
 export function createSandboxAdsClient(): AdsClient {
@@ -124,9 +130,12 @@ export function createSandboxAdsClient(): AdsClient {
         const weekend = d.getUTCDay() === 0 || d.getUTCDay() === 6 ? 1.3 : 1;
         campaigns.forEach((c, i) => {
           const wobble = 1 + (((d.getUTCDate() * (i + 3)) % 7) - 3) / 20;
-          const spend = Math.round(c.daily * weekend * wobble * 100) / 100;
-          const impressions = Math.round(spend * (900 - i * 150));
-          out.push({ day, campaignId: c.id, campaignName: c.name, spend, impressions, clicks: Math.round(impressions * (0.018 - i * 0.004)) });
+          // two ads per campaign, the first spending more
+          for (const [j, share] of [0.6, 0.4].entries()) {
+            const spend = Math.round(c.daily * weekend * wobble * share * 100) / 100;
+            const impressions = Math.round(spend * (900 - i * 150));
+            out.push({ day, adId: sandboxAdId(i, j), campaignId: c.id, campaignName: c.name, spend, impressions, clicks: Math.round(impressions * (0.018 - i * 0.004)) });
+          }
         });
       }
       return out;
