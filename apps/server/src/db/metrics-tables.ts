@@ -114,8 +114,7 @@ export const metricsSalesDaily = pgTable(
 
 /**
  * Meta ads spend per day (the ad account's day) and campaign, as the Marketing API's insights
- * give it. No writer yet: the insights client is a later part of issue 14, so meta_ad_spend
- * answers an empty window until it exists.
+ * give it: the insights sync writes it (decision 0047, modules/meta-ads/), meta_ad_spend reads it.
  */
 export const adSpendDaily = pgTable(
   'ad_spend_daily',
