@@ -1,7 +1,7 @@
 import { llmFeatureLabels, llmOutcomeLabels, resources } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
-import { CostCell, UsdCell } from '../features/llm/cells';
+import { CostCell } from '../features/llm/cells';
 
 /**
  * /seguimiento-gpt (issue 14, decision 0046): the model-call ledger, read only (the server writes
@@ -26,8 +26,7 @@ export const screen = defineScreen({
     'outcome',
     'model',
     { field: 'tokens', label: 'Tokens (entrada / salida)', render: (row) => `${Number(row.promptTokens ?? 0).toLocaleString('es')} / ${Number(row.completionTokens ?? 0).toLocaleString('es')}` },
-    { field: 'costUsd', label: 'Costo (USD)', hideOnMobile: true, render: (row) => createElement(UsdCell, { row }) },
-    'latencyMs',
+    { field: 'latencyMs', label: 'Latencia', render: (row) => (typeof row.latencyMs === 'number' ? `${(row.latencyMs / 1000).toLocaleString('es', { maximumFractionDigits: 1 })} s` : '') },
     'createdAt',
   ],
   fields: {

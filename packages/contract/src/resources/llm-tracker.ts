@@ -23,8 +23,8 @@ export const llmOutcomes = ['ok', 'fallback', 'budget', 'error'] as const;
 export type LlmOutcome = (typeof llmOutcomes)[number];
 export const llmOutcomeLabels: Record<LlmOutcome, string> = {
   ok: 'Correcta',
-  fallback: 'Falló: respondió el motor integrado',
-  budget: 'Presupuesto alcanzado: motor integrado',
+  fallback: 'Falló (motor integrado)',
+  budget: 'Sin presupuesto (motor integrado)',
   error: 'Error',
 };
 
@@ -60,7 +60,7 @@ export const llmTracker = defineResource({
   filterable: ['feature', 'outcome', 'createdAt'],
   examples: [
     { name: 'Respuesta a María Fernández', model: 'gpt-4o-mini', feature: 'chat', promptTokens: 1840, completionTokens: 212, costUsd: 0.0004, latencyMs: 930, outcome: 'ok' },
-    { name: 'Sentimiento de chats de marzo', model: 'gpt-4o', feature: 'sentiment', promptTokens: 52300, completionTokens: 4100, costUsd: 0.17, latencyMs: 8200, outcome: 'ok' },
+    { name: 'Sentimiento de chats de la semana', model: 'gpt-4o-mini', feature: 'sentiment', promptTokens: 5230, completionTokens: 410, costUsd: 0.0010305, latencyMs: 4200, outcome: 'ok' },
     { name: 'Chat con Luis Paredes: análisis', model: 'gpt-4o-mini', feature: 'analysis', promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 30000, outcome: 'fallback', error: 'Tiempo de espera agotado (30 s)' },
   ],
 });

@@ -12,8 +12,3 @@ export function CostCell({ row }: { row: ResourceRecord }) {
   return <>{formatCost(amount, { ...company, currency: usdTo[currency] ? currency : 'USD' })}</>;
 }
 
-/** The USD cost with the decimals a fraction of a cent needs. */
-export function UsdCell({ row }: { row: ResourceRecord }) {
-  const { locale } = useCompanyMoney();
-  return <>{formatCost(Number(row.costUsd ?? 0), { currency: 'USD', locale })}</>;
-}

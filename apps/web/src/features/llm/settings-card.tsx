@@ -14,7 +14,7 @@ import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { useLlmSettings, useSaveLlmSettings, useTestLlm } from './api';
 
-interface FormState {
+export interface FormState {
   enabled: boolean;
   baseUrl: string;
   model: string;
@@ -33,6 +33,19 @@ const formOf = (s: LlmSettingsOut): FormState => ({
   outputPriceUsd: String(s.outputPriceUsd),
   monthlyBudgetUsd: String(s.monthlyBudgetUsd),
 });
+
+/**
+ * The form after one field changes: a model with a known price brings its prices; leaving a known
+ * model for an unknown one empties the prices it brought (they must be written, not inherited).
+ */
+export function withChange(form: FormState, key: keyof FormState, value: string): FormState {
+  if (key !== 'model') return { ...form, [key]: value };
+  const before = llmModelPrices[form.model.trim()];
+  const after = llmModelPrices[value.trim()];
+  if (after) return { ...form, model: value, inputPriceUsd: String(after.input), outputPriceUsd: String(after.output) };
+  const inherited = before && form.inputPriceUsd === String(before.input) && form.outputPriceUsd === String(before.output);
+  return inherited ? { ...form, model: value, inputPriceUsd: '', outputPriceUsd: '' } : { ...form, model: value };
+}
 
 const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text.replace(',', '.')));
 
@@ -99,7 +112,7 @@ export function LlmSettingsCard() {
       type={extra.type}
       value={form?.[key] ?? ''}
       placeholder={extra.placeholder}
-      onChange={(e) => setForm((f) => (f ? { ...f, [key]: e.target.value } : f))}
+      onChange={(e) => setForm((f) => (f ? withChange(f, key, e.target.value) : f))}
       error={!!errors[key]}
       helperText={errors[key] ?? extra.helperText}
       autoComplete="off"

@@ -5,7 +5,7 @@ import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import LlmTrackerPage from './llm-tracker-page';
-import { settingsBody } from './settings-card';
+import { settingsBody, withChange } from './settings-card';
 import { LlmTotals } from './totals-panel';
 
 vi.mock('./day-chart', () => ({ default: ({ days }: { days: Array<{ day: string }> }) => <div data-testid="day-chart">{days.length} días</div> }));
@@ -76,6 +76,15 @@ describe('AI engine settings form', () => {
     expect(settingsBody(form, saved).body).toEqual({ enabled: true, baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-abcdefgh1234', inputPriceUsd: 0.15, outputPriceUsd: 0.6, monthlyBudgetUsd: 10 });
     expect(settingsBody({ ...form, apiKey: '' }, { ...saved, apiKeySet: true }).body).not.toHaveProperty('apiKey');
   });
+  it('a known model brings its prices; an unknown one asks for them instead of inheriting the last model’s', () => {
+    const base = { ...form, inputPriceUsd: '0.15', outputPriceUsd: '0.6' };
+    expect(withChange(base, 'model', 'gpt-4o')).toMatchObject({ inputPriceUsd: '2.5', outputPriceUsd: '10' });
+    const unknown = withChange(base, 'model', 'llama-3.1-8b');
+    expect(unknown).toMatchObject({ inputPriceUsd: '', outputPriceUsd: '' });
+    expect(settingsBody(unknown, saved).errors.inputPriceUsd).toBe('Escribe el precio: no conocemos este modelo');
+    expect(withChange({ ...unknown, inputPriceUsd: '0.05', outputPriceUsd: '0.1' }, 'model', 'llama-3.1-70b')).toMatchObject({ inputPriceUsd: '0.05' });
+  });
+
   it('says in Spanish what is missing', () => {
     const { body, errors } = settingsBody({ ...form, model: 'llama-3.1-8b', apiKey: '', monthlyBudgetUsd: '0', baseUrl: 'api' }, saved);
     expect(body).toBeUndefined();

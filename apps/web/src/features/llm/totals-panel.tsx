@@ -125,7 +125,7 @@ export function LlmTotals({ summary, money }: { summary: LlmSummaryOut; money: M
             </Suspense>
           )}
           <Typography variant="body2" color="text.secondary">
-            En el período: {formatCount(summary.totals.calls)} llamadas · {formatCost(summary.totals.costUsd, usd)} · {formatCost(summary.totals.costLocal, local)}
+            En el período: {formatCount(summary.totals.calls)} {summary.totals.calls === 1 ? 'llamada' : 'llamadas'} · {formatCost(summary.totals.costUsd, usd)} · {formatCost(summary.totals.costLocal, local)}
           </Typography>
         </Section>
         <Section title="Por función">
@@ -145,7 +145,7 @@ export function LlmTotals({ summary, money }: { summary: LlmSummaryOut; money: M
                   </Box>
                   <LinearProgress variant="determinate" value={maxFeature ? (f.costUsd / maxFeature) * 100 : 0} aria-hidden sx={{ height: 4, borderRadius: 2 }} />
                   <Typography variant="caption" color="text.secondary">
-                    {formatCount(f.calls)} llamadas · {formatCount(f.promptTokens + f.completionTokens)} tokens · {formatCost(f.costUsd, usd)}
+                    {formatCount(f.calls)} {f.calls === 1 ? 'llamada' : 'llamadas'} · {formatCount(f.promptTokens + f.completionTokens)} tokens · {formatCost(f.costUsd, usd)}
                   </Typography>
                 </Box>
               ))}
