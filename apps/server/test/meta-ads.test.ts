@@ -23,6 +23,7 @@ let acme: Signed;
 let peru: string;
 let acmeCo: string;
 let demoAccount: MetaAdAccountOut;
+let demoCampaigns: Array<{ campaignName: string; leads: number; chats: number; costPerLead: number | null }>;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
@@ -37,6 +38,7 @@ beforeAll(async () => {
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');
   demoAccount = (await call('GET', '/meta-ads/account')).json() as MetaAdAccountOut;
+  demoCampaigns = (await call('POST', '/metrics/meta_ad_spend', { days: 180 })).json().campaigns;
   // the demo's own sandbox account is replaced by the one under test
   await t.sql('delete from meta_ad_accounts where company_id = $1', [peru]);
   await t.sql('delete from ad_spend_daily where company_id = $1', [peru]);
@@ -97,6 +99,23 @@ describe('the Meta ad account', () => {
       ['1202', 12.25, 51, 'PEN'],
     ]);
 
+    // a lead whose first message came from ad 9002 (campaign 1201) two days ago, with its chat and an order: attributed to 1201
+    const [lead] = await t.sql<{ id: string }>(
+      `insert into leads (company_id, name, telefono, platform, status, platform_user_id) values ($1, 'Lucía del anuncio', '51911222333', 'whatsapp', 'sin-asignar', '51911222333') returning id`,
+      [peru],
+    );
+    await t.sql(`insert into lead_referrals (company_id, lead_id, platform, referral, created_at) values ($1, $2, 'whatsapp', '{"sourceId":"9002","sourceType":"ad","ctwaClid":"abc"}', now() - interval '2 days')`, [peru, lead.id]);
+    await t.sql(`insert into lead_referrals (company_id, lead_id, platform, referral, created_at) values ($1, $2, 'whatsapp', '{"sourceId":"9003","sourceType":"ad"}', now() - interval '1 day')`, [peru, lead.id]);
+    await t.sql(`insert into chats (company_id, contact_name, platform, lead_id, status, unread_count) values ($1, 'Lucía del anuncio', 'whatsapp', $2, 'open', 0)`, [peru, lead.id]);
+    const withLead = (await call('POST', '/metrics/meta_ad_spend', { from: daysAgo(10), to: today })).json().campaigns as Array<{ campaignId: string; leads: number; chats: number; costPerLead: number | null; costPerOrder: number | null }>;
+    // the lead counts for its first ad's campaign only (the later ad of 1202 does not take it)
+    expect(withLead.map((c) => [c.campaignId, c.leads, c.chats, c.costPerLead, c.costPerOrder])).toEqual([
+      ['1201', 1, 1, 32.25, null],
+      ['1202', 0, 0, null, null],
+    ]);
+    // another company's campaign filter sees none of it
+    expect((await call('POST', '/metrics/meta_ad_spend', { from: daysAgo(10), to: today }, acme, acmeCo)).json().campaigns).toEqual([]);
+
     // Meta revised a day and dropped another: the window is Meta's again
     ads.rows = ads.rows.filter((r) => !(r.campaignId === '1202' && r.day === daysAgo(1))).map((r) => (r.campaignId === '1201' && r.day === daysAgo(1) ? { ...r, spend: '11.00' } : r));
     expect(await syncAdSpend(t.database.db, t.app.secrets, client, peru)).toBe(4);
@@ -147,5 +166,8 @@ describe('the demo', () => {
   it('has a sandbox ad account with months of spend per campaign', () => {
     expect(demoAccount).toMatchObject({ configured: true, sandbox: true, campaigns: 3, currency: 'USD' });
     expect(demoAccount.days).toBeGreaterThan(150);
+    // a third of its recent leads came from the campaigns' ads: each campaign says what it brought and at what cost
+    expect(demoCampaigns.map((c) => c.campaignName)).toEqual(['Clic a WhatsApp · Gaseosas 2x1', 'Messenger · Canastas Día de la Madre', 'Reconocimiento · Bodega del barrio']);
+    expect(demoCampaigns.every((c) => c.leads > 0 && c.chats > 0 && c.costPerLead !== null)).toBe(true);
   });
 });

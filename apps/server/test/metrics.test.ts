@@ -323,15 +323,16 @@ describe('metrics: each call against its hand-computed answer (Lima)', () => {
     });
   });
 
-  it('meta_ad_spend (no writer yet: rows put by hand), by campaign', async () => {
+  it('meta_ad_spend (rows put by hand; the sync is test/meta-ads.test.ts), by campaign', async () => {
     expect(await metric('meta_ad_spend')).toEqual({
       ...window,
       spend: [{ currency: 'PEN', amount: 35 }],
       impressions: 2300,
       clicks: 45,
       campaigns: [
-        { campaignId: '120002', campaignName: 'Otoño', currency: 'PEN', spend: 20, impressions: 800, clicks: 5 },
-        { campaignId: '120001', campaignName: 'Verano', currency: 'PEN', spend: 15, impressions: 1500, clicks: 40 },
+        // no lead came from their ads here: attribution is tested with the sync (test/meta-ads.test.ts)
+        { campaignId: '120002', campaignName: 'Otoño', currency: 'PEN', spend: 20, impressions: 800, clicks: 5, leads: 0, chats: 0, orders: 0, costPerLead: null, costPerChat: null, costPerOrder: null },
+        { campaignId: '120001', campaignName: 'Verano', currency: 'PEN', spend: 15, impressions: 1500, clicks: 40, leads: 0, chats: 0, orders: 0, costPerLead: null, costPerChat: null, costPerOrder: null },
       ],
       months: [
         { month: '2026-01', currency: 'PEN', spend: 10.5, impressions: 1000, clicks: 30 },

@@ -84,7 +84,7 @@ describe('corporation registration', () => {
     expect(res.statusCode).toBe(201);
     const s = await login(t, { email: form.email, password: form.password, corporation: form.corporation });
     expect(s.user.corporation.companies).toEqual([
-      { company: { _id: s.user.companyId, name: 'Tienda Sol Lima', country: 'PE', currency: 'PEN' }, default: true, role: 'admin' },
+      { company: { _id: s.user.companyId, name: 'Tienda Sol Lima', country: 'PE', currency: 'PEN', timezone: 'America/Lima' }, default: true, role: 'admin' },
     ]);
     const check = await t.app.inject({ url: '/api/auth?module=users&action=create', headers: { authorization: `Bearer ${s.token}`, 'x-company-id': s.user.companyId } });
     expect(check.json().allowed).toBe(true);

@@ -238,12 +238,32 @@ export const metricOutputs = {
     byStatus: z.array(z.object({ status: z.enum(orderStatuses), orders: count() })),
     months: z.array(z.object({ month: month(), currency: z.string(), orders: count(), amount: z.number() })),
   }),
-  /** Meta ads spend (Marketing API insights, per campaign and day). No data source yet: empty until the insights sync exists. */
+  /**
+   * Meta ads spend (Marketing API insights, per campaign and day; decision 0047), and what each
+   * campaign brought: the leads whose first message came from one of its ads in the window (their
+   * click-to-WhatsApp / click-to-Messenger referral), their chats and their orders (not
+   * cancelled), and the spend per lead, chat and order (null when none).
+   */
   meta_ad_spend: withWindow({
     spend: z.array(z.object({ currency: z.string(), amount: z.number() })),
     impressions: count(),
     clicks: count(),
-    campaigns: z.array(z.object({ campaignId: z.string(), campaignName: z.string(), currency: z.string(), spend: z.number(), impressions: count(), clicks: count() })),
+    campaigns: z.array(
+      z.object({
+        campaignId: z.string(),
+        campaignName: z.string(),
+        currency: z.string(),
+        spend: z.number(),
+        impressions: count(),
+        clicks: count(),
+        leads: count(),
+        chats: count(),
+        orders: count(),
+        costPerLead: z.number().nullable(),
+        costPerChat: z.number().nullable(),
+        costPerOrder: z.number().nullable(),
+      }),
+    ),
     months: z.array(z.object({ month: month(), currency: z.string(), spend: z.number(), impressions: count(), clicks: count() })),
   }),
 } as const satisfies Record<MetricName, z.ZodType>;

@@ -120,6 +120,30 @@ const adRows = (ctx: MetricContext) =>
          group by 1, 2, 4`,
   );
 
+/**
+ * What each ad campaign brought in the window (decision 0047): leads whose first referral (the
+ * ad their first message came from) is one of the campaign's ads and arrived in the window, their
+ * chats, and their orders that were not cancelled. Read from lead_referrals (one row per message
+ * that carried a referral, not per message) and the ad → campaign map of the insights sync.
+ */
+async function adAttribution(ctx: MetricContext): Promise<Map<string, { leads: number; chats: number; orders: number }>> {
+  const rows = await rowsOf<{ campaign_id: string; leads: number; chats: number; orders: number }>(
+    ctx.db,
+    sql`with first_ref as (
+          select distinct on (r.lead_id) r.lead_id, coalesce(r.referral->>'sourceId', r.referral->>'adId') as ad_id, r.created_at
+            from lead_referrals r where r.company_id = ${ctx.companyId} order by r.lead_id, r.created_at),
+        attributed as (
+          select f.lead_id, a.campaign_id from first_ref f join meta_ads a on a.company_id = ${ctx.companyId} and a.ad_id = f.ad_id
+           where (f.created_at at time zone ${ctx.timezone})::date between ${ctx.window.from}::date and ${ctx.window.to}::date
+             ${ctx.filter.campaignId ? sql`and a.campaign_id = ${ctx.filter.campaignId}` : sql``})
+        select x.campaign_id, count(distinct x.lead_id)::int as leads,
+               (select count(*) from chats c where c.company_id = ${ctx.companyId} and c.lead_id in (select lead_id from attributed y where y.campaign_id = x.campaign_id))::int as chats,
+               (select count(*) from orders o where o.company_id = ${ctx.companyId} and o.status <> 'cancelled' and o.lead_id in (select lead_id from attributed y where y.campaign_id = x.campaign_id))::int as orders
+          from attributed x group by x.campaign_id`,
+  );
+  return new Map(rows.map((r) => [r.campaign_id, { leads: Number(r.leads), chats: Number(r.chats), orders: Number(r.orders) }]));
+}
+
 // ---- shaping ----
 
 const windowOf = (ctx: MetricContext) => ({ from: ctx.window.from, to: ctx.window.to, timezone: ctx.timezone });
@@ -393,7 +417,7 @@ export const metricDefinitions: { [N in MetricName]: Answer<N> } = {
   },
 
   async meta_ad_spend(ctx) {
-    const rows = await adRows(ctx);
+    const [rows, brought] = await Promise.all([adRows(ctx), adAttribution(ctx)]);
     const spend = new Map<string, number>();
     const campaigns = new Map<string, { campaignId: string; campaignName: string; currency: string; spend: number; impressions: number; clicks: number }>();
     for (const r of rows) {
@@ -411,7 +435,13 @@ export const metricDefinitions: { [N in MetricName]: Answer<N> } = {
       spend: currencies.map((currency) => ({ currency, amount: round(spend.get(currency) ?? 0) })),
       impressions: sum(rows, (r) => r.impressions),
       clicks: sum(rows, (r) => r.clicks),
-      campaigns: [...campaigns.values()].map((c) => ({ ...c, spend: round(c.spend) })).sort((a, b) => b.spend - a.spend || a.campaignId.localeCompare(b.campaignId)),
+      campaigns: [...campaigns.values()]
+        .map((c) => {
+          const b = brought.get(c.campaignId) ?? { leads: 0, chats: 0, orders: 0 };
+          const per = (n: number) => (n ? round(c.spend / n) : null);
+          return { ...c, spend: round(c.spend), ...b, costPerLead: per(b.leads), costPerChat: per(b.chats), costPerOrder: per(b.orders) };
+        })
+        .sort((a, b) => b.spend - a.spend || a.campaignId.localeCompare(b.campaignId)),
       months: ctx.window.months.flatMap((month) =>
         currencies.map((currency) => {
           const m = rows.filter((r) => r.month === month && r.currency === currency);

@@ -1,11 +1,12 @@
 import { metaAdsMessages, type MetaAdAccountOut } from '@mostrador/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatMoney } from '../../lib/money';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
-import { AdAccountPanel } from './ad-account';
+import { AdAccountPanel, AdCampaigns } from './ad-account';
 
 const admin = { integrations: ['list', 'read', 'create', 'update', 'delete'] };
 
@@ -58,5 +59,32 @@ describe('the Meta ad account in «Ventas»', () => {
     await waitFor(() => expect(calls.some((c) => c.path === '/permissions')).toBe(true));
     expect(screen.queryByRole('button', { name: 'Conectar cuenta publicitaria' })).toBeNull();
     expect(calls.some((c) => c.path === '/meta-ads/account')).toBe(false);
+  });
+});
+
+describe('the campaigns of the window', () => {
+  it('say what each cost and what it brought: leads, chats, sales and the cost of each', () => {
+    const campaign = { campaignId: '1201', campaignName: 'Clic a WhatsApp · 2x1', currency: 'USD', spend: 120, impressions: 48000, clicks: 960 };
+    render(
+      <AdCampaigns
+        locale="es-PE"
+        data={{
+          from: '2026-11-01',
+          to: '2026-11-26',
+          timezone: 'America/Lima',
+          spend: [{ currency: 'USD', amount: 130 }],
+          impressions: 50000,
+          clicks: 1000,
+          months: [],
+          campaigns: [
+            { ...campaign, leads: 8, chats: 8, orders: 3, costPerLead: 15, costPerChat: 15, costPerOrder: 40 },
+            { ...campaign, campaignId: '1202', campaignName: 'Reconocimiento', spend: 10, leads: 0, chats: 0, orders: 0, costPerLead: null, costPerChat: null, costPerOrder: null },
+          ],
+        }}
+      />,
+    );
+    const usd = (n: number) => formatMoney(n, { currency: 'USD', locale: 'es-PE' });
+    expect(screen.getByTestId('ad-campaign-1201-brought').textContent).toBe(`8 leads · 8 chats · 3 órdenes · ${usd(15)} por lead · ${usd(15)} por chat · ${usd(40)} por venta`);
+    expect(screen.getByTestId('ad-campaign-1202-brought').textContent).toBe('0 leads · 0 chats · 0 órdenes');
   });
 });

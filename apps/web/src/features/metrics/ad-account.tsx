@@ -122,7 +122,7 @@ export function AdAccountPanel() {
   );
 }
 
-/** The campaigns of the window, largest spend first: what each cost, how many saw it and clicked. */
+/** The campaigns of the window, largest spend first: what each cost, how many saw it and clicked, the leads, chats and sales it brought and what each cost (decision 0047). */
 export function AdCampaigns({ data, locale }: { data: MetricOutput<'meta_ad_spend'>; locale: string }) {
   if (!data.campaigns.length) return null;
   return (
@@ -134,6 +134,14 @@ export function AdCampaigns({ data, locale }: { data: MetricOutput<'meta_ad_spen
           </Typography>
           <Typography variant="body2" color="text.secondary">
             {formatMoney(c.spend, { currency: c.currency, locale })} · {c.impressions.toLocaleString('es-PE')} impresiones · {c.clicks.toLocaleString('es-PE')} clics
+          </Typography>
+          <Typography variant="body2" sx={{ flexBasis: '100%' }} data-testid={`ad-campaign-${c.campaignId}-brought`}>
+            {c.leads === 1 ? '1 lead' : `${c.leads.toLocaleString('es-PE')} leads`} · {c.chats.toLocaleString('es-PE')} chats · {c.orders === 1 ? '1 orden' : `${c.orders.toLocaleString('es-PE')} órdenes`}
+            {[
+              c.costPerLead !== null ? ` · ${formatMoney(c.costPerLead, { currency: c.currency, locale })} por lead` : '',
+              c.costPerChat !== null ? ` · ${formatMoney(c.costPerChat, { currency: c.currency, locale })} por chat` : '',
+              c.costPerOrder !== null ? ` · ${formatMoney(c.costPerOrder, { currency: c.currency, locale })} por venta` : '',
+            ].join('')}
           </Typography>
         </Box>
       ))}
