@@ -276,3 +276,23 @@ describe('summary and isolation', () => {
     expect(mine.json().payload.every((r: { outcome: string }) => r.outcome === 'budget')).toBe(true);
   });
 });
+
+describe('a slow paid model', () => {
+  it('a batch that runs past its time hands over to a new job instead of outliving the job', async () => {
+    fake.mode = 'timeout';
+    fake.hangMs = 120;
+    const slow = createAnalysisJobs({
+      db: t.database.db,
+      jobs: t.app.jobs,
+      analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
+      analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs: 5000 }),
+      log: t.app.log,
+      batchMs: 300,
+    });
+    // the demo's chats are all unanalysed here (ANALYSIS is off in tests): far more than fit in 300 ms
+    const result = await slow.analyzeCompany(peru);
+    expect(result.more).toBe(true);
+    expect(result.analyzed).toBeGreaterThan(0);
+    expect(result.analyzed).toBeLessThan(20);
+  });
+});

@@ -48,6 +48,7 @@ export function createAnalysisJobs({
   analyzer,
   analyzerFor,
   log,
+  batchMs = 60_000,
 }: {
   db: Db;
   jobs: JobQueue;
@@ -55,6 +56,11 @@ export function createAnalysisJobs({
   /** The company's engine (decision 0046: the OpenAI-compatible one when configured); default `analyzer`. */
   analyzerFor?: (companyId: string) => Promise<Analyzer>;
   log: { error: (obj: unknown, msg?: string) => void };
+  /**
+   * A batch stops after this long and hands over to a new job (a paid model answers in seconds a
+   * chat: 100 of them would outlive the job's expiry); the embedded engine never gets near it.
+   */
+  batchMs?: number;
 }) {
   /** Analyses the given chats of the company (or its dirty ones, BATCH at most); returns how many it wrote. */
   async function analyzeCompany(companyId: string, chatIds?: string[]): Promise<{ analyzed: number; more: boolean }> {
@@ -89,7 +95,13 @@ export function createAnalysisJobs({
     const now = new Date();
     const engine = analyzerFor ? await analyzerFor(companyId) : analyzer;
     let analyzed = 0;
+    let cut = false;
+    const started = performance.now();
     for (const chat of batch) {
+      if (!chatIds && analyzed > 0 && performance.now() - started > batchMs) {
+        cut = true;
+        break;
+      }
       const messages = byChat.get(chat.id) ?? [];
       const a = await engine.analyze({ messages, now }, { companyId, chatId: chat.id, chatName: chat.contact_name });
       // what it saw up to: the chat's own last message time (its dirty mark), else its newest message's
@@ -111,7 +123,7 @@ export function createAnalysisJobs({
       // the embedded engine is synchronous: let requests waiting on the process through between chats
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { analyzed, more: !chatIds && chats.length > BATCH };
+    return { analyzed, more: cut || (!chatIds && chats.length > BATCH) };
   }
 
   /** The company's job: one batch of dirty chats, then another job if more are left. */
