@@ -88,10 +88,10 @@ if (process.env.ANALYSIS_OPENAI === 'fake') {
   const { startFakeOpenAi } = await import('../apps/server/test/fakes/openai.js');
   const fake = await startFakeOpenAi('sk-bench-dry-run-0000');
   closeFake = fake.close;
-  openAiConfig = { baseUrl: fake.url, model: 'gpt-4o-mini', apiKey: 'sk-bench-dry-run-0000' };
+  openAiConfig = { baseUrl: fake.url, model: 'gpt-4o-mini', apiKey: 'sk-bench-dry-run-0000', allowPrivate: true };
   console.log(`OpenAI-compatible engine: dry run against the local fake at ${fake.url} (fixed answer: its accuracy means nothing)`);
 } else if (process.env.ANALYSIS_OPENAI_URL) {
-  openAiConfig = { baseUrl: process.env.ANALYSIS_OPENAI_URL, model: process.env.ANALYSIS_OPENAI_MODEL ?? 'gpt-4o-mini', apiKey: process.env.ANALYSIS_OPENAI_KEY ?? '' };
+  openAiConfig = { baseUrl: process.env.ANALYSIS_OPENAI_URL, model: process.env.ANALYSIS_OPENAI_MODEL ?? 'gpt-4o-mini', apiKey: process.env.ANALYSIS_OPENAI_KEY ?? '', allowPrivate: true };
   console.log(`OpenAI-compatible engine: ${openAiConfig.model} at ${openAiConfig.baseUrl}`);
 }
 if (openAiConfig) {

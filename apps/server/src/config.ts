@@ -37,6 +37,7 @@ const envSchema = z.object({
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional(),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0'),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -94,6 +95,8 @@ export interface Config {
   analysis: boolean;
   /** Seconds a company's analysis waits after a new message, folding the others that arrive meanwhile into one job. */
   analysisDebounceSeconds: number;
+  /** Whether a company's OpenAI-compatible base URL may be an internal address (LLM_ALLOW_PRIVATE_URLS=1; decision 0046). */
+  llmAllowPrivateUrls: boolean;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
+    llmAllowPrivateUrls: e.LLM_ALLOW_PRIVATE_URLS === '1',
     ...overrides,
   };
 }

@@ -40,7 +40,8 @@ interface LedgerRow {
 }
 
 beforeAll(async () => {
-  [t, fake] = await Promise.all([startTestApp(), startFakeOpenAi(KEY)]);
+  // the fake model runs on this machine: the operator's switch lets a base URL be an internal address
+  [t, fake] = await Promise.all([startTestApp({ LLM_ALLOW_PRIVATE_URLS: '1' }), startFakeOpenAi(KEY)]);
   [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');
@@ -74,12 +75,12 @@ async function chat(companyId = peru, texts = ['hola, mi pedido no llega hace un
   return row.id;
 }
 
-const jobs = (timeoutMs = 2000) =>
+const jobs = (timeoutMs = 2000, allowPrivate = true) =>
   createAnalysisJobs({
     db: t.database.db,
     jobs: t.app.jobs,
     analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
-    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs }),
+    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs, allowPrivate }),
     log: t.app.log,
   });
 
@@ -189,6 +190,15 @@ describe('the engine and the ledger', () => {
     expect(row.cost_usd).toBeCloseTo(promptTokens ? costOf(1200, 80) : 0, 12);
   });
 
+  it('a base URL on an internal address is refused unless the operator allows it: the embedded engine answers and the ledger says why', async () => {
+    const chatId = await chat();
+    expect(await jobs(2000, false).analyzeCompany(peru, [chatId])).toEqual({ analyzed: 1, more: false });
+    expect(await analysisOf(chatId)).toMatchObject({ engine: 'embedded' });
+    const row = await lastRow();
+    expect(row).toMatchObject({ outcome: 'fallback', prompt_tokens: 0 });
+    expect(row.error).toContain('dirección interna (127.0.0.1)');
+  });
+
   it('a reached monthly budget pauses the paid engine; the analysis goes on with the embedded one; a new budget lifts it', async () => {
     await resetMonth();
     // each call costs 0.000228 USD; its estimate before the call is smaller: two fit in 0.0005, the third does not
@@ -285,11 +295,12 @@ describe('a slow paid model', () => {
       db: t.database.db,
       jobs: t.app.jobs,
       analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
-      analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs: 5000 }),
+      analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs: 5000, allowPrivate: true }),
       log: t.app.log,
       batchMs: 300,
     });
-    // the demo's chats are all unanalysed here (ANALYSIS is off in tests): far more than fit in 300 ms
+    // every chat of the demo unanalysed again (the tests above analysed some): far more than fit in 300 ms
+    await t.sql('delete from chat_analyses where company_id = $1', [peru]);
     const result = await slow.analyzeCompany(peru);
     expect(result.more).toBe(true);
     expect(result.analyzed).toBeGreaterThan(0);

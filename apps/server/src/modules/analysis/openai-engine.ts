@@ -11,6 +11,8 @@ import {
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Conversation } from './types.js';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * The OpenAI-compatible engine (issue 14, decision 0046): one chat completion per conversation
@@ -71,6 +73,31 @@ export interface OpenAiEngineConfig {
   apiKey: string;
   /** Milliseconds before the call is given up (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Whether the base URL may point at a private, loopback or link-local address (a model on the
+   * server's own network). Off unless the operator allows it (LLM_ALLOW_PRIVATE_URLS=1): a
+   * company's admin must not make the server call its internal services.
+   */
+  allowPrivate?: boolean;
+}
+
+const internal = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) internal.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['::ffff:0:0', 96]] as const) internal.addSubnet(net, bits, 'ipv6');
+
+/** Refuses a base URL whose host is (or resolves to) an internal address, unless allowed. */
+export async function assertReachableBaseUrl(baseUrl: string, allowPrivate = false): Promise<void> {
+  if (allowPrivate) return;
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  let addresses: Array<{ address: string; family: number }>;
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
+  } catch {
+    throw new LlmCallError('network', `No se encontró el servidor «${host}»: revisa la URL base`);
+  }
+  if (addresses.some((a) => internal.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))) {
+    throw new LlmCallError('network', `La URL base apunta a una dirección interna (${host}): por seguridad solo se aceptan direcciones públicas; el administrador del servidor puede permitirlas (LLM_ALLOW_PRIVATE_URLS=1)`);
+  }
 }
 
 export type LlmFailure = 'http' | 'auth' | 'rate_limit' | 'timeout' | 'network' | 'invalid';
@@ -121,6 +148,7 @@ export function llmErrorOf(error: unknown, timeoutMs: number): LlmCallError {
 /** Analyses one conversation with the model; throws `LlmCallError` on any failure. */
 export async function analyzeWithOpenAi(config: OpenAiEngineConfig, conversation: Conversation): Promise<OpenAiAnswer> {
   const timeoutMs = config.timeoutMs ?? 30_000;
+  await assertReachableBaseUrl(config.baseUrl, config.allowPrivate);
   const started = performance.now();
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {

@@ -16,7 +16,20 @@ import { llmSettingsOf, monthOf, recordCall, reserveBudget, settleBudget } from 
  * (HTTP error, timeout, network, an answer that is not the schema) is a `fallback` row saying
  * why, with what it still cost, and the embedded engine answers.
  */
-export function companyAnalyzers({ db, secrets, embedded = embeddedAnalyzer, timeoutMs = 30_000 }: { db: Db; secrets: Pick<SecretBox, 'open'>; embedded?: Analyzer; timeoutMs?: number }) {
+export function companyAnalyzers({
+  db,
+  secrets,
+  embedded = embeddedAnalyzer,
+  timeoutMs = 30_000,
+  allowPrivate = false,
+}: {
+  db: Db;
+  secrets: Pick<SecretBox, 'open'>;
+  embedded?: Analyzer;
+  timeoutMs?: number;
+  /** LLM_ALLOW_PRIVATE_URLS: the base URL may be an internal address (openai-engine.ts). */
+  allowPrivate?: boolean;
+}) {
   return async function analyzerFor(companyId: string): Promise<Analyzer> {
     const settings = await llmSettingsOf(db, companyId);
     if (!settings?.enabled || !settings.apiKey) return embedded;
@@ -36,7 +49,7 @@ export function companyAnalyzers({ db, secrets, embedded = embeddedAnalyzer, tim
         }
         const started = performance.now();
         try {
-          const answer = await analyzeWithOpenAi({ baseUrl: settings.baseUrl, model: settings.model, apiKey, timeoutMs }, conversation);
+          const answer = await analyzeWithOpenAi({ baseUrl: settings.baseUrl, model: settings.model, apiKey, timeoutMs, allowPrivate }, conversation);
           const costUsd = llmCostUsd(answer.promptTokens, answer.completionTokens, prices);
           await settleBudget(db, companyId, month, estimate, costUsd);
           await recordCall(db, { ...base, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens, costUsd, latencyMs: answer.latencyMs, outcome: 'ok' });

@@ -102,7 +102,7 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
       const base = { companyId, name: 'Prueba de conexión', model: settings.model, feature: 'connection_test' as const, currency };
       const started = performance.now();
       try {
-        const answer = await testOpenAiConnection({ baseUrl: settings.baseUrl, model: settings.model, apiKey: app.secrets.open<string>(settings.apiKey), timeoutMs: 20_000 });
+        const answer = await testOpenAiConnection({ baseUrl: settings.baseUrl, model: settings.model, apiKey: app.secrets.open<string>(settings.apiKey), timeoutMs: 20_000, allowPrivate: app.settings.llmAllowPrivateUrls });
         const costUsd = llmCostUsd(answer.promptTokens, answer.completionTokens, prices);
         await settleBudget(db, companyId, monthOf(timezone), 0, costUsd);
         await recordCall(db, { ...base, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens, costUsd, latencyMs: answer.latencyMs, outcome: 'ok' });
