@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { Readable } from 'node:stream';
 import { type LeadStatus, leadFilterQuery, leadImportResult, leadStatusLabels, platformLabels, resources } from '@mostrador/contract';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -16,6 +15,7 @@ import { cleanLeadOnPlatform } from './conditions.js';
 import { csvLine, UTF8_BOM } from './csv.js';
 import { countryTimezone, validTimezone } from './summary.js';
 import { importLeads } from './lead-import.js';
+import { sendCsv } from '../../lib/csv-response.js';
 
 /** Rows read per query while exporting: memory stays flat whatever the company's size. */
 export const EXPORT_BATCH = 2000;
@@ -183,8 +183,6 @@ export async function* exportRows(
   }
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-
 /**
  * GET /leads/export, GET /clean-leads/export (the list's filters → text/csv) and
  * POST /leads/import (a text/csv body → LeadImportResult). The text/csv parser lives in this
@@ -209,21 +207,8 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
           const socket = reply.raw.socket;
           if (socket && socket.writableLength > 0) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
         };
-        const rows = exportRows(db, kind, where, flushed);
         // the first batch (and any error in it) before the status line
-        const first = await rows.next();
-        const stream = Readable.from(
-          (async function* () {
-            if (!first.done) yield first.value;
-            yield* rows;
-          })(),
-        );
-        stream.on('error', (error) => request.log.error({ err: error }, 'la exportación CSV se interrumpió'));
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${filename}-${today()}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return sendCsv(request, reply, exportRows(db, kind, where, flushed), filename);
       },
     );
   exportRoute('leads', 'leads');

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   massiveLogRecipientQuery,
   massiveLogReportOut,
@@ -22,6 +21,7 @@ import { exportErrorLine } from '../leads/csv-routes.js';
 import { timezoneOf } from '../leads/summary.js';
 import { createSendingEngine } from './engine.js';
 import { recipientsOf } from './routes.js';
+import { sendCsv } from '../../lib/csv-response.js';
 
 const logNotFound = 'El envío masivo no existe en esta compañía';
 const EXPORT_BATCH = 2_000;
@@ -96,20 +96,7 @@ export const messageHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const tenant = tenantOf(request);
       const where = templateLogs.whereOf(tenant, request.query as Record<string, unknown>);
       const dateOf = localDateTime(await timezoneOf(db, tenant.companyId));
-      const rows = exportTemplateLogs(db, where, dateOf);
-      const first = await rows.next();
-      const stream = Readable.from(
-        (async function* () {
-          if (!first.done) yield first.value;
-          yield* rows;
-        })(),
-      );
-      stream.on('error', (error) => request.log.error({ err: error }, 'la exportación CSV se interrumpió'));
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="historial-plantillas-${new Date().toISOString().slice(0, 10)}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendCsv(request, reply, exportTemplateLogs(db, where, dateOf), 'historial-plantillas');
     },
   );
 };
