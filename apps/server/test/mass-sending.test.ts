@@ -1,10 +1,11 @@
 import { massSendMessages, type SendCheckOut, sendingMessages, type SendOut, usdTo, whatsappRates } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
+import type { CloudLine } from './fakes/cloud-line.js';
 import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
-import { deliver, type FakeGraph, startFakeGraph, whatsappStatus } from './fakes/meta.js';
+import { deliver, type FakeGraph, whatsappStatus } from './fakes/meta.js';
+import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /**
  * Massive sends to an audience and the Imagina template calls (issue 13, decision 0043), against
@@ -16,6 +17,7 @@ const TOKEN = 'EAAGm0PX4ZCpsBAJ9masivosTokenDePrueba43';
 const LINE = '109000000000043';
 const WABA = '102290129340043';
 
+let lineApp: LineApp;
 let t: TestApp;
 let fake: FakeGraph;
 let line: CloudLine;
@@ -54,14 +56,9 @@ const sendsTo = (phones: string[]) => line.log.filter((l) => phones.includes(l.t
 const countOf = async (table: string) => Number((await t.sql<{ n: number }>(`select count(*)::int as n from ${table} where company_id = $1`, [peru]))[0].n);
 
 beforeAll(async () => {
-  line = cloudLine(TOKEN);
-  fake = await startFakeGraph(TOKEN, line.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
-  peru = admin.company('Demo Perú');
-  acmeCo = acme.company('Acme');
+  lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA });
+  ({ t, fake, line, admin, acme, peru, acmeCo } = lineApp);
   line.messagingLimit = 'TIER_250';
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
   const [promo] = await t.sql<{ id: string }>(
     `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
      values ($1, $2, '7300001', 'promo_masiva', 'es_PE', 'MARKETING', 'APPROVED', 'Hola {{1}}, llegó el 2x1 en gaseosas.', '["María"]', '["nombre"]'),
@@ -71,11 +68,7 @@ beforeAll(async () => {
   );
   promoId = promo.id;
 }, 120_000);
-afterAll(async () => {
-  line?.close();
-  await t?.close();
-  await fake?.close();
-});
+afterAll(() => lineApp?.close());
 
 describe('the pre-send check of a massive send', () => {
   it('says who gets free text and why the others do not, against the daily limit, at no cost — and writes nothing', async () => {

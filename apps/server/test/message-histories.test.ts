@@ -1,10 +1,11 @@
 import { type MassiveLogReport, type SendOut } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
-import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
-import { deliver, type FakeGraph, startFakeGraph, whatsappStatus } from './fakes/meta.js';
+import type { CloudLine } from './fakes/cloud-line.js';
+import { deliver, type FakeGraph, whatsappStatus } from './fakes/meta.js';
+import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /**
  * The message histories (issue 13, decision 0042): the template history follows the template
@@ -16,6 +17,7 @@ const TOKEN = 'EAAGm0PX4ZCpsBAJ9historialTokenDePrueba42';
 const LINE = '109000000000042';
 const WABA = '102290129340042';
 
+let lineApp: LineApp;
 let t: TestApp;
 let fake: FakeGraph;
 let line: CloudLine;
@@ -59,14 +61,9 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20
 }
 
 beforeAll(async () => {
-  line = cloudLine(TOKEN);
-  fake = await startFakeGraph(TOKEN, line.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url, WHATSAPP_THROUGHPUT: '50' });
-  [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
-  peru = admin.company('Demo Perú');
-  acmeCo = acme.company('Acme');
+  lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA, env: { WHATSAPP_THROUGHPUT: '50' } });
+  ({ t, fake, line, admin, acme, peru, acmeCo } = lineApp);
   processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
   const [row] = await t.sql<{ id: string }>(
     `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
      values ($1, $2, '7200001', 'historial_promo', 'es_PE', 'MARKETING', 'APPROVED', 'Hola {{1}}, esta semana tenemos 2x1 en gaseosas.', '["María"]', '["nombre"]') returning id`,
@@ -74,11 +71,7 @@ beforeAll(async () => {
   );
   templateId = row.id;
 }, 120_000);
-afterAll(async () => {
-  line?.close();
-  await t?.close();
-  await fake?.close();
-});
+afterAll(() => lineApp?.close());
 
 describe('the template history', () => {
   it('has a row for each template sent from a chat, whose status follows the webhooks (delivered, read, failed with the reason)', async () => {

@@ -2,10 +2,11 @@ import { type ChunkDetail, type ProgrammedChunks, type RecipientOut, type SendOu
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSendingEngine } from '../src/modules/sending/engine.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
-import { type CloudLine, cloudLine } from './fakes/cloud-line.js';
-import { deliver, type FakeGraph, startFakeGraph } from './fakes/meta.js';
+import type { CloudLine } from './fakes/cloud-line.js';
+import { deliver, type FakeGraph } from './fakes/meta.js';
+import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /**
  * Campaign chunks through the sending engine (issue 13, decision 0041) against a fake WhatsApp
@@ -18,6 +19,7 @@ const LINE = '109000000000041';
 const WABA = '102290129340041';
 const RATE = 20;
 
+let lineApp: LineApp;
 let t: TestApp;
 let fake: FakeGraph;
 let line: CloudLine;
@@ -55,14 +57,9 @@ const finished = (s: SendOut) => ['sent', 'error', 'sent_with_some_errors', 'sto
 const sendsTo = (phones: string[]) => line.log.filter((l) => phones.includes(l.to));
 
 beforeAll(async () => {
-  line = cloudLine(TOKEN);
-  fake = await startFakeGraph(TOKEN, line.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url, WHATSAPP_THROUGHPUT: String(RATE) });
-  [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
-  peru = admin.company('Demo Perú');
-  acmeCo = acme.company('Acme');
+  lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA, env: { WHATSAPP_THROUGHPUT: String(RATE) } });
+  ({ t, fake, line, admin, acme, peru, acmeCo } = lineApp);
   processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
   await t.sql(
     `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
      values ($1, $2, '7100001', 'promo_campana', 'es_PE', 'MARKETING', 'APPROVED', 'Hola {{1}}, esta semana tenemos 2x1 en gaseosas.', '["María"]', '["nombre"]'),
@@ -70,11 +67,7 @@ beforeAll(async () => {
     [peru, WABA],
   );
 }, 120_000);
-afterAll(async () => {
-  line?.close();
-  await t?.close();
-  await fake?.close();
-});
+afterAll(() => lineApp?.close());
 
 describe('a campaign chunk', () => {
   it('goes once to each person of its page with their own values; who is left out says why; the thread shows it', async () => {
