@@ -39,7 +39,7 @@ const listScreens: Array<[path: string, title: string]> = [
   ['/etiquetas-mostrador', 'Etiquetas Mostrador'],
   ['/comentarios-sin-respuesta', 'Comentarios sin respuesta'],
   ['/facebook-audiencias', 'Audiencias de Facebook'],
-  ['/imagina_mensajes_de_plantilla', 'Mensajes de plantilla Imagina'],
+  ['/imagina_mensajes_de_plantilla', 'Plantillas Imagina'],
   ['/marketing/campaigns', 'Campañas'],
   ['/marketing/segmentos', 'Segmentos'],
   ['/marketing/historial-plantillas', 'Historial de plantillas'],

@@ -71,7 +71,7 @@ export const imaginaTemplateMessages = defineResource({
       whatsappTemplate: 'promo_fin_de_mes',
     },
     {
-      name: 'seguimiento_cotizacion',
+      name: 'cotizacion_pendiente',
       language: 'es_PE',
       category: 'UTILITY',
       body: 'Hola {{nombre}}, te escribe {{agente}} de {{empresa}}. ¿Pudiste revisar la cotización que te enviamos? Quedo atento.',
