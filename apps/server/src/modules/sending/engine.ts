@@ -771,7 +771,8 @@ export function createSendingEngine(deps: EngineDeps) {
         if (changed.length) await publishSends(companyId, changed);
         const { send, rows, nextAt } = await claim(companyId, batchSize);
         if (!send) {
-          const finished = await finalize(companyId);
+          // a stop asked between this iteration's applyStops and its claim left its send unclaimable: applied now, not at the next sweep
+          const finished = [...(await applyStops(companyId)), ...(await finalize(companyId))];
           await publishSends(companyId, finished);
           if (nextAt === undefined) {
             // rows another (dead) runner left claimed: come back when they can be reconciled

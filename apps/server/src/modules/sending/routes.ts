@@ -305,6 +305,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       sendingMessages.notRunning,
       sendingMessages.chunkStopped,
     );
+    // the runner applies the stop between two batches; one that was about to end is started again to apply it
+    await wake(companyId);
     return out;
   });
 
