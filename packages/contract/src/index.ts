@@ -31,5 +31,6 @@ export * from './whatsapp-pricing.js';
 export * from './imagina.js';
 export * from './analysis.js';
 export * from './meta-ads-api.js';
+export * from './audience-api.js';
 export * from './metrics-api.js';
 export * from './llm-api.js';

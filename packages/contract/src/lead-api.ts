@@ -68,7 +68,7 @@ export const byLabelsQuery = listQuery.extend({
     .optional(),
 });
 
-/** POST …/send-to-audience: validated, recorded and queued (the Custom Audiences upload itself comes with the integrations). */
+/** POST …/send-to-audience: validated, recorded and queued; the `audience.upload` job uploads it to Meta (decision 0048). */
 export const sendToAudienceInput = z
   .object({
     audienceId: zId(),
@@ -79,13 +79,6 @@ export const sendToAudienceInput = z
   })
   .strict();
 export const audienceSendResult = z.object({ msg: z.string(), sendId: z.string(), count: z.number().int() });
-/**
- * A send's state (decision 0015): queued → pendiente-de-integracion (the job marked the
- * records as members of the audience; the upload to Meta comes with the integration) |
- * cancelado (the audience was deleted before the job ran).
- */
-export const audienceSendStatuses = ['queued', 'pendiente-de-integracion', 'cancelado'] as const;
-export type AudienceSendStatus = (typeof audienceSendStatuses)[number];
 
 /** POST /clean-leads/set_mostrador_labels_massive: add labels to every clean lead of a segment. */
 export const labelsMassiveInput = z

@@ -185,10 +185,16 @@ export const chatWindows = pgTable('chat_windows', {
 
 /**
  * A send of leads or clean leads to a Facebook custom audience (POST /leads/send-to-audience,
- * /clean-leads/send-to-audience; decision 0015): what was asked, by whom, how many matched,
- * and what the `audience.upload` job did. status: queued → pendiente-de-integracion (the
- * records were marked as members; nothing was uploaded to Meta yet) | cancelado (the
- * audience was deleted before the job ran).
+ * /clean-leads/send-to-audience; decisions 0015, 0048): what was asked, by whom, how many
+ * matched, and how the `audience.upload` job is going. status: queued → uploading → finished |
+ * failed (`reason`) | cancelado (the audience was deleted before the job ran);
+ * pendiente-de-integracion for sends recorded before the upload existed.
+ *
+ * Resuming: people go in id order; `cursorId` is the last person of the last batch Meta accepted
+ * (`batchesDone`). A batch is sent in Meta's upload session `sessionId` as `sessionSeq + 1`;
+ * `inFlight` is set before the call and cleared with the batch's accept, so a crash between the
+ * two (Meta's answer unknown) resumes in a new session: never the same batch twice in one
+ * session. `leaseUntil`: the worker uploading it (renewed each batch; a crashed one expires).
  */
 export const audienceSends = pgTable(
   'audience_sends',
@@ -205,9 +211,23 @@ export const audienceSends = pgTable(
     count: integer('count').notNull(),
     marked: integer('marked'),
     status: text('status').$type<AudienceSendStatus>().notNull().default('queued'),
+    total: integer('total').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    received: integer('received').notNull().default(0),
+    invalid: integer('invalid').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    batchesDone: integer('batches_done').notNull().default(0),
+    batchesTotal: integer('batches_total').notNull().default(0),
+    cursorId: uuid('cursor_id'),
+    sessionId: text('session_id'),
+    sessionSeq: integer('session_seq').notNull().default(0),
+    inFlight: boolean('in_flight').notNull().default(false),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    reason: text('reason'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [index('audience_sends_company_created_idx').on(t.companyId, t.createdAt)],
 );
