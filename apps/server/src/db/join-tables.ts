@@ -1,7 +1,7 @@
 import type { AudienceSendStatus } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { chatsTable, cleanLeadsTable, facebookAudiencesTable, groupsTable, leadsTable, marketingSegmentsTable } from './resource-tables.js';
+import { chatsTable, cleanLeadsTable, facebookAudiencesTable, groupsTable, leadsTable, mailchimpsTable, marketingSegmentsTable } from './resource-tables.js';
 import { companies, users } from './schema.js';
 
 /** Members of a group (SPEC §7 Groups: GET /groups/{id}/users, PUT /groups/{id}/users/). */
@@ -258,9 +258,12 @@ export const audienceMembers = pgTable(
 );
 
 /**
- * A request to sync Mostrador labels of a segment's clean leads to Mailchimp
- * (set_mostrador_labels_massive with hasToSendToMailchimp; decision 0015). status: queued →
- * pendiente-de-integracion (the Mailchimp sync itself comes with that integration).
+ * A Mailchimp sync (decision 0048). `labels`: the people of a set_mostrador_labels_massive call
+ * with hasToSendToMailchimp (the segment's clean leads carrying one of `labelIds`) upserted in
+ * every audience of the company with their labels as tags. `pull`: the members of one audience
+ * (`mailchimpId`) brought into mailchimp_contacts. status: queued → running → done | failed; the
+ * counts move as contacts are done (each one's row in mailchimp_sync_contacts), `heartbeatAt`
+ * says the running sync is alive (one sync per company at a time, across processes).
  */
 export const mailchimpLabelSyncs = pgTable(
   'mailchimp_label_syncs',
@@ -269,15 +272,55 @@ export const mailchimpLabelSyncs = pgTable(
     companyId: uuid('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'labels' | 'pull'>().notNull().default('labels'),
     segmentId: uuid('segment_id').references(() => marketingSegmentsTable.id, { onDelete: 'set null' }),
+    mailchimpId: uuid('mailchimp_id').references(() => mailchimpsTable.id, { onDelete: 'set null' }),
     labelIds: jsonb('label_ids').notNull(),
     count: integer('count').notNull(),
     status: text('status').notNull().default('queued'),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    ok: integer('ok').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    requests: integer('requests').notNull().default(0),
+    message: text('message'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     processedAt: timestamp('processed_at', { withTimezone: true }),
   },
   (t) => [index('mailchimp_label_syncs_company_created_idx').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * A sync's report: one row per contact and audience as it is done (ok, error or skipped, with
+ * the Spanish reason). A resumed sync skips the contacts that have their row. `contactKey` is the
+ * clean lead's id (labels) or the e-mail (pull); the audience's name is kept with it, so the
+ * report outlives a removed credential.
+ */
+export const mailchimpSyncContacts = pgTable(
+  'mailchimp_sync_contacts',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    syncId: uuid('sync_id')
+      .notNull()
+      .references(() => mailchimpLabelSyncs.id, { onDelete: 'cascade' }),
+    audienceKey: text('audience_key').notNull(),
+    contactKey: text('contact_key').notNull(),
+    audienceName: text('audience_name'),
+    cleanLeadId: uuid('clean_lead_id'),
+    email: text('email'),
+    name: text('name'),
+    outcome: text('outcome').$type<'ok' | 'error' | 'skipped'>().notNull(),
+    reason: text('reason'),
+    tags: jsonb('tags').notNull().default([]),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.syncId, t.audienceKey, t.contactKey] }), index('mailchimp_sync_contacts_company_sync_idx').on(t.companyId, t.syncId, t.outcome)],
 );
 
 /**
