@@ -29,5 +29,5 @@ ALTER TABLE "mailchimp_sync_contacts" ADD CONSTRAINT "mailchimp_sync_contacts_co
 ALTER TABLE "mailchimp_sync_contacts" ADD CONSTRAINT "mailchimp_sync_contacts_sync_id_mailchimp_label_syncs_id_fk" FOREIGN KEY ("sync_id") REFERENCES "public"."mailchimp_label_syncs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mailchimp_sync_contacts_company_sync_idx" ON "mailchimp_sync_contacts" USING btree ("company_id","sync_id","outcome");--> statement-breakpoint
 ALTER TABLE "mailchimp_label_syncs" ADD CONSTRAINT "mailchimp_label_syncs_mailchimp_id_mailchimps_id_fk" FOREIGN KEY ("mailchimp_id") REFERENCES "public"."mailchimps"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
--- syncs recorded before the integration existed are sent now (decision 0048)
+-- syncs recorded before the integration existed are sent now (decision 0051)
 UPDATE "mailchimp_label_syncs" SET "status" = 'queued' WHERE "status" = 'pendiente-de-integracion';
