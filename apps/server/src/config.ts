@@ -32,6 +32,10 @@ const envSchema = z.object({
   WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional(),
   SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional(),
   GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
+  MAILCHIMP_API_URL: z
+    .string()
+    .regex(/^https?:\/\/\S*\{dc\}\S*$/, { error: 'MAILCHIMP_API_URL debe ser una URL con {dc} donde va el servidor, como https://{dc}.api.mailchimp.com/3.0' })
+    .default('https://{dc}.api.mailchimp.com/3.0'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
@@ -81,6 +85,8 @@ export interface Config {
   sendProvider: 'graph' | 'sandbox';
   /** Base of the Graph API, version included (tests point it at a fake server). */
   graphApiUrl: string;
+  /** Base of the Mailchimp Marketing API with `{dc}` for the server prefix (decision 0051; tests point it at a fake). */
+  mailchimpApiUrl: string;
   /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
   sandboxStatusSeconds: number;
   /** Messages per second a company's WhatsApp line is sent at by campaigns and massive messages (Meta's default 80; decision 0041). */
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metaAppId: e.META_APP_ID,
     sendProvider: e.SEND_PROVIDER ?? (e.NODE_ENV === 'production' ? 'graph' : 'sandbox'),
     graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
+    mailchimpApiUrl: e.MAILCHIMP_API_URL.replace(/\/+$/, ''),
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     orderRateLimit: e.ORDER_RATE_LIMIT,
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
