@@ -168,3 +168,63 @@ export const metricsAnalysesMonthly = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.month, t.channel, t.dimension, t.label] })],
 );
+
+/**
+ * Ad attribution (decision 0047), per lead: the lead's first referral (lead_referrals, earliest
+ * created_at, then id) when it names an ad (`referral.sourceId`, else `adId`), its local day, and
+ * the lead's chats and orders that were not cancelled — what this lead adds to metrics_ads_daily.
+ * Kept by triggers on lead_referrals, chats and orders (migration 0032); leads whose first referral
+ * names no ad have no row.
+ */
+export const metricsAdLeads = pgTable(
+  'metrics_ad_leads',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    leadId: uuid('lead_id').notNull(),
+    referralId: uuid('referral_id').notNull(),
+    referredAt: timestamp('referred_at', { withTimezone: true }).notNull(),
+    day: date('day').notNull(),
+    adId: text('ad_id').notNull(),
+    chats: integer('chats').notNull(),
+    orders: integer('orders').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.leadId] })],
+);
+
+/**
+ * What each ad brought, per local day of its leads' first referral: the leads, their chats and
+ * their orders that were not cancelled (sums of metrics_ad_leads). The ad's campaign is not kept
+ * here: meta_ad_spend joins meta_ads (which the insights sync rewrites) when it reads.
+ */
+export const metricsAdsDaily = pgTable(
+  'metrics_ads_daily',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    adId: text('ad_id').notNull(),
+    leads: integer('leads').notNull(),
+    chats: integer('chats').notNull(),
+    orders: integer('orders').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.adId] })],
+);
+
+/** metrics_ads_daily by month (written with it): the whole months of a window read these. */
+export const metricsAdsMonthly = pgTable(
+  'metrics_ads_monthly',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    adId: text('ad_id').notNull(),
+    leads: integer('leads').notNull(),
+    chats: integer('chats').notNull(),
+    orders: integer('orders').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.month, t.adId] })],
+);
