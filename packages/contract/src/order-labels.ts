@@ -45,5 +45,9 @@ export const shippingMethodLabels: Record<ShippingMethod, string> = {
 /** The currency a company sells in, by its country (SPEC §9 countries). */
 export const currencyOfCountry: Record<CountryCode, Currency> = { PE: 'PEN', CL: 'CLP', CO: 'COP', ES: 'EUR' };
 
+/** A company's currency: its setting (`settings.currency`), else its country's, else PEN. */
+export const companyCurrency = (setting: string | null | undefined, country: string): string =>
+  setting ?? (currencyOfCountry as Record<string, Currency | undefined>)[country] ?? 'PEN';
+
 /** Units of one line a customer may order at once. */
 export const MAX_LINE_QUANTITY = 999;

@@ -294,8 +294,9 @@ export const massSendMessages = {
   emptyAudience: 'Nadie de esta audiencia recibiría el mensaje: revisa los omitidos',
   imaginaNotFound: 'La plantilla Imagina no existe en esta compañía',
   imaginaNotApproved: (name: string) => `La plantilla Imagina «${name}» es un borrador: apruébala antes de enviarla`,
-  imaginaNoTemplate: 'Fuera de las 24 horas solo se puede escribir con una plantilla aprobada: vincula una plantilla de WhatsApp a esta plantilla Imagina',
   templateNotFound: 'La plantilla no existe en la línea de WhatsApp de la empresa',
-  overLimit: (n: number) => `${n.toLocaleString('es-PE')} personas superan el límite diario de la línea: WhatsApp no les entregará el mensaje hasta que se libere cupo`,
+  /** The pre-send check's warning (the composer's panel and its confirmation). */
+  overLimit: (n: number) =>
+    `${n.toLocaleString('es-PE')} ${n === 1 ? 'persona de este envío supera' : 'personas de este envío superan'} el límite diario de la línea: WhatsApp no les entregará el mensaje hasta que se libere cupo (el cupo se mueve con las últimas 24 horas)`,
   limitUnknown: 'No se pudo consultar el límite diario de la línea en Meta',
 } as const;

@@ -1,4 +1,4 @@
-import { type CountryCode, currencyOfCountry, type Role, type SessionUser } from '@mostrador/contract';
+import { companyCurrency, type CountryCode, type Role, type SessionUser } from '@mostrador/contract';
 import { countryTimezone, validTimezone } from '../leads/summary.js';
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -40,7 +40,7 @@ export async function loadSessionUser(db: Db, userId: string): Promise<Omit<Sess
     .where(eq(memberships.userId, userId))
     .orderBy(desc(memberships.isDefault), asc(companies.name));
   const list = rows.map((r, i) => ({
-    company: { _id: r.id, name: r.name, country: r.country as CountryCode, currency: r.currency ?? currencyOfCountry[r.country as CountryCode] ?? 'PEN', timezone: validTimezone(r.timezone) ?? countryTimezone(r.country) },
+    company: { _id: r.id, name: r.name, country: r.country as CountryCode, currency: companyCurrency(r.currency, r.country), timezone: validTimezone(r.timezone) ?? countryTimezone(r.country) },
     // exactly one default, even if the data has none flagged
     default: rows.some((x) => x.isDefault) ? r.isDefault : i === 0,
     role: r.role as Role,

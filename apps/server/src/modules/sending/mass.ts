@@ -1,7 +1,5 @@
+import { currencyOf } from '../companies/currency.js';
 import {
-  type Currency,
-  currencyOfCountry,
-  type CountryCode,
   type MassAudience,
   type MassMessage,
   MAX_MASS_AUDIENCE,
@@ -37,7 +35,7 @@ import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { assertCompanyLabels } from '../leads/audience.js';
-import { segmentCondition } from '../leads/labels-massive.js';
+import { segmentAudience } from '../leads/segment-audience.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
 import type { SendContent, SendingEngine } from './engine.js';
@@ -68,13 +66,6 @@ export type PlannedAudience = NonNullable<SendContent['audience']>;
  * /marketing/massive-messages (POST /sends/check, POST /sends) and the Imagina template calls.
  * The engine does the sending (engine.ts); this writes what it should send and to whom.
  */
-/** The company's currency (its setting, else its country's) when a rate to it is known (`usdTo`), else USD. */
-export async function currencyOf(db: Db, companyId: string): Promise<string> {
-  const [c] = await rowsOf<{ country: string; currency: string | null }>(db, sql`select country, settings->>'currency' as currency from companies where id = ${companyId}`);
-  const currency = c?.currency ?? (currencyOfCountry[c?.country as CountryCode] as Currency | undefined) ?? 'PEN';
-  return currency in usdTo ? currency : 'USD';
-}
-
 export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets: Pick<SecretBox, 'open'>; wake: (companyId: string) => Promise<unknown> }) {
   const { db, engine, secrets } = deps;
   const limits = new Map<string, { tier: MessagingTier | null; at: number }>();
@@ -132,16 +123,6 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     return { planned: { filters }, filters };
   }
 
-  async function audienceSize(companyId: string, planned: PlannedAudience, filters: SegmentFilters): Promise<number> {
-    const where = planned.cleanLeadIds
-      ? planned.cleanLeadIds.length
-        ? sql`id in (${sql.join(planned.cleanLeadIds.map((id) => sql`${id}`), sql`, `)})`
-        : sql`false`
-      : segmentCondition(filters, await timezoneOf(db, companyId));
-    const [{ n }] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${where}`);
-    return Number(n);
-  }
-
   /** The line's messaging limit, from Meta (cached ten minutes); null tier = unknown. */
   async function tierOf(companyId: string): Promise<MessagingTier | null> {
     const [line] = await rowsOf<{ provider_id: string; access_token: string | null }>(db, sql`select provider_id, access_token from channels where company_id = ${companyId} and kind = 'whatsapp'`);
@@ -177,7 +158,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     input: { audience: PlannedAudience; filters: SegmentFilters; dedupeKey?: string } & ({ message: MassMessage } | { content: SendContent } | { blocking: string }),
   ): Promise<SendCheckOut> {
     const { companyId } = tenant;
-    const size = await audienceSize(companyId, input.audience, input.filters);
+    const size = await segmentAudience(db, companyId, input.filters, input.audience.cleanLeadIds);
     if (size > MAX_MASS_AUDIENCE) throw new AppError('VALIDATION', massSendMessages.audienceTooLarge(size), [{ path: 'audience', msg: massSendMessages.audienceTooLarge(size) }]);
     let content: SendContent = {};
     let blocking: string | undefined;

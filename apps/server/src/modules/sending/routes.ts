@@ -25,7 +25,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { segmentCondition } from '../leads/labels-massive.js';
+import { segmentAudience } from '../leads/segment-audience.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
 import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
@@ -127,13 +127,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** How many clean leads the segment holds now. */
   async function audienceOf(companyId: string, segmentId: string | null): Promise<number> {
-    const [segment] = segmentId ? await rowsOf<{ filters: unknown }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${segmentId}`) : [];
-    if (!segment) return 0;
-    const [{ n }] = await rowsOf<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${segmentCondition(segment.filters as never, await timezoneOf(db, companyId))}`,
-    );
-    return Number(n);
+    const [segment] = segmentId ? await rowsOf<{ filters: SegmentFilters | null }>(db, sql`select filters from marketing_segments where company_id = ${companyId} and id = ${segmentId}`) : [];
+    return segment ? segmentAudience(db, companyId, segment.filters) : 0;
   }
 
   async function chunkOf(companyId: string, campaignId: string, chunkPage: number) {

@@ -1,4 +1,4 @@
-import { type MassAudience, type MassMessage, type SendCheckInput, type SendOut, sendStatusLabels, templateCategoryLabels, templateLeadFields, templateLanguageLabels } from '@mostrador/contract';
+import { massSendMessages, type MassAudience, type MassMessage, type SendCheckInput, type SendOut, sendStatusLabels, templateCategoryLabels, templateLeadFields, templateLanguageLabels } from '@mostrador/contract';
 import HistoryIcon from '@mui/icons-material/History';
 import SendIcon from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
@@ -197,7 +197,7 @@ export function MassiveMessagesPage() {
           <Typography sx={{ mb: 1 }}>{`«${name.trim()}» se enviará a ${people(current.queued)} ${audienceName}.`}</Typography>
           {skipped > 0 && <Typography sx={{ mb: 1 }}>{`${people(skipped)} ${skipped === 1 ? 'queda' : 'quedan'} fuera por las razones de la revisión previa.`}</Typography>}
           <Typography sx={{ mb: 1 }}>{`Costo estimado: ${formatAmount(current.cost.total, current.cost.currency)}${current.cost.total === 0 ? ' (sin costo)' : ''}.`}</Typography>
-          {current.dailyLimit.over > 0 && <Alert severity="warning">{`${people(current.dailyLimit.over)} superan el límite diario de la línea y no recibirán el mensaje hasta que se libere cupo.`}</Alert>}
+          {current.dailyLimit.over > 0 && <Alert severity="warning">{`${massSendMessages.overLimit(current.dailyLimit.over)}.`}</Alert>}
         </>
       ),
       acceptLabel: 'Enviar',

@@ -1,4 +1,4 @@
-import { type SendCheckOut, templateCategoryLabels, whatsappRates } from '@mostrador/contract';
+import { massSendMessages, type SendCheckOut, templateCategoryLabels, whatsappRates } from '@mostrador/contract';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import Alert from '@mui/material/Alert';
@@ -168,7 +168,7 @@ export function SendCheckPanel({ check, loading, error, placeholder, title = 'Re
 function DailyLimit({ check }: { check: SendCheckOut }) {
   const { dailyLimit: d } = check;
   const text = !d.known
-    ? 'No se pudo consultar el límite diario de la línea en Meta'
+    ? massSendMessages.limitUnknown
     : d.limit === undefined
       ? `Límite diario de la línea: sin límite de personas fuera de la ventana de 24 h · usadas hoy: ${formatCount(d.used)}`
       : `Límite diario de la línea: ${formatCount(d.limit)} personas fuera de la ventana de 24 h · usadas hoy: ${formatCount(d.used)}`;
@@ -179,7 +179,7 @@ function DailyLimit({ check }: { check: SendCheckOut }) {
       </Typography>
       {d.over > 0 && (
         <Alert severity="warning" data-testid="check-over-limit">
-          {`${people(d.over)} de este envío ${d.over === 1 ? 'supera' : 'superan'} el límite diario de la línea: WhatsApp no les entregará el mensaje hasta que se libere cupo (el cupo se mueve con las últimas 24 horas). Envía a menos personas o espera.`}
+          {`${massSendMessages.overLimit(d.over)}. Envía a menos personas o espera.`}
         </Alert>
       )}
     </Box>
