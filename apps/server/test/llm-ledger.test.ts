@@ -1,8 +1,9 @@
 import { llmMessages, type LlmSettingsOut, type LlmSummaryOut, usdTo } from '@mostrador/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAnalysisJobs } from '../src/modules/analysis/jobs.js';
-import { companyAnalyzers } from '../src/modules/llm/analyzer.js';
-import { currencyOf } from '../src/modules/sending/mass.js';
+import { BATCH, createAnalysisJobs } from '../src/modules/analysis/jobs.js';
+import { ESTIMATED_COMPLETION_TOKENS, estimatePromptTokens } from '../src/modules/analysis/openai-engine.js';
+import { currencyOf } from '../src/modules/companies/currency.js';
+import { companyAnalyzers, PAID_CONCURRENCY } from '../src/modules/llm/analyzer.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from './fakes/openai.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -75,12 +76,12 @@ async function chat(companyId = peru, texts = ['hola, mi pedido no llega hace un
   return row.id;
 }
 
-const jobs = (timeoutMs = 2000, allowPrivate = true) =>
+const jobs = (timeoutMs = 2000, allowPrivate = true, concurrency = PAID_CONCURRENCY) =>
   createAnalysisJobs({
     db: t.database.db,
     jobs: t.app.jobs,
     analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
-    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs, allowPrivate }),
+    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs, allowPrivate, concurrency }),
     log: t.app.log,
   });
 
@@ -227,13 +228,31 @@ describe('the engine and the ledger', () => {
     expect((await analysisOf(next)).engine).toBe('openai');
   });
 
-  it('two workers at once do not pass the budget by more than one call', async () => {
+  it('a batch calls the paid model a few chats at a time (PAID_CONCURRENCY), never more, and analyses every chat', async () => {
+    await resetMonth();
+    // the timeout tests' answers still on their way are not this batch's
+    for (let i = 0; i < 100 && fake.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    fake.delayMs = 80;
+    fake.maxInFlight = 0;
+    try {
+      const ids = await Promise.all(Array.from({ length: 10 }, () => chat()));
+      expect(await jobs().analyzeCompany(peru, ids)).toEqual({ analyzed: 10, more: false });
+      expect(fake.maxInFlight).toBe(PAID_CONCURRENCY);
+      const engines = await Promise.all(ids.map(async (id) => (await analysisOf(id)).engine));
+      expect(engines).toEqual(Array(10).fill('openai'));
+      expect((await ledger()).slice(0, 10).map((r) => r.outcome)).toEqual(Array(10).fill('ok'));
+    } finally {
+      fake.delayMs = 0;
+    }
+  });
+
+  it('two workers at once, a call each in flight, do not pass the budget by more than one call', async () => {
     await resetMonth();
     const budget = 0.0015;
     expect((await configure({ monthlyBudgetUsd: budget })).statusCode).toBe(200);
     const a = await Promise.all(Array.from({ length: 6 }, () => chat()));
     const b = await Promise.all(Array.from({ length: 6 }, () => chat()));
-    await Promise.all([jobs().analyzeCompany(peru, a), jobs().analyzeCompany(peru, b)]);
+    await Promise.all([jobs(2000, true, 1).analyzeCompany(peru, a), jobs(2000, true, 1).analyzeCompany(peru, b)]);
     const [month] = await t.sql<{ spent_usd: number; reserved_usd: number }>('select spent_usd, reserved_usd from llm_budget_months where company_id = $1', [peru]);
     expect(month.spent_usd).toBeLessThanOrEqual(budget + costOf(1200, 80));
     expect(month.spent_usd).toBeGreaterThan(budget - 2 * costOf(1200, 80));
@@ -241,6 +260,24 @@ describe('the engine and the ledger', () => {
     const rows = (await ledger()).slice(0, 12);
     expect(rows.filter((r) => r.outcome === 'ok').length * costOf(1200, 80)).toBeCloseTo(month.spent_usd, 12);
     expect(rows.filter((r) => r.outcome === 'budget').length).toBeGreaterThan(0);
+    expect((await configure()).statusCode).toBe(200);
+  });
+  it('four calls in flight pass the budget by at most what their reservations fell short of the real cost', async () => {
+    await resetMonth();
+    const budget = 0.0015;
+    expect((await configure({ monthlyBudgetUsd: budget })).statusCode).toBe(200);
+    const ids = await Promise.all(Array.from({ length: 12 }, () => chat()));
+    await jobs().analyzeCompany(peru, ids);
+    // each call reserves its estimate (the prompt's length / 4 + 200, 120 tokens of answer); the fake bills 1200 + 80
+    const texts = ['hola, mi pedido no llega hace una semana', 'pésimo servicio, nadie responde 😡'];
+    const estimate = costOf(estimatePromptTokens({ messages: texts.map((text) => ({ direction: 'in' as const, text })) }), ESTIMATED_COMPLETION_TOKENS);
+    const shortfall = Math.max(0, costOf(1200, 80) - estimate);
+    const [month] = await t.sql<{ spent_usd: number; reserved_usd: number }>('select spent_usd, reserved_usd from llm_budget_months where company_id = $1', [peru]);
+    expect(month.spent_usd).toBeLessThanOrEqual(budget + PAID_CONCURRENCY * shortfall + 1e-12);
+    // and it is paused: twelve calls would have cost more than the budget allows
+    expect(12 * costOf(1200, 80)).toBeGreaterThan(budget + PAID_CONCURRENCY * shortfall);
+    expect((await ledger()).slice(0, 12).filter((r) => r.outcome === 'budget').length).toBeGreaterThan(0);
+    expect(month.reserved_usd).toBeCloseTo(0, 12);
     expect((await configure()).statusCode).toBe(200);
   });
 });
@@ -304,6 +341,7 @@ describe('a slow paid model', () => {
     const result = await slow.analyzeCompany(peru);
     expect(result.more).toBe(true);
     expect(result.analyzed).toBeGreaterThan(0);
-    expect(result.analyzed).toBeLessThan(20);
+    // cut long before its BATCH (100) chats: four calls of 120 ms at a time fit about ten in 300 ms
+    expect(result.analyzed).toBeLessThan(BATCH / 2);
   });
 });

@@ -19,6 +19,11 @@ export interface FakeOpenAiServer {
   answer: Record<string, unknown>;
   usage: { prompt_tokens: number; completion_tokens: number };
   hangMs: number;
+  /** Mode ok answers after this long (a real model's latency). */
+  delayMs: number;
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight: number;
+  maxInFlight: number;
   log: Array<{ path: string; auth?: string; body: Record<string, unknown> | undefined; status: number }>;
   close(): Promise<void>;
 }
@@ -42,6 +47,9 @@ export async function startFakeOpenAi(apiKey = 'sk-test-fake-0000-abcd'): Promis
     answer: { ...fakeAnalysis },
     usage: { prompt_tokens: 1200, completion_tokens: 80 },
     hangMs: 5_000,
+    delayMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
     log: [],
     close: async () => {},
   };
@@ -56,7 +64,10 @@ export async function startFakeOpenAi(apiKey = 'sk-test-fake-0000-abcd'): Promis
       } catch {
         body = undefined;
       }
+      state.inFlight++;
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
       const send = (status: number, payload: unknown) => {
+        state.inFlight--;
         state.log.push({ path, auth: req.headers.authorization, body, status });
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
@@ -84,6 +95,10 @@ export async function startFakeOpenAi(apiKey = 'sk-test-fake-0000-abcd'): Promis
         case 'wrong-schema':
           return send(200, completion(JSON.stringify({ ...state.answer, sentiment: 'furioso' })));
         default:
+          if (state.delayMs > 0) {
+            setTimeout(() => send(200, completion(JSON.stringify(state.answer))), state.delayMs).unref();
+            return;
+          }
           return send(200, completion(JSON.stringify(state.answer)));
       }
     });

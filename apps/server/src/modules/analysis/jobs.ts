@@ -97,11 +97,8 @@ export function createAnalysisJobs({
     let analyzed = 0;
     let cut = false;
     const started = performance.now();
-    for (const chat of batch) {
-      if (!chatIds && analyzed > 0 && performance.now() - started > batchMs) {
-        cut = true;
-        break;
-      }
+    /** One chat: the engine's answer upserted; false when the chat was deleted meanwhile. */
+    async function analyzeChat(chat: (typeof batch)[number]): Promise<boolean> {
       const messages = byChat.get(chat.id) ?? [];
       const a = await engine.analyze({ messages, now }, { companyId, chatId: chat.id, chatName: chat.contact_name });
       // what it saw up to: the chat's own last message time (its dirty mark), else its newest message's
@@ -118,11 +115,26 @@ export function createAnalysisJobs({
             last_message_at = excluded.last_message_at, analyzed_at = excluded.analyzed_at
           where chat_analyses.company_id = excluded.company_id`);
       // a chat deleted meanwhile (foreign key): nothing to keep, the rest of the batch goes on
-      if (await upsert.then(() => false, (error: unknown) => (isForeignKeyViolation(error) ? true : Promise.reject(error)))) continue;
-      analyzed++;
-      // the embedded engine is synchronous: let requests waiting on the process through between chats
-      await new Promise((resolve) => setImmediate(resolve));
+      return !(await upsert.then(
+        () => false,
+        (error: unknown) => (isForeignKeyViolation(error) ? true : Promise.reject(error)),
+      ));
     }
+    // `engine.concurrency` chats in flight (a paid model's calls wait on the network; the embedded engine: one at a time)
+    let next = 0;
+    const lane = async () => {
+      while (next < batch.length) {
+        if (!chatIds && (analyzed > 0 || next > 0) && performance.now() - started > batchMs) {
+          cut = true;
+          return;
+        }
+        const chat = batch[next++];
+        if (await analyzeChat(chat)) analyzed++;
+        // the embedded engine is synchronous: let requests waiting on the process through between chats
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, engine.concurrency ?? 1), batch.length) }, lane));
     return { analyzed, more: cut || (!chatIds && chats.length > BATCH) };
   }
 

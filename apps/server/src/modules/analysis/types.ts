@@ -19,6 +19,12 @@ export interface Conversation {
  */
 export interface Analyzer {
   name: string;
+  /**
+   * How many chats of a batch it may analyse at once (default 1). The embedded engine runs on this
+   * process's CPU: 1. An HTTP engine mostly waits on the network: a few calls in flight keep a
+   * company's batch from taking chats × the model's latency.
+   */
+  concurrency?: number;
   /** `engine`: the engine that did answer when not `name` (the OpenAI-compatible one fell back to the embedded one). */
   analyze(conversation: Conversation, context?: AnalysisContext): Promise<ChatAnalysis & { engine?: string }>;
 }

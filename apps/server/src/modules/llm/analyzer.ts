@@ -5,8 +5,15 @@ import { embeddedAnalyzer } from '../analysis/embedded.js';
 import { analyzeWithOpenAi, ESTIMATED_COMPLETION_TOKENS, estimatePromptTokens, llmErrorOf } from '../analysis/openai-engine.js';
 import type { Analyzer } from '../analysis/types.js';
 import { timezoneOf } from '../leads/summary.js';
-import { currencyOf } from '../sending/mass.js';
+import { currencyOf } from '../companies/currency.js';
 import { llmSettingsOf, monthOf, recordCall, reserveBudget, settleBudget } from './ledger.js';
+
+/**
+ * Calls in flight at once to a company's paid model from one analysis batch: well under the
+ * requests per minute of any provider's first tier (OpenAI's: 500), so a burst of chats is
+ * analysed in a quarter of the time without tripping 429s; a 429 still falls back per chat.
+ */
+export const PAID_CONCURRENCY = 4;
 
 /**
  * The engine a company's analysis job uses (decision 0046): the embedded one unless the company
@@ -22,6 +29,7 @@ export function companyAnalyzers({
   embedded = embeddedAnalyzer,
   timeoutMs = 30_000,
   allowPrivate = false,
+  concurrency = PAID_CONCURRENCY,
 }: {
   db: Db;
   secrets: Pick<SecretBox, 'open'>;
@@ -29,6 +37,8 @@ export function companyAnalyzers({
   timeoutMs?: number;
   /** LLM_ALLOW_PRIVATE_URLS: the base URL may be an internal address (openai-engine.ts). */
   allowPrivate?: boolean;
+  /** Paid calls in flight at once per batch (PAID_CONCURRENCY). */
+  concurrency?: number;
 }) {
   return async function analyzerFor(companyId: string): Promise<Analyzer> {
     const settings = await llmSettingsOf(db, companyId);
@@ -39,6 +49,7 @@ export function companyAnalyzers({
     const fallback = async (...args: Parameters<Analyzer['analyze']>) => ({ ...(await embedded.analyze(...args)), engine: embedded.name });
     return {
       name: 'openai',
+      concurrency,
       async analyze(conversation, context) {
         const month = monthOf(timezone);
         const estimate = llmCostUsd(estimatePromptTokens(conversation), ESTIMATED_COMPLETION_TOKENS, prices);
