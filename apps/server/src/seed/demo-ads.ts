@@ -37,4 +37,28 @@ export async function seedDemoAds(db: Db, companyId: string, secrets: Pick<Secre
              where company_id = ${companyId} and platform in ('whatsapp', 'facebook', 'instagram') and created_at > ${now.toISOString()}::timestamptz - interval '180 days'
                and not exists (select 1 from lead_referrals r where r.company_id = leads.company_id and r.lead_id = leads.id)) l
      where l.n % 3 = 0`);
+  await seedDemoAdOrders(db, companyId);
+}
+
+/**
+ * Some of the people an ad brought bought: a third of the demo's attributed leads ordered from the
+ * chat a day or two after their first message (one product of the catalogue, statuses as a real
+ * month has them), so «Ventas» shows orders and cost per order per campaign on a fresh start.
+ */
+export async function seedDemoAdOrders(db: Db, companyId: string): Promise<void> {
+  await db.execute(sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, shippment, items, subtotal, total, currency, lead_id, chat_id, created_at, updated_at)
+    select ${companyId}, 'P-A' || lpad(a.n::text, 5, '0'), (array['done','done','paid','shipped','created','cancelled'])[1 + a.n % 6], 'whatsapp',
+           a.name, coalesce(a.telefono, ''), jsonb_build_object('name', a.name, 'telefono', a.telefono), '{"method":"pickup"}'::jsonb,
+           jsonb_build_array(jsonb_build_object('productId', p.id, 'sku', p.sku, 'name', p.name, 'quantity', 1 + a.n % 3, 'unitPrice', p.price, 'total', p.price * (1 + a.n % 3))
+             || case when p.image_url is not null then jsonb_build_object('imageUrl', p.image_url) else '{}'::jsonb end),
+           p.price * (1 + a.n % 3), p.price * (1 + a.n % 3), 'PEN', a.lead_id, a.chat_id, a.at, a.at + interval '2 hours'
+      from (select l.id as lead_id, l.name, l.telefono, ch.id as chat_id, r.created_at + make_interval(hours => 20 + (row_number() over (order by r.created_at, l.id))::int % 30) as at,
+                   row_number() over (order by r.created_at, l.id) as n
+              from lead_referrals r join leads l on l.company_id = r.company_id and l.id = r.lead_id
+              left join lateral (select id from chats c where c.company_id = l.company_id and c.lead_id = l.id limit 1) ch on true
+             where r.company_id = ${companyId}) a
+      join lateral (select id, sku, name, price, image_url from products where company_id = ${companyId} and price > 0
+                     order by id offset (a.n * 7) % greatest(1, (select count(*) from products where company_id = ${companyId} and price > 0)) limit 1) p on true
+     where a.n % 3 = 0 and a.at < now()
+    on conflict do nothing`);
 }

@@ -24,7 +24,8 @@ afterEach(() => {
 });
 
 const nameOf = (call: FakeCall) => call.path.replace('/metrics/', '') as MetricName;
-const serve = () => fakeApi((call) => (call.path.startsWith('/metrics/') ? { status: 200, body: answers[nameOf(call)] } : undefined));
+const serve = (over: Partial<Record<string, unknown>> = {}) =>
+  fakeApi((call) => (call.path.startsWith('/metrics/') ? { status: 200, body: over[nameOf(call)] ?? answers[nameOf(call)] } : undefined));
 const value = (testId: string) => screen.findByTestId(`${testId}-value`).then((el) => el.textContent?.replace(/\u00a0/g, ' '));
 
 describe('/metricas', () => {
@@ -39,7 +40,28 @@ describe('/metricas', () => {
     expect(await value('ceo-positive')).toBe('62.5%');
     expect(screen.getByTestId('ceo-messages').textContent).toContain('feb 2026: 734 · ▲ +46.8% vs ene 2026');
     expect(screen.getByTestId('ceo-positive').textContent).toContain('Negativo: 12.5% de 80 chats analizados');
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /metrics/ceo_dashboard']);
+    expect(calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual(['POST /metrics/ceo_dashboard', 'POST /metrics/meta_ad_spend']);
+    // no ad campaigns in the window: no cost per lead
+    expect(screen.queryByTestId('ceo-cost-per-lead')).toBeNull();
+  });
+
+  it('the CEO view shows what each customer the Meta ads brought cost: per lead, per chat, per sale', async () => {
+    serve({
+      meta_ad_spend: {
+        ...answers.meta_ad_spend,
+        spend: [{ currency: 'USD', amount: 300 }],
+        campaigns: [
+          { campaignId: 'c1', campaignName: 'Canastas', currency: 'USD', spend: 200, impressions: 9000, clicks: 400, leads: 40, chats: 38, orders: 8, costPerLead: 5, costPerChat: 5.26, costPerOrder: 25 },
+          { campaignId: 'c2', campaignName: 'Gaseosas', currency: 'USD', spend: 100, impressions: 5000, clicks: 150, leads: 10, chats: 10, orders: 0, costPerLead: 10, costPerChat: 10, costPerOrder: null },
+        ],
+      },
+    });
+    renderApp(<MetricsPage />, { route: '/metricas' });
+    expect(await value('ceo-cost-per-lead')).toBe('USD 6.00');
+    expect(await value('ceo-cost-per-chat')).toBe('USD 6.25');
+    expect(await value('ceo-cost-per-order')).toBe('USD 37.50');
+    expect(screen.getByTestId('ceo-ad-spend').textContent).toContain('50 leads · 8 ventas');
+    expect(screen.getByTestId('ad-campaign-c1-brought').textContent).toContain('8 órdenes');
   });
 
   it('«Clean leads por mes»: total, months analysed, monthly average and best month', async () => {

@@ -38,7 +38,13 @@ export function Stat({ label, value, hint, testId, accent, text = false }: { lab
       <Typography variant="body2" color="text.secondary" component="p">
         {label}
       </Typography>
-      <Typography variant={text ? 'h6' : 'h5'} component="p" sx={{ fontWeight: 700, mt: 0.5, overflowWrap: 'anywhere', lineHeight: 1.3 }} data-testid={testId ? `${testId}-value` : undefined}>
+      {/* a phone's half-width box fits «USD 16,808.05» at this size: a figure breaks between the currency and the number, never inside the number */}
+      <Typography
+        variant={text ? 'h6' : 'h5'}
+        component="p"
+        sx={{ fontWeight: 700, mt: 0.5, overflowWrap: 'break-word', lineHeight: 1.3, fontSize: text ? { xs: '1.05rem', sm: '1.25rem' } : { xs: '1.2rem', sm: '1.5rem' }, fontVariantNumeric: 'tabular-nums' }}
+        data-testid={testId ? `${testId}-value` : undefined}
+      >
         {value}
       </Typography>
       {hint && (

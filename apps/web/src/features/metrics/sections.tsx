@@ -59,46 +59,79 @@ function MonthChange({ months, pick, unit = '' }: { months: Array<{ month: strin
 /** «CEO»: the figures an owner looks at first. */
 export function CeoSection({ query }: SectionProps) {
   const ceo = useMetric('ceo_dashboard', query);
+  const ads = useMetric('meta_ad_spend', query);
   const money = useCompanyMoney();
   return (
-    <Loaded<[MetricOutput<'ceo_dashboard'>]> queries={[ceo]} height={420}>
-      {(data) => {
-        const months = data.months.map((m) => ({ ...m }));
-        const shown = visibleMonths(months, (m) => m.messages + m.newChats + m.newLeads + m.orders > 0);
-        const rows = months.filter((m) => shown.includes(m.month));
-        const sales = data.sales.length > 0 ? data.sales : [{ currency: money.currency, orders: 0, amount: 0 }];
-        const orders = data.sales.reduce((sum, s) => sum + s.orders, 0);
-        return (
-          <Stack>
-            <StatGrid label="Resumen">
-              <Stat testId="ceo-messages" label="Mensajes" value={formatNumber(data.messages.total)} hint={<MonthChange months={months} pick="messages" />} />
-              <Stat testId="ceo-chats" label="Chats nuevos" value={formatNumber(data.newChats)} hint={<MonthChange months={months} pick="newChats" />} />
-              <Stat testId="ceo-leads" label="Leads nuevos" value={formatNumber(data.newLeads)} hint={<MonthChange months={months} pick="newLeads" />} />
-              <Stat testId="ceo-sales" label="Ventas" value={sales.map((s) => formatMoney(s.amount, { currency: s.currency, locale: money.locale })).join(' · ')} hint={<MonthChange months={months} pick="orders" unit=" órdenes" />} />
-              <Stat testId="ceo-orders" label="Órdenes" value={formatNumber(orders)} hint="Sin contar las canceladas" />
-              <Stat testId="ceo-positive" label="Sentimiento positivo" value={formatShare(data.positiveShare)} hint={`Negativo: ${formatShare(data.negativeShare)} de ${formatNumber(data.analysed)} chats analizados`} />
-              <Stat testId="ceo-coverage" label="Chats respondidos" value={formatShare(data.coverage)} hint="De los chats donde escribió el cliente" />
-              <Stat testId="ceo-clean-leads" label="Leads limpios nuevos" value={formatNumber(data.newCleanLeads)} hint={`Usuarios nuevos: ${formatNumber(data.newUsers)}`} />
-            </StatGrid>
-            <Panel title="Por mes">
-              {rows.every((m) => m.messages + m.newChats + m.newLeads === 0) ? (
-                <Empty>No hay actividad en este período</Empty>
-              ) : (
-                <MonthlyLines
-                  label="Mensajes, chats nuevos y leads nuevos por mes"
-                  months={shown}
-                  series={[
-                    { id: 'messages', label: 'Mensajes', data: rows.map((m) => m.messages) },
-                    { id: 'chats', label: 'Chats nuevos', data: rows.map((m) => m.newChats) },
-                    { id: 'leads', label: 'Leads nuevos', data: rows.map((m) => m.newLeads) },
-                  ]}
-                />
-              )}
-            </Panel>
-          </Stack>
-        );
-      }}
-    </Loaded>
+    <Stack>
+      <Loaded<[MetricOutput<'ceo_dashboard'>]> queries={[ceo]} height={420}>
+        {(data) => {
+          const months = data.months.map((m) => ({ ...m }));
+          const shown = visibleMonths(months, (m) => m.messages + m.newChats + m.newLeads + m.orders > 0);
+          const rows = months.filter((m) => shown.includes(m.month));
+          const sales = data.sales.length > 0 ? data.sales : [{ currency: money.currency, orders: 0, amount: 0 }];
+          const orders = data.sales.reduce((sum, s) => sum + s.orders, 0);
+          return (
+            <Stack>
+              <StatGrid label="Resumen">
+                <Stat testId="ceo-messages" label="Mensajes" value={formatNumber(data.messages.total)} hint={<MonthChange months={months} pick="messages" />} />
+                <Stat testId="ceo-chats" label="Chats nuevos" value={formatNumber(data.newChats)} hint={<MonthChange months={months} pick="newChats" />} />
+                <Stat testId="ceo-leads" label="Leads nuevos" value={formatNumber(data.newLeads)} hint={<MonthChange months={months} pick="newLeads" />} />
+                <Stat testId="ceo-sales" label="Ventas" value={sales.map((s) => formatMoney(s.amount, { currency: s.currency, locale: money.locale })).join(' · ')} hint={<MonthChange months={months} pick="orders" unit=" órdenes" />} />
+                <Stat testId="ceo-orders" label="Órdenes" value={formatNumber(orders)} hint="Sin contar las canceladas" />
+                <Stat testId="ceo-positive" label="Sentimiento positivo" value={formatShare(data.positiveShare)} hint={`Negativo: ${formatShare(data.negativeShare)} de ${formatNumber(data.analysed)} chats analizados`} />
+                <Stat testId="ceo-coverage" label="Chats respondidos" value={formatShare(data.coverage)} hint="De los chats donde escribió el cliente" />
+                <Stat testId="ceo-clean-leads" label="Leads limpios nuevos" value={formatNumber(data.newCleanLeads)} hint={`Usuarios nuevos: ${formatNumber(data.newUsers)}`} />
+              </StatGrid>
+              <Panel title="Por mes">
+                {rows.every((m) => m.messages + m.newChats + m.newLeads === 0) ? (
+                  <Empty>No hay actividad en este período</Empty>
+                ) : (
+                  <MonthlyLines
+                    label="Mensajes, chats nuevos y leads nuevos por mes"
+                    months={shown}
+                    series={[
+                      { id: 'messages', label: 'Mensajes', data: rows.map((m) => m.messages) },
+                      { id: 'chats', label: 'Chats nuevos', data: rows.map((m) => m.newChats) },
+                      { id: 'leads', label: 'Leads nuevos', data: rows.map((m) => m.newLeads) },
+                    ]}
+                  />
+                )}
+              </Panel>
+            </Stack>
+          );
+        }}
+      </Loaded>
+      {/* only when the company runs Meta ads; its loading and its errors are «Ventas»' to show */}
+      {ads.data && ads.data.campaigns.length > 0 && <AdCosts data={ads.data} locale={money.locale} />}
+    </Stack>
+  );
+}
+
+/**
+ * What the ads brought, for the owner (decision 0047): spend over the leads, chats and sales the
+ * campaigns' ads brought in the window, in the account's currency, then each campaign.
+ */
+function AdCosts({ data, locale }: { data: MetricOutput<'meta_ad_spend'>; locale: string }) {
+  const currency = data.spend[0]?.currency ?? data.campaigns[0]!.currency;
+  const of = data.campaigns.filter((c) => c.currency === currency);
+  const total = (pick: (c: (typeof of)[number]) => number) => of.reduce((sum, c) => sum + pick(c), 0);
+  const spend = total((c) => c.spend);
+  const per = (n: number) => (n > 0 ? formatMoney(spend / n, { currency, locale }) : '—');
+  const leads = total((c) => c.leads);
+  const chats = total((c) => c.chats);
+  const orders = total((c) => c.orders);
+  return (
+    <Panel title="Anuncios de Meta: lo que costó cada cliente" subtitle="Leads cuyo primer mensaje vino de un anuncio de la campaña, sus chats y sus ventas">
+      <Stack>
+        <StatGrid label="Costo por resultado">
+          <Stat testId="ceo-ad-spend" label={`Inversión (${currency})`} value={formatMoney(spend, { currency, locale })} hint={`${formatNumber(leads)} leads · ${formatNumber(orders)} ventas`} />
+          <Stat testId="ceo-cost-per-lead" label="Costo por lead" value={per(leads)} />
+          <Stat testId="ceo-cost-per-chat" label="Costo por chat" value={per(chats)} />
+          <Stat testId="ceo-cost-per-order" label="Costo por venta" value={per(orders)} />
+        </StatGrid>
+        <AdCampaigns data={data} locale={locale} />
+      </Stack>
+    </Panel>
   );
 }
 
