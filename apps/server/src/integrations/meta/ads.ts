@@ -111,12 +111,12 @@ export function createAdsClient(baseUrl: string): AdsClient {
 /** The demo's ads: ad `j` of campaign `i` (the demo's click-to-WhatsApp leads carry these as their referral's source id). */
 export const sandboxAdId = (i: number, j: number) => `12022000000000${i}${j}01`;
 
-/** The demo's ad account: three campaigns whose spend follows the weekday, the same every run. */
+/** The demo's ad account: three campaigns whose spend follows the weekday, the same every run (a neighbourhood shop's budget: a few dollars a day, so a lead costs what it costs in the region, USD 5–15). */
 export function createSandboxAdsClient(): AdsClient {
   const campaigns = [
-    { id: '120210000000000001', name: 'Clic a WhatsApp · Gaseosas 2x1', daily: 18 },
-    { id: '120210000000000002', name: 'Messenger · Canastas Día de la Madre', daily: 11 },
-    { id: '120210000000000003', name: 'Reconocimiento · Bodega del barrio', daily: 6 },
+    { id: '120210000000000001', name: 'Clic a WhatsApp · Gaseosas 2x1', daily: 2.4 },
+    { id: '120210000000000002', name: 'Messenger · Canastas Día de la Madre', daily: 1.6 },
+    { id: '120210000000000003', name: 'Reconocimiento · Bodega del barrio', daily: 0.9 },
   ];
   return {
     async account(_token, adAccountId) {
