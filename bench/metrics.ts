@@ -1,75 +1,136 @@
 /**
- * Metrics from rollups (issue 14, decision 0045): one company with 10,000,000 messages. How fast
- * is each of the 19 calls, and what do the rollup triggers cost a message write?
+ * Metrics from rollups (issue 14, decision 0045): one company with 10,000,000 messages and
+ * 1,000,000 leads. How fast is each of the 19 calls, what do the rollup triggers cost a message
+ * write, and how long after a burst of customer messages do the figures show it?
  *
  * Fills a fresh company server-side (generate_series, through the triggers as any write):
- * CHATS chats (a lead and a clean lead each) over the three platforms and two years, MESSAGES
- * messages spread over them (alternating in/out, a few failed), an analysis for half the chats,
- * an order for a fifth. Then:
+ * LEADS leads and clean leads over two years, the first CHATS of them with a chat over the three
+ * platforms, MESSAGES messages spread over the chats (alternating in/out, a few failed), an
+ * analysis for every chat, an order for a fifth, a tenth of the leads arriving from one of 60
+ * ads of 12 campaigns (their referral, and two years of daily spend). Then:
  * - the write cost: 500-row message batches (as the sending engine writes) and single-row inserts
  *   (as a webhook does), with the metrics triggers and with them disabled;
  * - each call, sequential p50/p95 over HTTP with a 12-month window and the whole two years;
  * - on PostgreSQL, a few calls under 10 connections beside pgbench of the very statements they
- *   issued (bench/compare.ts): the floor.
+ *   issued (bench/compare.ts): the floor;
+ * - the lag: BURST signed WhatsApp webhook deliveries (default 10,000 messages from 2,000 new
+ *   people, 20 connections) through the real path (webhook → queue → inbox → triggers → analysis
+ *   job): seconds until `total_messages` counts them all, and until `sentiment_analysis_counts`
+ *   counts every one of their chats analysed (this process runs the jobs, ANALYSIS=on).
  *
  *   DATABASE_URL=postgres://…/empty_db npm run metrics --workspace @mostrador/bench
- *   CHATS=20000 MESSAGES=500000 npm run metrics --workspace @mostrador/bench   # PGlite, smaller
+ *   LEADS=100000 CHATS=20000 MESSAGES=500000 BURST=2000 npm run metrics --workspace @mostrador/bench   # PGlite, smaller
  */
 import { metricNames } from '@mostrador/contract';
+import { readFileSync } from 'node:fs';
+import { sign, whatsappText } from '../apps/server/test/fakes/meta.js';
 import { cannon, capture, inline, pgbench, printTable, type Row } from './compare.js';
-import { benchCompany, startBench } from './start.js';
+import { benchCompany, signIn, startBench } from './start.js';
 
 const CHATS = Number(process.env.CHATS ?? 200_000);
 const MESSAGES = Number(process.env.MESSAGES ?? 10_000_000);
-const { booted, address, token } = await startBench();
+const LEADS = Math.max(CHATS, Number(process.env.LEADS ?? 1_000_000));
+const BURST = Number(process.env.BURST ?? 10_000);
+// ONLY=burst, ONLY=writes, ONLY=meta_ad_spend,ceo_dashboard…: just those parts (with REUSE=1, a quick rerun)
+const ONLY = process.env.ONLY?.split(',').map((p) => p.trim());
+const part = (name: string) => !ONLY || ONLY.includes(name);
+const calls = metricNames.filter(part);
+const { booted, address, token } = await startBench({ work: true, env: { ANALYSIS: 'on' } });
 const { pool } = booted.database;
-const company = await benchCompany(booted, 'Bench métricas');
+// REUSE=1: the newest company an earlier run filled on this database (its fill takes ~15 minutes)
+const reused = process.env.REUSE === '1' ? (await pool.query<{ id: string }>(`select id from companies where name like 'Bench métricas%' order by created_at desc limit 1`)).rows[0]?.id : undefined;
+const company = reused ?? (await benchCompany(booted, 'Bench métricas'));
 const headers = { authorization: `Bearer ${token}`, 'x-company-id': company, 'content-type': 'application/json' };
+const renew = async () => {
+  headers.authorization = `Bearer ${(await signIn(address)).token}`;
+};
 const DAYS = 730;
 
 const started = performance.now();
-const BATCH = 20_000;
-for (let from = 0; from < CHATS; from += BATCH) {
-  const to = Math.min(from + BATCH, CHATS) - 1;
+if (!reused) {
+  const BATCH = 20_000;
+  for (let from = 0; from < CHATS; from += BATCH) {
+    const to = Math.min(from + BATCH, CHATS) - 1;
+    await pool.query(
+      `with people as (
+         select i, (array['whatsapp','facebook','instagram'])[1 + i % 3] as platform, 'Persona ' || i as name,
+                now() - make_interval(secs => (i::bigint * 7919) % (${DAYS} * 86400)) as at
+           from generate_series($2::int, $3::int) as i),
+       cl as (insert into clean_leads (company_id, name, status, created_at) select $1, name, 'sin-asignar', at from people returning id),
+       l as (insert into leads (company_id, name, platform, status, platform_user_id, created_at)
+             select $1, name, platform, 'sin-asignar', 'u' || i, at from people returning id, name, platform, created_at)
+       insert into chats (company_id, contact_name, platform, lead_id, status, created_at)
+       select $1, name, platform, id, 'open', created_at from l`,
+      [company, from, to],
+    );
+    process.stdout.write(`\rchats ${(to + 1).toLocaleString('es-PE')}`);
+}
+for (let from = CHATS; from < LEADS; from += 50_000) {
+  const to = Math.min(from + 50_000, LEADS) - 1;
   await pool.query(
     `with people as (
-       select i, (array['whatsapp','facebook','instagram'])[1 + i % 3] as platform, 'Persona ' || i as name,
+       select i, (array['whatsapp','facebook','instagram','woocommerce','importado'])[1 + i % 5] as platform, 'Persona ' || i as name,
               now() - make_interval(secs => (i::bigint * 7919) % (${DAYS} * 86400)) as at
          from generate_series($2::int, $3::int) as i),
-     cl as (insert into clean_leads (company_id, name, status, created_at) select $1, name, 'sin-asignar', at from people returning id),
-     l as (insert into leads (company_id, name, platform, status, platform_user_id, created_at)
-           select $1, name, platform, 'sin-asignar', 'u' || i, at from people returning id, name, platform, created_at)
-     insert into chats (company_id, contact_name, platform, lead_id, status, created_at)
-     select $1, name, platform, id, 'open', created_at from l`,
+     cl as (insert into clean_leads (company_id, name, status, created_at) select $1, name, 'sin-asignar', at from people returning id)
+     insert into leads (company_id, name, platform, status, platform_user_id, created_at)
+     select $1, name, platform, 'sin-asignar', 'u' || i, at from people`,
     [company, from, to],
   );
-  process.stdout.write(`\rchats ${(to + 1).toLocaleString('es-PE')}`);
+  process.stdout.write(`\rleads ${(to + 1).toLocaleString('es-PE')}`);
 }
 console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+// 12 campaigns of 5 ads each, two years of daily spend; a tenth of the leads came from one of the ads
+await pool.query(
+  `insert into meta_ads (company_id, ad_id, campaign_id, campaign_name)
+   select $1, 'ad-' || c || '-' || a, 'cmp-' || c, 'Campaña ' || c from generate_series(1, 12) c cross join generate_series(1, 5) a`,
+  [company],
+);
+await pool.query(
+  `insert into ad_spend_daily (company_id, day, campaign_id, campaign_name, currency, spend, impressions, clicks)
+   select $1, (now() - make_interval(days => d))::date, 'cmp-' || c, 'Campaña ' || c, 'USD', 5 + (c * d) % 40, 1000 + (c * d) % 900, 20 + (c * d) % 70
+     from generate_series(1, 12) c cross join generate_series(0, ${DAYS - 1}) d`,
+  [company],
+);
+await pool.query(
+  `insert into lead_referrals (company_id, lead_id, platform, referral, created_at)
+   select $1, id, platform, jsonb_build_object('sourceType', 'ad', 'sourceId', 'ad-' || (1 + n % 12) || '-' || (1 + n % 5), 'headline', 'Oferta ' || (1 + n % 12), 'ctwaClid', 'b' || n), created_at
+     from (select id, platform, created_at, row_number() over (order by id) as n from leads where company_id = $1) l where n % 10 = 0`,
+  [company],
+);
 
+}
 const chatIds = (await pool.query<{ id: string }>('select id from chats where company_id = $1 order by created_at', [company])).rows.map((r) => r.id);
 const perChat = Math.max(1, Math.round(MESSAGES / chatIds.length));
-const msgStart = performance.now();
-const CHAT_BATCH = Math.max(1, Math.floor(200_000 / perChat));
-for (let from = 0; from < chatIds.length; from += CHAT_BATCH) {
-  await pool.query(
-    `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
-     select $1, c.id, case when n % 2 = 0 then 'in' else 'out' end, 'text', 'Mensaje ' || n,
-            case when n % 2 = 0 then 'received' when n % 37 = 1 then 'failed' else 'read' end,
-            c.created_at + make_interval(mins => n * 7)
-       from chats c cross join generate_series(1, ${perChat}) as n
-      where c.company_id = $1 and c.id = any($2::uuid[])`,
-    [company, chatIds.slice(from, from + CHAT_BATCH)],
-  );
-  process.stdout.write(`\rmessages ${Math.min((from + CHAT_BATCH) * perChat, chatIds.length * perChat).toLocaleString('es-PE')}`);
+if (!reused) {
+  const msgStart = performance.now();
+  const CHAT_BATCH = Math.max(1, Math.floor(200_000 / perChat));
+  for (let from = 0; from < chatIds.length; from += CHAT_BATCH) {
+    await pool.query(
+      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
+       select $1, c.id, case when n % 2 = 0 then 'in' else 'out' end, 'text', 'Mensaje ' || n,
+              case when n % 2 = 0 then 'received' when n % 37 = 1 then 'failed' else 'read' end,
+              c.created_at + make_interval(mins => n * 7)
+         from chats c cross join generate_series(1, ${perChat}) as n
+        where c.company_id = $1 and c.id = any($2::uuid[])`,
+      [company, chatIds.slice(from, from + CHAT_BATCH)],
+    );
+    process.stdout.write(`\rmessages ${Math.min((from + CHAT_BATCH) * perChat, chatIds.length * perChat).toLocaleString('es-PE')}`);
 }
 console.log(`  (${((performance.now() - msgStart) / 1000).toFixed(1)} s)`);
+// the inbox's own last message time, and an analysis of every chat up to it: nothing is waiting for the analysis job
+await pool.query(
+  `update chats c set last_message_at = to_char(m.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+     from (select chat_id, max(sent_at) as at from chat_messages where company_id = $1 group by chat_id) m
+    where c.company_id = $1 and c.id = m.chat_id`,
+  [company],
+);
 await pool.query(
   `insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken, personalised_promotion, quality, category, engine, messages, last_message_at)
    select id, company_id, (array['positive','neutral','negative'])[1 + n % 3], (array['precio','stock','compra','envio','pago','reclamo','horario','otro'])[1 + n % 8],
           case when n % 3 = 2 then (array['demora','precio','producto','entrega','atencion','pago','otro'])[1 + n % 7] end,
-          n % 4 = 0, n % 8 = 0, n % 5 = 0, 1 + n % 5, (array['venta','soporte','postventa','informacion','spam'])[1 + n % 5], 'embedded', ${perChat}, created_at + interval '1 hour'
-     from (select id, company_id, created_at, row_number() over (order by id) as n from chats where company_id = $1) c where n % 2 = 0`,
+          n % 4 = 0, n % 8 = 0, n % 5 = 0, 1 + n % 5, (array['venta','soporte','postventa','informacion','spam'])[1 + n % 5], 'embedded', ${perChat}, last_message_at::timestamptz
+     from (select id, company_id, last_message_at, row_number() over (order by id) as n from chats where company_id = $1) c`,
   [company],
 );
 await pool.query(
@@ -79,8 +140,10 @@ await pool.query(
      from (select id, lead_id, created_at, row_number() over (order by id) as n from chats where company_id = $1) c where n % 5 = 0`,
   [company],
 );
+}
 await pool.query('analyze');
 const [{ n: stored }] = (await pool.query<{ n: number }>('select count(*)::int as n from chat_messages where company_id = $1', [company])).rows;
+const [{ n: leadCount }] = (await pool.query<{ n: number }>('select count(*)::int as n from leads where company_id = $1', [company])).rows;
 const rollupRows = (
   await pool.query<{ t: string; n: number }>(
     `select 'messages_daily' as t, count(*)::int as n from metrics_messages_daily where company_id = $1 union all
@@ -91,7 +154,7 @@ const rollupRows = (
     [company],
   )
 ).rows;
-console.log(`\n${booted.database.kind}: ${stored.toLocaleString('es-PE')} messages, ${CHATS.toLocaleString('es-PE')} chats; rollup rows: ${rollupRows.map((r) => `${r.t} ${r.n.toLocaleString('es-PE')}`).join(', ')}`);
+console.log(`\n${booted.database.kind}: ${stored.toLocaleString('es-PE')} messages, ${leadCount.toLocaleString('es-PE')} leads, ${CHATS.toLocaleString('es-PE')} chats; rollup rows: ${rollupRows.map((r) => `${r.t} ${r.n.toLocaleString('es-PE')}`).join(', ')}`);
 
 // ---- the write cost ----
 const triggers = ['metrics_chat_messages_ins', 'metrics_chat_messages_del', 'metrics_chat_messages_upd'];
@@ -100,7 +163,7 @@ async function writes(label: string) {
   let t0 = performance.now();
   for (let i = 0; i < 40; i++) {
     await pool.query(
-      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at) select $1, unnest($2::uuid[]), 'out', 'text', 'Campaña', 'pending', now()`,
+      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at) select $1, unnest($2::uuid[]), 'out', 'text', 'Campaña', 'sent', now()`,
       [company, sample],
     );
   }
@@ -112,15 +175,17 @@ async function writes(label: string) {
   const single = (performance.now() - t0) / 500;
   console.log(`${label.padEnd(34)} 500-row batch ${batch.toFixed(1).padStart(6)} ms   single-row insert ${single.toFixed(2).padStart(6)} ms`);
 }
-console.log('\nmessage writes');
-await writes('with the metrics triggers');
-for (const t of triggers) await pool.query(`alter table chat_messages disable trigger ${t}`);
-await writes('without them');
-for (const t of triggers) await pool.query(`alter table chat_messages enable trigger ${t}`);
-// what was written without the triggers is counted again by a rebuild (the repair command's job)
-const rebuildStart = performance.now();
-await pool.query(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [company]);
-console.log(`rebuild of the company's rollups: ${((performance.now() - rebuildStart) / 1000).toFixed(1)} s`);
+if (part('writes')) {
+  console.log('\nmessage writes');
+  await writes('with the metrics triggers');
+  for (const t of triggers) await pool.query(`alter table chat_messages disable trigger ${t}`);
+  await writes('without them');
+  for (const t of triggers) await pool.query(`alter table chat_messages enable trigger ${t}`);
+  // what was written without the triggers is counted again by a rebuild (the repair command's job)
+  const rebuildStart = performance.now();
+  await pool.query(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [company]);
+  console.log(`rebuild of the company's rollups: ${((performance.now() - rebuildStart) / 1000).toFixed(1)} s`);
+}
 
 // ---- the calls ----
 const today = new Date();
@@ -144,10 +209,11 @@ async function timed(name: string, body: object, n = 60) {
   return (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
 }
 
+await renew();
 console.log(`\nPOST /api/metrics/<name>, sequential, 60 calls each (node ${process.version})`);
 console.log(`${'call'.padEnd(32)} ${Object.keys(windows).map((w) => `${w}: p50 / p95 ms`.padStart(26)).join('')}`);
 let worst = 0;
-for (const name of metricNames) {
+for (const name of calls) {
   const cells: string[] = [];
   for (const body of Object.values(windows)) {
     const p = await timed(name, body);
@@ -156,13 +222,13 @@ for (const name of metricNames) {
   }
   console.log(`${name.padEnd(32)} ${cells.join('')}`);
 }
-console.log(`worst p95: ${worst.toFixed(1)} ms (goal ≤ 50 ms)`);
+if (calls.length) console.log(`worst p95: ${worst.toFixed(1)} ms (goal ≤ 50 ms)`);
 
 if (booted.database.kind === 'postgres' && process.env.DATABASE_URL) {
   const url = process.env.DATABASE_URL;
   console.log(`\n10 connections, ${process.env.BENCH_SECONDS ?? 10} s each, 12-month window; pgbench: the statements each call issued, same parameters`);
   const rows: Row[] = [];
-  for (const name of ['total_messages', 'messages_by_channel_by_month', 'sentiment_analysis', 'ceo_dashboard'] as const) {
+  for (const name of (['total_messages', 'messages_by_channel_by_month', 'sentiment_analysis', 'ceo_dashboard', 'meta_ad_spend'] as const).filter(part)) {
     const body = JSON.stringify(windows['12 months']);
     const call = async () => (await post(name, windows['12 months'])).arrayBuffer();
     await call();
@@ -172,6 +238,59 @@ if (booted.database.kind === 'postgres' && process.env.DATABASE_URL) {
     const http = await cannon(`${address}/api/metrics/${name}`, headers, { method: 'POST', body });
     rows.push({ title: `POST /api/metrics/${name}`, http, sql: await pgbench(url, statements.map(inline)), prepared: await pgbench(url, statements.map(inline), 'prepared'), queries: statements.length });
   }
-  printTable(rows);
+  if (rows.length) printTable(rows);
+}
+
+// ---- the lag after a burst of customer messages ----
+if (BURST > 0 && part('burst')) {
+  await renew();
+  const LINE = '199000000000077';
+  const put = await fetch(`${address}/api/channels/whatsapp`, { method: 'PUT', headers, body: JSON.stringify({ phoneNumberId: LINE }) });
+  if (!put.ok) throw new Error(`canal: ${put.status} ${await put.text()}`);
+  const sample = (JSON.parse(readFileSync(new URL('./analysis-sample/messages.json', import.meta.url), 'utf8')) as string[][]).map((r) => r[4]);
+  const people = Math.max(1, Math.round(BURST / 5));
+  // new people and message ids on every run (a rerun on the same database must not be a replay)
+  const run = Math.floor(Math.random() * 500);
+  const todayWindow = { from: day(today), to: day(today) };
+  const figure = async <T>(name: string, pick: (body: T) => number) => pick((await (await post(name, todayWindow)).json()) as T);
+  const inboundBefore = await figure<{ inbound: number }>('total_messages', (b) => b.inbound);
+  const analysedBefore = await figure<{ analysed: number }>('sentiment_analysis_counts', (b) => b.analysed);
+  const bodies = Array.from({ length: BURST }, (_, i) =>
+    JSON.stringify(
+      whatsappText({
+        phoneNumberId: LINE,
+        from: `519${String(20_000_000 + run * 100_000 + (i % people) * 41).padStart(8, '0')}`,
+        name: `Ráfaga ${i % people}`,
+        id: `wamid.BURST${run}X${i.toString(36).toUpperCase()}`,
+        text: sample[i % sample.length],
+        at: new Date(Date.now() - (BURST - i) * 10),
+      }),
+    ),
+  );
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const res = await fetch(`${address}/api/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) }, body });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`webhook: ${res.status}`);
+      }
+    }),
+  );
+  const acked = (performance.now() - t0) / 1000;
+  let counted: number | undefined;
+  let analysed: number | undefined;
+  const deadline = Date.now() + 15 * 60_000;
+  while (analysed === undefined) {
+    const seconds = (performance.now() - t0) / 1000;
+    if (counted === undefined && (await figure<{ inbound: number }>('total_messages', (b) => b.inbound)) - inboundBefore >= BURST) counted = seconds;
+    if (counted !== undefined && (await figure<{ analysed: number }>('sentiment_analysis_counts', (b) => b.analysed)) - analysedBefore >= people) analysed = seconds;
+    if (Date.now() > deadline) throw new Error('la ráfaga no terminó en 15 minutos');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log(`\nburst of ${BURST.toLocaleString('es-PE')} WhatsApp messages from ${people.toLocaleString('es-PE')} new people (20 connections, ANALYSIS_DEBOUNCE_SECONDS ${booted.app.settings.analysisDebounceSeconds})`);
+  console.log(`all acknowledged after ${acked.toFixed(1)} s; counted by total_messages after ${counted?.toFixed(1)} s; every chat analysed and counted by sentiment_analysis_counts after ${analysed.toFixed(1)} s (goal ≤ 60 s)`);
 }
 await booted.close();

@@ -7,9 +7,9 @@ import { loadConfig } from '../apps/server/src/config.js';
 /**
  * The product as a benchmark runs it: a fresh in-memory PGlite (or DATABASE_URL), the demo
  * tenant seeded, listening on a free port, and the demo admin signed in. `work`: this
- * process also runs the queue's jobs (the webhook benchmark).
+ * process also runs the queue's jobs (the webhook benchmark); `env`: settings over the defaults.
  */
-export async function startBench({ work = false }: { work?: boolean } = {}) {
+export async function startBench({ work = false, env = {} }: { work?: boolean; env?: Record<string, string> } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-bench-'));
   const config = loadConfig({
     ...process.env,
@@ -18,16 +18,22 @@ export async function startBench({ work = false }: { work?: boolean } = {}) {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
     PORT: '0',
     LOG_LEVEL: 'silent',
+    ...env,
   });
   const booted = await boot({ config, logger: false, work, dataDir: config.databaseUrl ? dataDir : 'memory://' });
   const address = await booted.app.listen({ port: 0, host: '127.0.0.1' });
+  const { token, user } = await signIn(address);
+  return { booted, address, token, user };
+}
+
+/** The demo admin signed in again (an access token lives 15 minutes: a long benchmark renews it). */
+export async function signIn(address: string) {
   const login = await fetch(`${address}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'admin@demo.com', password: 'demo1234', corporation: 'demo' }),
   });
-  const { token, user } = (await login.json()) as { token: string; user: { companyId: string } };
-  return { booted, address, token, user };
+  return (await login.json()) as { token: string; user: { companyId: string } };
 }
 
 /** A fresh company of the demo corporation with the demo admin as its admin: each benchmark fills its own. */
