@@ -8,8 +8,8 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
  * Metrics (issue 14, decision 0045): every call against a hand-computed answer on a small
  * dataset seeded with SQL (Lima, UTC−5: a message at 2026-03-01 02:00Z is February), the same
  * dataset in a second company (a leak would double every count), the rollups rebuilt when the
- * zone changes, bad filters as Spanish 400s, and the rollups equal to a full rebuild after random
- * inserts, updates and deletes of their sources.
+ * zone changes, bad filters as Spanish 400s, and the rollups (ad attribution included) equal to a
+ * full rebuild and to a recomputation from the sources after random inserts, updates and deletes.
  */
 let t: TestApp;
 let admin: Signed;
@@ -435,13 +435,163 @@ describe('metrics: bad filters are Spanish 400s', () => {
   });
 });
 
+describe('metrics: ad attribution from its rollup (decision 0047)', () => {
+  it('meta_ad_spend counts each lead for the ad of its first referral, with its chats and orders, as they move', async () => {
+    const co = await company('Métricas Anuncios');
+    await t.sql(`insert into meta_ads (company_id, ad_id, campaign_id, campaign_name) values ($1, 'a1', 'c1', 'Uno'), ($1, 'a2', 'c1', 'Uno'), ($1, 'a3', 'c2', 'Dos')`, [co]);
+    await t.sql(
+      `insert into ad_spend_daily (company_id, day, campaign_id, campaign_name, currency, spend, impressions, clicks)
+       values ($1, '2026-02-06', 'c1', 'Uno', 'PEN', 30, 100, 10), ($1, '2026-02-06', 'c2', 'Dos', 'PEN', 10, 100, 10)`,
+      [co],
+    );
+    const lead = async () => (await t.sql<{ id: string }>(`insert into leads (company_id, name, platform, status) values ($1, 'Anuncio', 'whatsapp', 'sin-asignar') returning id`, [co]))[0].id;
+    const referral = (leadId: string, referral: object, at: string) =>
+      t.sql<{ id: string }>(`insert into lead_referrals (company_id, lead_id, platform, referral, created_at) values ($1, $2, 'whatsapp', $3, $4) returning id`, [co, leadId, JSON.stringify(referral), at]);
+    const chat = async (leadId: string) =>
+      (await t.sql<{ id: string }>(`insert into chats (company_id, contact_name, platform, lead_id, status) values ($1, 'Anuncio', 'whatsapp', $2, 'open') returning id`, [co, leadId]))[0].id;
+    const order = async (leadId: string, status: string) =>
+      (
+        await t.sql<{ id: string }>(
+          `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id)
+           values ($1, 'AD-' || gen_random_uuid(), $2, 'catalogo', 'Anuncio', '51999999999', '{}', '[]', 10, 10, 'PEN', $3) returning id`,
+          [co, status, leadId],
+        )
+      )[0].id;
+    const brought = async (payload: object = W) =>
+      ((await metric('meta_ad_spend', payload, co)).campaigns as Array<{ campaignId: string; leads: number; chats: number; orders: number; costPerLead: number | null }>).map((c) => [
+        c.campaignId,
+        c.leads,
+        c.chats,
+        c.orders,
+        c.costPerLead,
+      ]);
+
+    // L1: ad a1 at 2026-02-01 03:00Z, January 31 in Lima; two chats, an order paid and one cancelled
+    const l1 = await lead();
+    await referral(l1, { sourceType: 'ad', sourceId: 'a1', ctwaClid: 'x1' }, '2026-02-01T03:00:00Z');
+    const l1chat = await chat(l1);
+    await chat(l1);
+    await order(l1, 'paid');
+    await order(l1, 'cancelled');
+    // L2: ad a3 on February 10, a later a1 that does not take it, then an earlier a2 (adId) that does
+    const l2 = await lead();
+    await referral(l2, { sourceType: 'ad', sourceId: 'a3' }, '2026-02-10T12:00:00Z');
+    await referral(l2, { sourceType: 'ad', sourceId: 'a1' }, '2026-02-11T12:00:00Z');
+    await chat(l2);
+    expect(await brought()).toEqual([
+      ['c1', 1, 2, 1, 30],
+      ['c2', 1, 1, 0, 10],
+    ]);
+    const [{ id: early }] = await referral(l2, { sourceType: 'ad', adId: 'a2' }, '2026-02-05T12:00:00Z');
+    // L3: a first referral without an ad: a later ad does not attribute it
+    const l3 = await lead();
+    await referral(l3, { sourceType: 'post' }, '2026-01-05T12:00:00Z');
+    await referral(l3, { sourceType: 'ad', sourceId: 'a3' }, '2026-01-06T12:00:00Z');
+    await chat(l3);
+    // L4: ad a3 in March, its order cancelled after
+    const l4 = await lead();
+    await referral(l4, { sourceType: 'ad', sourceId: 'a3' }, '2026-03-15T15:00:00Z');
+    const l4order = await order(l4, 'created');
+    await t.sql(`update orders set status = 'cancelled' where id = $1`, [l4order]);
+
+    expect(await brought()).toEqual([
+      ['c1', 2, 3, 1, 15],
+      ['c2', 1, 0, 0, 10],
+    ]);
+    // days only (January 15 to February 7: L1 on January 31, L2 on February 5), whole months only, a campaign
+    expect(await brought({ from: '2026-01-15', to: '2026-02-07' })).toEqual([
+      ['c1', 2, 3, 1, 15],
+      ['c2', 0, 0, 0, null],
+    ]);
+    expect(await brought({ from: '2026-02-01', to: '2026-03-31' })).toEqual([
+      ['c1', 1, 1, 0, 30],
+      ['c2', 1, 0, 0, 10],
+    ]);
+    expect(await brought({ ...W, campaignId: 'c2' })).toEqual([['c2', 1, 0, 0, 10]]);
+
+    // a chat of L1 moves to the unattributed L3; L2's earliest referral is deleted (back to a3 on February 10)
+    await t.sql(`update chats set lead_id = $1 where id = $2`, [l3, l1chat]);
+    await t.sql(`delete from lead_referrals where id = $1`, [early]);
+    expect(await brought()).toEqual([
+      ['c1', 1, 1, 1, 30],
+      ['c2', 2, 1, 0, 5],
+    ]);
+    // the ad moves to another campaign in the insights sync: its leads follow when read
+    await t.sql(`update meta_ads set campaign_id = 'c1', campaign_name = 'Uno' where company_id = $1 and ad_id = 'a3'`, [co]);
+    expect(await brought()).toEqual([
+      ['c1', 3, 2, 1, 10],
+      ['c2', 0, 0, 0, null],
+    ]);
+    // deleting a lead takes it out; the rollups are what a rebuild makes
+    await t.sql(`delete from leads where id = $1`, [l1]);
+    expect(await brought()).toEqual([
+      ['c1', 2, 1, 0, 15],
+      ['c2', 0, 0, 0, null],
+    ]);
+    const rows = () => t.sql(`select day::text, ad_id, leads, chats, orders from metrics_ads_daily where company_id = $1 and (leads <> 0 or chats <> 0 or orders <> 0) order by 1, 2`, [co]);
+    const before = await rows();
+    expect(before).toEqual([
+      { day: '2026-02-10', ad_id: 'a3', leads: 1, chats: 1, orders: 0 },
+      { day: '2026-03-15', ad_id: 'a3', leads: 1, chats: 0, orders: 0 },
+    ]);
+    await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('referrals, chats and orders of the same leads written in parallel transactions: each counted once', async () => {
+    const co = await company('Métricas Anuncios Concurrencia');
+    const leads = await t.sql<{ id: string }>(`insert into leads (company_id, name, platform, status) select $1, 'Par ' || i, 'whatsapp', 'sin-asignar' from generate_series(1, 4) i returning id`, [
+      co,
+    ]);
+    const tx = async (text: string, values: unknown[]) => {
+      const client = await t.database.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(text, values);
+        await client.query(`select count(*) from metrics_ads_daily where company_id = $1`, [co]);
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+    };
+    const referral = (leadId: string, ad: string, at: string) =>
+      tx(`insert into lead_referrals (company_id, lead_id, platform, referral, created_at) values ($1, $2, 'whatsapp', jsonb_build_object('sourceId', $3::text), $4)`, [co, leadId, ad, at]);
+    const chat = (leadId: string) => tx(`insert into chats (company_id, contact_name, platform, lead_id, status, created_at) values ($1, 'Par', 'whatsapp', $2, 'open', '2026-02-01T12:00:00Z')`, [co, leadId]);
+    const order = (leadId: string) =>
+      tx(
+        `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id, created_at)
+         values ($1, 'P-' || gen_random_uuid(), 'paid', 'catalogo', 'Par', '51999999999', '{}', '[]', 10, 10, 'PEN', $2, '2026-02-01T12:00:00Z')`,
+        [co, leadId],
+      );
+    await Promise.all(
+      leads.flatMap(({ id }, i) => [
+        referral(id, `ad-${i % 2}`, '2026-02-10T12:00:00Z'),
+        chat(id),
+        referral(id, 'ad-temprano', '2026-02-03T12:00:00Z'),
+        order(id),
+        chat(id),
+        referral(id, `ad-${i}`, '2026-02-20T12:00:00Z'),
+      ]),
+    );
+    const rows = () =>
+      t.sql(`select day::text, ad_id, leads, chats, orders from metrics_ads_daily where company_id = $1 and (leads <> 0 or chats <> 0 or orders <> 0) order by 1, 2`, [co]);
+    expect(await rows()).toEqual([{ day: '2026-02-03', ad_id: 'ad-temprano', leads: 4, chats: 8, orders: 4 }]);
+    await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    expect(await rows()).toEqual([{ day: '2026-02-03', ad_id: 'ad-temprano', leads: 4, chats: 8, orders: 4 }]);
+  }, 60_000);
+});
+
 describe('metrics: the rollups equal a full rebuild after random writes', () => {
   const platforms = ['whatsapp', 'facebook', 'instagram'] as const;
   const minute = fc.integer({ min: 0, max: 60 * 24 * 120 });
   const at = (m: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + m * 60_000).toISOString();
   const pick = fc.nat();
   const op = fc.oneof(
-    fc.record({ op: fc.constant('chats' as const), rows: fc.array(fc.record({ platform: fc.constantFrom(...platforms), at: minute }), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      op: fc.constant('chats' as const),
+      rows: fc.array(fc.record({ platform: fc.constantFrom(...platforms), at: minute, lead: fc.option(pick) }), { minLength: 1, maxLength: 3 }),
+    }),
+    fc.record({ op: fc.constant('chatLead' as const), pick, lead: fc.option(pick) }),
     fc.record({
       op: fc.constant('messages' as const),
       rows: fc.array(
@@ -460,7 +610,15 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     fc.record({ op: fc.constant('cleanLead' as const), at: minute, agent: fc.nat({ max: 2 }) }),
     fc.record({ op: fc.constant('cleanLeadTime' as const), pick, at: minute }),
     fc.record({ op: fc.constant('deleteCleanLead' as const), pick }),
-    fc.record({ op: fc.constant('order' as const), status: fc.constantFrom('created', 'paid', 'done', 'cancelled'), total: fc.integer({ min: 1, max: 100_000 }), currency: fc.constantFrom('PEN', 'USD'), at: minute }),
+    fc.record({
+      op: fc.constant('order' as const),
+      status: fc.constantFrom('created', 'paid', 'done', 'cancelled'),
+      total: fc.integer({ min: 1, max: 100_000 }),
+      currency: fc.constantFrom('PEN', 'USD'),
+      at: minute,
+      lead: fc.option(pick),
+    }),
+    fc.record({ op: fc.constant('orderLead' as const), pick, lead: fc.option(pick) }),
     fc.record({ op: fc.constant('orderUpdate' as const), pick, status: fc.constantFrom('paid', 'shipped', 'cancelled'), total: fc.integer({ min: 1, max: 100_000 }) }),
     fc.record({ op: fc.constant('deleteOrder' as const), pick }),
     fc.record({
@@ -475,6 +633,17 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     }),
     fc.record({ op: fc.constant('deleteAnalysis' as const), pick }),
     fc.record({ op: fc.constant('membership' as const), on: fc.boolean(), at: minute }),
+    // referrals of the leads (a batch may hold several of one lead, earlier or later than its first):
+    // the ad in sourceId, adId or both (sourceId wins), or none (a first referral without an ad attributes nothing)
+    fc.record({
+      op: fc.constant('referrals' as const),
+      rows: fc.array(fc.record({ lead: pick, ad: fc.option(fc.constantFrom('ad-1', 'ad-2', 'ad-3'), { freq: 5 }), key: fc.constantFrom('sourceId', 'adId', 'both'), at: minute }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    }),
+    fc.record({ op: fc.constant('referralTime' as const), pick, at: minute }),
+    fc.record({ op: fc.constant('deleteReferrals' as const), pick, n: fc.integer({ min: 1, max: 2 }) }),
   );
   type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -486,17 +655,21 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     agents = [null, rows[0].id, rows[1].id];
   });
 
-  /** The id at `n` (mod how many) of the company's rows of a table, or none. */
-  const nth = (table: string, n: number, key = 'id') =>
+  /** The id at `n` (mod how many; a number or a column of the statement) of the company's rows of a table, or none. */
+  const nth = (table: string, n: number | string, key = 'id') =>
     `(select ${key} from ${table} where company_id = '${co}' order by ${key} offset ${n} % greatest((select count(*) from ${table} where company_id = '${co}'), 1) limit 1)`;
 
   async function run(o: Op) {
     switch (o.op) {
       case 'chats':
-        return t.sql(`insert into chats (company_id, contact_name, platform, status, created_at) select $1, 'Azar', x.p, 'open', x.at from jsonb_to_recordset($2::jsonb) as x(p text, at timestamptz)`, [
-          co,
-          JSON.stringify(o.rows.map((r) => ({ p: r.platform, at: at(r.at) }))),
-        ]);
+        return t.sql(
+          `insert into chats (company_id, contact_name, platform, lead_id, status, created_at)
+           select $1, 'Azar', x.p, case when x.lead is not null then ${nth('leads', 'x.lead')} end, 'open', x.at
+             from jsonb_to_recordset($2::jsonb) as x(p text, at timestamptz, lead int)`,
+          [co, JSON.stringify(o.rows.map((r) => ({ p: r.platform, at: at(r.at), lead: r.lead })))],
+        );
+      case 'chatLead':
+        return t.sql(`update chats set lead_id = ${o.lead === null ? 'null' : nth('leads', o.lead)} where id = ${nth('chats', o.pick)}`);
       case 'messages':
         return t.sql(
           `insert into chat_messages (company_id, chat_id, direction, status, sent_by, sent_at)
@@ -529,10 +702,12 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
         return t.sql(`delete from clean_leads where id = ${nth('clean_leads', o.pick)}`);
       case 'order':
         return t.sql(
-          `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, created_at)
-           values ($1, 'A-' || gen_random_uuid(), $2, 'catalogo', 'Azar', '51999999999', '{}', '[]', $3, $3, $4, $5)`,
+          `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id, created_at)
+           values ($1, 'A-' || gen_random_uuid(), $2, 'catalogo', 'Azar', '51999999999', '{}', '[]', $3, $3, $4, ${o.lead === null ? 'null' : nth('leads', o.lead)}, $5)`,
           [co, o.status, o.total / 100, o.currency, at(o.at)],
         );
+      case 'orderLead':
+        return t.sql(`update orders set lead_id = ${o.lead === null ? 'null' : nth('leads', o.lead)} where id = ${nth('orders', o.pick)}`);
       case 'orderUpdate':
         return t.sql(`update orders set status = $1, total = $2 where id = ${nth('orders', o.pick)}`, [o.status, o.total / 100]);
       case 'deleteOrder':
@@ -552,6 +727,28 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
         return o.on
           ? t.sql(`insert into memberships (company_id, user_id, role, created_at) values ($1, $2, 'agent', $3) on conflict do nothing`, [co, agentUser, at(o.at)])
           : t.sql(`delete from memberships where company_id = $1 and user_id = $2`, [co, agentUser]);
+      case 'referrals':
+        // one statement, as a webhook batch: each row's lead is the company's lead at `lead` (none without leads)
+        return t.sql(
+          `insert into lead_referrals (company_id, lead_id, platform, referral, created_at)
+           select $1, l.id, 'whatsapp',
+                  case x.key when 'sourceId' then jsonb_build_object('sourceType', 'ad', 'sourceId', x.ad)
+                             when 'adId' then jsonb_build_object('sourceType', 'ad', 'adId', x.ad)
+                             else jsonb_build_object('sourceType', 'ad', 'sourceId', x.ad, 'adId', 'ad-otro') end
+                  - case when x.ad is null then array['sourceId', 'adId'] else array[]::text[] end,
+                  x.at
+             from jsonb_to_recordset($2::jsonb) as x(lead int, ad text, key text, at timestamptz)
+             join lateral ${nth('leads', 'x.lead')} l on true`,
+          [co, JSON.stringify(o.rows.map((r) => ({ lead: r.lead, ad: r.ad, key: r.key, at: at(r.at) })))],
+        );
+      case 'referralTime':
+        return t.sql(`update lead_referrals set created_at = $1 where id = ${nth('lead_referrals', o.pick)}`, [at(o.at)]);
+      case 'deleteReferrals':
+        return t.sql(`delete from lead_referrals where id in (select id from lead_referrals where company_id = $1 order by id offset $2 % greatest((select count(*) from lead_referrals where company_id = $1), 1) limit $3)`, [
+          co,
+          o.pick,
+          o.n,
+        ]);
     }
   }
 
@@ -564,21 +761,40 @@ describe('metrics: the rollups equal a full rebuild after random writes', () => 
     sales: await t.sql(`select day::text, status, currency, source, orders, amount::float8 as amount from metrics_sales_daily where company_id = $1 and (orders <> 0 or amount <> 0) order by 1, 2, 3, 4`, [co]),
     coverage: await t.sql(`select month::text, channel, active, answered from metrics_coverage_monthly where company_id = $1 and (active <> 0 or answered <> 0) order by 1, 2`, [co]),
     analysesMonthly: await t.sql(`select month::text, channel, dimension, label, n from metrics_analyses_monthly where company_id = $1 and n <> 0 order by 1, 2, 3, 4`, [co]),
+    adLeads: await t.sql(`select lead_id, referral_id, referred_at, day::text, ad_id, chats, orders from metrics_ad_leads where company_id = $1 order by 1`, [co]),
+    adsDaily: await t.sql(`select day::text, ad_id, leads, chats, orders from metrics_ads_daily where company_id = $1 and (leads <> 0 or chats <> 0 or orders <> 0) order by 1, 2`, [co]),
+    adsMonthly: await t.sql(`select month::text, ad_id, leads, chats, orders from metrics_ads_monthly where company_id = $1 and (leads <> 0 or chats <> 0 or orders <> 0) order by 1, 2`, [co]),
   });
 
-  it('random inserts, updates and deletes of messages, chats, leads, clean leads, memberships, orders and analyses', async () => {
+  /** The attribution as meta_ad_spend first answered it, straight from the sources: per local day and ad of each lead's first referral. */
+  const attributionFromSources = () =>
+    t.sql(
+      `with f as (select distinct on (r.lead_id) r.lead_id, coalesce(r.referral->>'sourceId', r.referral->>'adId') as ad_id, r.created_at
+                    from lead_referrals r where r.company_id = $1 order by r.lead_id, r.created_at, r.id)
+       select (f.created_at at time zone 'America/Lima')::date::text as day, f.ad_id, count(*)::int as leads,
+              sum((select count(*) from chats c where c.company_id = $1 and c.lead_id = f.lead_id))::int as chats,
+              sum((select count(*) from orders o where o.company_id = $1 and o.lead_id = f.lead_id and o.status <> 'cancelled'))::int as orders
+         from f where f.ad_id is not null group by 1, 2 order by 1, 2`,
+      [co],
+    );
+
+  it('random inserts, updates and deletes of messages, chats, leads, clean leads, memberships, orders, analyses and referrals', async () => {
+    let attributed = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
         for (const o of ops) await run(o);
         const incremental = await snapshot();
+        expect(incremental.adsDaily).toEqual(await attributionFromSources());
         await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
         expect(incremental).toEqual(await snapshot());
+        attributed += incremental.adLeads.length;
       }),
-      { numRuns: 30 },
+      { numRuns: 40 },
     );
     // the property saw data, not only empty tables
     const seen = await snapshot();
     expect(seen.messages.length + seen.entities.length + seen.analyses.length + seen.sales.length).toBeGreaterThan(0);
+    expect(attributed).toBeGreaterThan(0);
   }, 300_000);
 });
 

@@ -123,23 +123,28 @@ const adRows = (ctx: MetricContext) =>
 /**
  * What each ad campaign brought in the window (decision 0047): leads whose first referral (the
  * ad their first message came from) is one of the campaign's ads and arrived in the window, their
- * chats, and their orders that were not cancelled. Read from lead_referrals (one row per message
- * that carried a referral, not per message) and the ad → campaign map of the insights sync.
+ * chats, and their orders that were not cancelled. Read from the attribution rollup (migration
+ * 0032: per ad and local day of the first referral; the window's whole months from the monthly
+ * rows, its partial edge months from the daily ones), joined with the ad → campaign map of the
+ * insights sync as it is now: a few thousand rows at most, whatever the number of leads.
  */
 async function adAttribution(ctx: MetricContext): Promise<Map<string, { leads: number; chats: number; orders: number }>> {
+  const { months, days } = splitByMonth(ctx.window);
+  const parts: SQL[] = [];
+  if (months) {
+    parts.push(sql`select ad_id, leads, chats, orders from metrics_ads_monthly
+                    where company_id = ${ctx.companyId} and month between ${months[0]}::date and ${months[1]}::date`);
+  }
+  for (const [from, to] of days) {
+    parts.push(sql`select ad_id, leads, chats, orders from metrics_ads_daily
+                    where company_id = ${ctx.companyId} and day between ${from}::date and ${to}::date`);
+  }
   const rows = await rowsOf<{ campaign_id: string; leads: number; chats: number; orders: number }>(
     ctx.db,
-    sql`with first_ref as (
-          select distinct on (r.lead_id) r.lead_id, coalesce(r.referral->>'sourceId', r.referral->>'adId') as ad_id, r.created_at
-            from lead_referrals r where r.company_id = ${ctx.companyId} order by r.lead_id, r.created_at),
-        attributed as (
-          select f.lead_id, a.campaign_id from first_ref f join meta_ads a on a.company_id = ${ctx.companyId} and a.ad_id = f.ad_id
-           where (f.created_at at time zone ${ctx.timezone})::date between ${ctx.window.from}::date and ${ctx.window.to}::date
-             ${ctx.filter.campaignId ? sql`and a.campaign_id = ${ctx.filter.campaignId}` : sql``})
-        select x.campaign_id, count(distinct x.lead_id)::int as leads,
-               (select count(*) from chats c where c.company_id = ${ctx.companyId} and c.lead_id in (select lead_id from attributed y where y.campaign_id = x.campaign_id))::int as chats,
-               (select count(*) from orders o where o.company_id = ${ctx.companyId} and o.status <> 'cancelled' and o.lead_id in (select lead_id from attributed y where y.campaign_id = x.campaign_id))::int as orders
-          from attributed x group by x.campaign_id`,
+    sql`select a.campaign_id, sum(x.leads)::int as leads, sum(x.chats)::int as chats, sum(x.orders)::int as orders
+          from (${sql.join(parts, sql` union all `)}) x join meta_ads a on a.company_id = ${ctx.companyId} and a.ad_id = x.ad_id
+         ${ctx.filter.campaignId ? sql`where a.campaign_id = ${ctx.filter.campaignId}` : sql``}
+         group by a.campaign_id`,
   );
   return new Map(rows.map((r) => [r.campaign_id, { leads: Number(r.leads), chats: Number(r.chats), orders: Number(r.orders) }]));
 }
