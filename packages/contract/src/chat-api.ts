@@ -4,6 +4,7 @@ import { zInboxView } from './assignment.js';
 import { syncRunOut } from './ecommerce-api.js';
 import { bulkRunOut, marketplaceSyncRunOut } from './marketplace-api.js';
 import { sendOut } from './sending-api.js';
+import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
@@ -273,6 +274,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('marketplace.bulk'), run: bulkRunOut }),
   /** A campaign chunk or massive send moved on (modules/sending, decision 0041): its status and counts. */
   z.object({ type: z.literal('send.progress'), send: sendOut }),
+  /** A Mailchimp sync (labels to tags, or an audience's pull) moved on (modules/mailchimp, decision 0051). */
+  z.object({ type: z.literal('mailchimp.sync'), sync: mailchimpSyncOut }),
   /** An upload to a Facebook custom audience moved on (a batch accepted, finished, failed; decision 0048). */
   z.object({ type: z.literal('audience.progress'), send: audienceSendOut }),
 ]);

@@ -34,3 +34,4 @@ export * from './meta-ads-api.js';
 export * from './audience-api.js';
 export * from './metrics-api.js';
 export * from './llm-api.js';
+export * from './mailchimp-api.js';

@@ -258,7 +258,7 @@ export const audienceMembers = pgTable(
 );
 
 /**
- * A Mailchimp sync (decision 0048). `labels`: the people of a set_mostrador_labels_massive call
+ * A Mailchimp sync (decision 0051). `labels`: the people of a set_mostrador_labels_massive call
  * with hasToSendToMailchimp (the segment's clean leads carrying one of `labelIds`) upserted in
  * every audience of the company with their labels as tags. `pull`: the members of one audience
  * (`mailchimpId`) brought into mailchimp_contacts. status: queued → running → done | failed; the

@@ -7,7 +7,8 @@ import { requiredOr, zText } from '../fields.js';
  * mailchimps (SPEC §7, /mailchimp): Mailchimp credentials. Not shown in the spec: a name
  * (unique in the company), the server prefix (us21), the audience (list) id and the API key:
  * required on create, write-only (responses carry `apiKeySet`). A Mailchimp key ends with its
- * server prefix (`…-us21`).
+ * server prefix (`…-us21`). A key starting with «sandbox» answers from the built-in sandbox (the
+ * demo's; decision 0051): it never reaches Mailchimp.
  */
 export const mailchimps = defineResource({
   key: 'mailchimps',
@@ -30,8 +31,8 @@ export const mailchimps = defineResource({
   sortable: ['name'],
   unique: ['name'],
   examples: [
-    { name: 'Boletín clientes', serverPrefix: 'us21', listId: 'a1b2c3d4e5', apiKey: 'ejemplo0clientes-us21' },
-    { name: 'Mayoristas', serverPrefix: 'us21', listId: 'f6g7h8i9j0', apiKey: 'ejemplo0mayoristas-us21' },
-    { name: 'Tienda Chile', serverPrefix: 'US14', listId: 'k1l2m3n4o5', apiKey: 'ejemplo0chile-us14' },
+    { name: 'Boletín clientes', serverPrefix: 'us21', listId: 'a1b2c3d4e5', apiKey: 'sandbox0clientes-us21' },
+    { name: 'Mayoristas', serverPrefix: 'us21', listId: 'f6g7h8i9j0', apiKey: 'sandbox0mayoristas-us21' },
+    { name: 'Tienda Chile', serverPrefix: 'US14', listId: 'k1l2m3n4o5', apiKey: 'sandbox0chile-us14' },
   ],
 });

@@ -99,18 +99,24 @@ export async function setLabelsMassive(
 }
 
 /**
- * The `mailchimp.sync-labels` job. The Mailchimp integration (tags per member) does not exist
- * yet: the job marks the sync 'pendiente-de-integracion' and sends nothing.
+ * What runs a `mailchimp.sync-labels` job of one database: the Mailchimp module (decision 0051)
+ * registers its sync engine here, so the queue declared with the leads runs it.
  */
-export async function processMailchimpSync(db: Db, syncId: string): Promise<void> {
-  await db
-    .update(mailchimpLabelSyncs)
-    .set({ status: 'pendiente-de-integracion', processedAt: new Date() })
-    .where(and(eq(mailchimpLabelSyncs.id, syncId), eq(mailchimpLabelSyncs.status, 'queued')));
+const mailchimpRunners = new WeakMap<Db, (syncId: string) => Promise<void>>();
+export function setMailchimpSyncRunner(db: Db, run: (syncId: string) => Promise<void>) {
+  mailchimpRunners.set(db, run);
 }
 
+/** The `mailchimp.sync-labels` job: the labels sync (or an audience's pull) of decision 0051, resumed where it stopped. */
+export async function processMailchimpSync(db: Db, syncId: string): Promise<void> {
+  const run = mailchimpRunners.get(db);
+  if (!run) throw new Error('La integración de Mailchimp no está registrada');
+  await run(syncId);
+}
+
+/** Syncs to queue again on start: recorded but never queued, or left running by a stopped process. */
 export async function queuedMailchimpSyncs(db: Db): Promise<string[]> {
-  const rows = await db.select({ id: mailchimpLabelSyncs.id }).from(mailchimpLabelSyncs).where(eq(mailchimpLabelSyncs.status, 'queued'));
+  const rows = await db.select({ id: mailchimpLabelSyncs.id }).from(mailchimpLabelSyncs).where(inArray(mailchimpLabelSyncs.status, ['queued', 'running']));
   return rows.map((r) => r.id);
 }
 
