@@ -36,6 +36,7 @@ import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { metaAdsRoutes } from './modules/meta-ads/routes.js';
+import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/analysis/plugin.js';
@@ -156,6 +157,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(metricsRoutes);
       await api.register(llmRoutes);
       await api.register(metaAdsRoutes);
+      await api.register(gravityFormRoutes);
       await api.register(mailchimpRoutes);
       await api.register(analysisJobsPlugin);
     },

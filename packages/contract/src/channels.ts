@@ -134,7 +134,8 @@ export const chatMessageStatusLabels: Record<ChatMessageStatus, string> = {
  */
 export const webhookDeadLetterOut = z.object({
   _id: z.string(),
-  provider: z.enum(channelKinds),
+  /** A channel, or `gravity-forms` for a form entry (decision 0050). */
+  provider: z.enum([...channelKinds, 'gravity-forms']),
   /** message, status, read, other. */
   type: z.string(),
   eventId: z.string(),
@@ -149,4 +150,6 @@ export const webhookDeadLetterOut = z.object({
 export type WebhookDeadLetter = z.infer<typeof webhookDeadLetterOut>;
 export const webhookDeadLetterList = z.object({ payload: z.array(webhookDeadLetterOut) });
 export const webhookDeadLetterParams = z.object({ id: zId() }).strict();
-export const webhookEventTypeLabels: Record<string, string> = { message: 'Mensaje', status: 'Estado de entrega', read: 'Lectura', other: 'Otro' };
+export const webhookEventTypeLabels: Record<string, string> = { message: 'Mensaje', status: 'Estado de entrega', read: 'Lectura', other: 'Otro', entry: 'Entrada de formulario' };
+/** Who sent a dead letter: a channel's name, or the form plugin's. */
+export const webhookProviderLabels: Record<WebhookDeadLetter['provider'], string> = { ...channelKindLabels, 'gravity-forms': 'Gravity Forms' };

@@ -4,6 +4,7 @@ import { zInboxView } from './assignment.js';
 import { syncRunOut } from './ecommerce-api.js';
 import { bulkRunOut, marketplaceSyncRunOut } from './marketplace-api.js';
 import { sendOut } from './sending-api.js';
+import { gravitySyncOut } from './gravity-forms-api.js';
 import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
 import { platforms } from './constants.js';
@@ -278,6 +279,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mailchimp.sync'), sync: mailchimpSyncOut }),
   /** An upload to a Facebook custom audience moved on (a batch accepted, finished, failed; decision 0048). */
   z.object({ type: z.literal('audience.progress'), send: audienceSendOut }),
+  /** A form's «Sincronizar entradas» moved on (modules/gravity-forms, decision 0050). */
+  z.object({ type: z.literal('gravity.sync'), sync: gravitySyncOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

@@ -17,7 +17,7 @@ const requestSchemas = [
   'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
   'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
-  'metricsFilter', 'mailchimpReportQuery', 'mailchimpIdParams',
+  'metricsFilter', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
 ] as const;
 
 function fieldNames(schema: z.ZodType, out = new Set<string>(), seen = new Set<unknown>()): Set<string> {

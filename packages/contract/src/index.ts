@@ -35,3 +35,4 @@ export * from './audience-api.js';
 export * from './metrics-api.js';
 export * from './llm-api.js';
 export * from './mailchimp-api.js';
+export * from './gravity-forms-api.js';

@@ -7,7 +7,7 @@ import { WEBHOOK_QUEUE } from './process.js';
 
 type Row = {
   id: string;
-  provider: ChannelKind;
+  provider: ChannelKind | 'gravity-forms';
   type: string;
   event_id: string;
   status: WebhookDeadLetter['status'];
@@ -21,6 +21,14 @@ type Row = {
 function summaryOf(row: Row): string | undefined {
   const p = row.payload ?? {};
   if (typeof p.unstored === 'string') return p.unstored.slice(0, 200);
+  // a form entry (decision 0050): its id and the first values the person typed
+  if (row.provider === 'gravity-forms') {
+    const values = Object.entries(p)
+      .filter(([k, v]) => /^\d+(\.\d+)?$/.test(k) && typeof v === 'string' && v.trim())
+      .map(([, v]) => String(v).trim())
+      .slice(0, 4);
+    return [`Entrada ${String(p.id ?? '')}`, values.join(' · ')].filter(Boolean).join(': ').slice(0, 300);
+  }
   if (row.type === 'message' && typeof p.kind === 'string') {
     const who = typeof p.name === 'string' ? p.name : typeof p.from === 'string' ? p.from : '';
     const what = messagePreview({ kind: p.kind as ChatMessageKind, text: typeof p.text === 'string' ? p.text : undefined, content: p.content as MessageContent | undefined });

@@ -67,6 +67,8 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
   }
 
   return {
+    /** The person's clean lead (also for the Gravity Forms entries, modules/gravity-forms). */
+    cleanLeadFor,
     /**
      * A contact card a customer shared, as a lead (the thread's "Agregar como lead"): the
      * company's WhatsApp lead with that normalised phone, else a new one merged into the

@@ -29,6 +29,12 @@ export function errorText(error: unknown): string {
   return sanitizeText(text).slice(0, 2000);
 }
 
+/** A non-channel provider's processing of one stored event (see createWebhookProcessor's `providers`). */
+export type ProviderHandler = (
+  tx: Db,
+  event: { id: string; accountId: string; companyId: string | null; payload: unknown },
+) => Promise<{ status: 'processed' } | { status: 'ignored' | 'failed'; reason: string }>;
+
 /** Tries per event before it becomes a dead letter: the first run and the queue's 5 retries (jobs/queue.ts). */
 export const MAX_ATTEMPTS = 6;
 
@@ -97,17 +103,45 @@ export function createWebhookProcessor(
   secrets: Pick<SecretBox, 'seal' | 'open'>,
   realtime?: Pick<Realtime, 'publish'>,
   log?: { warn: (obj: unknown, msg?: string) => void },
-  { maxAttempts = MAX_ATTEMPTS, afterMessage }: { maxAttempts?: number; afterMessage?: (companyId: string) => Promise<void> } = {},
+  {
+    maxAttempts = MAX_ATTEMPTS,
+    afterMessage,
+    providers = {},
+  }: {
+    maxAttempts?: number;
+    afterMessage?: (companyId: string) => Promise<void>;
+    /**
+     * Events of providers that are not channels (Gravity Forms entries, decision 0050): processed
+     * by their own handler in the event's transaction; `failed` makes the event a dead letter at
+     * once (nothing a retry alone would change).
+     */
+    providers?: Record<string, ProviderHandler>;
+  } = {},
 ) {
   const inbound = createInbound(secrets);
   const orders = createOrders(secrets);
 
   async function run(
     id: string,
-  ): Promise<{ status: 'processed' | 'ignored' | 'skipped'; companyId?: string; outcome?: Outcome; order?: { id: string; code: string } }> {
+  ): Promise<{ status: 'processed' | 'ignored' | 'skipped' | 'failed'; companyId?: string; outcome?: Outcome; order?: { id: string; code: string } }> {
     return db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
       if (!event || event.status !== 'pending') return { status: 'skipped' };
+      const handler = providers[event.provider];
+      if (handler) {
+        const done = await handler(tx as unknown as Db, event);
+        await tx
+          .update(webhookEvents)
+          .set({
+            status: done.status,
+            reason: done.status === 'ignored' ? done.reason : null,
+            lastError: done.status === 'failed' ? done.reason.slice(0, 2000) : null,
+            processedAt: new Date(),
+            attempts: sql`${webhookEvents.attempts} + 1`,
+          })
+          .where(eq(webhookEvents.id, id));
+        return { status: done.status, companyId: event.companyId ?? undefined };
+      }
       const [channel] = await tx
         .select({ companyId: channels.companyId, country: companies.country })
         .from(channels)

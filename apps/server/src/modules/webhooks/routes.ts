@@ -9,6 +9,7 @@ import { contactLeadRoutes } from './contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
 import { wakeAnalysis } from '../analysis/jobs.js';
+import { createEntryProcessor, GRAVITY_PROVIDER } from '../gravity-forms/entries.js';
 
 const handshakeQuery = z.looseObject({
   'hub.mode': z.string().optional(),
@@ -27,6 +28,8 @@ const handshakeQuery = z.looseObject({
 export async function webhookRoutes(app: FastifyInstance) {
   const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log, {
     afterMessage: app.settings.analysis ? (companyId) => wakeAnalysis(app.jobs, app.log, companyId, app.settings.analysisDebounceSeconds) : undefined,
+    // form entries share the store, the queue and the dead letters (decision 0050)
+    providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) },
   });
   // an event takes milliseconds: one a killed worker held is tried again after a minute, not 15
   app.jobs.define<{ id: string }>(

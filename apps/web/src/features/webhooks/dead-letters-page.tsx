@@ -1,4 +1,4 @@
-import { channelKindLabels, type WebhookDeadLetter, webhookEventTypeLabels } from '@mostrador/contract';
+import { type WebhookDeadLetter, webhookEventTypeLabels, webhookProviderLabels } from '@mostrador/contract';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Replay from '@mui/icons-material/Replay';
 import Alert from '@mui/material/Alert';
@@ -21,7 +21,7 @@ import { deadLetterKeys, deadLettersApi } from './api';
 
 export const deadLetterTexts = {
   title: 'Eventos fallidos',
-  subtitle: 'Mensajes y avisos de WhatsApp, Messenger e Instagram que no se pudieron procesar. Nada se pierde: revisa el error y reinténtalo.',
+  subtitle: 'Mensajes y avisos de WhatsApp, Messenger e Instagram, y entradas de formularios, que no se pudieron procesar. Nada se pierde: revisa el error y reinténtalo.',
   back: 'Volver a WhatsApp',
   empty: 'No hay eventos fallidos. Todo lo que enviaron los proveedores se procesó.',
   loadError: 'No se pudieron cargar los eventos fallidos.',
@@ -33,7 +33,7 @@ export const deadLetterTexts = {
   queued: 'En cola',
 } as const;
 
-const platformOf = (provider: WebhookDeadLetter['provider']) => (provider === 'messenger' ? 'facebook' : provider);
+const platformOf = (provider: WebhookDeadLetter['provider']) => (provider === 'messenger' ? 'facebook' : provider === 'gravity-forms' ? 'web' : provider);
 
 function DeadLetterCard({ event, canReplay }: { event: WebhookDeadLetter; canReplay: boolean }) {
   const queryClient = useQueryClient();
@@ -49,7 +49,7 @@ function DeadLetterCard({ event, canReplay }: { event: WebhookDeadLetter; canRep
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
           <ChannelIcon platform={platformOf(event.provider)} decorative fontSize="small" />
           <Typography variant="subtitle2" component="h2">
-            {channelKindLabels[event.provider]}
+            {webhookProviderLabels[event.provider]}
           </Typography>
           <Chip size="small" label={webhookEventTypeLabels[event.type] ?? event.type} />
           <Typography variant="caption" color="text.secondary" component="time" dateTime={event.receivedAt} sx={{ ml: { sm: 'auto' } }}>

@@ -1,0 +1,54 @@
+import type { GravityEntryOut, GravityFieldsOut, GravityFormStatus, GravitySyncOut, GravityTestOut, GravityWebhookSecretOut } from '@mostrador/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { resourceKeys } from '../../lib/query-keys';
+import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
+import { useSession } from '../../lib/session';
+
+const enc = encodeURIComponent;
+
+/** Keys under the resource's, so saving a form (its mapping, its keys) refreshes them too. */
+export const gravityKeys = {
+  status: (id: string, companyId: string | null) => [...resourceKeys('gravity-forms').all, 'status', id, companyId] as const,
+  fields: (id: string, companyId: string | null) => [...resourceKeys('gravity-forms').all, 'fields', id, companyId] as const,
+  entries: (companyId: string | null, formId?: string) => [...resourceKeys('gravity-forms').all, 'entries', companyId, formId ?? 'all'] as const,
+};
+
+/** The calls of /gravity-forms beyond the standard list (contract gravity-forms-api.ts, decision 0050). */
+export const gravityApi = {
+  status: (id: string, signal?: AbortSignal) => api.get<GravityFormStatus>(`/gravity-forms/${enc(id)}/status`, { overlay: false, signal }),
+  test: (id: string) => api.post<GravityTestOut>(`/gravity-forms/${enc(id)}/test`, undefined, { overlay: false }),
+  fields: (id: string, signal?: AbortSignal) => api.get<GravityFieldsOut>(`/gravity-forms/${enc(id)}/fields`, { overlay: false, signal, notify: false }),
+  saveMap: (id: string, fieldMap: Record<string, string>) => api.put(`/gravity-forms/${enc(id)}`, { fieldMap }, { overlay: false, success: 'Campos guardados' }),
+  webhookSecret: (id: string) => api.post<GravityWebhookSecretOut>(`/gravity-forms/${enc(id)}/webhook-secret`, undefined, { overlay: false }),
+  sync: (id: string) => api.post<GravitySyncOut>(`/gravity-forms/${enc(id)}/sync`, undefined, { overlay: false }),
+  entries: (formId?: string, signal?: AbortSignal) =>
+    api.get<{ payload: GravityEntryOut[] }>('/gravity-forms/entries', { query: { formId }, overlay: false, signal }),
+};
+
+export const syncGoing = (s?: GravitySyncOut) => s?.status === 'queued' || s?.status === 'running';
+
+/**
+ * A form's state (webhook, last pull, entries), live: GET …/status, then each `gravity.sync`
+ * event of the events stream replaces its pull; asked again every few seconds while a pull goes,
+ * in case the stream is down.
+ */
+export function useFormStatus(id: string) {
+  const { companyId } = useSession();
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: gravityKeys.status(id, companyId),
+    queryFn: ({ signal }) => gravityApi.status(id, signal),
+    refetchInterval: (q) => (syncGoing(q.state.data?.sync) ? 3000 : false),
+  });
+  useRealtimeEvents((event: RealtimeMessage) => {
+    if (event.type === 'gravity.sync' && event.sync.formId === id) {
+      queryClient.setQueryData<GravityFormStatus>(gravityKeys.status(id, companyId), (old) => (old ? { ...old, sync: event.sync } : old));
+      if (!syncGoing(event.sync)) {
+        void queryClient.invalidateQueries({ queryKey: gravityKeys.status(id, companyId) });
+        void queryClient.invalidateQueries({ queryKey: [...resourceKeys('gravity-forms').all, 'entries'] });
+      }
+    }
+  });
+  return query;
+}
