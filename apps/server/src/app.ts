@@ -36,6 +36,8 @@ import { orderRoutes } from './modules/orders/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { metaAdsRoutes } from './modules/meta-ads/routes.js';
+import { googlePeopleRoutes } from './modules/google-people/routes.js';
+import { redactedRequest } from './lib/log-redact.js';
 import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
@@ -84,7 +86,8 @@ export interface BuildOptions {
  */
 export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // the log never keeps the client secret of /telefonos/googlepeople/… nor OAuth codes (decision 0052)
+    logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: { req: redactedRequest } },
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     // errors raised before routing (a path with broken percent-encoding, `/api/x/%ED%A0%80`)
@@ -157,6 +160,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(metricsRoutes);
       await api.register(llmRoutes);
       await api.register(metaAdsRoutes);
+      await api.register(googlePeopleRoutes);
       await api.register(gravityFormRoutes);
       await api.register(mailchimpRoutes);
       await api.register(analysisJobsPlugin);
@@ -182,7 +186,9 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
     if (hasSpa && request.method === 'GET' && isScreen) {
       // the public shop is its own page (decision 0031): /catalogo-digital[/{id}], /ordenes/{token}
       const page = hasShop && shopPage.test(pathname) ? 'shop.html' : 'index.html';
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile(page);
+      // the spec's /telefonos/googlepeople/{id}/{clientId}/{clientSecret}: no Referer and no cache carries the secret (decision 0052)
+      if (/^\/telefonos\/googlepeople\//i.test(pathname)) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+      return reply.type('text/html').header('cache-control', reply.getHeader('cache-control') ?? 'no-cache').sendFile(page);
     }
     const lang = pickLang(request.headers['accept-language']);
     return reply.status(404).send(errorBody('NOT_FOUND', lang, lang === 'es' ? 'La ruta no existe' : 'No such route'));

@@ -36,6 +36,9 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/\S*\{dc\}\S*$/, { error: 'MAILCHIMP_API_URL debe ser una URL con {dc} donde va el servidor, como https://{dc}.api.mailchimp.com/3.0' })
     .default('https://{dc}.api.mailchimp.com/3.0'),
+  GOOGLE_OAUTH_AUTH_URL: z.url({ error: 'GOOGLE_OAUTH_AUTH_URL debe ser una URL' }).default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url({ error: 'GOOGLE_OAUTH_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token'),
+  GOOGLE_PEOPLE_API_URL: z.url({ error: 'GOOGLE_PEOPLE_API_URL debe ser una URL' }).default('https://people.googleapis.com/'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
@@ -87,6 +90,10 @@ export interface Config {
   graphApiUrl: string;
   /** Base of the Mailchimp Marketing API with `{dc}` for the server prefix (decision 0051; tests point it at a fake). */
   mailchimpApiUrl: string;
+  /** Google's consent page, token endpoint and People API root (decision 0052; tests point them at a fake). */
+  googleOAuthAuthUrl: string;
+  googleOAuthTokenUrl: string;
+  googlePeopleApiUrl: string;
   /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
   sandboxStatusSeconds: number;
   /** Messages per second a company's WhatsApp line is sent at by campaigns and massive messages (Meta's default 80; decision 0041). */
@@ -162,6 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendProvider: e.SEND_PROVIDER ?? (e.NODE_ENV === 'production' ? 'graph' : 'sandbox'),
     graphApiUrl: e.GRAPH_API_URL.replace(/\/+$/, ''),
     mailchimpApiUrl: e.MAILCHIMP_API_URL.replace(/\/+$/, ''),
+    googleOAuthAuthUrl: e.GOOGLE_OAUTH_AUTH_URL,
+    googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+    // the People API's paths start at the root: only the origin counts
+    googlePeopleApiUrl: `${new URL(e.GOOGLE_PEOPLE_API_URL).origin}/`,
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     orderRateLimit: e.ORDER_RATE_LIMIT,
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,

@@ -7,6 +7,7 @@ import { sendOut } from './sending-api.js';
 import { gravitySyncOut } from './gravity-forms-api.js';
 import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
+import { googleSyncOut } from './google-people-api.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -281,6 +282,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('audience.progress'), send: audienceSendOut }),
   /** A form's «Sincronizar entradas» moved on (modules/gravity-forms, decision 0050). */
   z.object({ type: z.literal('gravity.sync'), sync: gravitySyncOut }),
+  /** A phone's «Sincronizar con Google» moved on (modules/google-people, decision 0052). */
+  z.object({ type: z.literal('google.sync'), sync: googleSyncOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

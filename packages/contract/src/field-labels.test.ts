@@ -18,6 +18,7 @@ const requestSchemas = [
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
   'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
   'metricsFilter', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
+  'googlePhoneParams', 'googleCredentialsInput', 'googleLeadsQuery',
 ] as const;
 
 function fieldNames(schema: z.ZodType, out = new Set<string>(), seen = new Set<unknown>()): Set<string> {

@@ -36,3 +36,4 @@ export * from './metrics-api.js';
 export * from './llm-api.js';
 export * from './mailchimp-api.js';
 export * from './gravity-forms-api.js';
+export * from './google-people-api.js';

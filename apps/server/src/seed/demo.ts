@@ -16,6 +16,7 @@ import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
 import { seedDemoAds } from './demo-ads.js';
+import { seedDemoGoogle } from './demo-google.js';
 import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
 
@@ -74,6 +75,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoAssignment(tx, peru.id);
     // a sandbox Meta ad account with six months of spend per campaign (decision 0047)
     await seedDemoAds(tx, peru.id, secrets);
+    // the first phone connected to the sandbox Google, most of its leads already its contacts (decision 0052)
+    await seedDemoGoogle(tx, peru.id, secrets);
     // the sandbox Gravity Forms site: entries pulled into leads, one by webhook, one rejected (decision 0050)
     await seedDemoGravity(tx, peru.id, secrets);
     // the sandbox Mailchimp audiences: a pull and a labels sync with its per-contact report (decision 0051)

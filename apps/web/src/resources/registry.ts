@@ -129,7 +129,21 @@ export const screens: ScreenEntry[] = [
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('./gravity-forms') },
-  { path: '/telefonos', group: 'integrations', label: 'Teléfonos', icon: PhoneAndroid, module: 'integrations', resource: 'telefonos', load: () => import('./telefonos'), children: [{ path: 'contactos/:id', page: () => import('../features/contacts/phone-contacts-page') }] },
+  {
+    path: '/telefonos',
+    group: 'integrations',
+    label: 'Teléfonos',
+    icon: PhoneAndroid,
+    module: 'integrations',
+    resource: 'telefonos',
+    load: () => import('./telefonos'),
+    children: [
+      { path: 'contactos/:id', page: () => import('../features/contacts/phone-contacts-page') },
+      // the spec's route: the credentials leave the address at once (decision 0052)
+      { path: 'googlepeople/:id/:clientId/:clientSecret', page: () => import('../features/google-contacts/google-connect-page') },
+      { path: 'googlepeople/:id', page: () => import('../features/google-contacts/google-connect-page') },
+    ],
+  },
   { path: '/bots', aliases: ['/facebook'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('./bots') },
   { path: '/telegram/grupos', group: 'integrations', label: 'Grupos de Telegram', icon: Telegram, module: 'messaging', resource: 'telegram-groups', load: () => import('./telegram-groups') },
   { path: '/telegram/rutinas', group: 'integrations', label: 'Rutinas de Telegram', icon: EventRepeat, module: 'messaging', resource: 'telegram-routines', load: () => import('./telegram-routines') },

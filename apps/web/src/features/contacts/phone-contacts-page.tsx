@@ -2,7 +2,7 @@ import { resources } from '@mostrador/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { useMemo } from 'react';
+import { createElement, useMemo } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import type { ScreenConfig } from '../../components/crud/types';
@@ -10,6 +10,7 @@ import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../i18n';
 import { screen as contactosScreen } from '../../resources/contactos';
+import { GoogleContactsPanel } from '../google-contacts/google-contacts-panel';
 
 /** '+51 987 654 321' for a number stored as digits with its country code. */
 export function phoneLabel(digits: string): string {
@@ -23,6 +24,7 @@ export function phoneLabel(digits: string): string {
  * sends {telefonoId} as every contactos delete does (SPEC §7).
  */
 export function phoneContactsScreen(telefonoId: string, numero?: string): ScreenConfig {
+  const panel = createElement(GoogleContactsPanel, { telefonoId });
   return {
     ...contactosScreen,
     title: numero ? `Contactos de ${phoneLabel(numero)}` : 'Contactos del teléfono',
@@ -31,6 +33,8 @@ export function phoneContactsScreen(telefonoId: string, numero?: string): Screen
     columns: contactosScreen.columns.filter((c) => (typeof c === 'string' ? c : c.field) !== 'telefonoId'),
     filters: { telefonoId },
     defaults: { telefonoId },
+    // the phone's leads as its Google contacts, «Sincronizar con Google» (decision 0052); one element, so the list's renders skip it
+    panel: () => panel,
   };
 }
 
