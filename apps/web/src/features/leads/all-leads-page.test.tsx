@@ -166,7 +166,7 @@ describe('/lead/todos', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const { calls } = serveLeads([], (call) => {
       if (call.path === '/clean-leads/list_with_advance_filter') return { status: 200, body: { payload: [], totalDocs: 0, totalPages: 1, page: 1, limit: 30 } };
-      if (call.path === '/clean-leads/set_mostrador_labels_massive') return { status: 200, body: { msg: 'Etiquetas asignadas', updated: 12 } };
+      if (call.path === '/clean-leads/set_mostrador_labels_massive') return { status: 200, body: { msg: 'Etiquetas asignadas', updated: 12, mailchimpSyncId: uid(5) } };
       return undefined;
     });
     page('/lead/todos?vista=personas');
@@ -184,6 +184,8 @@ describe('/lead/todos', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('checkbox', { name: 'Enviar también a Mailchimp' }));
     await user.click(within(dialog).getByRole('button', { name: 'Etiquetar' }));
     expect(await within(dialog).findByTestId('bulk-result')).toHaveProperty('textContent', expect.stringContaining('Se actualizaron 12 personas del segmento.'));
+    // the Mailchimp sync goes on as a job: where to follow it
+    expect(within(dialog).getByRole('link', { name: 'sigue el envío y su informe' }).getAttribute('href')).toBe('/mailchimp');
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
       ['/clean-leads/set_mostrador_labels_massive', { segmentId: segments[0]?._id, mostradorLabelIds: [uid(802)], hasToSendToMailchimp: true }],
     ]);

@@ -10,12 +10,14 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
 import { RefField } from '../../components/crud/ref-field';
 import { serverFieldErrors } from '../../components/crud/validation';
@@ -181,7 +183,15 @@ export function SegmentLabelsDialog({ open, onClose }: BulkDialogProps) {
         result && (
           <Alert icon={<CheckCircleOutline />} severity="success" data-testid="bulk-result">
             {result.updated === 1 ? 'Se actualizó 1 persona del segmento.' : `Se actualizaron ${formatCount(result.updated)} personas del segmento.`}
-            {values.mailchimp && ' Las etiquetas también se enviarán a Mailchimp.'}
+            {result.mailchimpSyncId && (
+              <>
+                {' Las etiquetas se están enviando a Mailchimp: '}
+                <Link component={RouterLink} to="/mailchimp">
+                  sigue el envío y su informe
+                </Link>
+                .
+              </>
+            )}
           </Alert>
         )
       }

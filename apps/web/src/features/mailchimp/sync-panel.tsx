@@ -1,0 +1,288 @@
+import { type MailchimpOutcome, mailchimpOutcomeLabels, type MailchimpSyncOut, mailchimpSyncStatusLabels } from '@mostrador/contract';
+import CloseIcon from '@mui/icons-material/Close';
+import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
+import Sync from '@mui/icons-material/Sync';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useId, useState } from 'react';
+import { formatInstant } from '../../components/crud/cell-value';
+import { formatCount } from '../../i18n';
+import { isActiveSync, useMailchimpSyncs, useSyncReport } from './api';
+
+const statusColors: Record<MailchimpSyncOut['status'], 'default' | 'info' | 'success' | 'error'> = { queued: 'default', running: 'info', done: 'success', failed: 'error' };
+const outcomeColors: Record<MailchimpOutcome, 'success' | 'error' | 'default'> = { ok: 'success', error: 'error', skipped: 'default' };
+
+/** What a sync is, in a line: the labels sent (and from which segment), or the audience pulled. */
+export function syncTitle(sync: MailchimpSyncOut): string {
+  if (sync.kind === 'pull') return `Contactos traídos de ${sync.audienceNames[0] ?? 'Mailchimp'}`;
+  const labels = sync.labelNames.length ? sync.labelNames.map((l) => `«${l}»`).join(', ') : 'etiquetas';
+  return `Etiquetas ${labels} a Mailchimp${sync.segmentName ? ` · segmento ${sync.segmentName}` : ''}`;
+}
+
+export function percentOf(sync: MailchimpSyncOut): number | undefined {
+  if (sync.status === 'done') return 100;
+  if (sync.total <= 0) return undefined;
+  return Math.min(100, Math.round((sync.done / sync.total) * 100));
+}
+
+export function countsOf(sync: MailchimpSyncOut): string {
+  if (sync.kind === 'pull') return `${formatCount(sync.done)} de ${formatCount(Math.max(sync.total, sync.done))} contactos traídos`;
+  return [
+    `${formatCount(sync.done)} de ${formatCount(Math.max(sync.total, sync.done))} contactos`,
+    `${formatCount(sync.ok)} ${sync.ok === 1 ? 'enviado' : 'enviados'}`,
+    sync.failed ? `${formatCount(sync.failed)} con error` : '',
+    sync.skipped ? `${formatCount(sync.skipped)} ${sync.skipped === 1 ? 'omitido' : 'omitidos'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function SyncStatusChip({ sync }: { sync: MailchimpSyncOut }) {
+  return (
+    <Chip
+      size="small"
+      color={statusColors[sync.status]}
+      variant={sync.status === 'queued' ? 'outlined' : 'filled'}
+      icon={isActiveSync(sync) ? <Sync fontSize="small" /> : undefined}
+      label={sync.kind === 'pull' && sync.status === 'running' ? 'Trayendo' : mailchimpSyncStatusLabels[sync.status]}
+      data-testid="mailchimp-sync-status"
+    />
+  );
+}
+
+function SyncBar({ sync }: { sync: MailchimpSyncOut }) {
+  const percent = percentOf(sync);
+  const label = `Progreso: ${syncTitle(sync)}`;
+  if (sync.status === 'failed') return <LinearProgress variant="determinate" color="error" value={percent ?? 0} aria-label={label} />;
+  if (percent === undefined) return <LinearProgress aria-label={label} />;
+  return <LinearProgress variant="determinate" value={percent} color={sync.status === 'done' ? 'success' : 'primary'} aria-label={label} aria-valuetext={`${percent} %`} />;
+}
+
+/** One sync as a person follows it: what it sends, its state, the bar, the counts, why it stopped, its report. */
+export function MailchimpSyncCard({ sync }: { sync: MailchimpSyncOut }) {
+  const [report, setReport] = useState(false);
+  const titleId = useId();
+  const percent = percentOf(sync);
+  return (
+    <Box component="article" aria-labelledby={titleId} data-testid="mailchimp-sync" data-status={sync.status} sx={{ display: 'grid', gap: 0.75, py: 1.5 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography id={titleId} variant="subtitle2" component="h3" sx={{ mr: 'auto', minWidth: 0, overflowWrap: 'anywhere' }}>
+          {syncTitle(sync)}
+        </Typography>
+        <SyncStatusChip sync={sync} />
+      </Box>
+      {sync.status !== 'done' && <SyncBar sync={sync} />}
+      <Typography variant="body2" color="text.secondary" data-testid="mailchimp-sync-counts">
+        {sync.total > 0 || sync.status === 'done' ? (
+          <>
+            {countsOf(sync)}
+            {percent !== undefined && isActiveSync(sync) && ` (${percent} %)`}
+          </>
+        ) : isActiveSync(sync) ? (
+          'Contando a quién enviar…'
+        ) : (
+          'Nadie a quien enviar'
+        )}
+      </Typography>
+      {sync.message && (
+        <Alert severity={sync.status === 'failed' ? 'error' : 'warning'} variant="outlined" sx={{ py: 0 }}>
+          {sync.message}
+        </Alert>
+      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="caption" color="text.secondary" sx={{ mr: 'auto' }}>
+          {sync.finishedAt ? `Terminó ${formatInstant(sync.finishedAt)}` : `Pedida ${formatInstant(sync.createdAt)}`}
+          {sync.kind === 'labels' && sync.audienceNames.length > 0 && ` · ${sync.audienceNames.length === 1 ? 'audiencia' : 'audiencias'} ${sync.audienceNames.join(', ')}`}
+          {` · ${formatCount(sync.requests)} ${sync.requests === 1 ? 'solicitud' : 'solicitudes'} a Mailchimp`}
+        </Typography>
+        {sync.kind === 'labels' && sync.done > 0 && (
+          <Button
+            size="small"
+            color={sync.failed ? 'warning' : 'primary'}
+            startIcon={sync.failed ? <ErrorOutline fontSize="small" /> : undefined}
+            onClick={() => setReport(true)}
+            aria-label={`Ver el informe: ${syncTitle(sync)}`}
+          >
+            {sync.failed === 1 ? 'Ver informe (1 error)' : sync.failed ? `Ver informe (${formatCount(sync.failed)} errores)` : 'Ver informe'}
+          </Button>
+        )}
+      </Box>
+      <MailchimpReportDialog sync={report ? sync : undefined} onClose={() => setReport(false)} />
+    </Box>
+  );
+}
+
+/** The per-contact report of a sync (GET /mailchimp/syncs/{id}/report): errors first, filterable, 50 a page. */
+export function MailchimpReportDialog({ sync, onClose }: { sync: MailchimpSyncOut | undefined; onClose: () => void }) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const titleId = useId();
+  const [outcome, setOutcome] = useState<MailchimpOutcome | ''>('');
+  const [page, setPage] = useState(1);
+  const report = useSyncReport(sync?._id, outcome, page);
+  const pages = report.data ? Math.max(1, Math.ceil(report.data.totalDocs / report.data.limit)) : 1;
+  return (
+    <Dialog open={!!sync} onClose={onClose} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby={titleId}>
+      <DialogTitle id={titleId} sx={{ pr: 6 }}>
+        Informe por contacto
+        <IconButton aria-label="Cerrar" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+          <CloseIcon />
+        </IconButton>
+      </DialogTitle>
+      <DialogContent dividers sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+        {sync && (
+          <>
+            <Box sx={{ display: 'grid', gap: 0.5 }}>
+              <Typography variant="subtitle2">{syncTitle(sync)}</Typography>
+              <Typography variant="body2" color="text.secondary">
+                {countsOf(sync)}
+              </Typography>
+            </Box>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={outcome}
+              onChange={(_, value: MailchimpOutcome | '' | null) => {
+                if (value === null) return;
+                setOutcome(value);
+                setPage(1);
+              }}
+              aria-label="Mostrar"
+              sx={{ flexWrap: 'wrap' }}
+            >
+              <ToggleButton value="">Todos</ToggleButton>
+              <ToggleButton value="error">Con error ({formatCount(sync.failed)})</ToggleButton>
+              <ToggleButton value="skipped">Omitidos ({formatCount(sync.skipped)})</ToggleButton>
+              <ToggleButton value="ok">Enviados ({formatCount(sync.ok)})</ToggleButton>
+            </ToggleButtonGroup>
+          </>
+        )}
+        {report.isLoading && <Skeleton variant="rounded" height={160} />}
+        {report.isError && (
+          <Alert severity="warning" action={<Button onClick={() => report.refetch()}>Reintentar</Button>}>
+            No se pudo cargar el informe.
+          </Alert>
+        )}
+        {report.data && report.data.payload.length === 0 && (
+          <Typography variant="body2" color="text.secondary" data-testid="mailchimp-report-empty">
+            {outcome === 'error' ? 'Sin errores: Mailchimp aceptó a todos los contactos enviados.' : 'No hay contactos con este resultado.'}
+          </Typography>
+        )}
+        {report.data && report.data.payload.length > 0 && (
+          <Table size="small" aria-label="Contactos de la sincronización" data-testid="mailchimp-report">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ fontWeight: 600 }}>Contacto</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>Resultado</TableCell>
+                <TableCell sx={{ fontWeight: 600, display: { xs: 'none', sm: 'table-cell' } }}>Motivo o etiquetas</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {report.data.payload.map((row, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: one person appears once per audience
+                <TableRow key={i}>
+                  <TableCell sx={{ verticalAlign: 'top', overflowWrap: 'anywhere' }}>
+                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                      {row.name ?? row.email ?? '—'}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {[row.email ?? 'sin correo', row.audienceName].filter(Boolean).join(' · ')}
+                    </Typography>
+                    <Typography variant="caption" component="div" sx={{ display: { sm: 'none' }, mt: 0.5 }}>
+                      {row.reason ?? row.tags.join(', ')}
+                    </Typography>
+                  </TableCell>
+                  <TableCell sx={{ verticalAlign: 'top' }}>
+                    <Chip size="small" color={outcomeColors[row.outcome]} variant={row.outcome === 'skipped' ? 'outlined' : 'filled'} label={mailchimpOutcomeLabels[row.outcome]} />
+                  </TableCell>
+                  <TableCell sx={{ verticalAlign: 'top', overflowWrap: 'anywhere', display: { xs: 'none', sm: 'table-cell' } }}>
+                    {row.reason ?? (row.tags.length ? row.tags.map((t) => <Chip key={t} size="small" variant="outlined" label={t} sx={{ mr: 0.5, mb: 0.5 }} />) : 'Sin etiquetas')}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {pages > 1 && (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mr: 'auto', ml: 1 }}>
+            <Button size="small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              Anterior
+            </Button>
+            <Typography variant="caption">
+              Página {page} de {pages}
+            </Typography>
+            <Button size="small" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              Siguiente
+            </Button>
+          </Box>
+        )}
+        <Button onClick={onClose}>Cerrar</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+const RECENT = 3;
+
+/** The company's Mailchimp syncs on a screen: those going on with their live bars, then the last ones. */
+export function MailchimpSyncsPanel({ kind, title = 'Envíos a Mailchimp', emptyMessage }: { kind?: MailchimpSyncOut['kind']; title?: string; emptyMessage: string }) {
+  const syncs = useMailchimpSyncs();
+  const [all, setAll] = useState(false);
+  const headingId = useId();
+  const list = (syncs.data?.payload ?? []).filter((s) => !kind || s.kind === kind);
+  const going = list.filter(isActiveSync);
+  const finished = list.filter((s) => !isActiveSync(s));
+  const shown = all ? finished : finished.slice(0, RECENT);
+  return (
+    <Card component="section" aria-labelledby={headingId} sx={{ mb: 2, px: 2, pt: 1.5, pb: 0.5 }} data-testid="mailchimp-syncs">
+      <Typography id={headingId} variant="h3" component="h2">
+        {title}
+      </Typography>
+      {syncs.isLoading && <Skeleton variant="rounded" height={64} sx={{ my: 1.5 }} />}
+      {syncs.isError && !syncs.data && (
+        <Alert severity="warning" sx={{ my: 1.5 }} action={<Button onClick={() => syncs.refetch()}>Reintentar</Button>}>
+          No se pudieron cargar los envíos a Mailchimp.
+        </Alert>
+      )}
+      {syncs.data && list.length === 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ py: 1.5 }} data-testid="mailchimp-syncs-empty">
+          {emptyMessage}
+        </Typography>
+      )}
+      <Box sx={{ '& > article + article': { borderTop: 1, borderColor: 'divider' } }}>
+        {[...going, ...shown].map((sync) => (
+          <MailchimpSyncCard key={sync._id} sync={sync} />
+        ))}
+      </Box>
+      {finished.length > RECENT && (
+        <Box sx={{ borderTop: 1, borderColor: 'divider', py: 0.5 }}>
+          <Button size="small" onClick={() => setAll((v) => !v)}>
+            {all ? 'Ver menos' : `Ver los ${formatCount(finished.length)} últimos`}
+          </Button>
+        </Box>
+      )}
+    </Card>
+  );
+}
