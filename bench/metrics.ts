@@ -94,7 +94,7 @@ await pool.query(
 );
 await pool.query(
   `insert into lead_referrals (company_id, lead_id, platform, referral, created_at)
-   select $1, id, platform, jsonb_build_object('sourceType', 'ad', 'sourceId', 'ad-' || (1 + n % 12) || '-' || (1 + n % 5), 'headline', 'Oferta ' || (1 + n % 12), 'ctwaClid', 'b' || n), created_at
+   select $1, id, platform, jsonb_build_object('sourceType', 'ad', 'sourceId', 'ad-' || (1 + (n / 10) % 12) || '-' || (1 + (n / 120) % 5), 'headline', 'Oferta ' || (1 + n % 12), 'ctwaClid', 'b' || n), created_at
      from (select id, platform, created_at, row_number() over (order by id) as n from leads where company_id = $1) l where n % 10 = 0`,
   [company],
 );

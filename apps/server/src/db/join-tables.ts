@@ -141,6 +141,11 @@ export const chatMessages = pgTable(
     // the thread: newest first from the index, `before` a sentAt (modules/chats/queries.ts)
     index('chat_messages_company_chat_sent_idx').on(t.companyId, t.chatId, t.sentAt, t.id),
     uniqueIndex('chat_messages_company_provider_id_uq').on(t.companyId, t.providerMessageId),
+    // the sends a crash interrupted (modules/chats failInterrupted, on every start): the few
+    // pending outbound messages, not a scan of every message ever kept
+    index('chat_messages_pending_out_idx')
+      .on(t.createdAt)
+      .where(sql`${t.direction} = 'out' and ${t.status} = 'pending' and ${t.providerMessageId} is null`),
   ],
 );
 

@@ -19,7 +19,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const handlers = new Map<string, JobHandler<unknown>>();
-  const queueOptions = new Map<string, { expireInSeconds?: number }>();
+  const queueOptions = new Map<string, { expireInSeconds?: number; lanes?: number }>();
   const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
 
@@ -27,9 +27,11 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
     /**
      * Declares a queue and what processes its jobs. `expireInSeconds`: how long a job may stay
      * active before it is tried again (pg-boss's default is 15 minutes; a job whose worker was
-     * killed waits that long) — short for quick jobs.
+     * killed waits that long) — short for quick jobs. `lanes`: how many batches this process
+     * works at once (default 1): for a queue whose jobs wait on the database more than they use
+     * the CPU, and whose handlers are safe side by side (the webhooks': a lock per person).
      */
-    define<T>(name: string, handler: JobHandler<T>, options: { expireInSeconds?: number } = {}) {
+    define<T>(name: string, handler: JobHandler<T>, options: { expireInSeconds?: number; lanes?: number } = {}) {
       handlers.set(name, handler as JobHandler<unknown>);
       queueOptions.set(name, options);
     },
@@ -45,7 +47,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       await boss.start();
       started = true;
       for (const [name, handler] of handlers) {
-        const options = queueOptions.get(name) ?? {};
+        const { lanes = 1, ...options } = queueOptions.get(name) ?? {};
         await boss.createQueue(name, { retryLimit: 5, retryDelay: 30, retryBackoff: true, ...options });
         // a database made before the option: the queue takes it now
         if (options.expireInSeconds) await boss.updateQueue(name, options);
@@ -57,7 +59,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
           // Batches of 20 fetched back to back while the backlog lasts (a burst of webhooks is
           // processed at once, not one job per poll); a failed job is failed alone, so the
           // queue retries it without redoing the rest of its batch.
-          await boss.work<unknown>(name, { pollingIntervalSeconds: 1, batchSize: WORK_BATCH, burstWhenBatchFull: true }, async (jobs) => {
+          await boss.work<unknown>(name, { pollingIntervalSeconds: 1, batchSize: WORK_BATCH, burstWhenBatchFull: true, localConcurrency: lanes }, async (jobs) => {
             for (const job of jobs) {
               try {
                 await handler(job.data);

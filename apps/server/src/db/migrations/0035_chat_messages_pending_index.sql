@@ -1,0 +1,1 @@
+CREATE INDEX "chat_messages_pending_out_idx" ON "chat_messages" USING btree ("created_at") WHERE "chat_messages"."direction" = 'out' and "chat_messages"."status" = 'pending' and "chat_messages"."provider_message_id" is null;
