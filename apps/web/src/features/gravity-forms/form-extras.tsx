@@ -350,9 +350,12 @@ export function GravityFormSummary({ form }: { form: ResourceRecord }) {
           </Button>
         </Box>
       )}
-      <TestDialog form={form} open={open === 'test'} onClose={() => setOpen(null)} />
-      {open === 'fields' && <MappingDialog form={form} open onClose={() => setOpen(null)} />}
-      <WebhookDialog form={form} open={open === 'webhook'} onClose={() => setOpen(null)} />
+      {/* a click inside a dialog reaches the row through React's tree (portals bubble): it must not open the edit form */}
+      <Box component="span" sx={{ display: 'contents' }} onClick={(event) => event.stopPropagation()}>
+        <TestDialog form={form} open={open === 'test'} onClose={() => setOpen(null)} />
+        {open === 'fields' && <MappingDialog form={form} open onClose={() => setOpen(null)} />}
+        <WebhookDialog form={form} open={open === 'webhook'} onClose={() => setOpen(null)} />
+      </Box>
     </Box>
   );
 }
