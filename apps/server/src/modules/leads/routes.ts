@@ -33,6 +33,8 @@ import {
   queuedAudienceSends,
   recordAudienceSend,
 } from './audience.js';
+import { audienceRoutes } from './audience-routes.js';
+import { createAudienceClient } from '../../integrations/meta/audiences.js';
 import { cleanLeadOnPlatform } from './conditions.js';
 import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, previewSegment, setLabelsMassive } from './labels-massive.js';
 import { odooValues } from './odoo.js';
@@ -55,7 +57,11 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
   const repos = { leads: repositoryOf(resources.leads, app.secrets), 'clean-leads': repositoryOf(resources['clean-leads'], app.secrets) };
   const entities = { leads: resources.leads.entity.partial(), 'clean-leads': resources['clean-leads'].entity.partial() };
 
-  app.jobs.define<{ sendId: string }>(AUDIENCE_UPLOAD_QUEUE, ({ sendId }) => processAudienceSend(db, sendId));
+  // the upload to Meta's Custom Audiences (decision 0048): the company's ad account, its sandbox in the demo
+  const audienceClient = createAudienceClient(app.settings.graphApiUrl);
+  const audienceDeps = { db, secrets: app.secrets, client: audienceClient, realtime: app.realtime, log: app.log };
+  app.jobs.define<{ sendId: string }>(AUDIENCE_UPLOAD_QUEUE, ({ sendId }) => processAudienceSend(audienceDeps, sendId), { expireInSeconds: 1800 });
+  await app.register(audienceRoutes, { deps: audienceDeps });
   app.jobs.define<{ syncId: string }>(MAILCHIMP_SYNC_QUEUE, ({ syncId }) => processMailchimpSync(db, syncId));
   // sends recorded but never queued (a crash between the two) are queued again once the queue runs
   app.addHook('onReady', async () => {
