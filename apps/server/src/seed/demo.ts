@@ -16,6 +16,7 @@ import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
 import { seedDemoAds } from './demo-ads.js';
+import { seedDemoAudiences } from './demo-audiences.js';
 import { seedDemoGoogle } from './demo-google.js';
 import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
@@ -75,6 +76,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoAssignment(tx, peru.id);
     // a sandbox Meta ad account with six months of spend per campaign (decision 0047)
     await seedDemoAds(tx, peru.id, secrets);
+    // «Clientes recurrentes» filled from a label in two past sends to the sandbox account (decision 0048)
+    await seedDemoAudiences(tx, peru.id);
     // the first phone connected to the sandbox Google, most of its leads already its contacts (decision 0052)
     await seedDemoGoogle(tx, peru.id, secrets);
     // the sandbox Gravity Forms site: entries pulled into leads, one by webhook, one rejected (decision 0050)
