@@ -54,6 +54,8 @@ const problem = (status: number, title: string, detail: string) => ({ type: 'htt
 
 export async function startFakeMailchimp(options: { latencyMs?: number; limit?: number } = {}): Promise<FakeMailchimp> {
   const perKey = new Map<string, number>();
+  /** Members by subscriber hash, as Mailchimp looks them up (those a test puts in `lists` directly are found by scanning). */
+  const byHash = new Map<string, FakeMember>();
   const state: Omit<FakeMailchimp, 'url' | 'template' | 'close'> = {
     keys: new Map(),
     lists: new Map(),
@@ -121,10 +123,11 @@ export async function startFakeMailchimp(options: { latencyMs?: number; limit?: 
       if (!known && !b.status_if_new) return { status: 400, body: problem(400, 'Invalid Resource', 'The resource submitted could not be validated. status_if_new is required for a new member') };
       const member = { email, status: known?.status ?? (b.status_if_new as string), mergeFields: { ...(known?.mergeFields ?? {}), ...(b.merge_fields ?? {}) }, tags: known?.tags ?? [] };
       members.set(email, member);
+      byHash.set(hash, member);
       return { status: 200, body: { id: hash, email_address: email, status: member.status, merge_fields: member.mergeFields } };
     }
     if (hash && l[4] && method === 'POST') {
-      const member = [...members.values()].find((x) => md5(x.email) === hash);
+      const member = byHash.get(hash) ?? [...members.values()].find((x) => md5(x.email) === hash);
       if (!member) return { status: 404, body: problem(404, 'Resource Not Found', 'The requested resource could not be found.') };
       const tags = (body as { tags?: Array<{ name?: string; status?: string }> } | undefined)?.tags;
       if (!Array.isArray(tags) || tags.some((t) => typeof t.name !== 'string' || (t.status !== 'active' && t.status !== 'inactive'))) {
