@@ -311,7 +311,12 @@ describe('labels, audiences, the advanced filter, massive labels and Odoo', () =
     expect((await byLabels('leads', { mostradorLabels: [L1._id], showMissingLeads: true })).statusCode).toBe(400);
   });
 
-  it('records a send to an audience, queues it, and the job marks the records', async () => {
+  it('records a send to an audience, queues it, and the job uploads it and marks the records Meta took', async () => {
+    // audiences live in the company's Meta ad account (decision 0048): the sandbox one here
+    const noAccount = await call(admin, 'POST', '/leads/send-to-audience', lima, { audienceId: audience._id, mostradorLabels: [L1._id] });
+    expect(noAccount.statusCode).toBe(400);
+    expect(noAccount.json().errors.msg).toContain('Conecta primero la cuenta publicitaria de Meta');
+    await ok(admin, 'PUT', '/meta-ads/account', lima, { adAccountId: 'act_100000000000002', accessToken: 'sandbox-meta-ads-lima-0001' });
     const acmeAudience = (await ok(acme, 'GET', '/facebook-audiences?limit=1', acmeCo)).payload[0];
     const before = await t.sql('select count(*)::int as n from audience_sends');
     const refusals = [
@@ -333,34 +338,35 @@ describe('labels, audiences, the advanced filter, massive labels and Odoo', () =
     expect(sent).toMatchObject({ count: 2, msg: 'Envío a la audiencia en cola: 2 leads' });
     const [row] = await until(
       () => t.sql<{ status: string; marked: number; kind: string; facebook_audience_id: string; company_id: string }>('select * from audience_sends where id = $1', [sent.sendId]),
-      (rows) => rows[0]?.status !== 'queued',
+      (rows) => rows[0]?.status === 'finished' || rows[0]?.status === 'failed',
     );
-    expect(row).toMatchObject({ status: 'pendiente-de-integracion', marked: 2, kind: 'leads', facebook_audience_id: '23851234567890123', company_id: lima });
+    // Ana (leads.c) has neither e-mail nor phone: skipped, not a member; María goes with her clean lead's
+    expect(row).toMatchObject({ status: 'finished', marked: 1, sent: 1, skipped: 1, kind: 'leads', facebook_audience_id: '23851234567890123', company_id: lima });
     const all = (await ok(admin, 'GET', '/leads/all?sort=name', lima)).payload as Rec[];
     const audienceOf = (id: string) => all.find((l) => l._id === id)?.audienceId;
-    expect([audienceOf(leads.a._id), audienceOf(leads.c._id), audienceOf(leads.b._id), audienceOf(leads.d._id)]).toEqual([audience._id, audience._id, undefined, undefined]);
+    expect([audienceOf(leads.a._id), audienceOf(leads.c._id), audienceOf(leads.b._id), audienceOf(leads.d._id)]).toEqual([audience._id, undefined, undefined, undefined]);
 
     // showMissingLeads: only those not yet in the audience
     const missing = (await byLabels('leads', { mostradorLabels: [L1._id, L2._id], audienceId: audience._id, showMissingLeads: true })).json();
-    expect(ids(missing)).toEqual(sorted(leads.b));
+    expect(ids(missing)).toEqual(sorted(leads.b, leads.c));
     expect((await byLabels('leads', { mostradorLabels: [L1._id, L2._id], audienceId: audience._id, showMissingLeads: 'false' })).json().totalDocs).toBe(3);
     const again = await call(admin, 'POST', '/leads/send-to-audience', lima, { audienceId: audience._id, mostradorLabels: [L1._id], showMissingLeads: true });
     expect(again.statusCode).toBe(400);
-    expect(again.json().errors.msg).toBe('No hay registros con esas etiquetas pendientes de enviar a esta audiencia');
+    expect(again.json().errors.msg).toBe('Ninguno de esos registros tiene e-mail ni teléfono: Meta no tendría con qué encontrarlos');
     const rest = await ok(admin, 'POST', '/leads/send-to-audience', lima, { audienceId: audience._id, mostradorLabels: [L1._id, L2._id], showMissingLeads: true });
-    expect(rest.count).toBe(1);
+    expect(rest.count).toBe(2);
     await until(
       () => t.sql<{ status: string }>('select status from audience_sends where id = $1', [rest.sendId]),
-      (rows) => rows[0]?.status === 'pendiente-de-integracion',
+      (rows) => rows[0]?.status === 'finished',
     );
-    expect(ids((await byLabels('leads', { mostradorLabels: [L1._id, L2._id], audienceId: audience._id, showMissingLeads: true })).json())).toEqual([]);
+    expect(ids((await byLabels('leads', { mostradorLabels: [L1._id, L2._id], audienceId: audience._id, showMissingLeads: true })).json())).toEqual(sorted(leads.c));
 
     // clean leads: members of the audience, no field of their own
     const cleanSend = await ok(admin, 'POST', '/clean-leads/send-to-audience', lima, { audienceId: audience._id, mostradorLabels: [L2._id] });
     expect(cleanSend).toMatchObject({ count: 1, msg: 'Envío a la audiencia en cola: 1 leads limpios' });
     await until(
       () => t.sql<{ status: string }>('select status from audience_sends where id = $1', [cleanSend.sendId]),
-      (rows) => rows[0]?.status === 'pendiente-de-integracion',
+      (rows) => rows[0]?.status === 'finished',
     );
     const cleanMissing = (await byLabels('clean-leads', { mostradorLabels: [L1._id, L2._id], audienceId: audience._id, showMissingLeads: true })).json();
     expect(ids(cleanMissing)).toEqual(sorted(clean.maria));
