@@ -229,6 +229,8 @@ describe('«Sincronizar entradas»', () => {
       async () => (await call('GET', `/gravity-forms/${formB}/status`)).json() as GravityFormStatus,
       (s) => s.sync.status === 'done',
     );
+    // the last event follows the commit (through NOTIFY on PostgreSQL)
+    await expect.poll(() => events.some((e) => e.type === 'gravity.sync' && e.sync.formId === formB && e.sync.status === 'done'), { timeout: 5000, interval: 20 }).toBe(true);
     stop();
     expect(status.sync).toMatchObject({ done: 1, created: 1 });
     expect(status.entries).toMatchObject({ total: 6, created: 6 });

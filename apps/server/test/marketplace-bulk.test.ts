@@ -201,9 +201,10 @@ describe('bulk apply', () => {
     expect(apply.statusCode, apply.body).toBe(202);
     expect(apply.json()).toMatchObject({ msg: 'Envío de 21 cambios a Falabella lote Perú iniciado', run: { status: 'queued' } });
     const done = await waitForBulk(preview._id);
+    // the last event follows the commit (through NOTIFY on PostgreSQL)
+    await expect.poll(() => events.at(-1)?.status, { timeout: 5000, interval: 20 }).toBe('done');
     stop();
     expect(done).toMatchObject({ status: 'done', changes: 21, sent: 20, refused: 1, pending: 0 });
-    expect(events.at(-1)?.status).toBe('done');
     expect(events.some((e) => e.status === 'running')).toBe(true);
     // only the 21 changed rows travelled, in one feed (≤ 50 SKUs per feed here), followed with FeedStatus
     expect(pe.account.stats.feeds - feedsBefore).toBe(1);

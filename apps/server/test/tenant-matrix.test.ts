@@ -23,6 +23,8 @@ import {
   recordFinding,
   type TenantTable,
   tenantTables,
+  watchWrites,
+  type WriteWatch,
 } from './fuzz/harness.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -51,6 +53,7 @@ const bIds = new Map<string, string[]>();
 const aIds = new Map<string, string[]>();
 let allB: Set<string>;
 let bBefore: Record<string, string>;
+let writes: WriteWatch;
 
 const tally = { attempts: 0, leaks: 0 };
 const failures: string[] = [];
@@ -275,6 +278,7 @@ beforeAll(async () => {
   await idsByTable(A, aIds, [a.user._id]);
   allB = new Set([...bIds.values()].flat());
   bBefore = await fingerprint(t, tables, B);
+  writes = await watchWrites(t, tables);
 }, 180_000);
 
 afterAll(async () => {
@@ -287,7 +291,6 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
   const ops = new Set(r.operations);
   const fields = r.fields as Record<string, z.ZodType>;
   const bId = () => bIds.get(tableNameOf(r.key))?.[0] as string;
-  const aTable = () => tables.filter((tb) => tb.name === tableNameOf(r.key));
 
   it("B's id in the path is a 4xx", async () => {
     expect(bId()).toBeTruthy();
@@ -349,10 +352,10 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
           continue;
         }
         if (ops.has('create')) {
-          const before = await fingerprint(t, aTable(), A);
+          await writes.since(A);
           const body = withIdAt(freshExample(r), path, id, fields);
           const { res, names } = await call('POST', base, body);
-          const changed = changedTables(before, await fingerprint(t, aTable(), A));
+          const changed = await writes.since(A);
           if (res.statusCode !== 400 || changed.length || names.length) {
             fail(`POST ${base} with B's id at ${path} answered ${res.statusCode}${changed.length ? ' and wrote' : ''}`, {
               body,
@@ -366,12 +369,12 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
           });
         }
         if (ops.has('update') && own) {
-          const before = await fingerprint(t, aTable(), A);
+          await writes.since(A);
           const patch = withIdAt(path.includes('.') ? (r.input.parse(r.examples[0]) as Rec) : {}, path, id, fields);
           const topLevel = path.split('.')[0].replace('[]', '');
           const body = { [topLevel]: patch[topLevel] };
           const { res, names } = await call('PUT', `${base}/${own.id}`, body);
-          const changed = changedTables(before, await fingerprint(t, aTable(), A));
+          const changed = await writes.since(A);
           if (res.statusCode !== 400 || changed.length || names.length) {
             fail(`PUT ${base}/:id with B's id at ${path} answered ${res.statusCode}${changed.length ? ' and wrote' : ''}`, {
               body,
@@ -435,9 +438,9 @@ describe.each(custom.map((r) => [`${r.method} ${r.url}`, r] as const))('tenant m
       const key = path.split('.').at(-1)?.replace('[]', '') ?? path;
       for (const id of idsFor(key, bIds)) {
         const body = aBody(path, id);
-        const before = await fingerprint(t, tables, A);
+        await writes.since(A);
         const { res, names } = await call(route.method, fillA(), body);
-        const changed = changedTables(before, await fingerprint(t, tables, A));
+        const changed = await writes.since(A);
         // refused: a 4xx, or a 2xx that wrote nothing and named no B data (a per-id "no existe")
         const refused = (res.statusCode >= 400 && res.statusCode < 500) || (res.statusCode < 300 && !changed.length && !names.length);
         if (res.statusCode < 300 && refused) {

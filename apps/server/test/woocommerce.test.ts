@@ -177,6 +177,8 @@ describe('store sync', () => {
       if (e.type === 'sync.progress') events.push(e.run);
     });
     firstRun = await syncAll();
+    // the last event follows the commit (through NOTIFY on PostgreSQL)
+    await expect.poll(() => events.at(-1)?.status, { timeout: 5000, interval: 20 }).toBe('done');
     stop();
     expect(firstRun).toMatchObject({ status: 'done', failedItems: 0, storeWrites: 0 });
     expect(firstRun.done).toBe(firstRun.total);

@@ -5,7 +5,8 @@
  * hostile values at any depth. For every request:
  *   - never a 5xx;
  *   - a 4xx carries `errors.msg`, a non-empty Spanish message (no zod or Fastify English);
- *   - a 4xx wrote nothing: the company's rows (every tenant table, full rows) are unchanged.
+ *   - a 4xx wrote nothing: no row of any tenant table of the company was inserted, changed or
+ *     deleted (a trigger notes every write, `watchWrites`).
  * At the end another corporation's rows are byte-identical to before.
  *
  * Size: FUZZ_RUNS requests per route (default 3), seed FUZZ_SEED (fixed default, another one on
@@ -38,6 +39,8 @@ import {
   recordFinding,
   type TenantTable,
   tenantTables,
+  watchWrites,
+  type WriteWatch,
 } from './harness.js';
 
 const capture = vi.hoisted(() => ({ routes: [], errors: new Map() }) as Capture);
@@ -56,6 +59,7 @@ let acmeOwner: { companyId: string; corporationId: string };
 let tables: TenantTable[];
 let pools: IdPools;
 let acmeBefore: Record<string, string>;
+let writes: WriteWatch;
 
 const stats = {
   tried: 0,
@@ -114,6 +118,7 @@ beforeAll(async () => {
     other: [...(await idsOf(acmeOwner.companyId)), acmeOwner.companyId, acmeOwner.corporationId],
   };
   acmeBefore = await fingerprint(t, tables, acmeOwner);
+  writes = await watchWrites(t, tables);
 }, 180_000);
 
 afterAll(async () => {
@@ -194,7 +199,7 @@ async function ensureSession() {
 }
 
 async function checkOne(route: CapturedRoute, g: Generated): Promise<void> {
-  const before = await fingerprint(t, tables, home);
+  await writes.since(home);
   const { url, payload, res } = await send(route, g);
   stats.tried++;
   stats.statuses[res.statusCode] = (stats.statuses[res.statusCode] ?? 0) + 1;
@@ -217,7 +222,7 @@ async function checkOne(route: CapturedRoute, g: Generated): Promise<void> {
       stats.nonSpanish++;
       problems.push(`4xx without a Spanish errors.msg: ${JSON.stringify(msg)}`);
     }
-    const changed = changedTables(before, await fingerprint(t, tables, home));
+    const changed = await writes.since(home);
     if (changed.length) {
       stats.partialWrites++;
       problems.push(`partial write on a ${res.statusCode}: ${changed.join(', ')}`);
@@ -271,6 +276,20 @@ describe('contract fuzz', () => {
     }
     expect(urls.some((u) => u.includes('/clean-leads/set_'))).toBe(true);
     expect(urls.some((u) => u.includes('get-by-'))).toBe(true);
+  });
+
+  it('notices a write of the company, and neither a rolled-back one nor one of another company', async () => {
+    await writes.since(home);
+    const rename = (suffix: string) => `update companies set name = name || '${suffix}' where id = '${home.companyId}'`;
+    await t.sql(`do $$ begin ${rename(' y')}; raise exception 'no'; end $$`).catch(() => undefined);
+    await t.sql(`update companies set name = name where id = '${home.companyId}'`);
+    await t.sql(`update companies set name = name || ' z' where id = '${acmeOwner.companyId}'`);
+    await t.sql(`update companies set name = left(name, -2) where id = '${acmeOwner.companyId}'`);
+    expect(await writes.since(home)).toEqual([]);
+    await t.sql(rename(' x'));
+    await t.sql(`update companies set name = left(name, -2) where id = '${home.companyId}'`);
+    expect(await writes.since(home)).toEqual(['companies']);
+    expect(await writes.since(home)).toEqual([]);
   });
 
   // one property per route, each with its own seed (a new route does not reshuffle the others)

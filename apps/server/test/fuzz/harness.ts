@@ -133,6 +133,41 @@ export async function fingerprint(
   return Object.fromEntries(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
 }
 
+/**
+ * Every row written in the tenant tables, noted by a trigger as it happens: what a 4xx must not
+ * leave behind. A write rolled back is no note (the note rolls back with it), an update that
+ * changes nothing is none either. Far cheaper than hashing a company's rows around each request,
+ * so the fuzz and the tenant matrix check every request; the fingerprint stays for the final
+ * "another corporation byte-identical" check.
+ */
+export async function watchWrites(t: TestApp, tables: TenantTable[]) {
+  await t.sql('create unlogged table if not exists test_row_writes (tbl text not null, owner text)');
+  await t.sql(`create or replace function test_note_write() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'DELETE' then
+        insert into test_row_writes values (tg_table_name, to_jsonb(old) ->> tg_argv[0]);
+      elsif tg_op = 'INSERT' then
+        insert into test_row_writes values (tg_table_name, to_jsonb(new) ->> tg_argv[0]);
+      elsif to_jsonb(old) is distinct from to_jsonb(new) then
+        insert into test_row_writes values (tg_table_name, to_jsonb(new) ->> tg_argv[0]), (tg_table_name, to_jsonb(old) ->> tg_argv[0]);
+      end if;
+      return null;
+    end $$`);
+  for (const tb of tables) {
+    await t.sql(`drop trigger if exists test_watch on "${tb.name}"`);
+    await t.sql(`create trigger test_watch after insert or update or delete on "${tb.name}" for each row execute function test_note_write('${tb.owner}')`);
+  }
+  return {
+    /** The tables written for the owner since the last call (and forgets every note). */
+    async since(owner: { companyId: string; corporationId: string }): Promise<string[]> {
+      const rows = await t.sql<{ tbl: string; owner: string | null }>('delete from test_row_writes returning tbl, owner');
+      return [...new Set(rows.filter((r) => r.owner === owner.companyId || r.owner === owner.corporationId).map((r) => r.tbl))].sort();
+    },
+  };
+}
+
+export type WriteWatch = Awaited<ReturnType<typeof watchWrites>>;
+
 export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
   return Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
 }
