@@ -64,6 +64,8 @@ export const chatSummaryOut = z.object({
   lead: chatLeadOut.optional(),
   /** Until when a free-form message may be sent (WhatsApp: last customer message + 24 h); absent when there is no customer message. */
   windowOpenUntil: z.string().optional(),
+  /** A Dialogflow bot answers the chat, or handed it to a person (decision 0053). */
+  bot: z.object({ name: z.string(), state: z.enum(['answering', 'handed_over']), reason: z.string().optional(), at: z.string().optional() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -145,6 +147,8 @@ export const messageContent = z.object({
   providerType: zs(),
   /** An approved WhatsApp template sent from the chat (decision 0038): the text is its rendered copy. */
   template: z.object({ name: z.string(), language: z.string() }).optional(),
+  /** Sent by a Dialogflow bot (decision 0053): its name, the intent it matched, whether it handed the chat over. */
+  bot: z.object({ name: z.string(), intent: zs(), handoff: z.boolean().optional() }).optional(),
 });
 export type MessageContent = z.infer<typeof messageContent>;
 

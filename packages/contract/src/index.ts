@@ -37,3 +37,5 @@ export * from './llm-api.js';
 export * from './mailchimp-api.js';
 export * from './gravity-forms-api.js';
 export * from './google-people-api.js';
+export * from './comments-api.js';
+export * from './dialogflow-api.js';
