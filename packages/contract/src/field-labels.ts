@@ -7,6 +7,13 @@
  * field of every resource and request schema has its label here.
  */
 export const fieldLabels: Readonly<Record<string, string>> = {
+  mode: 'Forma de responder',
+  replyText: 'Respuesta privada',
+  parentCommentId: 'Comentario respondido',
+  keywords: 'Palabras clave',
+  commentedAt: 'Comentado',
+  authorId: 'Id del autor en Facebook',
+  adId: 'Anuncio',
   access_token: 'Token de acceso',
   accessToken: 'Token de acceso',
   adAccountId: 'Cuenta publicitaria',

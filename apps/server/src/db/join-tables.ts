@@ -1,7 +1,7 @@
 import type { AudienceSendStatus } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { chatsTable, cleanLeadsTable, facebookAudiencesTable, groupsTable, leadsTable, mailchimpsTable, marketingSegmentsTable } from './resource-tables.js';
+import { chatsTable, cleanLeadsTable, commentRulesTable, facebookAudiencesTable, groupsTable, leadsTable, mailchimpsTable, marketingSegmentsTable } from './resource-tables.js';
 import { companies, users } from './schema.js';
 
 /** Members of a group (SPEC §7 Groups: GET /groups/{id}/users, PUT /groups/{id}/users/). */
@@ -367,3 +367,48 @@ export const assignmentSettings = pgTable('assignment_settings', {
   lastAgenteId: uuid('last_agente_id'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The replies to Facebook comments (decision 0049): each private reply a rule sent (or tried),
+ * and each answer a person gave from /comentarios-sin-respuesta, public or private. A comment
+ * gets at most one private reply that is pending or sent (Facebook allows one); a failed one
+ * keeps Facebook's reason in Spanish. A sent private reply names the lead and chat it opened.
+ * The rule's detail screen lists its rows, newest first.
+ */
+export const commentReplies = pgTable(
+  'comment_replies',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id').references(() => commentRulesTable.id, { onDelete: 'set null' }),
+    /** Who answered from the list (a reply of a rule has none). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    commentId: text('comment_id').notNull(),
+    postId: text('post_id').notNull(),
+    authorId: text('author_id'),
+    authorName: text('author_name').notNull(),
+    commentText: text('comment_text'),
+    commentedAt: timestamp('commented_at', { withTimezone: true }),
+    /** private (Messenger) or public (a comment under the comment). */
+    mode: text('mode').notNull(),
+    text: text('text').notNull(),
+    /** pending, sent, failed. */
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    providerMessageId: text('provider_message_id'),
+    recipientId: text('recipient_id'),
+    leadId: uuid('lead_id').references(() => leadsTable.id, { onDelete: 'set null' }),
+    chatId: uuid('chat_id').references(() => chatsTable.id, { onDelete: 'set null' }),
+    /** When a worker took it (a crashed worker's claim expires). */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('comment_replies_private_once_uq').on(t.companyId, t.commentId).where(sql`mode = 'private' and status <> 'failed'`),
+    index('comment_replies_rule_idx').on(t.companyId, t.ruleId, t.createdAt),
+    index('comment_replies_person_post_idx').on(t.companyId, t.postId, t.authorId),
+  ],
+);

@@ -11,6 +11,7 @@ export const chatGroupsTable = tableFor(resources["chat_groups"]);
 export const chatsTable = tableFor(resources["chats"]);
 export const cleanLeadsTable = tableFor(resources["clean-leads"]);
 export const colorsTable = tableFor(resources["colors"]);
+export const commentRulesTable = tableFor(resources["comment-rules"]);
 export const commentsFacebookTable = tableFor(resources["comments-facebook"]);
 export const commentsWithoutResponsesTable = tableFor(resources["comments-without-responses"]);
 export const contactosTable = tableFor(resources["contactos"]);
@@ -63,6 +64,7 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "chats": chatsTable,
   "clean-leads": cleanLeadsTable,
   "colors": colorsTable,
+  "comment-rules": commentRulesTable,
   "comments-facebook": commentsFacebookTable,
   "comments-without-responses": commentsWithoutResponsesTable,
   "contactos": contactosTable,

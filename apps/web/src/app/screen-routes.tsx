@@ -40,7 +40,11 @@ const routes: RouteDef[] = screens.flatMap((entry) => {
   const own = [entry.path, ...(entry.aliases ?? [])].map((path) => ({ path, Page, public: !!entry.public }));
   const Detail = detailPageOf(entry);
   const detail = Detail ? [{ path: `${entry.path}/:id`, Page: Detail, public: false }] : [];
-  const children = (entry.children ?? []).map((child) => ({ path: `${entry.path}/${child.path}`, Page: lazy(child.page), public: false }));
+  // a child page answers under the screen's aliases too (/ads-messenger/{id} is /comment-to-msn/{id})
+  const children = (entry.children ?? []).flatMap((child) => {
+    const ChildPage = lazy(child.page);
+    return [entry.path, ...(entry.aliases ?? [])].map((base) => ({ path: `${base}/${child.path}`, Page: ChildPage, public: false }));
+  });
   return [...own, ...detail, ...children];
 });
 

@@ -209,6 +209,17 @@ export const screens: ScreenEntry[] = [
   // Facebook y comentarios
   { path: '/etiquetas-facebook', group: 'facebook', label: 'Etiquetas de Facebook', icon: Facebook, module: 'leads', resource: 'facebook-labels', load: () => import('./facebook-labels') },
   { path: '/etiquetas-mostrador', group: 'facebook', label: 'Etiquetas Mostrador', icon: BookmarkBorder, module: 'leads', resource: 'mostrador-labels', load: () => import('./mostrador-labels') },
+  {
+    path: '/comment-to-msn',
+    aliases: ['/ads-messenger'],
+    group: 'facebook',
+    label: 'Comentarios a Messenger',
+    icon: Forum,
+    module: 'chats',
+    resource: 'comment-rules',
+    load: () => import('./comment-rules'),
+    children: [{ path: ':id', page: () => import('../features/facebook-comments/rule-page') }],
+  },
   { path: '/comentarios-sin-respuesta', group: 'facebook', label: 'Comentarios sin respuesta', icon: CommentsDisabled, module: 'chats', resource: 'comments-without-responses', load: () => import('./comments-without-responses') },
   { path: '/facebook-audiencias', group: 'facebook', label: 'Audiencias de Facebook', icon: RecentActors, module: 'marketing', resource: 'facebook-audiences', load: () => import('./facebook-audiences') },
   // Mensajería y marketing

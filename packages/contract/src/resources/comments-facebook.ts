@@ -1,11 +1,14 @@
 import { defineResource } from '../define-resource.js';
-import { zOptionalBoolean, zOptionalText, zText, zUrl } from '../fields.js';
+import { zDateTime, zOptionalBoolean, zOptionalText, zText, zUrl } from '../fields.js';
 
 /**
  * comments-facebook (SPEC §7; /comment-to-msn, /ads-messenger): comments on the page's posts
  * and ads, answered by message. Not shown in the spec: the page, post and comment ids at
  * Facebook (the comment id unique in the company), the author's name, the text, the
  * permalink and whether it was answered. Default sort createdAt desc: newest first.
+ * Filled by the page's `feed` webhook (decision 0049): also the author's id at Facebook, the
+ * comment it answers (a reply in a thread) and when it was written (a private reply is allowed
+ * within 7 days of it).
  */
 export const commentsFacebook = defineResource({
   key: 'comments-facebook',
@@ -21,6 +24,9 @@ export const commentsFacebook = defineResource({
     message: zText(8000),
     permalinkUrl: zUrl().optional(),
     answered: zOptionalBoolean(),
+    authorId: zOptionalText(64).optional(),
+    parentCommentId: zOptionalText(128).optional(),
+    commentedAt: zDateTime().optional(),
   },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['authorName', 'message'],

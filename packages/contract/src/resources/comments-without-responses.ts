@@ -1,5 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import { zDateTime, zEnum, zText, zUrl } from '../fields.js';
+import { zDateTime, zEnum, zOptionalText, zText, zUrl } from '../fields.js';
 
 export const commentPlatforms = ['facebook', 'instagram'] as const;
 
@@ -8,6 +8,8 @@ export const commentPlatforms = ['facebook', 'instagram'] as const;
  * answer, for a person to pick up. Not shown in the spec: the platform (Facebook or
  * Instagram), the author's name, the text, the post's URL and when it was received (ISO 8601,
  * UTC). Default sort createdAt desc (when it reached the product); receivedAt sorts too.
+ * A Facebook comment no rule answered (decision 0049) carries its comment id at Facebook: it
+ * is answered from the list (POST /comments-without-responses/{id}/reply) and then leaves it.
  */
 export const commentsWithoutResponses = defineResource({
   key: 'comments-without-responses',
@@ -20,6 +22,7 @@ export const commentsWithoutResponses = defineResource({
     message: zText(8000),
     postUrl: zUrl().optional(),
     receivedAt: zDateTime(),
+    commentId: zOptionalText(128).optional(),
   },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['authorName', 'message'],

@@ -8,6 +8,7 @@ import { chatGroups } from './chat-groups.js';
 import { chats } from './chats.js';
 import { cleanLeads } from './clean-leads.js';
 import { colors } from './colors.js';
+import { commentRules } from './comment-rules.js';
 import { commentsFacebook } from './comments-facebook.js';
 import { commentsWithoutResponses } from './comments-without-responses.js';
 import { contactos } from './contactos.js';
@@ -77,6 +78,7 @@ export { chatStatusLabels, chatStatuses } from './chats.js';
 export { ecommerceProductStatusLabels, ecommerceProductStatuses, productAttribute } from './ecommerces.js';
 export { campaignChannels } from './marketing-campaigns.js';
 export { commentPlatforms } from './comments-without-responses.js';
+export { commentRuleKindLabels, commentRuleKinds, type CommentRuleKind } from './comment-rules.js';
 export {
   templateCategories,
   templateCategoryLabels,
@@ -148,6 +150,7 @@ export const resources = {
   chats,
   chat_groups: chatGroups,
   'respuestas-rapidas': respuestasRapidas,
+  'comment-rules': commentRules,
   'comments-facebook': commentsFacebook,
   'comments-without-responses': commentsWithoutResponses,
   // messaging

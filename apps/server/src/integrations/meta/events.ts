@@ -63,8 +63,28 @@ export type ProviderEvent = { provider: Provider; eventId: string; accountId: st
   | { type: 'status'; data: StatusUpdate }
   | { type: 'read'; data: ReadReceipt }
   | { type: 'template_status'; data: TemplateStatusUpdate }
+  | { type: 'comment'; data: PageComment }
   | { type: 'other'; data: { raw: unknown } }
 );
+
+/**
+ * A comment on the page's posts or ads, from the page's `feed` webhook (`changes[].value` with
+ * `item: 'comment'`, decision 0049): added, edited or removed. `fromId` is the author's id at
+ * Facebook (not their Messenger id: that comes back from a private reply).
+ */
+export interface PageComment {
+  verb: 'add' | 'edited' | 'remove';
+  commentId: string;
+  postId: string;
+  /** The comment this one answers in a thread (its post's id when it is a top-level comment). */
+  parentId?: string;
+  fromId?: string;
+  fromName?: string;
+  message?: string;
+  /** ISO 8601 UTC. */
+  createdTime: string;
+  permalinkUrl?: string;
+}
 
 /**
  * A WhatsApp template's review or quality changed (`message_template_status_update`, decision
@@ -424,7 +444,25 @@ const mMessaging = z.looseObject({
 });
 const metaPayload = z.looseObject({
   object: z.enum(['page', 'instagram']),
-  entry: z.array(z.looseObject({ id: str, messaging: z.array(z.unknown()).default([]) })),
+  entry: z.array(
+    z.looseObject({
+      id: str,
+      messaging: z.array(z.unknown()).default([]).catch([]),
+      changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })).default([]).catch([]),
+    }),
+  ),
+});
+/** A `feed` change about a comment (Graph API Webhooks, Page feed). */
+const feedComment = z.looseObject({
+  item: z.literal('comment'),
+  verb: z.enum(['add', 'edited', 'edit', 'remove', 'hide', 'unhide']),
+  comment_id: str,
+  post_id: str,
+  parent_id: optStr,
+  from: z.looseObject({ id: optStr, name: optStr }).optional().catch(undefined),
+  message: optStr,
+  created_time: z.union([z.number(), z.string()]).optional(),
+  post: z.looseObject({ permalink_url: optStr }).optional().catch(undefined),
 });
 
 const referralOfMeta = (r: z.infer<typeof mReferral>): MessageReferral =>
@@ -489,6 +527,30 @@ export function metaEvents(body: unknown): ProviderEvent[] {
   const events: ProviderEvent[] = [];
   const hash = (item: unknown) => createHash('sha256').update(JSON.stringify(item)).digest('hex');
   for (const entry of parsed.data.entry) {
+    // the page's feed: comments on its posts and ads (decision 0049); likes, shares and the
+    // page's other feed activity are not kept (nothing in the product uses them)
+    for (const change of parsed.data.object === 'page' ? entry.changes : []) {
+      if (change.field !== 'feed') continue;
+      const c = feedComment.safeParse(change.value);
+      if (!c.success) continue;
+      const v = c.data;
+      const verb = v.verb === 'remove' || v.verb === 'hide' ? 'remove' : v.verb === 'add' || v.verb === 'unhide' ? 'add' : 'edited';
+      const createdTime = typeof v.created_time === 'string' && !/^\d+$/.test(v.created_time) ? new Date(v.created_time) : undefined;
+      const data: PageComment = compact({
+        verb,
+        commentId: v.comment_id,
+        postId: v.post_id,
+        parentId: v.parent_id,
+        fromId: v.from?.id,
+        fromName: v.from?.name?.trim() || undefined,
+        message: v.message,
+        createdTime: createdTime && !Number.isNaN(createdTime.getTime()) ? createdTime.toISOString() : isoOf(v.created_time as number | string | undefined, 'seconds'),
+        permalinkUrl: v.post?.permalink_url,
+      });
+      // one event per comment and verb; an edit is an event per new text
+      const eventId = verb === 'edited' ? `comment:${v.comment_id}:edited:${hash(v.message ?? '')}` : `comment:${v.comment_id}:${verb}`;
+      events.push({ provider, eventId, accountId: entry.id, type: 'comment', data });
+    }
     for (const item of entry.messaging) {
       const r = mMessaging.safeParse(item);
       if (!r.success) {

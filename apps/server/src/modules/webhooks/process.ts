@@ -3,7 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
 import { companies } from '../../db/schema.js';
-import type { InboundMessage, ProviderEvent, ReadReceipt, StatusUpdate, TemplateStatusUpdate } from '../../integrations/meta/events.js';
+import type { InboundMessage, PageComment, ProviderEvent, ReadReceipt, StatusUpdate, TemplateStatusUpdate } from '../../integrations/meta/events.js';
+import { type CommentService, createCommentService } from '../facebook-comments/service.js';
 import { applyTemplateStatus } from '../whatsapp-templates/status.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -107,8 +108,15 @@ export function createWebhookProcessor(
     maxAttempts = MAX_ATTEMPTS,
     afterMessage,
     providers = {},
+    comments,
   }: {
     maxAttempts?: number;
+    /**
+     * Facebook comments of the page's feed (decision 0049): `receive` in the event's transaction,
+     * `sendReply` for a private reply it recorded, after the commit. Without it comments are kept
+     * and matched, and their replies wait for the webhook queue's processor (routes.ts).
+     */
+    comments?: Pick<CommentService, 'receive' | 'sendReply'>;
     afterMessage?: (companyId: string) => Promise<void>;
     /**
      * Events of providers that are not channels (Gravity Forms entries, decision 0050): processed
@@ -120,10 +128,17 @@ export function createWebhookProcessor(
 ) {
   const inbound = createInbound(secrets);
   const orders = createOrders(secrets);
+  const commentService = comments ?? createCommentService({ db, secrets, config: { sendProvider: 'sandbox', graphApiUrl: '' } });
 
   async function run(
     id: string,
-  ): Promise<{ status: 'processed' | 'ignored' | 'skipped' | 'failed'; companyId?: string; outcome?: Outcome; order?: { id: string; code: string } }> {
+  ): Promise<{
+    status: 'processed' | 'ignored' | 'skipped' | 'failed';
+    companyId?: string;
+    outcome?: Outcome;
+    order?: { id: string; code: string };
+    replyId?: string;
+  }> {
     return db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
       if (!event || event.status !== 'pending') return { status: 'skipped' };
@@ -157,6 +172,7 @@ export function createWebhookProcessor(
           : [];
       let outcome: Outcome;
       let order: { id: string; code: string } | undefined;
+      let replyId: string | undefined;
       if (!owner) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
       else if (event.type === 'message') {
         const m = event.payload as InboundMessage;
@@ -165,7 +181,11 @@ export function createWebhookProcessor(
         if (outcome.status === 'processed' && m.kind === 'order') order = await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'template_status') outcome = await applyTemplateStatus(tx, event.accountId, event.payload as TemplateStatusUpdate);
-      else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
+      else if (event.type === 'comment') {
+        const received = await commentService.receive(tx as unknown as Db, owner.companyId, event.payload as PageComment);
+        replyId = received.replyId;
+        outcome = received.status === 'processed' ? { status: 'processed', effects: received.effects } : { status: 'ignored', reason: received.reason };
+      } else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       // automatic assignment of the chat's unassigned lead, when the company has it on (decision 0025)
       if (owner) await assignOnArrival(tx, owner.companyId, outcome);
@@ -179,7 +199,7 @@ export function createWebhookProcessor(
           attempts: sql`${webhookEvents.attempts} + 1`,
         })
         .where(eq(webhookEvents.id, id));
-      return { status: outcome.status, companyId: owner?.companyId, outcome, order };
+      return { status: outcome.status, companyId: owner?.companyId, outcome, order, replyId };
     });
   }
 
@@ -211,7 +231,12 @@ export function createWebhookProcessor(
         throw error;
       }
       // committed: now the browsers may read it
-      const { outcome, companyId, order } = result;
+      const { outcome, companyId, order, replyId } = result;
+      // a rule's private reply goes to Facebook now that the comment is committed; it records its
+      // own outcome (sent, or failed with the reason) and never throws
+      if (replyId && comments) {
+        await comments.sendReply(replyId).catch((error: unknown) => log?.warn({ err: error, replyId }, 'respuesta privada no enviada: queda pendiente'));
+      }
       // a new message: the company's conversation analysis is woken (modules/analysis, debounced)
       if (afterMessage && companyId && outcome?.status === 'processed' && outcome.effects?.some((e) => e.type === 'message.created')) await afterMessage(companyId);
       if (realtime && companyId && outcome?.status === 'processed') {

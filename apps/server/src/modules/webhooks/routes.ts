@@ -10,6 +10,7 @@ import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
 import { wakeAnalysis } from '../analysis/jobs.js';
 import { createEntryProcessor, GRAVITY_PROVIDER } from '../gravity-forms/entries.js';
+import { createCommentService } from '../facebook-comments/service.js';
 
 /** Webhook events this process works at once (the queue's lanes). */
 export const WEBHOOK_LANES = 4;
@@ -29,7 +30,10 @@ const handshakeQuery = z.looseObject({
  * A verified event is stored once (a replay changes nothing), queued, and answered at once.
  */
 export async function webhookRoutes(app: FastifyInstance) {
+  // Facebook comments of the page's feed and their private replies (decision 0049)
+  const comments = createCommentService({ db: app.database.db, secrets: app.secrets, realtime: app.realtime, config: app.settings, log: app.log });
   const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log, {
+    comments,
     afterMessage: app.settings.analysis ? (companyId) => wakeAnalysis(app.jobs, app.log, companyId, app.settings.analysisDebounceSeconds) : undefined,
     // form entries share the store, the queue and the dead letters (decision 0050)
     providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) },
@@ -52,6 +56,10 @@ export async function webhookRoutes(app: FastifyInstance) {
     } catch (error) {
       app.log.warn({ err: error }, 'no se pudieron reencolar los eventos de webhook pendientes');
     }
+    // private replies a crash left between the comment's commit and Facebook's answer
+    void (async () => {
+      for (const id of await comments.pendingIds()) await comments.sendReply(id);
+    })().catch((error: unknown) => app.log.warn({ err: error }, 'no se pudieron enviar las respuestas privadas pendientes'));
   });
 
   // the admin's list of failed events (a child context: authenticated like the rest of /api)

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { zEnum, zText } from './fields.js';
+
+/**
+ * Answers to Facebook comments (SPEC §2 /comment-to-msn, /ads-messenger,
+ * /comentarios-sin-respuesta; issue 15, decision 0049).
+ *
+ * - A private reply (`private`) reaches the author in Messenger: Facebook allows one per comment,
+ *   within 7 days of it; the author becomes a lead with a Messenger chat.
+ * - A public reply (`public`) is a comment under theirs, on the post.
+ */
+export const commentReplyModes = ['private', 'public'] as const;
+export type CommentReplyMode = (typeof commentReplyModes)[number];
+export const commentReplyModeLabels: Record<CommentReplyMode, string> = { private: 'Privada (Messenger)', public: 'Pública (comentario)' };
+
+export const commentReplyStatuses = ['pending', 'sent', 'failed'] as const;
+export type CommentReplyStatus = (typeof commentReplyStatuses)[number];
+export const commentReplyStatusLabels: Record<CommentReplyStatus, string> = { pending: 'Enviando', sent: 'Enviada', failed: 'Fallida' };
+
+/** POST /comments-without-responses/{id}/reply: answer a comment from the list. */
+export const commentReplyInput = z
+  .object({
+    mode: zEnum(commentReplyModes),
+    text: zText(2000),
+  })
+  .strict();
+export type CommentReplyInput = z.infer<typeof commentReplyInput>;
+
+/** One reply of the log (a rule's detail, and the answer to POST …/reply). */
+export const commentReplyOut = z.object({
+  _id: z.string(),
+  ruleId: z.string().optional(),
+  commentId: z.string(),
+  postId: z.string(),
+  authorName: z.string(),
+  commentText: z.string().optional(),
+  mode: z.enum(commentReplyModes),
+  /** A rule sent it, or a person from the list. */
+  by: z.enum(['rule', 'user']),
+  text: z.string(),
+  status: z.enum(commentReplyStatuses),
+  /** Why Facebook refused it, in Spanish. */
+  reason: z.string().optional(),
+  /** The Messenger chat the private reply opened (/chat). */
+  chatId: z.string().optional(),
+  leadId: z.string().optional(),
+  createdAt: z.string(),
+  sentAt: z.string().optional(),
+});
+export type CommentReply = z.infer<typeof commentReplyOut>;
+export const commentReplyList = z.object({ payload: z.array(commentReplyOut), total: z.number().int() });
+
+/** The answer to POST …/reply: the reply, and the message the screen shows instead of the generic one. */
+export const commentAnswerOut = z.object({ reply: commentReplyOut, msg: z.string() });
+export type CommentAnswer = z.infer<typeof commentAnswerOut>;
+
+export const commentRuleParams = z.object({ id: z.uuid({ error: 'La regla no existe' }) }).strict();
+export const commentUnansweredParams = z.object({ id: z.uuid({ error: 'El comentario no existe' }) }).strict();
+/** GET /comment-rules/{id}/replies: newest first, in pages. */
+export const commentRepliesQuery = z
+  .object({
+    page: z.coerce.number({ error: 'La página debe ser un número' }).int('La página debe ser un número entero').min(1, 'La página empieza en 1').max(100000, 'Página demasiado alta').optional(),
+    limit: z.coerce.number({ error: 'El límite debe ser un número' }).int('El límite debe ser un número entero').min(1, 'El límite es al menos 1').max(200, 'El límite es de 200 como máximo').optional(),
+  })
+  .strict();
