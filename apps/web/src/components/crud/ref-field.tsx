@@ -24,6 +24,9 @@ export interface RefFieldProps {
 /**
  * A choice among another resource's records (or several resources', grouped), shown by
  * name: one id, or a list of ids as chips. Ids no longer listed still show, as their id.
+ * A list of ids keeps its options open after each pick, so several are picked in a row and
+ * Escape then closes the options, not the dialog the field is in (with the options already
+ * closed, Escape reached the dialog and threw away the picks with it).
  */
 export function RefField({ id, name, label, keys, multiple, value, onChange, required, error, helperText, placeholder, size }: RefFieldProps) {
   const t = useT();
@@ -61,6 +64,7 @@ export function RefField({ id, name, label, keys, multiple, value, onChange, req
       <Autocomplete
         {...common}
         multiple
+        disableCloseOnSelect
         value={ids.map(optionOf)}
         onChange={(_, next: RefOption[]) => onChange(next.map((o) => o.id))}
         renderValue={(selected: RefOption[], getItemProps) =>
