@@ -39,6 +39,7 @@ import { metaAdsRoutes } from './modules/meta-ads/routes.js';
 import { googlePeopleRoutes } from './modules/google-people/routes.js';
 import { redactedRequest } from './lib/log-redact.js';
 import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
+import { dialogflowRoutes } from './modules/dialogflow/routes.js';
 import { commentRoutes } from './modules/facebook-comments/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
@@ -163,6 +164,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(metaAdsRoutes);
       await api.register(googlePeopleRoutes);
       await api.register(gravityFormRoutes);
+      await api.register(dialogflowRoutes);
       await api.register(commentRoutes);
       await api.register(mailchimpRoutes);
       await api.register(analysisJobsPlugin);

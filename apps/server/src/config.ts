@@ -39,6 +39,9 @@ const envSchema = z.object({
   GOOGLE_OAUTH_AUTH_URL: z.url({ error: 'GOOGLE_OAUTH_AUTH_URL debe ser una URL' }).default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_OAUTH_TOKEN_URL: z.url({ error: 'GOOGLE_OAUTH_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token'),
   GOOGLE_PEOPLE_API_URL: z.url({ error: 'GOOGLE_PEOPLE_API_URL debe ser una URL' }).default('https://people.googleapis.com/'),
+  DIALOGFLOW_API_URL: z.url({ error: 'DIALOGFLOW_API_URL debe ser una URL' }).default('https://dialogflow.googleapis.com'),
+  DIALOGFLOW_TOKEN_URL: z.url({ error: 'DIALOGFLOW_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token'),
+  BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional(),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
@@ -94,6 +97,14 @@ export interface Config {
   googleOAuthAuthUrl: string;
   googleOAuthTokenUrl: string;
   googlePeopleApiUrl: string;
+  /** Dialogflow ES API root and the service accounts' token endpoint (decision 0053; tests point them at a fake). */
+  dialogflowApiUrl: string;
+  dialogflowTokenUrl: string;
+  /**
+   * Dialogflow bots answer inbound chat messages (decision 0053). BOTS=on|off; on by default, off
+   * in tests (a test that wants it says so: the demo's sandbox bot would answer every file's chats).
+   */
+  bots: boolean;
   /** Sandbox: seconds between the statuses it reports (sent → delivered → read). */
   sandboxStatusSeconds: number;
   /** Messages per second a company's WhatsApp line is sent at by campaigns and massive messages (Meta's default 80; decision 0041). */
@@ -174,6 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // the People API's paths start at the root: only the origin counts
     googlePeopleApiUrl: `${new URL(e.GOOGLE_PEOPLE_API_URL).origin}/`,
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
+    dialogflowTokenUrl: e.DIALOGFLOW_TOKEN_URL,
+    bots: (e.BOTS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     orderRateLimit: e.ORDER_RATE_LIMIT,
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',

@@ -54,9 +54,17 @@ export async function assignChat(tx: Db, companyId: string, chatId: string): Pro
 }
 
 /** The webhook's one call (modules/webhooks/process.ts): a processed customer message may deal its chat's lead. */
-export async function assignOnArrival(tx: Db, companyId: string, outcome: Outcome): Promise<void> {
+export async function assignOnArrival(
+  tx: Db,
+  companyId: string,
+  outcome: Outcome,
+  /** A chat a Dialogflow bot answers is dealt when the bot hands it over, not now (decision 0053). */
+  heldByBot?: (tx: Db, companyId: string, chatId: string) => Promise<boolean>,
+): Promise<void> {
   if (outcome.status !== 'processed') return;
   for (const effect of outcome.effects ?? []) {
-    if (effect.type === 'message.created') await assignChat(tx, companyId, effect.chatId);
+    if (effect.type !== 'message.created') continue;
+    if (heldByBot && (await heldByBot(tx, companyId, effect.chatId))) continue;
+    await assignChat(tx, companyId, effect.chatId);
   }
 }

@@ -59,16 +59,23 @@ interface SummaryRow extends Row {
   lead_labels: string[] | null;
   lead_clean_lead_id: string | null;
   last_inbound_at: Date | null;
+  /** A Dialogflow bot's hold of the chat (decision 0053). */
+  bot_state: 'answering' | 'handed_over' | null;
+  bot_reason: string | null;
+  bot_at: Date | null;
+  bot_name: string | null;
 }
 
 /** The columns of a summary; `c` chats, `l` its lead, `w` its window. */
 const summaryColumns = sql`c.id, c.contact_name, c.platform, c.status, c.unread_count, c.last_message_at, c.last_message_preview,
   c.created_at, c.updated_at, l.id as lead_id, l.name as lead_name, l.telefono as lead_telefono, l.email as lead_email,
   l.status as lead_status, l.agente_id as lead_agente_id, l.mostrador_labels as lead_labels, l.clean_lead_id as lead_clean_lead_id,
-  w.last_inbound_at`;
+  w.last_inbound_at, bc.state as bot_state, bc.reason as bot_reason, bc.handed_over_at as bot_at, b.name as bot_name`;
 const summaryFrom = sql`chats c
   left join leads l on l.company_id = c.company_id and l.id = c.lead_id
-  left join chat_windows w on w.chat_id = c.id`;
+  left join chat_windows w on w.chat_id = c.id
+  left join bot_chats bc on bc.chat_id = c.id
+  left join bots b on b.id = bc.bot_id`;
 /** Last activity first. A chat without messages yet (made by hand) has no time and comes first, as new (decision 0014). */
 const activityOrder = sql`c.last_message_at desc, c.id desc`;
 
@@ -102,6 +109,7 @@ function toSummary(r: SummaryRow): ChatSummary {
         }
       : undefined,
     windowOpenUntil: until?.toISOString(),
+    bot: r.bot_state ? { name: r.bot_name ?? 'Bot', state: r.bot_state, reason: opt(r.bot_reason), at: r.bot_at ? iso(r.bot_at) : undefined } : undefined,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };

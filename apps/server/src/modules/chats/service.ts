@@ -9,6 +9,7 @@ import {
   chatMessages_es,
   chatStateReasons,
   type MassiveMessageResult,
+  type MessageContent,
   type Platform,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
@@ -228,7 +229,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     companyId: string,
     chatId: string,
     content: OutboundContent,
-    options: { sentBy?: string; messageId?: string } = {},
+    options: { sentBy?: string; messageId?: string; content?: MessageContent } = {},
   ): Promise<ChatMessage> {
     const [target, channels] = await Promise.all([targets(companyId, [chatId]), channelsOf(companyId)]);
     const checked = content.template ? checkTemplate(target.get(chatId), channels) : check(target.get(chatId), channels);
@@ -245,7 +246,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         tx,
         sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, content, status, sent_by, sent_at)
             values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.kind}, ${content.text ?? null},
-                    ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : null}::jsonb,
+                    ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : options.content ? JSON.stringify(options.content) : null}::jsonb,
                     'pending', ${options.sentBy ?? null}, ${now})
             on conflict (id) do nothing returning id`,
       );

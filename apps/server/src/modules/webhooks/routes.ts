@@ -10,6 +10,8 @@ import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
 import { wakeAnalysis } from '../analysis/jobs.js';
 import { createEntryProcessor, GRAVITY_PROVIDER } from '../gravity-forms/entries.js';
+import { BOT_ANSWER_QUEUE } from '../dialogflow/answer.js';
+import { botTakes } from '../dialogflow/bots.js';
 import { createCommentService } from '../facebook-comments/service.js';
 
 /** Webhook events this process works at once (the queue's lanes). */
@@ -37,6 +39,18 @@ export async function webhookRoutes(app: FastifyInstance) {
     afterMessage: app.settings.analysis ? (companyId) => wakeAnalysis(app.jobs, app.log, companyId, app.settings.analysisDebounceSeconds) : undefined,
     // form entries share the store, the queue and the dead letters (decision 0050)
     providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) },
+    // a customer message in a chat a Dialogflow bot answers: its turn is a job (decision 0053)
+    bots: app.settings.bots
+      ? {
+          holds: botTakes,
+          answer: async (companyId, chatId, messageId) => {
+            if (!(await botTakes(app.database.db, companyId, chatId))) return;
+            await app.jobs.send(BOT_ANSWER_QUEUE, { companyId, chatId, messageId }, { singletonKey: messageId }).catch((error: unknown) => {
+              app.log.error({ err: error, chatId }, 'no se pudo encolar la respuesta del bot');
+            });
+          },
+        }
+      : undefined,
   });
   // an event takes milliseconds: one a killed worker held is tried again after a minute, not 15.
   // Four lanes: an event mostly waits on the database, and events side by side are safe (one
