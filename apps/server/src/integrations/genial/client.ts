@@ -1,4 +1,4 @@
-import type { FetchLike } from '../seller-center/client.js';
+import { type Answer, type FetchLike, jsonOf, sendWithRetries } from '../http.js';
 
 /**
  * Genial's e-invoicing API as we call it (decision 0037): `POST {apiUrl}/v1/documents` with a
@@ -58,66 +58,46 @@ export interface GenialClientOptions {
   timeoutMs?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export function createGenialClient(o: GenialClientOptions) {
   const doFetch: FetchLike = o.fetch ?? ((url, init) => fetch(url, init));
-  const retries = o.retries ?? 3;
-  const backoff = o.backoffMs ?? 500;
-  const maxBackoff = o.maxBackoffMs ?? 30_000;
+  const policy = { tries: o.retries ?? 3, backoffMs: o.backoffMs, maxBackoffMs: o.maxBackoffMs, timeoutMs: o.timeoutMs };
   const base = o.url.replace(/\/+$/, '');
 
   async function issue(doc: GenialDocumentIn, idempotencyKey: string): Promise<GenialAnswer> {
-    let last: GenialError | undefined;
-    for (let attempt = 0; attempt < retries; attempt++) {
-      if (attempt) await sleep(Math.min(maxBackoff, backoff * 2 ** (attempt - 1)));
-      let res: Awaited<ReturnType<FetchLike>>;
-      try {
-        res = await doFetch(`${base}/v1/documents`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${o.token}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(doc),
-          signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
-        });
-      } catch (error) {
-        last = new GenialError('network', `No se pudo conectar con Genial en ${base} (${(error as Error).message}): revisa la URL de la API`);
-        continue;
-      }
-      const text = await res.text();
-      let body: Record<string, unknown> | undefined;
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        body = undefined;
-      }
-      const errors = Array.isArray(body?.errors) ? (body.errors as GenialAnswer['errors']) : [];
-      const reasons = errors.map((e) => e.message).filter(Boolean).join('; ');
-      if (res.status === 401 || res.status === 403) throw new GenialError('auth', 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial');
-      if (res.status === 429) {
-        last = new GenialError('rate-limited', 'Genial limita las solicitudes: inténtalo de nuevo en unos minutos');
-        const after = Number(res.headers.get('retry-after'));
-        if (Number.isFinite(after) && after > 0 && attempt + 1 < retries) await sleep(Math.min(maxBackoff, after * 1000));
-        continue;
-      }
-      if (res.status >= 500) {
-        last = new GenialError('server', `Genial no respondió (error ${res.status}): inténtalo de nuevo más tarde`);
-        continue;
-      }
-      if (res.status === 422 || body?.status === 'rejected') throw new GenialError('rejected', `Genial rechazó el comprobante: ${reasons || 'sin motivo'}`);
-      if (res.status >= 400 || !body || typeof body.id !== 'string') {
-        throw new GenialError('invalid', res.status >= 400 ? `Genial respondió ${res.status}: ${reasons || 'sin motivo'}` : `La dirección ${base} no responde como la API de Genial: revisa la URL de la API`);
-      }
-      return {
-        id: body.id,
-        status: body.status === 'pending' ? 'pending' : 'accepted',
-        series: typeof body.series === 'string' ? body.series : undefined,
-        number: body.number !== undefined ? String(body.number) : undefined,
-        pdfUrl: typeof body.pdfUrl === 'string' ? body.pdfUrl : undefined,
-        xmlUrl: typeof body.xmlUrl === 'string' ? body.xmlUrl : undefined,
-        errors,
-      };
+    let res: Answer;
+    try {
+      res = await sendWithRetries(
+        (signal) =>
+          doFetch(`${base}/v1/documents`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${o.token}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(doc),
+            signal,
+          }),
+        policy,
+      );
+    } catch (error) {
+      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${error instanceof Error ? error.message : String(error)}): revisa la URL de la API`);
     }
-    throw last ?? new GenialError('server', 'Genial no respondió');
+    const body = jsonOf(res.text) as Record<string, unknown> | undefined;
+    const errors = Array.isArray(body?.errors) ? (body.errors as GenialAnswer['errors']) : [];
+    const reasons = errors.map((e) => e.message).filter(Boolean).join('; ');
+    if (res.status === 401 || res.status === 403) throw new GenialError('auth', 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial');
+    if (res.status === 429) throw new GenialError('rate-limited', 'Genial limita las solicitudes: inténtalo de nuevo en unos minutos');
+    if (res.status >= 500) throw new GenialError('server', `Genial no respondió (error ${res.status}): inténtalo de nuevo más tarde`);
+    if (res.status === 422 || body?.status === 'rejected') throw new GenialError('rejected', `Genial rechazó el comprobante: ${reasons || 'sin motivo'}`);
+    if (res.status >= 400 || !body || typeof body.id !== 'string') {
+      throw new GenialError('invalid', res.status >= 400 ? `Genial respondió ${res.status}: ${reasons || 'sin motivo'}` : `La dirección ${base} no responde como la API de Genial: revisa la URL de la API`);
+    }
+    return {
+      id: body.id,
+      status: body.status === 'pending' ? 'pending' : 'accepted',
+      series: typeof body.series === 'string' ? body.series : undefined,
+      number: body.number !== undefined ? String(body.number) : undefined,
+      pdfUrl: typeof body.pdfUrl === 'string' ? body.pdfUrl : undefined,
+      xmlUrl: typeof body.xmlUrl === 'string' ? body.xmlUrl : undefined,
+      errors,
+    };
   }
 
   /**

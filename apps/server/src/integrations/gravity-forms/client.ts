@@ -8,11 +8,9 @@
  * every request). 429 / 5xx / no answer are retried with doubling waits (Retry-After honoured).
  * What is wrong is said in Spanish, naming what to fix: the URL, the keys or the form id.
  */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
+
+export type { FetchLike };
 
 /** Entries asked per page: Gravity Forms' default is 10 and it documents no maximum; 50 keeps each answer small for a shared host. */
 export const GF_PAGE_SIZE = 50;
@@ -100,10 +98,7 @@ export function createGravityClient(options: GravityClientOptions) {
   const site = options.siteUrl.replace(/\/+$/, '');
   const base = `${site}/wp-json/gf/v2`;
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const retries = options.retries ?? 4;
-  const backoffMs = options.backoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const policy = { tries: options.retries ?? 4, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs };
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, retries: 0 };
 
@@ -126,43 +121,23 @@ export function createGravityClient(options: GravityClientOptions) {
       throw new GravityError('keys', 'Faltan la clave y el secreto del consumidor de la API REST de Gravity Forms: guárdalos en el formulario');
     }
     const url = `${base}${path}${query?.size ? `?${query}` : ''}`;
-    for (let attempt = 1; ; attempt++) {
-      stats.requests++;
-      let status = 0;
-      let text = '';
-      let retryAfter: string | null = null;
-      try {
-        const res = await doFetch(url, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-        status = res.status;
-        retryAfter = res.headers.get('retry-after');
-        text = await res.text();
-      } catch (error) {
-        if (attempt >= retries) {
-          const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-          throw new GravityError('network', `No se pudo conectar con el sitio en ${site} (${reason}): revisa la URL`);
-        }
-        stats.retries++;
-        await new Promise((r) => setTimeout(r, Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1))));
-        continue;
-      }
-      if ((status === 429 || status >= 500) && attempt < retries) {
-        stats.retries++;
-        const wait = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : backoffMs * 2 ** (attempt - 1);
-        await new Promise((r) => setTimeout(r, Math.min(maxBackoffMs, wait)));
-        continue;
-      }
-      let data: unknown;
-      try {
-        data = text ? JSON.parse(text) : undefined;
-      } catch {
-        if (status >= 200 && status < 300) {
-          throw new GravityError('url', 'La dirección respondió, pero no como la API de Gravity Forms (no devolvió JSON): revisa la URL del sitio', status);
-        }
-        data = undefined;
-      }
-      if (status < 200 || status >= 300) throw gravityErrorOf(status, data, formId);
-      return data as T;
+    let answer: Answer;
+    try {
+      answer = await sendWithRetries((signal) => doFetch(url, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal }), policy, {
+        onTry: () => stats.requests++,
+        onRetry: () => stats.retries++,
+      });
+    } catch (error) {
+      const reason = error instanceof NoAnswer ? error.code : String(error);
+      throw new GravityError('network', `No se pudo conectar con el sitio en ${site} (${reason}): revisa la URL`);
     }
+    const { status, text } = answer;
+    const data = jsonOf(text);
+    if (data === undefined && text && status >= 200 && status < 300) {
+      throw new GravityError('url', 'La dirección respondió, pero no como la API de Gravity Forms (no devolvió JSON): revisa la URL del sitio', status);
+    }
+    if (status < 200 || status >= 300) throw gravityErrorOf(status, data, formId);
+    return data as T;
   }
 
   return {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type MailchimpProblem, mailchimpMessages } from '@mostrador/contract';
+import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
 import { createSandboxMailchimp } from './sandbox.js';
 
 /**
@@ -68,11 +69,7 @@ export class MailchimpError extends Error {
   }
 }
 
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+export type { FetchLike };
 
 /** Counts a caller's requests (a sync's report shows them). */
 export interface RequestCounter {
@@ -182,16 +179,11 @@ export interface MailchimpClientOptions {
   connections?: number;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export function createMailchimpClient(options: MailchimpClientOptions = {}): MailchimpClient {
   const template = (options.urlTemplate ?? DEFAULT_MAILCHIMP_URL).replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
-  const retries = options.retries ?? 6;
-  const backoffMs = options.backoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const sleep = options.sleep ?? sleepFor;
+  // a little jitter so ten requests held together do not come back at the same instant
+  const policy = { tries: options.retries ?? 6, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep, jitter: 0.25 };
   const sandbox = createSandboxMailchimp();
 
   async function call<T>(account: MailchimpAccount, method: string, path: string, body: unknown, scope: 'account' | 'list' | 'member', counter?: RequestCounter): Promise<T> {
@@ -203,40 +195,26 @@ export function createMailchimpClient(options: MailchimpClientOptions = {}): Mai
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const limiter = limiterOf(account.apiKey, options.connections);
-    let last: MailchimpError | undefined;
-    for (let attempt = 1; attempt <= retries; attempt++) {
-      let status = 0;
-      let text = '';
-      let retryAfter: string | null = null;
-      try {
-        // one slot per attempt: a wait between tries holds no connection
-        ({ status, text, retryAfter } = await limiter.run(async () => {
-          if (counter) counter.requests++;
-          const res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-          return { status: res.status, text: await res.text(), retryAfter: res.headers.get('retry-after') };
-        }));
-      } catch (error) {
-        last = new MailchimpError('network', `${mailchimpMessages.network} (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
-        if (attempt < retries) await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1)));
-        continue;
-      }
-      let parsed: unknown;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      if (status >= 200 && status < 300) return parsed as T;
-      last = mailchimpErrorOf(status, parsed as Problem | undefined, scope);
-      if (status !== 429 && status < 500) throw last;
-      if (attempt < retries) {
-        const seconds = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-        // a little jitter so ten waiting requests do not come back at the same instant
-        const wait = seconds ?? backoffMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.25);
-        await sleep(Math.min(maxBackoffMs, wait));
-      }
+    let answer: Answer;
+    try {
+      answer = await sendWithRetries(
+        // one slot per try, its body read inside it: a wait between tries holds no connection
+        (signal) =>
+          limiter.run(async () => {
+            if (counter) counter.requests++;
+            const res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+            const text = await res.text();
+            return { status: res.status, headers: res.headers, text: async () => text };
+          }),
+        policy,
+      );
+    } catch (error) {
+      const reason = error instanceof NoAnswer && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new MailchimpError('network', `${mailchimpMessages.network} (${reason})`.slice(0, 300));
     }
-    throw last ?? new MailchimpError('server', mailchimpMessages.unavailable);
+    const parsed = jsonOf(answer.text);
+    if (answer.status >= 200 && answer.status < 300) return parsed as T;
+    throw mailchimpErrorOf(answer.status, parsed as Problem | undefined, scope);
   }
 
   const list = (account: MailchimpAccount) => `/lists/${encodeURIComponent(account.listId.trim())}`;

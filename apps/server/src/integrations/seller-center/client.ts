@@ -1,3 +1,4 @@
+import { type Answer, type FetchLike, isTransient, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
 import { MarketplaceError } from '../marketplace.js';
 import { sellerCenterErrorOf } from './errors.js';
 import { signedQuery, timestampOf } from './signature.js';
@@ -11,11 +12,7 @@ import { signedQuery, timestampOf } from './signature.js';
  * doubling waits (Retry-After honoured). It counts its requests and writes.
  */
 
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+export type { FetchLike };
 
 /** How prices and stock are written in ProductUpdate: Linio's fields on the product, or Falabella's business units. */
 export type SellerCenterDialect = 'classic' | 'business-units';
@@ -43,7 +40,6 @@ export interface SellerCenterOptions {
 /** Falabella's business unit (OperatorCode) of a country. */
 export const operatorCodeOf = (country: string) => ({ PE: 'fape', CL: 'facl', CO: 'faco' })[country] ?? country.toLowerCase();
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Seller Center's JSON turns a one-element list into the element and an empty one into "": always a list. */
 export function asList<T>(value: unknown): T[] {
@@ -97,11 +93,7 @@ export interface ScAnswer<B> {
 export function createSellerCenterClient(options: SellerCenterOptions) {
   const base = options.url.replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const retries = options.retries ?? 5;
-  const backoffMs = options.backoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const sleep = options.sleep ?? sleepFor;
+  const policy = { tries: options.retries ?? 5, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep };
   const now = options.now ?? Date.now;
   const dialect = options.dialect ?? 'business-units';
   const userAgent = `${(options.sellerId || 'MOSTRADOR').replace(/[^\w.-]/g, '')}/Node/${process.versions.node}/MOSTRADOR/${operatorCodeOf(options.country).toUpperCase()}`;
@@ -111,64 +103,57 @@ export function createSellerCenterClient(options: SellerCenterOptions) {
   async function call<B = Record<string, unknown>>(action: string, params: Record<string, string | number | undefined> = {}, xml?: string): Promise<ScAnswer<B>> {
     const method = xml !== undefined ? 'POST' : 'GET';
     const write = method === 'POST';
-    for (let attempt = 1; ; attempt++) {
-      // signed again on every try: the Timestamp must be fresh
-      const signed: Record<string, string> = { Action: action, Format: 'JSON', Timestamp: timestampOf(now()), UserID: options.userId, Version: '1.0' };
-      for (const [k, v] of Object.entries(params)) if (v !== undefined) signed[k] = String(v);
-      const url = `${base}/?${signedQuery(signed, options.apiKey)}`;
-      stats.requests++;
-      if (write) stats.writes++;
-      let status = 0;
-      let body = '';
-      let retryAfter: string | null = null;
-      try {
-        const res = await doFetch(url, {
-          method,
-          headers: {
-            accept: 'application/json',
-            'user-agent': userAgent,
-            ...(xml !== undefined ? { 'content-type': 'application/xml; charset=utf-8' } : {}),
+    type ScJson = { SuccessResponse?: { Head?: ScHead; Body?: unknown }; ErrorResponse?: { Head?: ScHead; Body?: unknown } } | undefined;
+    const errorHead = (text: string) => (jsonOf(text) as ScJson)?.ErrorResponse?.Head;
+    let answer: Answer;
+    try {
+      answer = await sendWithRetries(
+        (signal) => {
+          // signed again on every try: the Timestamp must be fresh
+          const signed: Record<string, string> = { Action: action, Format: 'JSON', Timestamp: timestampOf(now()), UserID: options.userId, Version: '1.0' };
+          for (const [k, v] of Object.entries(params)) if (v !== undefined) signed[k] = String(v);
+          return doFetch(`${base}/?${signedQuery(signed, options.apiKey)}`, {
+            method,
+            headers: {
+              accept: 'application/json',
+              'user-agent': userAgent,
+              ...(xml !== undefined ? { 'content-type': 'application/xml; charset=utf-8' } : {}),
+            },
+            body: xml,
+            signal,
+          });
+        },
+        policy,
+        {
+          // Seller Center also says "try again" in the body: its own 429 and a platform error (6, 1000)
+          retryable: ({ status, text }) => {
+            if (isTransient(status)) return true;
+            const head = errorHead(text);
+            const code = head ? Number(head.ErrorCode) : 0;
+            return code === 429 || ((code === 6 || code === 1000) && String(head?.ErrorType ?? '').toLowerCase() === 'platform');
           },
-          body: xml,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = res.status;
-        retryAfter = res.headers.get('retry-after');
-        body = await res.text();
-      } catch (error) {
-        if (attempt >= retries) {
-          const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-          throw new MarketplaceError('network', `No se pudo conectar con Seller Center en ${options.url} (${reason}): revisa la URL de la API`, 0, String(reason));
-        }
-        stats.retries++;
-        await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1)));
-        continue;
-      }
-      let json: { SuccessResponse?: { Head?: ScHead; Body?: unknown }; ErrorResponse?: { Head?: ScHead; Body?: unknown } } | undefined;
-      try {
-        json = body ? JSON.parse(body) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const error = json?.ErrorResponse?.Head;
-      const code = error ? Number(error.ErrorCode) : 0;
-      const retryable =
-        status === 429 || status >= 500 || code === 429 || ((code === 6 || code === 1000) && String(error?.ErrorType ?? '').toLowerCase() === 'platform');
-      if (retryable && attempt < retries) {
-        stats.retries++;
-        const seconds = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-        await sleep(Math.min(maxBackoffMs, seconds ?? backoffMs * 2 ** (attempt - 1)));
-        continue;
-      }
-      if (error) throw sellerCenterErrorOf(code, text(error.ErrorMessage), action, status, { userId: options.userId });
-      if (!json?.SuccessResponse) {
-        if (status === 429) throw sellerCenterErrorOf(429, 'Too many requests', action, status, { userId: options.userId });
-        if (status >= 500) throw new MarketplaceError('server', `Seller Center respondió con un error (${status}) tras varios reintentos`, status);
-        if (status === 401 || status === 403) throw new MarketplaceError('auth', `Seller Center no aceptó las credenciales (${status}): revisa el usuario y la API key`, status);
-        throw new MarketplaceError('not-marketplace', `La dirección ${options.url} no responde como la API de Seller Center (${status || 'sin respuesta'}): revisa la URL de la API`, status);
-      }
-      return { head: json.SuccessResponse.Head ?? {}, body: (json.SuccessResponse.Body ?? {}) as B };
+          onTry: () => {
+            stats.requests++;
+            if (write) stats.writes++;
+          },
+          onRetry: () => stats.retries++,
+        },
+      );
+    } catch (error) {
+      const reason = error instanceof NoAnswer ? error.code : String(error);
+      throw new MarketplaceError('network', `No se pudo conectar con Seller Center en ${options.url} (${reason}): revisa la URL de la API`, 0, reason);
     }
+    const { status } = answer;
+    const json = jsonOf(answer.text) as ScJson;
+    const error = json?.ErrorResponse?.Head;
+    if (error) throw sellerCenterErrorOf(Number(error.ErrorCode), text(error.ErrorMessage), action, status, { userId: options.userId });
+    if (!json?.SuccessResponse) {
+      if (status === 429) throw sellerCenterErrorOf(429, 'Too many requests', action, status, { userId: options.userId });
+      if (status >= 500) throw new MarketplaceError('server', `Seller Center respondió con un error (${status}) tras varios reintentos`, status);
+      if (status === 401 || status === 403) throw new MarketplaceError('auth', `Seller Center no aceptó las credenciales (${status}): revisa el usuario y la API key`, status);
+      throw new MarketplaceError('not-marketplace', `La dirección ${options.url} no responde como la API de Seller Center (${status || 'sin respuesta'}): revisa la URL de la API`, status);
+    }
+    return { head: json.SuccessResponse.Head ?? {}, body: (json.SuccessResponse.Body ?? {}) as B };
   }
 
   return {

@@ -1,14 +1,11 @@
+import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
 import type { WooBatch, WooBatchResult } from './types.js';
 
 /** WooCommerce caps `per_page` at 100, and a batch at 100 items in all. */
 export const WOO_PAGE_SIZE = 100;
 export const WOO_BATCH_LIMIT = 100;
 
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+export type { FetchLike };
 
 export interface WooClientOptions {
   /** The store's address (`https://tienda.example.pe`); the API is under /wp-json/wc/v3. */
@@ -48,8 +45,6 @@ export interface WooResponse<T> {
   totalPages?: number;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The error a WooCommerce answer stands for, in Spanish (decision 0034 lists them). */
 export function wooErrorOf(status: number, body: unknown, path: string): WooError {
   const code = typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' ? (body as { code: string }).code : '';
@@ -81,11 +76,7 @@ export function wooErrorOf(status: number, body: unknown, path: string): WooErro
 export function createWooClient(options: WooClientOptions) {
   const base = `${options.url.replace(/\/+$/, '')}/wp-json/wc/v3`;
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const retries = options.retries ?? 5;
-  const backoffMs = options.backoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const sleep = options.sleep ?? sleepFor;
+  const policy = { tries: options.retries ?? 5, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep };
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, writes: 0, retries: 0 };
 
@@ -94,59 +85,44 @@ export function createWooClient(options: WooClientOptions) {
     for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, String(v));
     const url = `${base}${path}${qs.size ? `?${qs}` : ''}`;
     const write = method !== 'GET';
-    for (let attempt = 1; ; attempt++) {
-      stats.requests++;
-      if (write) stats.writes++;
-      let status = 0;
-      let text = '';
-      let retryAfter: string | null = null;
-      let headers: { get(name: string): string | null } | undefined;
-      try {
-        const res = await doFetch(url, {
-          method,
-          headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          body: body !== undefined ? JSON.stringify(body) : undefined,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = res.status;
-        headers = res.headers;
-        retryAfter = res.headers.get('retry-after');
-        text = await res.text();
-      } catch (error) {
-        if (attempt >= retries) {
-          const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-          throw new WooError('network', `No se pudo conectar con la tienda en ${options.url} (${reason}): revisa la URL`, 0, String(reason));
-        }
-        stats.retries++;
-        await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1)));
-        continue;
-      }
-      if ((status === 429 || status >= 500) && attempt < retries) {
-        stats.retries++;
-        const seconds = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-        await sleep(Math.min(maxBackoffMs, seconds ?? backoffMs * 2 ** (attempt - 1)));
-        continue;
-      }
-      let data: unknown;
-      try {
-        data = text ? JSON.parse(text) : undefined;
-      } catch {
-        // WordPress without WooCommerce, or another site: HTML where JSON was expected
-        if (status >= 200 && status < 300) {
-          throw new WooError('not-woocommerce', 'La dirección respondió, pero no como la API de WooCommerce (no devolvió JSON): revisa la URL', status);
-        }
-        data = undefined;
-      }
-      if (status < 200 || status >= 300) throw wooErrorOf(status, data, path);
-      const total = headers?.get('x-wp-total');
-      const totalPages = headers?.get('x-wp-totalpages');
-      return {
-        data: data as T,
-        status,
-        total: total != null ? Number(total) : undefined,
-        totalPages: totalPages != null ? Number(totalPages) : undefined,
-      };
+    let answer: Answer;
+    try {
+      answer = await sendWithRetries(
+        (signal) =>
+          doFetch(url, {
+            method,
+            headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+            body: body !== undefined ? JSON.stringify(body) : undefined,
+            signal,
+          }),
+        policy,
+        {
+          onTry: () => {
+            stats.requests++;
+            if (write) stats.writes++;
+          },
+          onRetry: () => stats.retries++,
+        },
+      );
+    } catch (error) {
+      const reason = error instanceof NoAnswer ? error.code : String(error);
+      throw new WooError('network', `No se pudo conectar con la tienda en ${options.url} (${reason}): revisa la URL`, 0, reason);
     }
+    const { status, text, headers } = answer;
+    const data = jsonOf(text);
+    // WordPress without WooCommerce, or another site: HTML where JSON was expected
+    if (data === undefined && text && status >= 200 && status < 300) {
+      throw new WooError('not-woocommerce', 'La dirección respondió, pero no como la API de WooCommerce (no devolvió JSON): revisa la URL', status);
+    }
+    if (status < 200 || status >= 300) throw wooErrorOf(status, data, path);
+    const total = headers.get('x-wp-total');
+    const totalPages = headers.get('x-wp-totalpages');
+    return {
+      data: data as T,
+      status,
+      total: total != null ? Number(total) : undefined,
+      totalPages: totalPages != null ? Number(totalPages) : undefined,
+    };
   }
 
   return {
