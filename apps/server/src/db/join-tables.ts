@@ -300,6 +300,26 @@ export const mailchimpLabelSyncs = pgTable(
 );
 
 /**
+ * A labels sync's people, taken once when it starts (their order is the sync's): each chunk is a
+ * range of `seq` instead of the segment's query over the company's people again, so a sync of
+ * 50,000 costs one pass, not one per chunk (decision 0051). Removed when the sync ends.
+ */
+export const mailchimpSyncPeople = pgTable(
+  'mailchimp_sync_people',
+  {
+    syncId: uuid('sync_id')
+      .notNull()
+      .references(() => mailchimpLabelSyncs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    cleanLeadId: uuid('clean_lead_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.syncId, t.seq] })],
+);
+
+/**
  * A sync's report: one row per contact and audience as it is done (ok, error or skipped, with
  * the Spanish reason). A resumed sync skips the contacts that have their row. `contactKey` is the
  * clean lead's id (labels) or the e-mail (pull); the audience's name is kept with it, so the
