@@ -191,6 +191,31 @@ describe('the entry webhook', () => {
     const bad = await call('PUT', `/gravity-forms/${formA}`, { fieldMap: { phone: 'telefono' } });
     expect(bad.statusCode).toBe(400);
   });
+
+  it('tells the company\'s open screens of each entry once it is settled: a lead made, one joined, one rejected', async () => {
+    const events: RealtimeEvent[] = [];
+    const others: RealtimeEvent[] = [];
+    const stops = [t.app.realtime.subscribe(peru, (e) => events.push(e)), t.app.realtime.subscribe(acmeCo, (e) => others.push(e))];
+    const settledOf = (entryId: number) => events.find((e) => e.type === 'gravity.entry' && e.entryId === entryId);
+    try {
+      const made = fake.site.submit(5, { '1.3': 'Marta', '1.6': 'Quispe', '3': 'marta.quispe@gmail.com', '4': '987333444', '6': 'Precio por mayor' });
+      const joined = fake.site.submit(5, { '1.3': 'Marta', '3': 'marta.quispe@gmail.com', '4': '', '6': 'Otra consulta' });
+      const refused = fake.site.submit(5, { '1.3': 'Sin', '1.6': 'Datos', '3': '', '4': '' });
+      for (const [entry, status] of [
+        [made, 'created'],
+        [joined, 'merged'],
+        [refused, 'rejected'],
+      ] as const) {
+        expect((await hook(formA, entry, secret)).statusCode).toBe(200);
+        await expect.poll(() => settledOf(Number(entry.id)), { timeout: 10_000, interval: 20 }).toEqual({ type: 'gravity.entry', formId: formA, entryId: Number(entry.id), status });
+        // the event follows the commit: the screen that reads again on it finds the entry settled
+        expect((await entriesOf(formA)).find((e) => e.entryId === Number(entry.id))?.status).toBe(status);
+      }
+      expect(others.filter((e) => e.type === 'gravity.entry')).toEqual([]);
+    } finally {
+      for (const stop of stops) stop();
+    }
+  });
 });
 
 describe('«Sincronizar entradas»', () => {

@@ -4,7 +4,7 @@ import { zInboxView } from './assignment.js';
 import { syncRunOut } from './ecommerce-api.js';
 import { bulkRunOut, marketplaceSyncRunOut } from './marketplace-api.js';
 import { sendOut } from './sending-api.js';
-import { gravitySyncOut } from './gravity-forms-api.js';
+import { gravityEntryStatuses, gravitySyncOut } from './gravity-forms-api.js';
 import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
 import { googleSyncOut } from './google-people-api.js';
@@ -286,6 +286,11 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('audience.progress'), send: audienceSendOut }),
   /** A form's «Sincronizar entradas» moved on (modules/gravity-forms, decision 0050). */
   z.object({ type: z.literal('gravity.sync'), sync: gravitySyncOut }),
+  /**
+   * A form's entry was settled (modules/gravity-forms, decision 0050): a lead made or joined, or
+   * rejected with its reason. The form's screen reads its entries and counts again.
+   */
+  z.object({ type: z.literal('gravity.entry'), formId: z.string(), entryId: z.number().int(), status: z.enum(gravityEntryStatuses) }),
   /** A phone's «Sincronizar con Google» moved on (modules/google-people, decision 0052). */
   z.object({ type: z.literal('google.sync'), sync: googleSyncOut }),
 ]);

@@ -1,4 +1,4 @@
-import { type CountryCode, type GravityFieldMap, gravityMessages, isPhoneNumber, normalisePhone, resources, zEmail } from '@mostrador/contract';
+import { type CountryCode, type GravityFieldMap, gravityMessages, isPhoneNumber, normalisePhone, type RealtimeEvent, resources, zEmail } from '@mostrador/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../../db/database.js';
@@ -167,7 +167,7 @@ export async function storeEntry(db: Db, form: Pick<FormCtx, 'id' | 'companyId'>
   return { id: stored.ids[0], duplicate: stored.ids.length === 0 && stored.deadLetters === 0 };
 }
 
-export type GravityOutcome = { status: 'processed' } | { status: 'ignored'; reason: string } | { status: 'failed'; reason: string };
+export type GravityOutcome = ({ status: 'processed' } | { status: 'ignored'; reason: string } | { status: 'failed'; reason: string }) & { publish?: RealtimeEvent[] };
 
 /** Serialises work on one key inside the transaction (two entries of one person). */
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
@@ -212,14 +212,16 @@ export function createEntryProcessor(secrets: Pick<SecretBox, 'seal' | 'open'>) 
       email: mapped.email ?? null,
       message: mapped.message ?? null,
     };
+    // the form's open screen reads its entries again once this commits
+    const settled = (status: 'created' | 'merged' | 'rejected') => [{ type: 'gravity.entry' as const, formId: form.id, entryId, status }];
     if (!form.fieldMap.phone && !form.fieldMap.email) {
       await settle({ ...seen, status: 'rejected', reason: gravityMessages.noMapping, leadId: null });
-      return { status: 'failed', reason: gravityMessages.noMapping };
+      return { status: 'failed', reason: gravityMessages.noMapping, publish: settled('rejected') };
     }
     if (!mapped.telefono && !mapped.email) {
       const reason = [gravityMessages.noContact, ...mapped.notes].join('. ');
       await settle({ ...seen, status: 'rejected', reason, leadId: null });
-      return { status: 'failed', reason };
+      return { status: 'failed', reason, publish: settled('rejected') };
     }
 
     const when = (submittedAt ?? new Date()).toISOString();
@@ -272,7 +274,7 @@ export function createEntryProcessor(secrets: Pick<SecretBox, 'seal' | 'open'>) 
       }
     }
     await settle({ ...seen, status: found ? 'merged' : 'created', reason: mapped.notes.length ? mapped.notes.join('. ') : null, leadId });
-    return { status: 'processed' };
+    return { status: 'processed', publish: settled(found ? 'merged' : 'created') };
   };
 }
 export type EntryProcessor = ReturnType<typeof createEntryProcessor>;

@@ -1,4 +1,4 @@
-import type { CountryCode } from '@mostrador/contract';
+import type { CountryCode, RealtimeEvent } from '@mostrador/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
@@ -30,11 +30,14 @@ export function errorText(error: unknown): string {
   return sanitizeText(text).slice(0, 2000);
 }
 
-/** A non-channel provider's processing of one stored event (see createWebhookProcessor's `providers`). */
+/**
+ * A non-channel provider's processing of one stored event (see createWebhookProcessor's `providers`).
+ * `publish`: what the company's open screens are told once the event has committed.
+ */
 export type ProviderHandler = (
   tx: Db,
   event: { id: string; accountId: string; companyId: string | null; payload: unknown },
-) => Promise<{ status: 'processed' } | { status: 'ignored' | 'failed'; reason: string }>;
+) => Promise<({ status: 'processed' } | { status: 'ignored' | 'failed'; reason: string }) & { publish?: RealtimeEvent[] }>;
 
 /** Tries per event before it becomes a dead letter: the first run and the queue's 5 retries (jobs/queue.ts). */
 export const MAX_ATTEMPTS = 6;
@@ -109,7 +112,6 @@ export function createWebhookProcessor(
     afterMessage,
     providers = {},
     comments,
-    bots,
   }: {
     maxAttempts?: number;
     /**
@@ -125,14 +127,6 @@ export function createWebhookProcessor(
      * once (nothing a retry alone would change).
      */
     providers?: Record<string, ProviderHandler>;
-    /**
-     * Dialogflow bots (decision 0053): `holds` keeps a chat a bot answers out of the automatic
-     * assignment; `answer` is told of each new customer message once the event has committed.
-     */
-    bots?: {
-      holds: (tx: Db, companyId: string, chatId: string) => Promise<boolean>;
-      answer: (companyId: string, chatId: string, messageId: string) => Promise<void>;
-    };
   } = {},
 ) {
   const inbound = createInbound(secrets);
@@ -147,6 +141,7 @@ export function createWebhookProcessor(
     outcome?: Outcome;
     order?: { id: string; code: string };
     replyId?: string;
+    publish?: RealtimeEvent[];
   }> {
     return db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
@@ -164,7 +159,7 @@ export function createWebhookProcessor(
             attempts: sql`${webhookEvents.attempts} + 1`,
           })
           .where(eq(webhookEvents.id, id));
-        return { status: done.status, companyId: event.companyId ?? undefined };
+        return { status: done.status, companyId: event.companyId ?? undefined, publish: done.publish };
       }
       const [channel] = await tx
         .select({ companyId: channels.companyId, country: companies.country })
@@ -197,7 +192,7 @@ export function createWebhookProcessor(
       } else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       // automatic assignment of the chat's unassigned lead, when the company has it on (decision 0025)
-      if (owner) await assignOnArrival(tx, owner.companyId, outcome, bots?.holds);
+      if (owner) await assignOnArrival(tx, owner.companyId, outcome);
       await tx
         .update(webhookEvents)
         .set({
@@ -248,13 +243,16 @@ export function createWebhookProcessor(
       }
       // a new message: the company's conversation analysis is woken (modules/analysis, debounced)
       if (afterMessage && companyId && outcome?.status === 'processed' && outcome.effects?.some((e) => e.type === 'message.created')) await afterMessage(companyId);
-      if (bots && companyId && outcome?.status === 'processed') {
-        for (const effect of outcome.effects ?? []) if (effect.type === 'message.created') await bots.answer(companyId, effect.chatId, effect.messageId);
-      }
       if (realtime && companyId && outcome?.status === 'processed') {
         for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
         // a WhatsApp catalogue order reaches the open /ordenes too
         if (order) await realtime.publish(companyId, { type: 'order.updated', orderId: order.id, code: order.code, status: 'created', created: true });
+      }
+      // what a non-channel provider's event changed (a form entry that became a lead, or was rejected)
+      if (realtime && companyId) {
+        for (const event of result.publish ?? []) {
+          await realtime.publish(companyId, event).catch((error: unknown) => log?.warn({ err: error, id }, 'aviso en vivo no enviado'));
+        }
       }
       return result.status;
     },

@@ -1,5 +1,6 @@
 import type { GravityEntryOut, GravityFieldsOut, GravityFormStatus, GravitySyncOut, GravityTestOut, GravityWebhookSecretOut } from '@mostrador/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api-client';
 import { resourceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
@@ -51,4 +52,26 @@ export function useFormStatus(id: string) {
     }
   });
   return query;
+}
+
+/**
+ * Entries settled on the server (`gravity.entry`, sent once each committed: a webhook's entry made
+ * into a lead, joined to one, or rejected) are read again: the form's counts with `formId`, else
+ * the recent entries; also after the stream reconnects. At most once every 300 ms, since a pull
+ * settles its entries by the dozen.
+ */
+export function useEntriesLive(formId?: string) {
+  const { companyId } = useSession();
+  const queryClient = useQueryClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useRealtimeEvents((event: RealtimeMessage) => {
+    // back from offline, an entry may have been missed
+    const settled = event.type === 'gravity.entry' && (formId === undefined || event.formId === formId);
+    if ((!settled && event.type !== 'reconnected') || timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: formId ? gravityKeys.status(formId, companyId) : [...resourceKeys('gravity-forms').all, 'entries'] });
+    }, 300);
+  });
 }

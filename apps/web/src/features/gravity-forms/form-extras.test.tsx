@@ -5,8 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ResourceRecord } from '../../components/crud/types';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi } from '../../test/fake-api';
+import { emit } from '../../test/fake-realtime';
 import { renderApp } from '../../test/render';
 import { GravityEntriesPanel, GravityFormState, GravityFormSummary } from './form-extras';
+
+vi.mock('../../lib/realtime', () => import('../../test/fake-realtime'));
 
 const admin = { marketing: ['list', 'read', 'create', 'update', 'delete'] };
 const form: ResourceRecord = {
@@ -40,12 +43,12 @@ const entry = (over: Partial<GravityEntryOut>): GravityEntryOut => ({
   ...over,
 });
 
-function serve(entries: GravityEntryOut[] | 'error' = []) {
+function serve(entries: GravityEntryOut[] | 'error' = [], now: { status?: GravityFormStatus } = {}) {
   let current = status();
   return fakeApi((call: FakeCall) => {
     if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: admin } };
     if (call.path === '/gravity-forms/entries') return entries === 'error' ? { status: 500, body: { errors: { code: 'INTERNAL', msg: 'Error' } } } : { status: 200, body: { payload: entries } };
-    if (call.path === '/gravity-forms/form-1/status') return { status: 200, body: current };
+    if (call.path === '/gravity-forms/form-1/status') return { status: 200, body: now.status ?? current };
     if (call.path === '/gravity-forms/form-1/fields') {
       return {
         status: 200,
@@ -87,6 +90,30 @@ describe('/gravity-forms', () => {
     expect(within(rows[0]).getByRole('link', { name: 'Ver lead: Rosa Quispe' }).getAttribute('href')).toBe('/lead/todos?q=51987654321');
     expect(within(rows[1]).getByText(gravityMessages.noContact)).toBeTruthy();
     expect(within(rows[1]).getByRole('link', { name: 'Reintentar en Eventos fallidos' })).toBeTruthy();
+  });
+
+  it('shows an entry the webhook brings, and the form\'s counts, as soon as the server says it is settled', async () => {
+    const entries: GravityEntryOut[] = [];
+    const now: { status?: GravityFormStatus } = {};
+    serve(entries, now);
+    renderApp(
+      <>
+        <GravityFormState form={form} />
+        <GravityEntriesPanel />
+      </>,
+    );
+    expect(await screen.findByText(/Aún no llegan entradas/)).toBeTruthy();
+    expect(await screen.findByText(/1 lead nuevo · 1 sumadas a leads · 1 rechazadas/)).toBeTruthy();
+
+    // the site posts an entry; the server makes its lead and says so once it committed
+    entries.push(entry({ entryId: 41, name: 'Marta Quispe', telefono: '51987333444', status: 'created', leadId: 'lead-41', leadName: 'Marta Quispe' }));
+    now.status = status({ entries: { total: 4, created: 2, merged: 1, rejected: 1, pending: 0 } });
+    await emit({ type: 'gravity.entry', formId: 'form-1', entryId: 41, status: 'created' });
+
+    const [row] = await screen.findAllByTestId('gravity-entry', {}, { timeout: 3000 });
+    expect(within(row).getByText('Marta Quispe · +51987333444')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'Ver lead: Marta Quispe' })).toBeTruthy();
+    expect(await screen.findByText(/2 leads nuevos · 1 sumadas a leads · 1 rechazadas/, {}, { timeout: 3000 })).toBeTruthy();
   });
 
   it('says when there are no entries yet, and offers to retry when they could not be read', async () => {

@@ -36,7 +36,7 @@ import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { resourceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
-import { gravityApi, gravityKeys, syncGoing, useFormStatus } from './api';
+import { gravityApi, gravityKeys, syncGoing, useEntriesLive, useFormStatus } from './api';
 
 export const gravityTexts = {
   test: 'Probar conexión',
@@ -363,6 +363,7 @@ export function GravityFormSummary({ form }: { form: ResourceRecord }) {
 /** The form's state: keys, webhook, the last pull (a bar while it goes) and what its entries became. */
 export function GravityFormState({ form }: { form: ResourceRecord }) {
   const status = useFormStatus(form._id);
+  useEntriesLive(form._id);
   const keys = form.consumerKeySet === true && form.consumerSecretSet === true;
   const s = status.data;
   const sync = s?.sync;
@@ -465,6 +466,8 @@ function EntryRow({ entry }: { entry: GravityEntryOut }) {
 export function GravityEntriesPanel() {
   const { companyId } = useSession();
   const query = useQuery({ queryKey: gravityKeys.entries(companyId), queryFn: ({ signal }) => gravityApi.entries(undefined, signal), refetchInterval: 30_000 });
+  // an entry the webhook brings shows as soon as it is settled, not at the next 30 s read
+  useEntriesLive();
   const entries = query.data?.payload ?? [];
   return (
     <Box component="section" aria-labelledby="gravity-entries-title" sx={{ mb: 3 }}>
