@@ -112,6 +112,7 @@ export function createWebhookProcessor(
     afterMessage,
     providers = {},
     comments,
+    bots,
   }: {
     maxAttempts?: number;
     /**
@@ -127,6 +128,14 @@ export function createWebhookProcessor(
      * once (nothing a retry alone would change).
      */
     providers?: Record<string, ProviderHandler>;
+    /**
+     * Dialogflow bots (decision 0053): `holds` keeps a chat a bot answers out of the automatic
+     * assignment; `answer` is told of each new customer message once the event has committed.
+     */
+    bots?: {
+      holds: (tx: Db, companyId: string, chatId: string) => Promise<boolean>;
+      answer: (companyId: string, chatId: string, messageId: string) => Promise<void>;
+    };
   } = {},
 ) {
   const inbound = createInbound(secrets);
@@ -192,7 +201,7 @@ export function createWebhookProcessor(
       } else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
       else outcome = { status: 'ignored', reason: 'evento sin efecto' };
       // automatic assignment of the chat's unassigned lead, when the company has it on (decision 0025)
-      if (owner) await assignOnArrival(tx, owner.companyId, outcome);
+      if (owner) await assignOnArrival(tx, owner.companyId, outcome, bots?.holds);
       await tx
         .update(webhookEvents)
         .set({
@@ -243,6 +252,9 @@ export function createWebhookProcessor(
       }
       // a new message: the company's conversation analysis is woken (modules/analysis, debounced)
       if (afterMessage && companyId && outcome?.status === 'processed' && outcome.effects?.some((e) => e.type === 'message.created')) await afterMessage(companyId);
+      if (bots && companyId && outcome?.status === 'processed') {
+        for (const effect of outcome.effects ?? []) if (effect.type === 'message.created') await bots.answer(companyId, effect.chatId, effect.messageId);
+      }
       if (realtime && companyId && outcome?.status === 'processed') {
         for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
         // a WhatsApp catalogue order reaches the open /ordenes too
