@@ -256,6 +256,8 @@ describe('the labels sync', () => {
     expect(half.status).toBe('running');
     expect(half.done).toBeGreaterThan(0);
     expect(half.done).toBeLessThan(24);
+    // someone labelled after the sync started is not in it: its people were taken at the start
+    await people(co, [{ name: 'Llegó Tarde', email: 'tarde@gmail.com', labels: [nuevo._id] }]);
 
     await createMailchimpSync({ db, secrets: t.app.secrets, client: real, log, chunk: 6 }).run(row.id);
     const done = await ok('GET', `/mailchimp/syncs/${row.id}`);
@@ -265,6 +267,10 @@ describe('the labels sync', () => {
     expect(fake.upserts.size).toBe(24);
     const [{ n }] = await t.sql<{ n: number }>('select count(*)::int as n from mailchimp_sync_contacts where sync_id = $1', [row.id]);
     expect(n).toBe(24);
+    expect(fake.upserts.has('tarde@gmail.com')).toBe(false);
+    // the list of people served the run and is gone; the report stays
+    const [{ left }] = await t.sql<{ left: number }>('select count(*)::int as left from mailchimp_sync_people where sync_id = $1', [row.id]);
+    expect(left).toBe(0);
   });
 
   it('ends failed with the reason when the key stops working, keeping what was done', async () => {

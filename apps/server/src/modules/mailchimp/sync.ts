@@ -129,7 +129,11 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
   }
 
   async function finish(syncId: string, status: 'done' | 'failed', message: string | null) {
-    await db.update(mailchimpLabelSyncs).set({ status, message, processedAt: new Date(), heartbeatAt: null }).where(eq(mailchimpLabelSyncs.id, syncId));
+    await db.transaction(async (tx) => {
+      await tx.update(mailchimpLabelSyncs).set({ status, message, processedAt: new Date(), heartbeatAt: null }).where(eq(mailchimpLabelSyncs.id, syncId));
+      // the list of people served the run; the report keeps who was done
+      await tx.execute(sql`delete from mailchimp_sync_people where sync_id = ${syncId}`);
+    });
     lastPublished.delete(syncId);
     await publish(syncId);
   }
@@ -234,8 +238,23 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
     const conditions: SQL[] = [sql`${cl.companyId} = ${row.companyId}`, sql`coalesce(${cl.mostradorLabels}, '[]'::jsonb) ?| ${`{${labelIds.join(',')}}`}::text[]`];
     if (segment) conditions.push(segmentCondition(segment.filters, await timezoneOf(db, row.companyId)));
     const people = sql.join(conditions, sql` and `);
-    const [{ n }] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${cleanLeadsTable} where ${people}`);
-    await db.update(mailchimpLabelSyncs).set({ total: Number(n) * accounts.length, count: Number(n) }).where(eq(mailchimpLabelSyncs.id, row.id));
+    // the sync's people, taken once (a resumed run keeps the list its first run took)
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mailchimp-people:${row.id}`}))`);
+      const [taken] = await rowsOf<{ n: number }>(tx as unknown as Db, sql`select count(*)::int as n from mailchimp_sync_people where sync_id = ${row.id}`);
+      let n = Number(taken.n);
+      if (!n) {
+        const inserted = await rowsOf<{ n: number }>(
+          tx as unknown as Db,
+          sql`with taken as (insert into mailchimp_sync_people (sync_id, seq, company_id, clean_lead_id)
+                select ${row.id}, row_number() over (order by ${cl.id}), ${row.companyId}, ${cl.id} from ${cleanLeadsTable} where ${people}
+                returning 1)
+              select count(*)::int as n from taken`,
+        );
+        n = Number(inserted[0].n);
+      }
+      await tx.update(mailchimpLabelSyncs).set({ total: n * accounts.length, count: n }).where(eq(mailchimpLabelSyncs.id, row.id));
+    });
     await publish(row.id);
 
     for (const audience of accounts) {
@@ -244,18 +263,20 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
         tag: (email: string, tags: string[], c: RequestCounter) => deps.client.tagMember(audience.account, email, tags, c),
       };
       if (!audience.account.apiKey) return finish(row.id, 'failed', `${mailchimpMessages.keyInvalid} (${audience.name})`);
-      // within a run the people go in id order: the next chunk starts after the last one's
-      let after: string | undefined;
+      // the people go in the list's order: the next chunk starts after the last one's place; a
+      // resumed run skips those with their row in the report (done before the crash)
+      let after = 0;
       for (;;) {
-        const batch = await rowsOf<{ id: string; name: string; email: string | null; telefono: string | null; opt_out: boolean | null; labels: string[] | null }>(
+        const batch = await rowsOf<{ seq: number; id: string; name: string; email: string | null; telefono: string | null; opt_out: boolean | null; labels: string[] | null }>(
           db,
-          sql`select ${cl.id} as id, ${cl.name} as name, ${cl.email} as email, ${cl.telefono} as telefono, ${cl.optOut} as opt_out, ${cl.mostradorLabels} as labels
-                from ${cleanLeadsTable}
-               where ${people} ${after ? sql`and ${cl.id} > ${after}` : sql``} and not exists (select 1 from mailchimp_sync_contacts r where r.sync_id = ${row.id} and r.audience_key = ${audience.id} and r.contact_key = ${cl.id}::text)
-               order by ${cl.id} limit ${chunk}`,
+          sql`select p.seq, ${cl.id} as id, ${cl.name} as name, ${cl.email} as email, ${cl.telefono} as telefono, ${cl.optOut} as opt_out, ${cl.mostradorLabels} as labels
+                from mailchimp_sync_people p join ${cleanLeadsTable} on ${cl.companyId} = p.company_id and ${cl.id} = p.clean_lead_id
+               where p.sync_id = ${row.id} and p.seq > ${after}
+                 and not exists (select 1 from mailchimp_sync_contacts r where r.sync_id = ${row.id} and r.audience_key = ${audience.id} and r.contact_key = p.clean_lead_id::text)
+               order by p.seq limit ${chunk}`,
         );
         if (!batch.length) break;
-        after = batch[batch.length - 1].id;
+        after = Number(batch[batch.length - 1].seq);
         let stop: unknown;
         // outcomes are written as they come, FLUSH at a time (one writer at a time): a crash redoes
         // at most the contacts in flight and the last unwritten few, never the chunk
