@@ -144,7 +144,7 @@ export const screens: ScreenEntry[] = [
       { path: 'googlepeople/:id', page: () => import('../features/google-contacts/google-connect-page') },
     ],
   },
-  { path: '/bots', aliases: ['/facebook'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('./bots') },
+  { path: '/bots', aliases: ['/facebook', '/dialogflow'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('./bots') },
   { path: '/telegram/grupos', group: 'integrations', label: 'Grupos de Telegram', icon: Telegram, module: 'messaging', resource: 'telegram-groups', load: () => import('./telegram-groups') },
   { path: '/telegram/rutinas', group: 'integrations', label: 'Rutinas de Telegram', icon: EventRepeat, module: 'messaging', resource: 'telegram-routines', load: () => import('./telegram-routines') },
   { path: '/mailchimp', group: 'integrations', label: 'Mailchimp', icon: MarkEmailRead, module: 'marketing', resource: 'mailchimps', load: () => import('./mailchimps') },

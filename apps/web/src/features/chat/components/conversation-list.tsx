@@ -12,6 +12,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
+import SmartToyIcon from '@mui/icons-material/SmartToyOutlined';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -261,6 +263,20 @@ function ConversationItem({
             </Box>
           )}
         </Box>
+        {chat.bot && (
+          // a Dialogflow bot answers the chat, or handed it to a person (decision 0053)
+          <Tooltip title={chat.bot.state === 'handed_over' ? (chat.bot.reason ?? '') : `Responde ${chat.bot.name}`}>
+            <Chip
+              size="small"
+              variant="outlined"
+              data-testid="chat-bot-marker"
+              icon={chat.bot.state === 'handed_over' ? <SupportAgentIcon /> : <SmartToyIcon />}
+              color={chat.bot.state === 'handed_over' ? 'warning' : 'default'}
+              label={chat.bot.state === 'handed_over' ? 'Para una persona' : `Bot: ${chat.bot.name}`}
+              sx={{ mt: 0.5, height: 22, maxWidth: '100%', '& .MuiChip-label': { px: 0.75, fontSize: '0.72rem' } }}
+            />
+          </Tooltip>
+        )}
       </Box>
     </ListItemButton>
   );

@@ -4,6 +4,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import MarkChatReadOutlinedIcon from '@mui/icons-material/MarkChatReadOutlined';
 import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -92,6 +93,15 @@ export function MessageBubble({ message, onDelete, onRetry, retrying = false }: 
             <StickyNote2OutlinedIcon sx={{ fontSize: 15 }} />
             <Typography variant="caption" sx={{ fontWeight: 700, letterSpacing: 0.2 }}>
               {chatTexts.note}
+            </Typography>
+          </Box>
+        )}
+        {message.content?.bot && !deleted && (
+          // sent by a Dialogflow bot (decision 0053): its name, and the handover when it passed the chat on
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: 'text.secondary', mb: 0.25 }} data-testid="bot-label">
+            <SmartToyOutlinedIcon sx={{ fontSize: 15 }} />
+            <Typography variant="caption" sx={{ fontWeight: 600 }}>
+              {`Bot · ${message.content.bot.name}${message.content.bot.handoff ? ' · pasó el chat a una persona' : ''}`}
             </Typography>
           </Box>
         )}
