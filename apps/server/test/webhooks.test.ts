@@ -78,7 +78,7 @@ describe('channel settings', () => {
     const [line] = res.json().payload;
     expect(line).toMatchObject({ kind: 'whatsapp', providerId: PERU_LINE, businessAccountId: '102290129340398', accessTokenSet: true, accessTokenLast4: '7Q2x' });
     expect(res.body).not.toContain(TOKEN);
-    const [row] = await t.sql<{ access_token: string }>('select access_token from channels where company_id = $1', [peru]);
+    const [row] = await t.sql<{ access_token: string }>(`select access_token from channels where company_id = $1 and kind = 'whatsapp'`, [peru]);
     expect(row.access_token).toMatch(/^v1\./);
     expect(t.app.secrets.open(row.access_token)).toBe(TOKEN);
     // another company sees only its own

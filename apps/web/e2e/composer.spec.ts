@@ -8,8 +8,9 @@ test.describe.configure({ timeout: 60_000 });
 
 /**
  * Answering on every channel (issue 11): the composer knows the chat's channel before the
- * agent types. The demo company (Demo Perú) has a WhatsApp line answered by the sandbox and
- * no Facebook page, so its Messenger chats are locked; its older WhatsApp chats are outside
+ * agent types. The demo company (Demo Perú) has a WhatsApp line answered by the sandbox and a
+ * sandbox Facebook page (decision 0049), disconnected for the test of a locked Messenger chat and
+ * connected again after it; its older WhatsApp chats are outside
  * the 24-hour window; one open WhatsApp chat ends with an answer that failed (the seed).
  *
  * With SHOTS_DIR set, each state is also saved as a screenshot (desktop 1280 px and phone 375 px).
@@ -30,6 +31,18 @@ async function apiOf(request: APIRequestContext) {
   };
   return {
     get,
+    /** The company's Facebook page: removed (a Messenger chat is then locked), and put back as it was. */
+    async disconnectPage() {
+      const channels = await get<{ payload: Array<{ kind: string; providerId: string; name?: string }> }>('/channels');
+      const page = channels.payload.find((c) => c.kind === 'messenger');
+      if (!page) return async () => {};
+      const gone = await request.delete('/api/channels/messenger', { headers });
+      expect(gone.status()).toBeLessThan(300);
+      return async () => {
+        const back = await request.put('/api/channels/meta', { headers, data: { pageId: page.providerId, ...(page.name ? { pageName: page.name } : {}) } });
+        expect(back.status(), await back.text()).toBe(200);
+      };
+    },
     chats: async (query: string) => (await get<{ payload: Summary[] }>(`/chats/get_chats?limit=100&${query}`)).payload,
     thread: async (chatId: string) => (await get<{ payload: Message[] }>(`/chats/${chatId}/messages?limit=200`)).payload,
   };
@@ -70,16 +83,21 @@ for (const viewport of [
       const api = await apiOf(request);
       const [messenger] = await api.chats('platform=facebook');
       expect(messenger, 'un chat de Messenger en la demo').toBeTruthy();
-      await signIn(page, accounts.demoAdmin);
-      await openChat(page, messenger._id);
-      const locked = page.getByTestId('composer-locked');
-      await expect(locked).toContainText('Messenger no está conectado');
-      await expect(locked).toContainText('no tiene una página de Facebook configurada');
-      await expect(locked).not.toContainText('/whatsapp');
-      await expect(locked.getByRole('link', { name: 'Conectar Messenger' })).toHaveAttribute('href', '/whatsapp');
-      await expect(page.getByRole('textbox', { name: 'Escribe un mensaje' })).toBeDisabled();
-      await expect(page.getByRole('button', { name: 'Enviar' })).toBeDisabled();
-      await shot(page, 'messenger-not-connected');
+      const reconnect = await api.disconnectPage();
+      try {
+        await signIn(page, accounts.demoAdmin);
+        await openChat(page, messenger._id);
+        const locked = page.getByTestId('composer-locked');
+        await expect(locked).toContainText('Messenger no está conectado');
+        await expect(locked).toContainText('no tiene una página de Facebook configurada');
+        await expect(locked).not.toContainText('/whatsapp');
+        await expect(locked.getByRole('link', { name: 'Conectar Messenger' })).toHaveAttribute('href', '/whatsapp');
+        await expect(page.getByRole('textbox', { name: 'Escribe un mensaje' })).toBeDisabled();
+        await expect(page.getByRole('button', { name: 'Enviar' })).toBeDisabled();
+        await shot(page, 'messenger-not-connected');
+      } finally {
+        await reconnect();
+      }
     });
 
     test('a WhatsApp chat outside the 24-hour window says so and that a template is needed', async ({ page, request }) => {

@@ -38,6 +38,8 @@ const listScreens: Array<[path: string, title: string]> = [
   ['/etiquetas-facebook', 'Etiquetas de Facebook'],
   ['/etiquetas-mostrador', 'Etiquetas Mostrador'],
   ['/comentarios-sin-respuesta', 'Comentarios sin respuesta'],
+  ['/comment-to-msn', 'Comentarios a Messenger'],
+  ['/ads-messenger', 'Comentarios a Messenger'],
   ['/facebook-audiencias', 'Audiencias de Facebook'],
   ['/imagina_mensajes_de_plantilla', 'Plantillas Imagina'],
   ['/marketing/campaigns', 'Campañas'],

@@ -20,6 +20,7 @@ import { seedDemoAudiences } from './demo-audiences.js';
 import { seedDemoGoogle } from './demo-google.js';
 import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
+import { seedDemoComments } from './demo-comments.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -84,6 +85,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoGravity(tx, peru.id, secrets);
     // the sandbox Mailchimp audiences: a pull and a labels sync with its per-contact report (decision 0051)
     await seedDemoMailchimp(tx, peru.id, secrets);
+    // the sandbox Facebook page: comments its rules answered by Messenger, one refused, two waiting (decision 0049)
+    await seedDemoComments(tx, peru.id, secrets);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -1,4 +1,5 @@
 import { commentRuleKindLabels, resources } from '@mostrador/contract';
+import History from '@mui/icons-material/History';
 import { defineScreen } from '../components/crud/types';
 
 const onAds = () => typeof window !== 'undefined' && window.location.pathname.startsWith('/ads-messenger');
@@ -32,5 +33,5 @@ export const screen = defineScreen({
     active: { label: 'Activa' },
   },
   defaults: () => ({ kind: onAds() ? 'ad' : 'post', active: true }),
-  detail: { label: 'Ver respuestas', path: (row) => `${onAds() ? '/ads-messenger' : '/comment-to-msn'}/${String(row._id)}` },
+  detail: { label: 'Ver respuestas', icon: History, path: (row) => `${onAds() ? '/ads-messenger' : '/comment-to-msn'}/${String(row._id)}` },
 });

@@ -37,7 +37,7 @@ function StatusChip({ reply }: { reply: CommentReply }) {
 function ChatLink({ reply }: { reply: CommentReply }) {
   if (!reply.chatId) return null;
   return (
-    <Button size="small" startIcon={<ChatIcon />} component={RouterLink} to={`/chat?${new URLSearchParams({ chatId: reply.chatId })}`}>
+    <Button size="small" startIcon={<ChatIcon />} component={RouterLink} to={`/chat?${new URLSearchParams({ chatId: reply.chatId })}`} sx={{ whiteSpace: 'nowrap' }}>
       Abrir chat
     </Button>
   );
