@@ -89,6 +89,7 @@ describe('the bot answers a chat', () => {
     const tokens = fake.tokenRequests;
     await inbound(from, 'hola otra vez');
     await until(() => botMessages(chatId), (m) => m.length === 2);
+    await settled(chatId, 2);
     expect(fake.tokenRequests).toBe(tokens);
     // the screen's counts
     expect((await status()).find((s) => s.botId === botId)).toMatchObject({ connection: 'ok', ready: true, answered: 2, handedOver: 0, answering: 1 });
@@ -267,5 +268,32 @@ describe('each company its own bots', () => {
     await inbound(from, 'precio por favor', ACME_LINE);
     await settled(chatId, 1);
     expect(fake.calls.at(-1)).toMatchObject({ project: 'tienda-acme', email: acmeAccount.client_email, session: chatId });
+  });
+});
+
+describe('the demo', () => {
+  it('shows a chat the sandbox bot answered and one it handed over, and the sandbox answers live without the internet', async () => {
+    const chats = (await call('GET', '/chats/get_chats?limit=100')).json().payload as ChatSummary[];
+    const answered = chats.find((c) => c.contactName === 'Lucía Campos');
+    const handed = chats.find((c) => c.contactName === 'Jorge Salinas');
+    expect(answered?.bot).toMatchObject({ name: 'Asistente WhatsApp', state: 'answering' });
+    expect(handed?.bot).toMatchObject({ name: 'Asistente WhatsApp', state: 'handed_over', reason: expect.stringContaining('asesor') });
+    const bots = (await call('GET', '/bots?limit=100')).json().payload as Array<{ _id: string; name: string; dialogflowProjectId?: string }>;
+    const demoBot = bots.find((b) => b.name === 'Asistente WhatsApp');
+    expect(demoBot?.dialogflowProjectId).toMatch(/^sandbox:/);
+    const seen = (await status()).find((s) => s.botId === demoBot?._id);
+    expect(seen).toMatchObject({ sandbox: true, answered: 4, handedOver: 1 });
+
+    await call('PUT', `/bots/${botId}`, { active: false });
+    await call('PUT', `/bots/${demoBot?._id}`, { active: true });
+    const test = (await call('POST', `/bots/${demoBot?._id}/test`, { text: '¿A qué hora abren?' })).json() as BotTestOut;
+    expect(test).toMatchObject({ ok: true, intent: 'horarios', msg: expect.stringContaining('agente de prueba') });
+    const calls = fake.calls.length;
+    const from = nextPhone();
+    await inbound(from, 'Hola, ¿hacen delivery?');
+    const chatId = await chatOf(from);
+    const [answer] = await until(() => botMessages(chatId), (m) => m.length === 1);
+    expect(answer.content?.bot).toMatchObject({ name: 'Asistente WhatsApp' });
+    expect(fake.calls.length).toBe(calls);
   });
 });

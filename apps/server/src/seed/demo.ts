@@ -21,6 +21,7 @@ import { seedDemoGoogle } from './demo-google.js';
 import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
 import { seedDemoComments } from './demo-comments.js';
+import { seedDemoDialogflow } from './demo-dialogflow.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -87,6 +88,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoMailchimp(tx, peru.id, secrets);
     // the sandbox Facebook page: comments its rules answered by Messenger, one refused, two waiting (decision 0049)
     await seedDemoComments(tx, peru.id, secrets);
+    // the WhatsApp bot answers through the sandbox agent: a chat it answered, one it handed over (decision 0053)
+    await seedDemoDialogflow(tx, peru.id, secrets);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',
