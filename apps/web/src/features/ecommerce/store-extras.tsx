@@ -1,32 +1,15 @@
 import type { ConnectionProblem, ConnectionTestOut } from '@mostrador/contract';
-import CheckCircle from '@mui/icons-material/CheckCircle';
-import CloseIcon from '@mui/icons-material/Close';
-import Cancel from '@mui/icons-material/Cancel';
-import HelpOutline from '@mui/icons-material/HelpOutlineOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import Sync from '@mui/icons-material/Sync';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
 import type { ResourceRecord } from '../../components/crud/types';
 import { displayNameOf } from '../../components/crud/use-resource';
@@ -34,6 +17,7 @@ import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { resourceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
+import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
 import { ecommerceApi, useStartSync, useSyncRuns } from './api';
 import { percentOf, SyncStatusChip } from './sync-progress';
 
@@ -103,10 +87,8 @@ export function StoreLastSync({ store }: { store: ResourceRecord }) {
   );
 }
 
-type Check = { label: string; state: 'ok' | 'bad' | 'unknown'; detail: string };
-
 /** What each part of the store's settings looks like after a test (what to fix, and what was not reached). */
-export function checksOf(result: ConnectionTestOut): Check[] {
+export function checksOf(result: ConnectionTestOut): ConnectionCheck[] {
   const problem = result.ok ? undefined : (result.problem ?? 'store');
   const urlOk = problem !== 'url';
   const keysState = problem === 'keys' ? 'bad' : problem === 'url' || problem === 'store' ? 'unknown' : 'ok';
@@ -130,82 +112,33 @@ export function checksOf(result: ConnectionTestOut): Check[] {
   ];
 }
 
-const checkIcons: Record<Check['state'], ReactNode> = {
-  ok: <CheckCircle color="success" />,
-  bad: <Cancel color="error" />,
-  unknown: <HelpOutline color="disabled" />,
-};
-
 /** The connection test of one store (POST /woocommerces/{id}/test), run when the dialog opens, with what to fix. */
-export function ConnectionTestDialog({ store, open, onClose }: { store: ResourceRecord; open: boolean; onClose: () => void }) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const titleId = useId();
+export function StoreTestDialog({ store, open, onClose }: { store: ResourceRecord; open: boolean; onClose: () => void }) {
   const { companyId } = useSession();
   const queryClient = useQueryClient();
-  const name = displayNameOf(store);
-  const test = useMutation({
-    mutationFn: () => ecommerceApi.testConnection(store._id),
-    onSuccess: (result) => queryClient.setQueryData(connectionKey(store._id, companyId), result),
-  });
-  const { mutate, reset } = test;
-  useEffect(() => {
-    if (open) mutate();
-    else reset();
-  }, [open, mutate, reset]);
-  const result = test.data;
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby={titleId}>
-      <DialogTitle id={titleId} sx={{ pr: 6 }}>
-        Probar conexión · {name}
-        <IconButton aria-label="Cerrar" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
-      <DialogContent dividers sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {String(store.url ?? '')}
-        </Typography>
-        {test.isPending && (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }} role="status">
-            <CircularProgress size={20} />
-            <Typography>Probando la conexión con la tienda…</Typography>
-          </Box>
-        )}
-        {test.isError && <Alert severity="error">No se pudo probar la conexión. Inténtalo de nuevo.</Alert>}
-        {result && (
-          <>
-            <Alert severity={result.ok ? 'success' : 'error'} data-testid="connection-result">
-              {result.msg}
-            </Alert>
-            <List dense disablePadding aria-label="Comprobaciones">
-              {checksOf(result).map((check) => (
-                <ListItem key={check.label} disableGutters data-state={check.state}>
-                  <ListItemIcon sx={{ minWidth: 36 }}>{checkIcons[check.state]}</ListItemIcon>
-                  <ListItemText primary={check.label} secondary={check.detail} />
-                </ListItem>
-              ))}
-            </List>
-            {result.products !== undefined && (
-              <Typography variant="body2" color="text.secondary">
-                La tienda tiene {formatCount(result.products)} {result.products === 1 ? 'producto' : 'productos'}.
-              </Typography>
-            )}
-            {!result.ok && result.problem !== 'store' && (
-              <Typography variant="body2">Corrígelo con «Editar» en la fila de la tienda y vuelve a probar.</Typography>
-            )}
-          </>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={() => test.mutate()} disabled={test.isPending}>
-          Probar de nuevo
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Cerrar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConnectionTestDialog
+      name={displayNameOf(store)}
+      open={open}
+      onClose={onClose}
+      run={() => ecommerceApi.testConnection(store._id)}
+      onResult={(result) => queryClient.setQueryData(connectionKey(store._id, companyId), result)}
+      subtitle={String(store.url ?? '')}
+      pendingText="Probando la conexión con la tienda…"
+      testId="connection-result"
+      checksOf={checksOf}
+    >
+      {(result) => (
+        <>
+          {result.products !== undefined && (
+            <Typography variant="body2" color="text.secondary">
+              La tienda tiene {formatCount(result.products)} {result.products === 1 ? 'producto' : 'productos'}.
+            </Typography>
+          )}
+          {!result.ok && result.problem !== 'store' && <Typography variant="body2">Corrígelo con «Editar» en la fila de la tienda y vuelve a probar.</Typography>}
+        </>
+      )}
+    </ConnectionTestDialog>
   );
 }
 
@@ -254,7 +187,7 @@ export function StoreActions({ store }: { store: ResourceRecord }) {
           {going ? 'Sincronizando…' : 'Sincronizar'}
         </Button>
       )}
-      <ConnectionTestDialog store={store} open={testing} onClose={() => setTesting(false)} />
+      <StoreTestDialog store={store} open={testing} onClose={() => setTesting(false)} />
     </>
   );
 }

@@ -161,6 +161,13 @@ describe('/gravity-forms', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Probar conexión: Contacto web' }));
     expect(await screen.findByText('El sitio no tiene el formulario 5: revisa el id del formulario')).toBeTruthy();
     expect(screen.getByText(/Revisa el id del formulario con «Editar»/)).toBeTruthy();
+    // the URL and the keys worked, the form id is what to fix
+    const checks = within(screen.getByRole('list', { name: 'Comprobaciones' })).getAllByRole('listitem');
+    expect(checks.map((c) => [c.textContent, c.getAttribute('data-state')])).toEqual([
+      ['URL del sitioResponde como un WordPress con Gravity Forms', 'ok'],
+      ['Claves de la API RESTVálidas, con permiso de lectura', 'ok'],
+      ['Id del formularioEl sitio no tiene ese formulario', 'bad'],
+    ]);
   });
 
   it('shows the keys, the webhook and what the entries became', async () => {

@@ -11,7 +11,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -36,6 +35,7 @@ import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { resourceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
+import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
 import { gravityApi, gravityKeys, syncGoing, useEntriesLive, useFormStatus } from './api';
 
 export const gravityTexts = {
@@ -81,55 +81,51 @@ function DialogFrame({ title, open, onClose, children, actions }: { title: strin
   );
 }
 
+/**
+ * Each setting after a test: the failure's field is what to fix; what comes after it on the way
+ * (the URL, then the keys, then the form) was not reached, nor the site when the keys are missing.
+ * A failure of the site itself (busy, 5xx) marks none.
+ */
+export function checksOf(result: GravityTestOut, keysSaved: boolean): ConnectionCheck[] {
+  const order = ['siteUrl', 'consumerKey', 'formId'] as const;
+  const bad = result.ok ? -1 : result.field ? order.indexOf(result.field) : undefined;
+  const stateOf = (i: number): ConnectionCheck['state'] => (bad === -1 ? 'ok' : bad === undefined ? 'unknown' : i < bad ? 'ok' : i === bad ? 'bad' : 'unknown');
+  const [reached, keys, form] = order.map((_, i) => stateOf(i));
+  const url = result.field === 'consumerKey' && !keysSaved ? 'unknown' : reached;
+  return [
+    { label: 'URL del sitio', state: url, detail: url === 'ok' ? 'Responde como un WordPress con Gravity Forms' : url === 'bad' ? 'No responde como un WordPress con Gravity Forms' : 'Sin probar' },
+    {
+      label: 'Claves de la API REST',
+      state: keys,
+      detail: keys === 'ok' ? 'Válidas, con permiso de lectura' : keys === 'bad' ? (keysSaved ? 'No son válidas o no pueden leer formularios' : 'Faltan: guárdalas con «Editar»') : 'Sin probar',
+    },
+    { label: 'Id del formulario', state: form, detail: form === 'ok' ? 'El sitio tiene ese formulario' : form === 'bad' ? 'El sitio no tiene ese formulario' : 'Sin probar' },
+  ];
+}
+
 /** «Probar conexión»: reads the form from the site when the dialog opens, and says what to fix. */
 function TestDialog({ form, open, onClose }: { form: ResourceRecord; open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const { companyId } = useSession();
-  const test = useMutation({
-    mutationFn: () => gravityApi.test(form._id),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: gravityKeys.status(form._id, companyId) });
-      void queryClient.invalidateQueries({ queryKey: resourceKeys('gravity-forms').lists() });
-    },
-  });
-  const { mutate, reset } = test;
-  useEffect(() => {
-    if (open) mutate();
-    else reset();
-  }, [open, mutate, reset]);
-  const result: GravityTestOut | undefined = test.data;
   return (
-    <DialogFrame
-      title={`${gravityTexts.test} · ${displayNameOf(form)}`}
+    <ConnectionTestDialog
+      name={displayNameOf(form)}
       open={open}
       onClose={onClose}
-      actions={
-        <Button onClick={() => test.mutate()} disabled={test.isPending}>
-          Probar de nuevo
-        </Button>
-      }
+      run={() => gravityApi.test(form._id)}
+      onResult={() => {
+        void queryClient.invalidateQueries({ queryKey: gravityKeys.status(form._id, companyId) });
+        void queryClient.invalidateQueries({ queryKey: resourceKeys('gravity-forms').lists() });
+      }}
+      subtitle={`${String(form.siteUrl ?? '')} · formulario ${String(form.formId ?? '')}`}
+      pendingText="Probando la conexión con el sitio…"
+      testId="gravity-test-result"
+      checksOf={(result) => checksOf(result, form.consumerKeySet === true && form.consumerSecretSet === true)}
     >
-      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-        {String(form.siteUrl ?? '')} · formulario {String(form.formId ?? '')}
-      </Typography>
-      {test.isPending && (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }} role="status">
-          <CircularProgress size={20} />
-          <Typography>Probando la conexión con el sitio…</Typography>
-        </Box>
-      )}
-      {test.isError && <Alert severity="error">No se pudo probar la conexión. Inténtalo de nuevo.</Alert>}
-      {result && (
-        <Alert severity={result.ok ? 'success' : 'error'} data-testid="gravity-test-result">
-          {result.msg}
-        </Alert>
-      )}
-      {result && !result.ok && result.field && (
-        <Typography variant="body2">
-          Revisa {fieldNames[result.field]} con «Editar» en la fila del formulario y vuelve a probar.
-        </Typography>
-      )}
-    </DialogFrame>
+      {(result) =>
+        !result.ok && result.field && <Typography variant="body2">Revisa {fieldNames[result.field]} con «Editar» en la fila del formulario y vuelve a probar.</Typography>
+      }
+    </ConnectionTestDialog>
   );
 }
 

@@ -1,35 +1,19 @@
 import type { MailchimpProblem, MailchimpTestOut } from '@mostrador/contract';
-import Cancel from '@mui/icons-material/Cancel';
-import CheckCircle from '@mui/icons-material/CheckCircle';
-import CloseIcon from '@mui/icons-material/Close';
 import CloudDownload from '@mui/icons-material/CloudDownloadOutlined';
-import HelpOutline from '@mui/icons-material/HelpOutlineOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import NetworkCheck from '@mui/icons-material/NetworkCheck';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ResourceRecord } from '../../components/crud/types';
 import { displayNameOf } from '../../components/crud/use-resource';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
+import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
 import { isActiveSync, mailchimpApi, mailchimpKeys, useMailchimpAccounts, useMailchimpSyncs, usePull } from './api';
 
 const problemLabels: Record<MailchimpProblem, string> = {
@@ -76,14 +60,12 @@ export function AccountConnection({ account }: { account: ResourceRecord }) {
   );
 }
 
-type Check = { label: string; state: 'ok' | 'bad' | 'unknown'; detail: string };
-
 /** Each part of the credential after a test: what to fix, what works, what was not reached. */
-export function checksOf(result: MailchimpTestOut): Check[] {
+export function checksOf(result: MailchimpTestOut): ConnectionCheck[] {
   const p = result.ok ? undefined : (result.problem ?? 'mailchimp');
-  const prefix: Check['state'] = p === 'serverPrefix' ? 'bad' : p === 'network' ? 'unknown' : 'ok';
-  const key: Check['state'] = p === 'apiKey' ? 'bad' : p === 'serverPrefix' || p === 'network' ? 'unknown' : 'ok';
-  const list: Check['state'] = p === 'listId' ? 'bad' : p ? 'unknown' : 'ok';
+  const prefix: ConnectionCheck['state'] = p === 'serverPrefix' ? 'bad' : p === 'network' ? 'unknown' : 'ok';
+  const key: ConnectionCheck['state'] = p === 'apiKey' ? 'bad' : p === 'serverPrefix' || p === 'network' ? 'unknown' : 'ok';
+  const list: ConnectionCheck['state'] = p === 'listId' ? 'bad' : p ? 'unknown' : 'ok';
   return [
     { label: 'Prefijo del servidor', state: prefix, detail: prefix === 'ok' ? 'Corresponde a la API key' : prefix === 'bad' ? 'No es el servidor de la API key' : 'Sin probar' },
     { label: 'API key', state: key, detail: key === 'ok' ? 'Mailchimp la acepta' : key === 'bad' ? 'Mailchimp no la acepta' : 'Sin probar' },
@@ -91,69 +73,25 @@ export function checksOf(result: MailchimpTestOut): Check[] {
   ];
 }
 
-const checkIcons: Record<Check['state'], ReactNode> = { ok: <CheckCircle color="success" />, bad: <Cancel color="error" />, unknown: <HelpOutline color="disabled" /> };
-
 /** «Probar conexión»: GET /ping and the audience, run when the dialog opens, with what to fix. */
 export function MailchimpTestDialog({ account, open, onClose }: { account: ResourceRecord; open: boolean; onClose: () => void }) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const titleId = useId();
   const { companyId } = useSession();
   const queryClient = useQueryClient();
-  const test = useMutation({
-    mutationFn: () => mailchimpApi.test(account._id),
-    onSuccess: (result) => queryClient.setQueryData(mailchimpKeys.connection(account._id, companyId), result),
-  });
-  const { mutate, reset } = test;
-  useEffect(() => {
-    if (open) mutate();
-    else reset();
-  }, [open, mutate, reset]);
-  const result = test.data;
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby={titleId}>
-      <DialogTitle id={titleId} sx={{ pr: 6 }}>
-        Probar conexión · {displayNameOf(account)}
-        <IconButton aria-label="Cerrar" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
-      <DialogContent dividers sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
-        {test.isPending && (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }} role="status">
-            <CircularProgress size={20} />
-            <Typography>Probando la conexión con Mailchimp…</Typography>
-          </Box>
-        )}
-        {test.isError && <Alert severity="error">No se pudo probar la conexión. Inténtalo de nuevo.</Alert>}
-        {result && (
-          <>
-            <Alert severity={result.ok ? 'success' : 'error'} data-testid="mailchimp-test-result">
-              {result.msg}
-            </Alert>
-            <List dense disablePadding aria-label="Comprobaciones">
-              {checksOf(result).map((check) => (
-                <ListItem key={check.label} disableGutters data-state={check.state}>
-                  <ListItemIcon sx={{ minWidth: 36 }}>{checkIcons[check.state]}</ListItemIcon>
-                  <ListItemText primary={check.label} secondary={check.detail} />
-                </ListItem>
-              ))}
-            </List>
-            {!result.ok && result.problem !== 'mailchimp' && result.problem !== 'network' && (
-              <Typography variant="body2">Corrígelo con «Editar» en la fila de la credencial y vuelve a probar.</Typography>
-            )}
-          </>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={() => test.mutate()} disabled={test.isPending}>
-          Probar de nuevo
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Cerrar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConnectionTestDialog
+      name={displayNameOf(account)}
+      open={open}
+      onClose={onClose}
+      run={() => mailchimpApi.test(account._id)}
+      onResult={(result) => queryClient.setQueryData(mailchimpKeys.connection(account._id, companyId), result)}
+      pendingText="Probando la conexión con Mailchimp…"
+      testId="mailchimp-test-result"
+      checksOf={checksOf}
+    >
+      {(result) =>
+        !result.ok && result.problem !== 'mailchimp' && result.problem !== 'network' && <Typography variant="body2">Corrígelo con «Editar» en la fila de la credencial y vuelve a probar.</Typography>
+      }
+    </ConnectionTestDialog>
   );
 }
 
