@@ -31,9 +31,20 @@ let priceRule: string;
 const api = (who: Signed, company: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), ...(payload ? { payload } : {}) });
 
-/** Processes every pending event now, sending the private replies it records (the queue may be at it too: each is done once). */
+/**
+ * Processes every pending event now, sending the private replies it records. The app's own
+ * queue may be at it too (each is done once): then its send may still be going, so this waits
+ * until no private reply is pending.
+ */
 async function settle() {
   for (const id of await processor.pendingIds()) await processor.process(id);
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const [{ n }] = await t.sql<{ n: number }>(`select count(*)::int as n from comment_replies where status = 'pending'`);
+    if (n === 0 && (await processor.pendingIds()).length === 0) return;
+    if (Date.now() > until) throw new Error('respuestas privadas aún pendientes');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function comment(c: Partial<FakeComment> & Pick<FakeComment, 'message'>, pageId = PERU_PAGE) {
@@ -258,6 +269,20 @@ describe('/comentarios-sin-respuesta', () => {
     const bad = await api(admin, peru, 'POST', `/comments-without-responses/${row?.id}/reply`, { mode: 'grito', text: '' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.msg).toBe('Forma de responder: Elige una de las opciones disponibles');
+  });
+});
+
+describe('a comment event that kept failing', () => {
+  it('reads in «Eventos fallidos» as who commented what', async () => {
+    await t.sql(
+      `insert into webhook_events (provider, event_id, type, account_id, company_id, status, payload, last_error, attempts)
+       values ('messenger', 'comment:712345678901234_dead:add', 'comment', $1, $2, 'failed', $3::jsonb, 'Base de datos: sin conexión', 6)`,
+      [PERU_PAGE, peru, JSON.stringify({ verb: 'add', commentId: '712345678901234_dead', postId: POST, fromId: '1', fromName: 'Marco Paredes', message: '¿Precio?', createdTime: new Date().toISOString() })],
+    );
+    const res = await api(admin, peru, 'GET', '/webhooks/dead-letters');
+    expect(res.statusCode, res.body).toBe(200);
+    const letter = res.json().payload.find((d: { eventId: string }) => d.eventId === 'comment:712345678901234_dead:add');
+    expect(letter).toMatchObject({ type: 'comment', summary: 'Marco Paredes comentó en Facebook: ¿Precio?', error: 'Base de datos: sin conexión' });
   });
 });
 

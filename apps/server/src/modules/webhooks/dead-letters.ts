@@ -34,6 +34,11 @@ function summaryOf(row: Row): string | undefined {
     const what = messagePreview({ kind: p.kind as ChatMessageKind, text: typeof p.text === 'string' ? p.text : undefined, content: p.content as MessageContent | undefined });
     return [who, what].filter(Boolean).join(': ').slice(0, 300) || undefined;
   }
+  // a comment of the page's feed (decision 0049): who commented what
+  if (row.type === 'comment' && typeof p.commentId === 'string') {
+    const who = typeof p.fromName === 'string' ? p.fromName : 'Usuario de Facebook';
+    return `${who} comentó en Facebook: ${typeof p.message === 'string' ? p.message : ''}`.trim().slice(0, 300);
+  }
   if (row.type === 'status' && typeof p.status === 'string') return `Estado ${p.status} del mensaje ${String(p.messageId ?? '')}`.slice(0, 300);
   return undefined;
 }
