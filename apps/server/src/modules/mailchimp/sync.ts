@@ -253,6 +253,8 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
         );
         n = Number(inserted[0].n);
       }
+      // a list of thousands written at once: the planner learns its size before the chunks read it
+      if (n > 1000) await tx.execute(sql`analyze mailchimp_sync_people`);
       await tx.update(mailchimpLabelSyncs).set({ total: n * accounts.length, count: n }).where(eq(mailchimpLabelSyncs.id, row.id));
     });
     await publish(row.id);
@@ -269,10 +271,15 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
       for (;;) {
         const batch = await rowsOf<{ seq: number; id: string; name: string; email: string | null; telefono: string | null; opt_out: boolean | null; labels: string[] | null }>(
           db,
-          sql`select p.seq, ${cl.id} as id, ${cl.name} as name, ${cl.email} as email, ${cl.telefono} as telefono, ${cl.optOut} as opt_out, ${cl.mostradorLabels} as labels
-                from mailchimp_sync_people p join ${cleanLeadsTable} on ${cl.companyId} = p.company_id and ${cl.id} = p.clean_lead_id
-               where p.sync_id = ${row.id} and p.seq > ${after}
-                 and not exists (select 1 from mailchimp_sync_contacts r where r.sync_id = ${row.id} and r.audience_key = ${audience.id} and r.contact_key = p.clean_lead_id::text)
+          // per person of the range, by index: the person's row and whether the report has them
+          // (lateral, so the plan stays a walk of the list whatever the statistics say mid-sync)
+          sql`select p.seq, c.id, c.name, c.email, c.telefono, c.opt_out, c.labels
+                from mailchimp_sync_people p
+                cross join lateral (select ${cl.id} as id, ${cl.name} as name, ${cl.email} as email, ${cl.telefono} as telefono, ${cl.optOut} as opt_out, ${cl.mostradorLabels} as labels
+                                      from ${cleanLeadsTable} where ${cl.companyId} = p.company_id and ${cl.id} = p.clean_lead_id) c
+                left join lateral (select 1 as done from mailchimp_sync_contacts r
+                                    where r.sync_id = p.sync_id and r.audience_key = ${audience.id} and r.contact_key = p.clean_lead_id::text limit 1) d on true
+               where p.sync_id = ${row.id} and p.seq > ${after} and d.done is null
                order by p.seq limit ${chunk}`,
         );
         if (!batch.length) break;
