@@ -69,3 +69,29 @@ export async function seedDemoAssignment(db: Db, companyId: string): Promise<voi
     await db.execute(sql`update ${sql.raw(table)} set status = ${settledStatusSql(sql`agente_id`)} where company_id = ${companyId}`);
   }
 }
+
+/**
+ * The demo's routes of /etiquetas-y-agentes (decision 0054): «Mayoristas» sends the label
+ * Mayorista to Carlos and Ana, «Reclamos» sends «Reclamo pendiente» to Ana. Set last in the
+ * seed, so the demo's leads stay dealt as seeded; a lead labelled from then on is routed.
+ */
+export async function seedDemoLabelRoutes(db: Db, companyId: string): Promise<void> {
+  const labels = new Map(
+    (await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from mostrador_labels where company_id = ${companyId}`)).map((l) => [l.name, l.id]),
+  );
+  const agents = new Map(
+    (await rowsOf<{ id: string; email: string | null }>(db, sql`select id::text, email from agentes where company_id = ${companyId} and user_id is not null`)).map((a) => [a.email, a.id]),
+  );
+  const carlos = agents.get('agente@demo.com');
+  const ana = agents.get('admin@demo.com');
+  const routes: Array<[string, string | undefined, Array<string | undefined>]> = [
+    ['Mayoristas', labels.get('Mayorista'), [carlos, ana]],
+    ['Reclamos', labels.get('Reclamo pendiente'), [ana]],
+  ];
+  for (const [group, label, to] of routes) {
+    const agentIds = to.filter((x): x is string => !!x);
+    if (!label || !agentIds.length) continue;
+    await db.execute(sql`update chat_groups set mostrador_label_ids = ${JSON.stringify([label])}::jsonb, agente_ids = ${JSON.stringify(agentIds)}::jsonb, updated_at = now()
+        where company_id = ${companyId} and name = ${group}`);
+  }
+}

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { corporations } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
-import { seedDemoAssignment } from './demo-assignment.js';
+import { seedDemoAssignment, seedDemoLabelRoutes } from './demo-assignment.js';
 import { seedDemoCatalog } from './demo-catalog.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
@@ -90,6 +90,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoComments(tx, peru.id, secrets);
     // the WhatsApp bot answers through the sandbox agent: a chat it answered, one it handed over (decision 0053)
     await seedDemoDialogflow(tx, peru.id, secrets);
+    // labels routed to agents (/etiquetas-y-agentes, decision 0054): last, so the seeded leads stay as dealt
+    await seedDemoLabelRoutes(tx, peru.id);
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -52,7 +52,7 @@ const expected: Record<string, string> = {
 };
 
 /** Declared resources whose screens are not generic lists (leads, chats, comments): they come with their modules. */
-const withoutListScreen = ['leads', 'clean-leads', 'chats', 'chat_groups', 'comments-facebook'];
+const withoutListScreen = ['leads', 'clean-leads', 'chats', 'comments-facebook'];
 
 describe('screen registry', () => {
   it('has every list screen of the brief at its Spanish route, listing its API key', () => {

@@ -1,6 +1,7 @@
 import type { Module } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import AccountTree from '@mui/icons-material/AccountTree';
+import AltRoute from '@mui/icons-material/AltRoute';
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
 import Badge from '@mui/icons-material/Badge';
@@ -209,6 +210,7 @@ export const screens: ScreenEntry[] = [
   // Facebook y comentarios
   { path: '/etiquetas-facebook', group: 'facebook', label: 'Etiquetas de Facebook', icon: Facebook, module: 'leads', resource: 'facebook-labels', load: () => import('./facebook-labels') },
   { path: '/etiquetas-mostrador', group: 'facebook', label: 'Etiquetas Mostrador', icon: BookmarkBorder, module: 'leads', resource: 'mostrador-labels', load: () => import('./mostrador-labels') },
+  { path: '/etiquetas-y-agentes', group: 'facebook', label: 'Etiquetas y agentes', icon: AltRoute, module: 'chats', resource: 'chat_groups', load: () => import('./chat-groups') },
   {
     path: '/comment-to-msn',
     aliases: ['/ads-messenger'],
