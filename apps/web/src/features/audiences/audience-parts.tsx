@@ -27,6 +27,7 @@ import { RefField } from '../../components/crud/ref-field';
 import type { ResourceRecord } from '../../components/crud/types';
 import { useRefOptions } from '../../components/crud/use-resource';
 import { serverFieldErrors } from '../../components/crud/validation';
+import { type SyncPhase, SyncProgress } from '../../components/ui/sync-progress';
 import { formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
@@ -47,7 +48,15 @@ const kindLabels: Record<AudienceKind, string> = {
   leads: 'Leads',
   'clean-leads': 'Leads limpios',
 };
-const statusColor = (s: AudienceSendOut) => (s.status === 'finished' ? 'success' : s.status === 'failed' ? 'error' : moving(s) ? 'info' : 'default');
+const phases: Record<AudienceSendOut['status'], SyncPhase> = {
+  queued: 'queued',
+  uploading: 'running',
+  finished: 'done',
+  failed: 'failed',
+  'pendiente-de-integracion': 'stopped',
+  cancelado: 'stopped',
+};
+const phaseOf = (s: AudienceSendOut) => phases[s.status];
 
 /** Above the list: the ad account the audiences live in, or what to do without one; it keeps the sends' progress live. */
 export function AudienceAccountPanel() {
@@ -143,7 +152,6 @@ export function AudienceMembersCell({ row }: { row: ResourceRecord }) {
 export function AudienceSendProgress({ send, compact = false }: { send: AudienceSendOut; compact?: boolean }) {
   const retry = useRetrySend();
   const permissions = usePermissions();
-  const value = send.total > 0 ? Math.round((send.sent / send.total) * 100) : send.status === 'finished' ? 100 : 0;
   const counts = [
     { key: 'sent', label: 'Subidos', value: send.sent },
     { key: 'invalid', label: 'Inválidos para Meta', value: send.invalid },
@@ -151,27 +159,23 @@ export function AudienceSendProgress({ send, compact = false }: { send: Audience
   ];
   return (
     <Box sx={{ display: 'grid', gap: 0.75, minWidth: compact ? 180 : undefined }} data-testid="audience-send" data-status={send.status}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Chip size="small" color={statusColor(send)} label={audienceSendStatusLabels[send.status]} data-testid="audience-send-status" />
-        <Typography variant="caption" color="text.secondary">
-          {kindLabels[send.kind]}
-          {send.showMissingLeads ? ' · solo los que faltan' : ''}
-        </Typography>
-      </Box>
-      {send.status !== 'pendiente-de-integracion' && send.status !== 'cancelado' && (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <LinearProgress
-            variant={send.total > 0 || !moving(send) ? 'determinate' : 'indeterminate'}
-            value={value}
-            color={send.status === 'failed' ? 'error' : 'primary'}
-            aria-label="Avance de la subida"
-            sx={{ flex: 1, height: 8, borderRadius: 4 }}
-          />
-          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }} data-testid="audience-send-done">
-            {send.total > 0 ? `${formatCount(send.sent)} de ${formatCount(send.total)}` : moving(send) ? 'Preparando…' : '0'}
+      <SyncProgress
+        phase={phaseOf(send)}
+        statusLabel={audienceSendStatusLabels[send.status]}
+        statusTestId="audience-send-status"
+        done={send.sent}
+        total={send.total}
+        barLabel="Avance de la subida"
+        bar={phaseOf(send) !== 'stopped'}
+        barText={send.total > 0 ? `${formatCount(send.sent)} de ${formatCount(send.total)}` : moving(send) ? 'Preparando…' : '0'}
+        barTextTestId="audience-send-done"
+        aside={
+          <Typography variant="caption" color="text.secondary">
+            {kindLabels[send.kind]}
+            {send.showMissingLeads ? ' · solo los que faltan' : ''}
           </Typography>
-        </Box>
-      )}
+        }
+      />
       <Box
         component="dl"
         aria-label="Cuentas de la subida"

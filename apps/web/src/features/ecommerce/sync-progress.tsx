@@ -1,18 +1,15 @@
 import { countries, type SyncRunOut, syncRunStatusLabels } from '@mostrador/contract';
 import CloseIcon from '@mui/icons-material/Close';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
-import Sync from '@mui/icons-material/Sync';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -24,15 +21,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
+import { SyncStatusChip as StatusChip, SyncProgress, SyncProgressBar, syncPercent } from '../../components/ui/sync-progress';
 import { formatCount } from '../../i18n';
 import { useSyncRun, useSyncRuns } from './api';
-
-const statusColors: Record<SyncRunOut['status'], 'default' | 'info' | 'success' | 'error'> = {
-  queued: 'default',
-  running: 'info',
-  done: 'success',
-  failed: 'error',
-};
 
 export const countryName = (code: string) => countries.find((c) => c.code === code)?.name ?? code;
 
@@ -42,11 +33,7 @@ const isActive = (run: SyncRunOut) => run.status === 'queued' || run.status === 
 export const runKindLabel = (run: SyncRunOut) => (run.kind === 'all' ? 'Sincronización completa' : 'Envío de productos elegidos');
 
 /** Percent done; undefined while the total is not known yet. */
-export function percentOf(run: SyncRunOut): number | undefined {
-  if (run.status === 'done') return 100;
-  if (run.total <= 0) return undefined;
-  return Math.min(100, Math.round((run.done / run.total) * 100));
-}
+export const percentOf = (run: SyncRunOut) => syncPercent(run.status, run.done, run.total);
 
 /** The run's counts in one line, leaving out what is zero (but always how many changed nothing). */
 export function countsOf(run: SyncRunOut): string {
@@ -61,28 +48,12 @@ export function countsOf(run: SyncRunOut): string {
 }
 
 export function SyncStatusChip({ run }: { run: SyncRunOut }) {
-  return (
-    <Chip
-      size="small"
-      color={statusColors[run.status]}
-      variant={run.status === 'queued' ? 'outlined' : 'filled'}
-      icon={isActive(run) ? <Sync fontSize="small" /> : undefined}
-      label={syncRunStatusLabels[run.status]}
-      data-testid="sync-status"
-    />
-  );
+  return <StatusChip phase={run.status} label={syncRunStatusLabels[run.status]} testId="sync-status" />;
 }
 
 /** The bar: determinate once the total is known, moving while the run waits to start. */
 export function SyncBar({ run }: { run: SyncRunOut }) {
-  const percent = percentOf(run);
-  const label = `Progreso de ${run.storeName}`;
-  if (run.status === 'failed') return <LinearProgress variant="determinate" color="error" value={percent ?? 0} aria-label={label} />;
-  return percent === undefined ? (
-    <LinearProgress aria-label={label} />
-  ) : (
-    <LinearProgress variant="determinate" value={percent} color={run.status === 'done' ? 'success' : 'primary'} aria-label={label} aria-valuetext={`${percent} %`} />
-  );
+  return <SyncProgressBar phase={run.status} done={run.done} total={run.total} label={`Progreso de ${run.storeName}`} />;
 }
 
 /**
@@ -96,22 +67,31 @@ export function SyncRunCard({ run, onDismiss }: { run: SyncRunOut; onDismiss?: (
   const retrying = isActive(run) && !!run.message;
   return (
     <Box component="article" aria-labelledby={titleId} data-testid="sync-run" data-status={run.status} sx={{ display: 'grid', gap: 0.75, py: 1.5 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography id={titleId} variant="subtitle2" component="h3" sx={{ mr: 'auto', minWidth: 0 }}>
-          {run.storeName} · {countryName(run.country)}
-          <Typography component="span" variant="body2" color="text.secondary">
-            {' '}
-            — {runKindLabel(run)}
+      <SyncProgress
+        phase={run.status}
+        statusLabel={syncRunStatusLabels[run.status]}
+        statusTestId="sync-status"
+        done={run.done}
+        total={run.total}
+        barLabel={`Progreso de ${run.storeName}`}
+        title={
+          <Typography id={titleId} variant="subtitle2" component="h3">
+            {run.storeName} · {countryName(run.country)}
+            <Typography component="span" variant="body2" color="text.secondary">
+              {' '}
+              — {runKindLabel(run)}
+            </Typography>
           </Typography>
-        </Typography>
-        <SyncStatusChip run={run} />
-        {onDismiss && !isActive(run) && (
-          <IconButton size="small" aria-label={`Ocultar la sincronización de ${run.storeName}`} onClick={onDismiss}>
-            <CloseIcon fontSize="small" />
-          </IconButton>
-        )}
-      </Box>
-      <SyncBar run={run} />
+        }
+        aside={
+          onDismiss &&
+          !isActive(run) && (
+            <IconButton size="small" aria-label={`Ocultar la sincronización de ${run.storeName}`} onClick={onDismiss}>
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          )
+        }
+      />
       <Typography variant="body2" color="text.secondary" data-testid="sync-counts">
         {run.total > 0 || run.status === 'done' ? (
           <>

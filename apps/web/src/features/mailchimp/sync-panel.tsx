@@ -1,7 +1,6 @@
 import { type MailchimpOutcome, mailchimpOutcomeLabels, type MailchimpSyncOut, mailchimpSyncStatusLabels } from '@mostrador/contract';
 import CloseIcon from '@mui/icons-material/Close';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
-import Sync from '@mui/icons-material/Sync';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,7 +11,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -26,10 +24,10 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
+import { SyncProgress, syncPercent } from '../../components/ui/sync-progress';
 import { formatCount } from '../../i18n';
 import { isActiveSync, useMailchimpSyncs, useSyncReport } from './api';
 
-const statusColors: Record<MailchimpSyncOut['status'], 'default' | 'info' | 'success' | 'error'> = { queued: 'default', running: 'info', done: 'success', failed: 'error' };
 const outcomeColors: Record<MailchimpOutcome, 'success' | 'error' | 'default'> = { ok: 'success', error: 'error', skipped: 'default' };
 
 /** What a sync is, in a line: the labels sent (and from which segment), or the audience pulled. */
@@ -39,11 +37,7 @@ export function syncTitle(sync: MailchimpSyncOut): string {
   return `Etiquetas ${labels} a Mailchimp${sync.segmentName ? ` · segmento ${sync.segmentName}` : ''}`;
 }
 
-export function percentOf(sync: MailchimpSyncOut): number | undefined {
-  if (sync.status === 'done') return 100;
-  if (sync.total <= 0) return undefined;
-  return Math.min(100, Math.round((sync.done / sync.total) * 100));
-}
+export const percentOf = (sync: MailchimpSyncOut) => syncPercent(sync.status, sync.done, sync.total);
 
 export function countsOf(sync: MailchimpSyncOut): string {
   if (sync.kind === 'pull') return `${formatCount(sync.done)} de ${formatCount(Math.max(sync.total, sync.done))} contactos traídos`;
@@ -57,27 +51,6 @@ export function countsOf(sync: MailchimpSyncOut): string {
     .join(' · ');
 }
 
-function SyncStatusChip({ sync }: { sync: MailchimpSyncOut }) {
-  return (
-    <Chip
-      size="small"
-      color={statusColors[sync.status]}
-      variant={sync.status === 'queued' ? 'outlined' : 'filled'}
-      icon={isActiveSync(sync) ? <Sync fontSize="small" /> : undefined}
-      label={sync.kind === 'pull' && sync.status === 'running' ? 'Trayendo' : mailchimpSyncStatusLabels[sync.status]}
-      data-testid="mailchimp-sync-status"
-    />
-  );
-}
-
-function SyncBar({ sync }: { sync: MailchimpSyncOut }) {
-  const percent = percentOf(sync);
-  const label = `Progreso: ${syncTitle(sync)}`;
-  if (sync.status === 'failed') return <LinearProgress variant="determinate" color="error" value={percent ?? 0} aria-label={label} />;
-  if (percent === undefined) return <LinearProgress aria-label={label} />;
-  return <LinearProgress variant="determinate" value={percent} color={sync.status === 'done' ? 'success' : 'primary'} aria-label={label} aria-valuetext={`${percent} %`} />;
-}
-
 /** One sync as a person follows it: what it sends, its state, the bar, the counts, why it stopped, its report. */
 export function MailchimpSyncCard({ sync }: { sync: MailchimpSyncOut }) {
   const [report, setReport] = useState(false);
@@ -85,13 +58,20 @@ export function MailchimpSyncCard({ sync }: { sync: MailchimpSyncOut }) {
   const percent = percentOf(sync);
   return (
     <Box component="article" aria-labelledby={titleId} data-testid="mailchimp-sync" data-status={sync.status} sx={{ display: 'grid', gap: 0.75, py: 1.5 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography id={titleId} variant="subtitle2" component="h3" sx={{ mr: 'auto', minWidth: 0, overflowWrap: 'anywhere' }}>
-          {syncTitle(sync)}
-        </Typography>
-        <SyncStatusChip sync={sync} />
-      </Box>
-      {sync.status !== 'done' && <SyncBar sync={sync} />}
+      <SyncProgress
+        phase={sync.status}
+        statusLabel={sync.kind === 'pull' && sync.status === 'running' ? 'Trayendo' : mailchimpSyncStatusLabels[sync.status]}
+        statusTestId="mailchimp-sync-status"
+        done={sync.done}
+        total={sync.total}
+        barLabel={`Progreso: ${syncTitle(sync)}`}
+        bar={sync.status !== 'done'}
+        title={
+          <Typography id={titleId} variant="subtitle2" component="h3" sx={{ overflowWrap: 'anywhere' }}>
+            {syncTitle(sync)}
+          </Typography>
+        }
+      />
       <Typography variant="body2" color="text.secondary" data-testid="mailchimp-sync-counts">
         {sync.total > 0 || sync.status === 'done' ? (
           <>
