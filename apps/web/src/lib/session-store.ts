@@ -2,8 +2,10 @@ import { createExternalStore, useExternalStore } from './external-store';
 import { storage } from './storage';
 
 /**
- * The session store of SPEC §3: preferences kept across reloads. Only itemsPerPage is
- * read today; the others are kept for the screens that will use them.
+ * The session store of SPEC §3: preferences kept across reloads (itemsPerPage, the selected
+ * phone and Facebook comment, the Facebook page's name). The Facebook access token is the one
+ * exception: it lives in memory only — never written to browser storage, and one found there
+ * (an older build) is dropped — so a script that reads localStorage cannot take it.
  */
 export interface SessionPreferences {
   itemsPerPage: number;
@@ -24,9 +26,23 @@ export const defaultPreferences: SessionPreferences = {
   facebookName: null,
 };
 
+/** Preferences that never reach browser storage. */
+const memoryOnly: ReadonlyArray<keyof SessionPreferences> = ['facebookAccessToken'];
+
+function persisted(preferences: SessionPreferences): Partial<SessionPreferences> {
+  const out: Partial<SessionPreferences> = { ...preferences };
+  for (const key of memoryOnly) delete out[key];
+  return out;
+}
+
 function load(): SessionPreferences {
   const stored = storage.getJSON<Partial<SessionPreferences>>(STORAGE_KEY);
-  return { ...defaultPreferences, ...(stored && typeof stored === 'object' ? stored : {}) };
+  const kept = stored && typeof stored === 'object' ? { ...stored } : {};
+  if (memoryOnly.some((key) => key in kept)) {
+    for (const key of memoryOnly) delete kept[key];
+    storage.setJSON(STORAGE_KEY, kept);
+  }
+  return { ...defaultPreferences, ...kept };
 }
 
 export const preferencesStore = createExternalStore<SessionPreferences>(load());
@@ -34,7 +50,7 @@ export const preferencesStore = createExternalStore<SessionPreferences>(load());
 export function setPreference<K extends keyof SessionPreferences>(key: K, value: SessionPreferences[K]): void {
   preferencesStore.set((prev) => {
     const next = { ...prev, [key]: value };
-    storage.setJSON(STORAGE_KEY, next);
+    storage.setJSON(STORAGE_KEY, persisted(next));
     return next;
   });
 }

@@ -1,5 +1,5 @@
 import type { SessionUser } from '@mostrador/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clearSession, pickCompanyId, selectCompany, sessionKeys, sessionStore, setSession } from './session';
 import { defaultPreferences, preferencesStore, setPreference } from './session-store';
 
@@ -53,5 +53,24 @@ describe('session store', () => {
     setPreference('itemsPerPage', 50);
     expect(preferencesStore.get().itemsPerPage).toBe(50);
     expect(JSON.parse(localStorage.getItem('sessionStore') ?? '{}').itemsPerPage).toBe(50);
+  });
+
+  it('keeps the Facebook access token in memory only, and the other Facebook preferences across reloads', () => {
+    setPreference('facebookAccessToken', 'EAAB-secreto');
+    setPreference('facebookName', 'Bodega Lucho');
+    setPreference('selectedCommentFacebook', '712_998');
+    expect(preferencesStore.get().facebookAccessToken).toBe('EAAB-secreto');
+    const stored = localStorage.getItem('sessionStore') ?? '';
+    expect(stored).not.toContain('EAAB-secreto');
+    expect(JSON.parse(stored)).toMatchObject({ facebookName: 'Bodega Lucho', selectedCommentFacebook: '712_998', itemsPerPage: 50 });
+    expect(Object.values(sessionStorage).join('')).not.toContain('EAAB-secreto');
+  });
+
+  it('drops a Facebook token an older build left in storage', async () => {
+    localStorage.setItem('sessionStore', JSON.stringify({ itemsPerPage: 40, facebookAccessToken: 'EAAB-viejo' }));
+    vi.resetModules();
+    const fresh = await import('./session-store');
+    expect(fresh.preferencesStore.get()).toMatchObject({ itemsPerPage: 40, facebookAccessToken: null });
+    expect(localStorage.getItem('sessionStore')).not.toContain('EAAB-viejo');
   });
 });
