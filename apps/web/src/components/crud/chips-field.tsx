@@ -19,7 +19,10 @@ export interface ChipsFieldProps {
   placeholder?: string;
 }
 
-/** A list of short texts as chips: type and press Enter to add (or pick among fixed options). */
+/**
+ * A list of short texts as chips: type and press Enter to add (or pick among fixed options; their
+ * list stays open to pick several, and Escape closes it rather than the dialog around, as RefField).
+ */
 export function ChipsField({ id, name, label, value, onChange, options, getLabel, required, error, helperText, placeholder }: ChipsFieldProps) {
   const t = useT();
   const free = !options;
@@ -29,6 +32,7 @@ export function ChipsField({ id, name, label, value, onChange, options, getLabel
       multiple
       freeSolo={free}
       autoSelect={free}
+      disableCloseOnSelect={!free}
       options={options ?? []}
       value={value}
       onChange={(_, next) => onChange((next as string[]).map((v) => v.trim()).filter((v, i, all) => v && all.indexOf(v) === i))}
