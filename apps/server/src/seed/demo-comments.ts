@@ -65,4 +65,17 @@ export async function seedDemoComments(db: Db, companyId: string, secrets: Pick<
     const received = await service.receive(db, companyId, comment);
     if (received.replyId) await service.sendReply(received.replyId);
   }
+  // one seeding transaction stamps every row with one instant: each takes its comment's time, so
+  // the lists read newest first as they would have (a reply a minute after its comment)
+  await db.execute(sql`update comments_facebook set created_at = commented_at::timestamptz, updated_at = commented_at::timestamptz
+      where company_id = ${companyId} and commented_at is not null`);
+  await db.execute(sql`update comments_without_responses set created_at = received_at::timestamptz, updated_at = received_at::timestamptz
+      where company_id = ${companyId} and comment_id is not null`);
+  await db.execute(sql`update comment_replies set created_at = commented_at + interval '1 minute',
+      sent_at = case when sent_at is null then null else commented_at + interval '1 minute' end
+      where company_id = ${companyId} and commented_at is not null`);
+  await db.execute(sql`update chat_messages m set sent_at = r.sent_at, created_at = r.sent_at from comment_replies r
+      where r.company_id = ${companyId} and m.company_id = r.company_id and m.provider_message_id = r.provider_message_id and r.sent_at is not null`);
+  await db.execute(sql`update chats c set last_message_at = to_char(r.sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), updated_at = r.sent_at
+      from comment_replies r where r.company_id = ${companyId} and c.company_id = r.company_id and c.id = r.chat_id and r.sent_at is not null`);
 }
