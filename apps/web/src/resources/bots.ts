@@ -18,8 +18,8 @@ export const screen = defineScreen({
   noResultsMessage: 'Ningún bot coincide con la búsqueda',
   columns: [
     { field: 'name', label: 'Bot', render: (row) => createElement(BotSummary, { bot: row }) },
-    'platform',
     { field: 'state', label: 'Estado', render: (row) => createElement(BotState, { bot: row }) },
+    'platform',
     { field: 'language', hideOnMobile: true },
     { field: 'credentials', hideOnMobile: true },
   ],

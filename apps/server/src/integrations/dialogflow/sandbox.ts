@@ -22,13 +22,8 @@ interface SandboxIntent {
   en: string;
 }
 
+/** The first that matches wins: the specific questions before the greeting («Buenas, ¿a qué hora abren?» asks for the hours). */
 const intents: SandboxIntent[] = [
-  {
-    name: 'Default Welcome Intent',
-    words: /\b(hola|buenas|buenos dias|buenas tardes|buenas noches|hello|hi|hey|saludos)\b/,
-    es: '¡Hola! Soy el asistente virtual de la tienda. Puedo contarte precios, horarios y envíos. ¿En qué te ayudo?',
-    en: "Hi! I'm the shop's virtual assistant. I can tell you about prices, opening hours and delivery. How can I help?",
-  },
   {
     name: 'precios',
     words: /\b(precio|precios|cuanto cuesta|cuanto sale|cuanto esta|costo|cuesta|price|prices|how much)\b/,
@@ -52,6 +47,12 @@ const intents: SandboxIntent[] = [
     words: /\b(gracias|muchas gracias|thanks|thank you)\b/,
     es: '¡Con gusto! Si necesitas algo más, aquí estoy.',
     en: "You're welcome! I'm here if you need anything else.",
+  },
+  {
+    name: 'Default Welcome Intent',
+    words: /\b(hola|buenas|buenos dias|buenas tardes|buenas noches|hello|hi|hey|saludos)\b/,
+    es: '¡Hola! Soy el asistente virtual de la tienda. Puedo contarte precios, horarios y envíos. ¿En qué te ayudo?',
+    en: "Hi! I'm the shop's virtual assistant. I can tell you about prices, opening hours and delivery. How can I help?",
   },
 ];
 

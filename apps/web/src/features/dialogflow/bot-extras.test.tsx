@@ -53,7 +53,7 @@ describe('/dialogflow', () => {
     serve({ status: status() }, () => ({}));
     renderApp(<BotState bot={bot} />);
     const state = await screen.findByTestId('bot-state');
-    expect(await within(state).findByText('Respondiendo')).toBeTruthy();
+    expect(await within(state).findByText('Atiende chats')).toBeTruthy();
     expect(within(state).getByText('Conectado')).toBeTruthy();
     expect(within(state).getByText(/Últimos 7 días: 12 respuestas · 3 chats pasados a una persona · 4 chats atendiendo/)).toBeTruthy();
   });

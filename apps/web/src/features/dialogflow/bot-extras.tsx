@@ -35,6 +35,8 @@ export const botTexts = {
   failedCall: 'No se pudo probar la conexión. Inténtalo de nuevo.',
 } as const;
 
+const platformNames: Record<string, string> = { whatsapp: 'WhatsApp', facebook: 'Facebook', instagram: 'Instagram', telegram: 'Telegram' };
+
 const connectionColor: Record<BotStatusOut['connection'], 'success' | 'error' | 'default'> = { ok: 'success', failed: 'error', untested: 'default' };
 
 /** «Probar conexión»: a detectIntent of a harmless text (editable), with the intent matched or the Spanish reason. */
@@ -132,7 +134,7 @@ export function BotSummary({ bot }: { bot: ResourceRecord }) {
     <Box sx={{ display: 'grid', gap: 0.25, justifyItems: 'start', minWidth: 0 }}>
       <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
       <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-        {project ? `Proyecto ${project}` : 'Sin proyecto de Dialogflow'}
+        {[platformNames[String(bot.platform)], project ? `Proyecto ${project}` : 'Sin proyecto de Dialogflow'].filter(Boolean).join(' · ')}
       </Typography>
       {can('integrations', 'update') && (
         <Box sx={{ mt: 0.5, ml: -0.75 }} onClick={(event) => event.stopPropagation()}>
@@ -161,7 +163,7 @@ export function BotState({ bot }: { bot: ResourceRecord }) {
       {s && (
         <>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-            <Chip size="small" variant="outlined" color={s.ready ? 'success' : 'warning'} label={s.ready ? 'Respondiendo' : 'No responde'} />
+            <Chip size="small" variant="outlined" color={s.ready ? 'success' : 'warning'} label={s.ready ? 'Atiende chats' : 'No atiende chats'} />
             <Chip size="small" variant="outlined" color={connectionColor[s.connection]} label={botConnectionLabels[s.connection]} />
             {s.sandbox && <Chip size="small" variant="outlined" label={botTexts.sandbox} />}
           </Box>
@@ -171,9 +173,9 @@ export function BotState({ bot }: { bot: ResourceRecord }) {
             </Typography>
           )}
           {s.connection === 'failed' && s.connectionMsg && (
-            <Alert severity="error" sx={{ py: 0, maxWidth: 420 }}>
+            <Typography variant="caption" color="error" sx={{ maxWidth: 420, overflowWrap: 'anywhere' }}>
               {s.connectionMsg}
-            </Alert>
+            </Typography>
           )}
           {s.testedAt && (
             <Typography variant="caption" color="text.secondary">
