@@ -69,8 +69,9 @@ export async function seedDemoComments(db: Db, companyId: string, secrets: Pick<
   // the lists read newest first as they would have (a reply a minute after its comment)
   await db.execute(sql`update comments_facebook set created_at = commented_at::timestamptz, updated_at = commented_at::timestamptz
       where company_id = ${companyId} and commented_at is not null`);
+  // the whole list (the resource's examples too): newest first by when each comment came
   await db.execute(sql`update comments_without_responses set created_at = received_at::timestamptz, updated_at = received_at::timestamptz
-      where company_id = ${companyId} and comment_id is not null`);
+      where company_id = ${companyId}`);
   await db.execute(sql`update comment_replies set created_at = commented_at + interval '1 minute',
       sent_at = case when sent_at is null then null else commented_at + interval '1 minute' end
       where company_id = ${companyId} and commented_at is not null`);
