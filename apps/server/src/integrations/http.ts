@@ -103,6 +103,22 @@ export async function sendWithRetries(
   }
 }
 
+/** Hooks that count a client's requests, its writes and its retries (the sync reports show them). */
+export function counting(stats: { requests: number; retries: number; writes?: number }, write = false) {
+  return {
+    onTry: () => {
+      stats.requests++;
+      if (write && stats.writes !== undefined) stats.writes++;
+    },
+    onRetry: () => {
+      stats.retries++;
+    },
+  };
+}
+
+/** What kept a request from being answered, for a Spanish «No se pudo conectar… (ECONNREFUSED)». */
+export const noAnswerReason = (error: unknown) => (error instanceof NoAnswer ? error.code : String(error));
+
 /** The body as JSON, or undefined when it is empty or not JSON. */
 export function jsonOf(text: string): unknown {
   if (!text) return undefined;

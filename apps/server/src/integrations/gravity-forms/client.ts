@@ -8,7 +8,7 @@
  * every request). 429 / 5xx / no answer are retried with doubling waits (Retry-After honoured).
  * What is wrong is said in Spanish, naming what to fix: the URL, the keys or the form id.
  */
-import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
 
 export type { FetchLike };
 
@@ -123,12 +123,9 @@ export function createGravityClient(options: GravityClientOptions) {
     const url = `${base}${path}${query?.size ? `?${query}` : ''}`;
     let answer: Answer;
     try {
-      answer = await sendWithRetries((signal) => doFetch(url, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal }), policy, {
-        onTry: () => stats.requests++,
-        onRetry: () => stats.retries++,
-      });
+      answer = await sendWithRetries((signal) => doFetch(url, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal }), policy, counting(stats));
     } catch (error) {
-      const reason = error instanceof NoAnswer ? error.code : String(error);
+      const reason = noAnswerReason(error);
       throw new GravityError('network', `No se pudo conectar con el sitio en ${site} (${reason}): revisa la URL`);
     }
     const { status, text } = answer;

@@ -1,4 +1,4 @@
-import { type Answer, type FetchLike, isTransient, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, isTransient, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
 import { MarketplaceError } from '../marketplace.js';
 import { sellerCenterErrorOf } from './errors.js';
 import { signedQuery, timestampOf } from './signature.js';
@@ -132,15 +132,11 @@ export function createSellerCenterClient(options: SellerCenterOptions) {
             const code = head ? Number(head.ErrorCode) : 0;
             return code === 429 || ((code === 6 || code === 1000) && String(head?.ErrorType ?? '').toLowerCase() === 'platform');
           },
-          onTry: () => {
-            stats.requests++;
-            if (write) stats.writes++;
-          },
-          onRetry: () => stats.retries++,
+          ...counting(stats, write),
         },
       );
     } catch (error) {
-      const reason = error instanceof NoAnswer ? error.code : String(error);
+      const reason = noAnswerReason(error);
       throw new MarketplaceError('network', `No se pudo conectar con Seller Center en ${options.url} (${reason}): revisa la URL de la API`, 0, reason);
     }
     const { status } = answer;

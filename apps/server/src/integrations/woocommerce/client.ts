@@ -1,4 +1,4 @@
-import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
 import type { WooBatch, WooBatchResult } from './types.js';
 
 /** WooCommerce caps `per_page` at 100, and a batch at 100 items in all. */
@@ -96,16 +96,10 @@ export function createWooClient(options: WooClientOptions) {
             signal,
           }),
         policy,
-        {
-          onTry: () => {
-            stats.requests++;
-            if (write) stats.writes++;
-          },
-          onRetry: () => stats.retries++,
-        },
+        counting(stats, write),
       );
     } catch (error) {
-      const reason = error instanceof NoAnswer ? error.code : String(error);
+      const reason = noAnswerReason(error);
       throw new WooError('network', `No se pudo conectar con la tienda en ${options.url} (${reason}): revisa la URL`, 0, reason);
     }
     const { status, text, headers } = answer;
