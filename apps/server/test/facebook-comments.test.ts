@@ -141,6 +141,16 @@ describe('a comment that matches a rule', () => {
     expect(first).toMatchObject({ commentId: c.commentId, authorName: 'Kevin Torres', status: 'sent', by: 'rule', mode: 'private', chatId: expect.any(String) });
   });
 
+  it('refuses a comment webhook without Meta’s signature or with another secret, storing nothing', async () => {
+    const forged = fb.publish({ pageId: PERU_PAGE, postId: POST, fromId: '1099', message: 'precio?' });
+    for (const options of [{ signature: null }, { secret: 'otro-secreto' }]) {
+      const res = await deliver(t, '/api/webhooks/meta', feedWebhook(forged), options);
+      expect(res.statusCode).toBe(401);
+    }
+    expect(await t.sql('select id from webhook_events where event_id = $1', [`comment:${forged.commentId}:add`])).toHaveLength(0);
+    expect(fb.calls.some((x) => x.commentId === forged.commentId)).toBe(false);
+  });
+
   it('is not answered again when Meta delivers the same webhook again (stored once)', async () => {
     const before = fb.calls.length;
     const res = await deliver(t, '/api/webhooks/meta', feedWebhook(c));
