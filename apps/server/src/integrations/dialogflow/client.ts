@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { JWT } from 'google-auth-library';
+import { type Answer, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
 
 /**
  * A thin client of the Dialogflow ES API v2 (INTEGRATIONS.md, decision 0053):
@@ -88,8 +89,6 @@ interface GoogleErrorBody {
   error_description?: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export function createDialogflowClient(options: DialogflowClientOptions) {
   const doFetch: FetchLike = options.fetch ?? fetch;
   const base = options.apiUrl.replace(/\/+$/, '');
@@ -138,38 +137,28 @@ export function createDialogflowClient(options: DialogflowClientOptions) {
     if (!input.account.client_email || !input.account.private_key) throw new DialogflowError('credentials', dialogflowReasons.noAccount);
     const url = `${base}/v2/projects/${encodeURIComponent(input.projectId)}/agent/sessions/${encodeURIComponent(input.sessionId)}:detectIntent`;
     const body = JSON.stringify({ queryInput: { text: { text: input.text.slice(0, 256), languageCode: input.languageCode } } });
-    let refreshed = false;
-    for (let attempt = 0; ; attempt++) {
+    const policy = { tries: options.retries + 1, backoffMs: options.backoffMs, timeoutMs: options.timeoutMs };
+    for (let refreshed = false; ; refreshed = true) {
       const bearer = await token(input.account);
-      let res: Response;
+      let answer: Answer;
       try {
-        res = await withTimeout(
+        answer = await sendWithRetries(
           (signal) => doFetch(url, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json; charset=utf-8' }, body, signal }),
-          options.timeoutMs,
+          policy,
+          // 429 and 5xx (quota, unavailable) are tried again; a 401 gets a new token below, once
+          { retryable: (a) => a.status !== 401 && apiError(a.status, (jsonOf(a.text) ?? {}) as GoogleErrorBody, input.projectId).retryable },
         );
       } catch (error) {
-        const failure = error instanceof DialogflowError ? error : new DialogflowError('unavailable', dialogflowReasons.network);
-        if (attempt < options.retries) {
-          await sleep(options.backoffMs * 2 ** attempt);
-          continue;
-        }
-        throw failure;
+        if (error instanceof NoAnswer && error.code === 'TimeoutError') throw new DialogflowError('timeout', dialogflowReasons.timeout(options.timeoutMs));
+        throw new DialogflowError('unavailable', dialogflowReasons.network);
       }
-      if (res.ok) return resultOf((await res.json()) as DetectIntentResponse);
-      const data = (await res.json().catch(() => ({}))) as GoogleErrorBody;
-      const failure = apiError(res.status, data, input.projectId);
-      if (res.status === 401 && !refreshed) {
+      if (answer.status >= 200 && answer.status < 300) return resultOf((jsonOf(answer.text) ?? {}) as DetectIntentResponse);
+      if (answer.status === 401 && !refreshed) {
         // a token Google no longer takes (revoked meanwhile): one new token, once
-        refreshed = true;
         forget(input.account);
         continue;
       }
-      if (failure.retryable && attempt < options.retries) {
-        const after = Number(res.headers.get('retry-after'));
-        await sleep(Number.isFinite(after) && after > 0 ? Math.min(after * 1000, 30_000) : options.backoffMs * 2 ** attempt);
-        continue;
-      }
-      throw failure;
+      throw apiError(answer.status, (jsonOf(answer.text) ?? {}) as GoogleErrorBody, input.projectId);
     }
   }
 
