@@ -41,6 +41,7 @@ import { redactedRequest } from './lib/log-redact.js';
 import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
 import { dialogflowRoutes } from './modules/dialogflow/routes.js';
 import { commentRoutes } from './modules/facebook-comments/routes.js';
+import { facebookLabelRoutes } from './modules/facebook-labels/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/analysis/plugin.js';
@@ -166,6 +167,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(gravityFormRoutes);
       await api.register(dialogflowRoutes);
       await api.register(commentRoutes);
+      await api.register(facebookLabelRoutes);
       await api.register(mailchimpRoutes);
       await api.register(analysisJobsPlugin);
     },

@@ -63,3 +63,25 @@ export const commentRepliesQuery = z
     limit: z.coerce.number({ error: 'El límite debe ser un número' }).int('El límite debe ser un número entero').min(1, 'El límite es al menos 1').max(200, 'El límite es de 200 como máximo').optional(),
   })
   .strict();
+
+/**
+ * POST /facebook-labels/sync (/etiquetas-facebook «Sincronizar con Facebook», decision 0057): the
+ * page's Messenger labels and ours made one list. A page label becomes a row (or is linked to
+ * ours of the same name), one of ours without its Facebook id is created at the page; a row
+ * whose label the page no longer has loses its id.
+ */
+export const facebookLabelSyncOut = z.object({
+  msg: z.string(),
+  /** Page labels new here. */
+  created: z.number().int(),
+  /** Ours of the same name, linked to the page's label. */
+  linked: z.number().int(),
+  /** Renamed here to the page's name. */
+  renamed: z.number().int(),
+  /** Ours created at the page. */
+  pushed: z.number().int(),
+  /** Ours whose label was deleted at the page (removed here too). */
+  missing: z.number().int(),
+  pageLabels: z.number().int(),
+});
+export type FacebookLabelSyncOut = z.infer<typeof facebookLabelSyncOut>;

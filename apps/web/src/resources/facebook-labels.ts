@@ -1,14 +1,17 @@
 import { resources } from '@mostrador/contract';
+import { createElement } from 'react';
 import { defineScreen } from '../components/crud/types';
+import { FacebookLabelSyncButton } from '../features/facebook-labels/sync-button';
 
 export const screen = defineScreen({
   resource: resources['facebook-labels'],
   title: 'Etiquetas de Facebook',
-  subtitle: 'Las etiquetas de tus conversaciones de Facebook',
+  subtitle: 'Las etiquetas de Messenger de tu página de Facebook: «Sincronizar con Facebook» trae las de la página y crea allí las tuyas',
   newLabel: 'Nueva etiqueta de Facebook',
   editLabel: 'Editar etiqueta de Facebook',
   emptyMessage: 'Aún no hay etiquetas de Facebook',
   noResultsMessage: 'Ninguna etiqueta de Facebook coincide con la búsqueda',
   columns: ['name', 'facebookLabelId', 'foreignLabelId'],
   fields: { facebookLabelId: { label: 'Id en Facebook' }, foreignLabelId: { label: 'Etiqueta relacionada' } },
+  toolbar: () => createElement(FacebookLabelSyncButton),
 });
