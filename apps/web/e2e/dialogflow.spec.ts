@@ -33,6 +33,8 @@ test('the bots’ screen tests a connection, and the inbox shows the chat a bot 
   await expect(messenger.getByTestId('bot-state')).toContainText('Con error');
 
   await page.goto('/chat');
+  // other flows bring new conversations to the top of the inbox: found by the inbox's search
+  await page.getByRole('searchbox', { name: 'Buscar por nombre, teléfono o mensaje' }).fill('Jorge Salinas');
   const handed = page.getByTestId('chat-item').filter({ hasText: 'Jorge Salinas' });
   await expect(handed.getByTestId('chat-bot-marker')).toHaveText('Para una persona');
   await handed.click();
