@@ -14,7 +14,8 @@ export const screen = defineScreen({
   editLabel: 'Editar ruta de etiquetas',
   emptyMessage: 'Aún no hay etiquetas asignadas a agentes: crea una ruta para que los leads etiquetados lleguen solos a su agente',
   noResultsMessage: 'Ninguna ruta coincide con la búsqueda',
-  columns: ['name', 'mostradorLabelIds', 'agenteIds', 'color'],
+  // on a phone: the route and who receives it (the labels are in its name and its form)
+  columns: ['name', { field: 'mostradorLabelIds', hideOnMobile: true }, { field: 'agenteIds', hideOnMobile: false }, 'color'],
   fields: {
     name: { label: 'Nombre de la ruta' },
     mostradorLabelIds: { label: 'Etiquetas' },
