@@ -136,3 +136,6 @@ export const chatPlatforms = platforms;
 
 /** The person behind a lead or chat, its duplicates and their merge (issue 11): person-api.ts. */
 export * from './person-api.js';
+
+/** POST /retail-rocket-tags/{id}/import: a RetailRocket segment's export as leads with the tag's label (decision 0055). */
+export const retailRocketImportParams = z.object({ id: zId() }).strict();

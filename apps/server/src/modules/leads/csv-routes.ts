@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { type LeadStatus, leadFilterQuery, leadImportResult, leadStatusLabels, platformLabels, resources } from '@mostrador/contract';
+import { type LeadStatus, leadFilterQuery, leadImportResult, leadStatusLabels, platformLabels, resources, retailRocketImportParams } from '@mostrador/contract';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -236,6 +236,42 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!body || body.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío');
       const tenant = tenantOf(request);
       return db.transaction((tx) => importLeads(tx, tenant, body));
+    },
+  );
+
+  /**
+   * POST /retail-rocket-tags/{id}/import (decision 0055): a RetailRocket segment's export (the
+   * same CSV as the leads import) — its people matched or created as leads and people, each given
+   * the Mostrador label of the tag's name (made when the company has none), in one transaction.
+   */
+  app.post(
+    '/retail-rocket-tags/:id/import',
+    {
+      config: { permission: { module: 'leads', action: 'import' } },
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: { tags: ['retail-rocket-tags'], params: retailRocketImportParams, response: { 200: leadImportResult } },
+    },
+    async (request) => {
+      const body = request.body;
+      if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envía el archivo como CSV (Content-Type: text/csv)');
+      }
+      if (!body || body.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío');
+      const tenant = tenantOf(request);
+      return db.transaction(async (tx) => {
+        const [tag] = (await tx.execute<{ name: string }>(sql`select name from retail_rocket_tags where company_id = ${tenant.companyId} and id = ${request.params.id}`)).rows;
+        if (!tag) throw new AppError('NOT_FOUND', 'La etiqueta de RetailRocket no existe en esta compañía');
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${tenant.companyId}:label:${tag.name.toLowerCase()}`}, 0))`);
+        const [label] = (
+          await tx.execute<{ id: string }>(sql`select id from mostrador_labels where company_id = ${tenant.companyId} and lower(name) = lower(${tag.name}) limit 1`)
+        ).rows;
+        const labelId =
+          label?.id ??
+          (await tx.execute<{ id: string }>(sql`insert into mostrador_labels (company_id, name, color, description)
+              values (${tenant.companyId}, ${tag.name}, '#F57C00', ${'Segmento de RetailRocket'}) returning id`)).rows[0].id;
+        const result = await importLeads(tx as unknown as Db, tenant, body, { labelIds: [labelId] });
+        return { ...result, msg: `${result.msg} Todos llevan la etiqueta «${tag.name}».`.trim() };
+      });
     },
   );
 };

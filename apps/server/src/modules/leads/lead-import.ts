@@ -240,13 +240,20 @@ const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
  * trigram-indexed phone costs ~10 ms there); this takes seconds. Runs in the caller's
  * transaction: a failure writes nothing. Imports of one company run one at a time.
  */
-export async function importLeads(tx: Db, tenant: Tenant, bytes: Uint8Array): Promise<LeadImportResult> {
+export async function importLeads(
+  tx: Db,
+  tenant: Tenant,
+  bytes: Uint8Array,
+  /** Labels every person of the file gets besides their own (a RetailRocket segment's, decision 0055). */
+  options: { labelIds?: string[] } = {},
+): Promise<LeadImportResult> {
   const c = tenant.companyId;
   const { rows: companyRows } = await tx.execute<{ country: CountryCode }>(sql`select country from companies where id = ${c}`);
   const { rows: labelRows } = await tx.execute<{ id: string; name: string }>(sql`select id, name from mostrador_labels where company_id = ${c}`);
   const labelIds = new Map(labelRows.map((l) => [foldName(l.name), l.id]));
   const parsed = readLeadCsv(bytes, companyRows[0]?.country ?? 'PE', labelIds);
   const valid = parsed.flatMap((p) => (p.ok ? [p.value] : []));
+  if (options.labelIds?.length) for (const row of valid) row.labels = union(row.labels, options.labelIds);
 
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${c}:lead-import`}, 0))`);
   const phones = json([...new Set(valid.flatMap((r) => (r.telefono ? [r.telefono] : [])))]);

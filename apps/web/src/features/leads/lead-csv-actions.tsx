@@ -116,8 +116,24 @@ type ImportState =
   | { step: 'processing' }
   | { step: 'done'; result: LeadImportResult };
 
-/** Choose a CSV, upload it with its progress, then the counts and the rejected rows with their reasons. */
-function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * Choose a CSV, upload it with its progress, then the counts and the rejected rows with their
+ * reasons. The leads' «Importar CSV», and a RetailRocket segment's import (`url`, `title` and a
+ * `note` of what else the import does).
+ */
+export function LeadImportDialog({
+  open,
+  onClose,
+  url = '/leads/import',
+  title = 'Importar leads desde CSV',
+  note,
+}: {
+  open: boolean;
+  onClose: () => void;
+  url?: string;
+  title?: string;
+  note?: string;
+}) {
   const queryClient = useQueryClient();
   const inputId = useId();
   const titleId = useId();
@@ -147,7 +163,7 @@ function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => voi
     }
     setState({ step: 'uploading', sent: 0 });
     try {
-      const result = await uploadFile<LeadImportResult>('/leads/import', file, {
+      const result = await uploadFile<LeadImportResult>(url, file, {
         contentType: 'text/csv',
         onProgress: (sent) => setState(sent >= 1 ? { step: 'processing' } : { step: 'uploading', sent }),
       });
@@ -165,10 +181,11 @@ function LeadImportDialog({ open, onClose }: { open: boolean; onClose: () => voi
 
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>Importar leads desde CSV</DialogTitle>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         {state.step !== 'done' ? (
           <Stack spacing={2}>
+            {note && <Alert severity="info">{note}</Alert>}
             <Typography variant="body2" color="text.secondary">
               La primera fila debe tener los títulos de las columnas: <strong>nombre</strong>, <strong>telefono</strong>,{' '}
               <strong>email</strong> y, si quieres, <strong>plataforma</strong> y <strong>etiquetas</strong> (nombres de etiquetas
