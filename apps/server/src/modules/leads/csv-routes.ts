@@ -183,6 +183,15 @@ export async function* exportRows(
   }
 }
 
+/** An import's body: the CSV's bytes, or a Spanish 4xx (another content type, an empty file). */
+function csvBody(body: unknown): Buffer {
+  if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envía el archivo como CSV (Content-Type: text/csv)');
+  }
+  if (!body || body.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío');
+  return body;
+}
+
 /**
  * GET /leads/export, GET /clean-leads/export (the list's filters → text/csv) and
  * POST /leads/import (a text/csv body → LeadImportResult). The text/csv parser lives in this
@@ -229,11 +238,7 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, response: { 200: leadImportResult } },
     },
     async (request) => {
-      const body = request.body;
-      if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envía el archivo como CSV (Content-Type: text/csv)');
-      }
-      if (!body || body.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío');
+      const body = csvBody(request.body);
       const tenant = tenantOf(request);
       return db.transaction((tx) => importLeads(tx, tenant, body));
     },
@@ -252,11 +257,7 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['retail-rocket-tags'], params: retailRocketImportParams, response: { 200: leadImportResult } },
     },
     async (request) => {
-      const body = request.body;
-      if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envía el archivo como CSV (Content-Type: text/csv)');
-      }
-      if (!body || body.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío');
+      const body = csvBody(request.body);
       const tenant = tenantOf(request);
       return db.transaction(async (tx) => {
         const [tag] = (await tx.execute<{ name: string }>(sql`select name from retail_rocket_tags where company_id = ${tenant.companyId} and id = ${request.params.id}`)).rows;
