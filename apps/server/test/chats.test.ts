@@ -463,7 +463,7 @@ describe('with the Graph API', () => {
       expect(res.statusCode).toBe(502);
       expect(res.json().errors.code).toBe('PROVIDER_ERROR');
       expect(res.json().errors.msg).toBe(
-        'No se pudo enviar el mensaje: Pasaron más de 24 horas desde el último mensaje del cliente: fuera de ese plazo hace falta una plantilla aprobada (código 10/2018278)',
+        'No se pudo enviar el mensaje: Pasaron más de 24 horas desde el último mensaje del cliente: la página solo puede escribirle cuando vuelva a escribir (código 10/2018278)',
       );
       expect((await threadOf(messenger, '', acme, acmeCo)).payload.at(-1)).toMatchObject({ status: 'failed', text: 'Promo' });
     });

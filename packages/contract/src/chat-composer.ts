@@ -50,10 +50,14 @@ export const chatStateReasons = {
   windowClosed: (channel: ChannelKind) =>
     channel === 'whatsapp'
       ? 'Pasaron más de 24 horas desde el último mensaje del cliente: WhatsApp solo permite escribirle con una plantilla aprobada.'
-      : `Pasaron más de 24 horas desde el último mensaje del cliente: ${channelNames[channel]} solo permite responder dentro de las 24 horas siguientes; fuera de ese plazo hace falta una plantilla aprobada.`,
+      : // Messenger and Instagram have no templates here: the customer's next message opens the window again
+        `Pasaron más de 24 horas desde el último mensaje del cliente: ${channelNames[channel]} solo permite responder dentro de las 24 horas siguientes. Podrás escribirle de nuevo cuando vuelva a escribir.`,
   /** The customer never wrote in this chat: there is no window to answer in. */
   neverWrote: (channel: ChannelKind) =>
-    `El cliente aún no escribió en este chat: ${channelNames[channel]} solo permite iniciar la conversación con una plantilla aprobada.`,
+    channel === 'whatsapp'
+      ? 'El cliente aún no escribió en este chat: WhatsApp solo permite iniciar la conversación con una plantilla aprobada.'
+      : // a chat a comment's private reply opened: the person has not written by Messenger yet
+        `El cliente aún no escribió por ${channelNames[channel]}: solo se le puede escribir cuando responda o escriba a la página.`,
   notConnected: (channel: ChannelKind) =>
     channel === 'whatsapp'
       ? 'WhatsApp no está conectado: esta compañía no tiene una línea de WhatsApp configurada, así que no se pueden enviar mensajes desde este chat.'

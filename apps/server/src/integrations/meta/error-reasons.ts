@@ -45,10 +45,10 @@ const byCode: Record<number, string> = {
 
 /** Messenger / Instagram Send API subcodes (with code 10 or 100). */
 const bySubcode: Record<number, string> = {
-  2018278: 'Pasaron más de 24 horas desde el último mensaje del cliente: fuera de ese plazo hace falta una plantilla aprobada',
+  2018278: 'Pasaron más de 24 horas desde el último mensaje del cliente: la página solo puede escribirle cuando vuelva a escribir',
   2018001: 'La persona no está disponible en esta página (no le escribió o la bloqueó)',
   2018108: 'No se puede escribir a esta persona desde esta página',
-  2534022: 'Pasaron más de 24 horas desde el último mensaje del cliente: fuera de ese plazo hace falta una plantilla aprobada',
+  2534022: 'Pasaron más de 24 horas desde el último mensaje del cliente: la página solo puede escribirle cuando vuelva a escribir',
 };
 
 /** The Spanish reason of a Graph error code (and subcode), when it is a known one. */
