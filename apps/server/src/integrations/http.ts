@@ -30,6 +30,24 @@ export interface RetryPolicy {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** What a client is given to send with: its HTTP function and its retry policy (each client names its own default tries). */
+export interface TransportOptions {
+  /** The HTTP function (the demo's sandboxes and the tests pass their own). Default: global fetch. */
+  fetch?: FetchLike;
+  /** Tries of a request answered 429/5xx or not answered at all. */
+  retries?: number;
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A client's retry policy from its options, with its default number of tries. */
+export function policyOf(options: TransportOptions, defaultTries: number, extra: Pick<RetryPolicy, 'jitter'> = {}): RetryPolicy {
+  const { retries, backoffMs, maxBackoffMs, timeoutMs, sleep } = options;
+  return { tries: retries ?? defaultTries, backoffMs, maxBackoffMs, timeoutMs, sleep, ...extra };
+}
+
 /** An answer, its body read. */
 export interface Answer {
   status: number;

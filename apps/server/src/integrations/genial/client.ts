@@ -1,4 +1,4 @@
-import { type Answer, type FetchLike, jsonOf, sendWithRetries } from '../http.js';
+import { type Answer, type FetchLike, jsonOf, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
 
 /**
  * Genial's e-invoicing API as we call it (decision 0037): `POST {apiUrl}/v1/documents` with a
@@ -48,19 +48,14 @@ export class GenialError extends Error {
   }
 }
 
-export interface GenialClientOptions {
+export interface GenialClientOptions extends TransportOptions {
   url: string;
   token: string;
-  fetch?: FetchLike;
-  retries?: number;
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  timeoutMs?: number;
 }
 
 export function createGenialClient(o: GenialClientOptions) {
   const doFetch: FetchLike = o.fetch ?? ((url, init) => fetch(url, init));
-  const policy = { tries: o.retries ?? 3, backoffMs: o.backoffMs, maxBackoffMs: o.maxBackoffMs, timeoutMs: o.timeoutMs };
+  const policy = policyOf(o, 3);
   const base = o.url.replace(/\/+$/, '');
 
   async function issue(doc: GenialDocumentIn, idempotencyKey: string): Promise<GenialAnswer> {

@@ -8,7 +8,7 @@
  * every request). 429 / 5xx / no answer are retried with doubling waits (Retry-After honoured).
  * What is wrong is said in Spanish, naming what to fix: the URL, the keys or the form id.
  */
-import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
 
 export type { FetchLike };
 
@@ -57,16 +57,10 @@ export interface GravityForm {
 /** An entry as Gravity Forms gives it: `id`, `form_id`, `date_created` (UTC, "YYYY-MM-DD HH:MM:SS"), and one key per field or input id. */
 export type GravityEntry = Record<string, unknown> & { id: string | number; form_id?: string | number; date_created?: string };
 
-export interface GravityClientOptions {
+export interface GravityClientOptions extends TransportOptions {
   siteUrl: string;
   consumerKey: string;
   consumerSecret: string;
-  fetch?: FetchLike;
-  /** Tries of a request answered 429/5xx or not at all (default 4). */
-  retries?: number;
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  timeoutMs?: number;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -98,7 +92,7 @@ export function createGravityClient(options: GravityClientOptions) {
   const site = options.siteUrl.replace(/\/+$/, '');
   const base = `${site}/wp-json/gf/v2`;
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const policy = { tries: options.retries ?? 4, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs };
+  const policy = policyOf(options, 4);
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, retries: 0 };
 

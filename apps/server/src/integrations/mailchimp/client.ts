@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type MailchimpProblem, mailchimpMessages } from '@mostrador/contract';
-import { type Answer, type FetchLike, jsonOf, NoAnswer, sendWithRetries } from '../http.js';
+import { type Answer, type FetchLike, jsonOf, NoAnswer, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
 import { createSandboxMailchimp } from './sandbox.js';
 
 /**
@@ -165,16 +165,9 @@ export function mailchimpErrorOf(status: number, body: Problem | undefined, scop
 
 // ---- the client --------------------------------------------------------------------------------
 
-export interface MailchimpClientOptions {
+export interface MailchimpClientOptions extends TransportOptions {
   /** The base with `{dc}` where the data center goes (tests point it at a fake). */
   urlTemplate?: string;
-  fetch?: FetchLike;
-  /** Tries of a request answered 429/5xx or not answered (default 6). */
-  retries?: number;
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
   /** Connections per key (default Mailchimp's 10). */
   connections?: number;
 }
@@ -183,7 +176,7 @@ export function createMailchimpClient(options: MailchimpClientOptions = {}): Mai
   const template = (options.urlTemplate ?? DEFAULT_MAILCHIMP_URL).replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
   // a little jitter so ten requests held together do not come back at the same instant
-  const policy = { tries: options.retries ?? 6, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep, jitter: 0.25 };
+  const policy = policyOf(options, 6, { jitter: 0.25 });
   const sandbox = createSandboxMailchimp();
 
   async function call<T>(account: MailchimpAccount, method: string, path: string, body: unknown, scope: 'account' | 'list' | 'member', counter?: RequestCounter): Promise<T> {

@@ -1,4 +1,4 @@
-import { type Answer, counting, type FetchLike, isTransient, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, isTransient, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
 import { MarketplaceError } from '../marketplace.js';
 import { sellerCenterErrorOf } from './errors.js';
 import { signedQuery, timestampOf } from './signature.js';
@@ -17,7 +17,7 @@ export type { FetchLike };
 /** How prices and stock are written in ProductUpdate: Linio's fields on the product, or Falabella's business units. */
 export type SellerCenterDialect = 'classic' | 'business-units';
 
-export interface SellerCenterOptions {
+export interface SellerCenterOptions extends TransportOptions {
   /** The API's address (`https://sellercenter-api.falabella.com`). */
   url: string;
   /** Seller Center's UserID: the e-mail of the user the API key belongs to. */
@@ -27,13 +27,6 @@ export interface SellerCenterOptions {
   sellerId?: string;
   country: 'PE' | 'CL' | 'CO' | string;
   dialect?: SellerCenterDialect;
-  fetch?: FetchLike;
-  /** Tries of a request answered 429/5xx or not answered at all (default 5). */
-  retries?: number;
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
 
@@ -93,7 +86,7 @@ export interface ScAnswer<B> {
 export function createSellerCenterClient(options: SellerCenterOptions) {
   const base = options.url.replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const policy = { tries: options.retries ?? 5, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep };
+  const policy = policyOf(options, 5);
   const now = options.now ?? Date.now;
   const dialect = options.dialect ?? 'business-units';
   const userAgent = `${(options.sellerId || 'MOSTRADOR').replace(/[^\w.-]/g, '')}/Node/${process.versions.node}/MOSTRADOR/${operatorCodeOf(options.country).toUpperCase()}`;

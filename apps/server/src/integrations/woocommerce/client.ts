@@ -1,4 +1,4 @@
-import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, sendWithRetries } from '../http.js';
+import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
 import type { WooBatch, WooBatchResult } from './types.js';
 
 /** WooCommerce caps `per_page` at 100, and a batch at 100 items in all. */
@@ -7,21 +7,11 @@ export const WOO_BATCH_LIMIT = 100;
 
 export type { FetchLike };
 
-export interface WooClientOptions {
+export interface WooClientOptions extends TransportOptions {
   /** The store's address (`https://tienda.example.pe`); the API is under /wp-json/wc/v3. */
   url: string;
   consumerKey: string;
   consumerSecret: string;
-  /** The HTTP function (the sandbox passes its in-process store). Default: global fetch. */
-  fetch?: FetchLike;
-  /** Tries of a request answered 429/5xx or not answered at all (default 5). */
-  retries?: number;
-  /** First wait before a retry, doubled each time (default 500 ms), unless Retry-After says. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Time allowed per request (default 30 s). */
-  timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export type WooErrorKind = 'network' | 'not-woocommerce' | 'auth' | 'permission' | 'read-only' | 'not-found' | 'rate-limited' | 'server' | 'invalid';
@@ -76,7 +66,8 @@ export function wooErrorOf(status: number, body: unknown, path: string): WooErro
 export function createWooClient(options: WooClientOptions) {
   const base = `${options.url.replace(/\/+$/, '')}/wp-json/wc/v3`;
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const policy = { tries: options.retries ?? 5, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, timeoutMs: options.timeoutMs, sleep: options.sleep };
+  // 5 tries (the sandbox passes its in-process store as fetch)
+  const policy = policyOf(options, 5);
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, writes: 0, retries: 0 };
 

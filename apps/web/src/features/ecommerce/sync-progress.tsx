@@ -4,7 +4,6 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -21,6 +20,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
+import { RunsPanel } from '../../components/ui/runs-panel';
 import { SyncStatusChip as StatusChip, SyncProgress, SyncProgressBar, syncPercent } from '../../components/ui/sync-progress';
 import { formatCount } from '../../i18n';
 import { useSyncRun, useSyncRuns } from './api';
@@ -234,7 +234,6 @@ export function SyncReportDialog({ runId, fallback, onClose }: { runId: string |
 }
 
 /** How many finished runs the panel shows before «Ver más». */
-const RECENT = 3;
 
 /**
  * The company's store syncs on a screen: those going on, with their live bars, then the last
@@ -254,49 +253,21 @@ export function SyncRunsPanel({
   onDismiss?: (run: SyncRunOut) => void;
 }) {
   const runs = useSyncRuns();
-  const [all, setAll] = useState(false);
-  const headingId = useId();
   const list = (runs.data?.payload ?? []).filter((r) => !filter || filter(r));
   if (hideWhenEmpty && list.length === 0) return null;
-  const going = list.filter(isActive);
-  const finished = list.filter((r) => !isActive(r));
-  const shown = all ? finished : finished.slice(0, RECENT);
   return (
-    <Card component="section" aria-labelledby={headingId} sx={{ mb: 2, px: 2, pt: 1.5, pb: 0.5 }} data-testid="sync-panel">
-      <Typography id={headingId} variant="h3" component="h2">
-        {title}
-      </Typography>
-      {runs.isLoading && <Skeleton variant="rounded" height={64} sx={{ my: 1.5 }} />}
-      {runs.isError && !runs.data && (
-        <Alert severity="warning" sx={{ my: 1.5 }} action={<Button onClick={() => runs.refetch()}>Reintentar</Button>}>
-          No se pudieron cargar las sincronizaciones.
-        </Alert>
-      )}
-      {runs.data && list.length === 0 && (
-        <Typography variant="body2" color="text.secondary" sx={{ py: 1.5 }} data-testid="sync-empty">
-          {emptyMessage}
-        </Typography>
-      )}
-      {going.map((run) => (
-        <SyncRunCard key={run._id} run={run} />
-      ))}
-      {finished.length > 0 && going.length > 0 && (
-        <Typography variant="overline" component="h3" color="text.secondary" sx={{ display: 'block', borderTop: 1, borderColor: 'divider', pt: 1 }}>
-          Últimas sincronizaciones
-        </Typography>
-      )}
-      <Box sx={{ '& > article + article': { borderTop: 1, borderColor: 'divider' } }}>
-        {shown.map((run) => (
-          <SyncRunCard key={run._id} run={run} onDismiss={onDismiss ? () => onDismiss(run) : undefined} />
-        ))}
-      </Box>
-      {finished.length > RECENT && (
-        <Box sx={{ borderTop: 1, borderColor: 'divider', py: 0.5 }}>
-          <Button size="small" onClick={() => setAll((v) => !v)}>
-            {all ? 'Ver menos' : `Ver las ${formatCount(finished.length)} últimas`}
-          </Button>
-        </Box>
-      )}
-    </Card>
+    <RunsPanel
+      title={title}
+      testId="sync-panel"
+      query={runs}
+      runs={list}
+      isActive={isActive}
+      loadError="No se pudieron cargar las sincronizaciones."
+      emptyMessage={emptyMessage}
+      emptyTestId="sync-empty"
+      renderRun={(run, finished) => <SyncRunCard key={run._id} run={run} onDismiss={finished && onDismiss ? () => onDismiss(run) : undefined} />}
+      finishedHeading="Últimas sincronizaciones"
+      moreLabel={(n) => `Ver las ${formatCount(n)} últimas`}
+    />
   );
 }

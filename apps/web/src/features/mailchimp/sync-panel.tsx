@@ -4,7 +4,6 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -24,6 +23,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
+import { RunsPanel } from '../../components/ui/runs-panel';
 import { SyncProgress, syncPercent } from '../../components/ui/sync-progress';
 import { formatCount } from '../../i18n';
 import { isActiveSync, useMailchimpSyncs, useSyncReport } from './api';
@@ -224,45 +224,22 @@ export function MailchimpReportDialog({ sync, onClose }: { sync: MailchimpSyncOu
   );
 }
 
-const RECENT = 3;
 
 /** The company's Mailchimp syncs on a screen: those going on with their live bars, then the last ones. */
 export function MailchimpSyncsPanel({ kind, title = 'Envíos a Mailchimp', emptyMessage }: { kind?: MailchimpSyncOut['kind']; title?: string; emptyMessage: string }) {
   const syncs = useMailchimpSyncs();
-  const [all, setAll] = useState(false);
-  const headingId = useId();
-  const list = (syncs.data?.payload ?? []).filter((s) => !kind || s.kind === kind);
-  const going = list.filter(isActiveSync);
-  const finished = list.filter((s) => !isActiveSync(s));
-  const shown = all ? finished : finished.slice(0, RECENT);
   return (
-    <Card component="section" aria-labelledby={headingId} sx={{ mb: 2, px: 2, pt: 1.5, pb: 0.5 }} data-testid="mailchimp-syncs">
-      <Typography id={headingId} variant="h3" component="h2">
-        {title}
-      </Typography>
-      {syncs.isLoading && <Skeleton variant="rounded" height={64} sx={{ my: 1.5 }} />}
-      {syncs.isError && !syncs.data && (
-        <Alert severity="warning" sx={{ my: 1.5 }} action={<Button onClick={() => syncs.refetch()}>Reintentar</Button>}>
-          No se pudieron cargar los envíos a Mailchimp.
-        </Alert>
-      )}
-      {syncs.data && list.length === 0 && (
-        <Typography variant="body2" color="text.secondary" sx={{ py: 1.5 }} data-testid="mailchimp-syncs-empty">
-          {emptyMessage}
-        </Typography>
-      )}
-      <Box sx={{ '& > article + article': { borderTop: 1, borderColor: 'divider' } }}>
-        {[...going, ...shown].map((sync) => (
-          <MailchimpSyncCard key={sync._id} sync={sync} />
-        ))}
-      </Box>
-      {finished.length > RECENT && (
-        <Box sx={{ borderTop: 1, borderColor: 'divider', py: 0.5 }}>
-          <Button size="small" onClick={() => setAll((v) => !v)}>
-            {all ? 'Ver menos' : `Ver los ${formatCount(finished.length)} últimos`}
-          </Button>
-        </Box>
-      )}
-    </Card>
+    <RunsPanel
+      title={title}
+      testId="mailchimp-syncs"
+      query={syncs}
+      runs={(syncs.data?.payload ?? []).filter((s) => !kind || s.kind === kind)}
+      isActive={isActiveSync}
+      loadError="No se pudieron cargar los envíos a Mailchimp."
+      emptyMessage={emptyMessage}
+      emptyTestId="mailchimp-syncs-empty"
+      renderRun={(sync) => <MailchimpSyncCard key={sync._id} sync={sync} />}
+      moreLabel={(n) => `Ver los ${formatCount(n)} últimos`}
+    />
   );
 }
