@@ -60,9 +60,13 @@ describe('/etiquetas-facebook «Sincronizar con Facebook»', () => {
     expect(await screen.findByText(/aceptar las Condiciones de contactos de la página/)).toBeTruthy();
     unmount();
     vi.restoreAllMocks();
-    serve({ permissions: { leads: ['list', 'read'] } });
+    const { calls } = serve({ permissions: { leads: ['list', 'read'] } });
     renderApp(<ResourceListPage config={facebookLabelsScreen} />, { route: '/etiquetas-facebook' });
     expect(await screen.findByText('Pidió factura')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Sincronizar con Facebook' })).toBeNull());
+    // once the role's permissions are known (they answered and the screen rendered again)
+    await waitFor(() => expect(calls.some((c) => c.path === '/permissions')).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('button', { name: 'Nueva etiqueta de Facebook' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sincronizar con Facebook' })).toBeNull();
   });
 });

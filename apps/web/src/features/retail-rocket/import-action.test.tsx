@@ -52,9 +52,13 @@ describe('/retail-rocket/etiquetas «Importar segmento»', () => {
   });
 
   it('is not offered to a role that may not create leads', async () => {
-    serve({ marketing: ['list', 'read'], leads: ['list', 'read'] });
+    const { calls } = serve({ marketing: ['list', 'read'], leads: ['list', 'read'] });
     renderApp(<ResourceListPage config={retailRocketScreen} />, { route: '/retail-rocket/etiquetas' });
     expect(await screen.findByText('Carrito abandonado')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByRole('button', { name: /Importar segmento/ })).toBeNull());
+    // once the role's permissions are known (they answered and the screen rendered again)
+    await waitFor(() => expect(calls.some((c) => c.path === '/permissions')).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('button', { name: 'Nueva etiqueta' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Importar segmento/ })).toBeNull();
   });
 });
