@@ -304,6 +304,9 @@ describe('ChatPage: real time', () => {
     // Shown at once as Pendiente.
     await waitFor(() => expect(screen.getByTestId('message-status').dataset.status).toBe('pending'));
     emit({ type: 'message.created', chat: summary(), message: sent });
+    // the event takes the placeholder's place at once: never two bubbles, even before the POST answers
+    await waitFor(() => expect(screen.getByTestId('message-status').dataset.status).toBe('sent'));
+    expect(screen.getAllByTestId('message')).toHaveLength(1);
     await act(async () => release?.());
     await waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(1));
     expect(screen.getByTestId('message-status').dataset.status).toBe('sent');

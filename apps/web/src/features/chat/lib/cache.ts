@@ -37,6 +37,9 @@ function mapPages(data: ThreadData, fn: (page: ChatThread, index: number) => Cha
   return { ...data, pages: data.pages.map(fn) };
 }
 
+/** A message shown while its send is on its way (use-chat-data's newTempId). */
+const isPlaceholder = (m: ChatMessage) => m._id.startsWith('temp-');
+
 /**
  * Adds a message to the thread, or replaces it when already there (the POST answer and the
  * real-time event of the same message). `replacing` drops an optimistic placeholder.
@@ -44,8 +47,17 @@ function mapPages(data: ThreadData, fn: (page: ChatThread, index: number) => Cha
 export function upsertMessage(data: ThreadData | undefined, message: ChatMessage, replacing?: string): ThreadData | undefined {
   if (!data || data.pages.length === 0) return data;
   const present = data.pages.some((p) => p.payload.some((m) => m._id === message._id));
+  // our own send's message arriving before its POST answer (by the real-time event): it takes the
+  // place of its placeholder at once, so the thread never shows the message twice
+  const standIn =
+    !present && !replacing && message.direction === 'out' && !isPlaceholder(message)
+      ? data.pages
+          .flatMap((p) => p.payload)
+          .find((m) => isPlaceholder(m) && m.kind === message.kind && (m.text ?? '') === (message.text ?? '') && (m.mediaUrl ?? '') === (message.mediaUrl ?? ''))?._id
+      : undefined;
+  const drop = replacing ?? standIn;
   return mapPages(data, (page, index) => {
-    let payload = replacing ? page.payload.filter((m) => m._id !== replacing) : page.payload;
+    let payload = drop ? page.payload.filter((m) => m._id !== drop) : page.payload;
     if (present) payload = payload.map((m) => (m._id === message._id ? message : m));
     else if (index === 0) payload = [...payload, message].sort(bySentAt);
     return payload === page.payload ? page : { ...page, payload };
