@@ -19,6 +19,7 @@ const requestSchemas = [
   'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
   'metricsFilter', 'audienceIdParams', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
   'googlePhoneParams', 'googleCredentialsInput', 'googleLeadsQuery',
+  'driveUploadQuery', 'driveListQuery', 'driveFilePatch', 'driveIdParams',
 ] as const;
 
 function fieldNames(schema: z.ZodType, out = new Set<string>(), seen = new Set<unknown>()): Set<string> {

@@ -120,6 +120,7 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   filters: 'Filtros',
   first_name: 'Nombres',
   firstName: 'Nombre',
+  folder: 'Carpeta',
   foreignLabelId: 'Etiqueta relacionada',
   formId: 'Id del formulario',
   from: 'Desde',

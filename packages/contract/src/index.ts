@@ -39,3 +39,4 @@ export * from './gravity-forms-api.js';
 export * from './google-people-api.js';
 export * from './comments-api.js';
 export * from './dialogflow-api.js';
+export * from './drive-api.js';
