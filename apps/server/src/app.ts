@@ -43,6 +43,7 @@ import { dialogflowRoutes } from './modules/dialogflow/routes.js';
 import { commentRoutes } from './modules/facebook-comments/routes.js';
 import { facebookLabelRoutes } from './modules/facebook-labels/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
+import { driveRoutes } from './modules/drive/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/analysis/plugin.js';
 import { llmRoutes } from './modules/llm/routes.js';
@@ -169,6 +170,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(commentRoutes);
       await api.register(facebookLabelRoutes);
       await api.register(mailchimpRoutes);
+      await api.register(driveRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

@@ -62,7 +62,8 @@ async function idsByTable(owner: { companyId: string; corporationId: string }, i
   for (const tb of tables) {
     if (tb.owner !== 'company_id') continue;
     const hasId = await t.sql(
-      `select 1 from information_schema.columns where table_schema = 'public' and table_name = $1 and column_name = 'id' and data_type = 'uuid'`,
+      // Drive's ids are random text (the secret of a file's public address, decision 0056)
+      `select 1 from information_schema.columns where table_schema = 'public' and table_name = $1 and column_name = 'id' and (data_type = 'uuid' or table_name = 'drive_files')`,
       [tb.name],
     );
     if (!hasId.length) continue;
@@ -260,6 +261,14 @@ beforeAll(async () => {
       companyId: B.companyId,
     } as never);
   }
+  // and a file in B's Drive (its routes take the file's id in the path)
+  const driveUpload = await t.app.inject({
+    method: 'POST',
+    url: '/api/drive/files?name=matriz.png&folder=Productos',
+    headers: { ...as(b, B.companyId), 'content-type': 'image/png' },
+    payload: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('tenant matrix')]),
+  });
+  expect(driveUpload.statusCode, driveUpload.body).toBeLessThan(300);
   await idsByTable(B, bIds);
   // B's references point at B's own records: a filter that forgot the company would show them
   for (const r of resourceList) {

@@ -71,7 +71,7 @@ export const driveListQuery = z
       .default(24),
     filter: z.string().trim().max(200, 'La búsqueda es demasiado larga').optional(),
     folder: zDriveFolder().optional(),
-    kind: z.enum(driveKinds, { error: 'Elige imagen, video, audio o documento' }).optional(),
+    kind: z.enum(driveKinds, { error: 'Elige un tipo de archivo: imagen, video, audio o documento' }).optional(),
   })
   .strict();
 export type DriveListQuery = z.input<typeof driveListQuery>;
