@@ -13,6 +13,7 @@ import Business from '@mui/icons-material/Business';
 import Category from '@mui/icons-material/Category';
 import CommentsDisabled from '@mui/icons-material/CommentsDisabled';
 import ContactMail from '@mui/icons-material/ContactMail';
+import CloudQueue from '@mui/icons-material/CloudQueue';
 import Contacts from '@mui/icons-material/Contacts';
 import Diversity3 from '@mui/icons-material/Diversity3';
 import DonutLarge from '@mui/icons-material/DonutLarge';
@@ -163,6 +164,8 @@ export const screens: ScreenEntry[] = [
     children: [{ path: 'fallidos', page: () => import('../features/webhooks/dead-letters-page') }],
   },
   { path: '/woocommerce', group: 'integrations', label: 'WooCommerce', icon: ShoppingCart, module: 'integrations', resource: 'woocommerces', load: () => import('./woocommerces') },
+  // Drive: the company's media library, with public addresses for the messages (decision 0056)
+  { path: '/drive', group: 'integrations', label: 'Drive', icon: CloudQueue, module: 'messaging', page: () => import('../features/drive/drive-page') },
   // Genial: electronic invoices of the orders, settings per country (decision 0037)
   { path: '/genial', group: 'integrations', label: 'Genial', icon: ReceiptLong, module: 'integrations', page: () => import('../features/genial/genial-page') },
   // Catálogo y órdenes
