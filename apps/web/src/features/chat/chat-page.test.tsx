@@ -189,8 +189,9 @@ describe('ChatPage: sending', () => {
     const { calls } = serve({ chats: [summary()], messages: {} });
     renderApp(<ChatPage />, { route: `/chat?chatId=${ids.chat1}` });
     await screen.findByTestId('thread-title');
-    await userEvent.click(screen.getByRole('button', { name: 'Adjuntar archivo por enlace' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Adjuntar archivo' });
+    await userEvent.click(screen.getByRole('button', { name: 'Adjuntar' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Por enlace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Adjuntar archivo por enlace' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enviar' }));
     expect(await within(dialog).findByText('Falta el enlace del archivo')).toBeTruthy();
     const url = within(dialog).getByRole('textbox', { name: 'Enlace del archivo' });
@@ -207,6 +208,43 @@ describe('ChatPage: sending', () => {
     expect(await screen.findByRole('link', { name: 'Descargar catalogo.pdf' })).toBeTruthy();
   });
 
+  it('sends a file «Desde Drive» by its public address, as its kind, with the caption', async () => {
+    const pdf = {
+      _id: 'abcdefghijklmnopqrstuvwx',
+      name: 'Lista de precios.pdf',
+      folder: 'Precios',
+      mimeType: 'application/pdf',
+      kind: 'document',
+      size: 20_480,
+      sha256: 'a'.repeat(64),
+      path: '/api/drive/files/abcdefghijklmnopqrstuvwx/Lista%20de%20precios.pdf',
+      url: 'https://mostrador.test/api/drive/files/abcdefghijklmnopqrstuvwx/Lista%20de%20precios.pdf',
+      uploadedBy: null,
+      createdAt: '2026-11-20T15:00:00Z',
+    };
+    const { calls } = serve({
+      chats: [summary()],
+      messages: {},
+      extra: (call) => {
+        if (call.path === '/drive/folders') return { status: 200, body: { payload: [{ name: 'Precios', files: 1 }] } };
+        if (call.path === '/drive/files') return { status: 200, body: pageOf(call.query.get('filter') === 'nada' ? [] : [pdf], { limit: 12 }) };
+        return undefined;
+      },
+    });
+    renderApp(<ChatPage />, { route: `/chat?chatId=${ids.chat1}` });
+    await screen.findByTestId('thread-title');
+    await userEvent.click(screen.getByRole('button', { name: 'Adjuntar' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Desde Drive' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar desde Drive' });
+    expect(await within(dialog).findByRole('button', { name: 'Precios (1)' })).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(await within(dialog).findByRole('option', { name: 'Lista de precios.pdf' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Texto (opcional)' }), 'Nuestros precios');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === `/chats/${ids.chat1}/messages`)).toBe(true));
+    expect(calls.find((c) => c.method === 'POST' && c.path.endsWith('/messages'))?.body).toEqual({ kind: 'document', mediaUrl: pdf.url, text: 'Nuestros precios' });
+  });
+
   it('outside the 24-hour window: shows the banner and does not let free text be sent', async () => {
     const { calls } = serve({ chats: [summary({ windowOpenUntil: new Date(Date.now() - 60_000).toISOString() })], messages: {} });
     renderApp(<ChatPage />, { route: `/chat?chatId=${ids.chat1}` });
@@ -214,7 +252,7 @@ describe('ChatPage: sending', () => {
     expect(banner.textContent).toContain('Pasaron más de 24 horas desde el último mensaje del cliente');
     expect((composer() as HTMLTextAreaElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Adjuntar archivo por enlace' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Adjuntar' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.some((c) => c.method === 'POST' && c.path.endsWith('/messages'))).toBe(false);
   });
 

@@ -73,7 +73,7 @@ describe('Composer: the channel’s state before typing', () => {
     expect(banner.textContent).toContain('plantilla aprobada');
     expect(replyBox().disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Adjuntar archivo por enlace' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Adjuntar' }) as HTMLButtonElement).disabled).toBe(true);
     expect(onSend).not.toHaveBeenCalled();
   });
 

@@ -9,6 +9,8 @@ import {
   sendMessageInput,
 } from '@mostrador/contract';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import CloudQueueIcon from '@mui/icons-material/CloudQueue';
+import LinkIcon from '@mui/icons-material/Link';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import MarkChatReadOutlinedIcon from '@mui/icons-material/MarkChatReadOutlined';
 import SendIcon from '@mui/icons-material/Send';
@@ -22,12 +24,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
 import { type QuickReply, useQuickReplies } from '../hooks/use-composer-data';
@@ -37,6 +41,9 @@ import { filterQuickReplies, insertAt, slashQuery } from '../lib/quick-replies';
 import { channelNames, chatTexts, kindNames } from '../texts';
 import { QuickReplyPicker } from './quick-reply-picker';
 import { TemplatePicker, templatePickerTexts } from './template-picker';
+
+// «Desde Drive» (decision 0056): the picker loads when first opened
+const DrivePicker = lazy(() => import('../../drive/drive-picker').then((m) => ({ default: m.DrivePicker })));
 
 type Errors = Partial<Record<'text' | 'mediaUrl' | 'kind', string>>;
 
@@ -261,6 +268,8 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   };
   const [error, setError] = useState<string>();
   const [attaching, setAttaching] = useState(false);
+  const [attachMenu, setAttachMenu] = useState<HTMLElement | null>(null);
+  const [fromDrive, setFromDrive] = useState(false);
   const [pickingTemplate, setPickingTemplate] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -393,7 +402,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         {!note && (
           <Tooltip title={chatTexts.attach}>
             <span>
-              <IconButton aria-label={chatTexts.attach} onClick={() => setAttaching(true)} disabled={disabled}>
+              <IconButton aria-label={chatTexts.attach} aria-haspopup="menu" onClick={(e) => setAttachMenu(e.currentTarget)} disabled={disabled}>
                 <AttachFileIcon />
               </IconButton>
             </span>
@@ -470,7 +479,47 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         onPick={pick}
       />
       {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} />}
+      <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>
+        <MenuItem
+          onClick={() => {
+            setAttachMenu(null);
+            setFromDrive(true);
+          }}
+        >
+          <ListItemIcon>
+            <CloudQueueIcon fontSize="small" />
+          </ListItemIcon>
+          {chatTexts.attachDrive}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setAttachMenu(null);
+            setAttaching(true);
+          }}
+        >
+          <ListItemIcon>
+            <LinkIcon fontSize="small" />
+          </ListItemIcon>
+          {chatTexts.attachLink}
+        </MenuItem>
+      </Menu>
       <AttachDialog open={attaching} onClose={() => setAttaching(false)} onSend={(body) => void send(body, '')} />
+      {fromDrive && (
+        <Suspense fallback={null}>
+          <DrivePicker
+            open={fromDrive}
+            onClose={() => setFromDrive(false)}
+            title={chatTexts.attachDriveTitle}
+            pickLabel={chatTexts.send}
+            caption
+            onPick={(file, caption) => {
+              setFromDrive(false);
+              // the file's public address, as the link attachment sends one (a document's name is its last segment)
+              void send({ kind: file.kind, mediaUrl: file.url, text: caption.trim() || undefined }, '');
+            }}
+          />
+        </Suspense>
+      )}
     </Box>
   );
 }
