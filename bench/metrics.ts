@@ -141,6 +141,10 @@ await pool.query(
   [company],
 );
 }
+// what the fill's writers staged, in the rollups (migration 0042; a metric call would fold it first too)
+const foldStart = performance.now();
+await pool.query('select mostrador_metrics_fold($1)', [company]);
+if (!reused) console.log(`fold of the fill's staged rollup rows: ${((performance.now() - foldStart) / 1000).toFixed(1)} s`);
 await pool.query('analyze');
 const [{ n: stored }] = (await pool.query<{ n: number }>('select count(*)::int as n from chat_messages where company_id = $1', [company])).rows;
 const [{ n: leadCount }] = (await pool.query<{ n: number }>('select count(*)::int as n from leads where company_id = $1', [company])).rows;

@@ -7,20 +7,22 @@ import type pg from 'pg';
  * `resource_counts`, so the total of an unfiltered list is one primary-key read however
  * many rows the company has (bench/leads-list.ts). A table seen for the first time is
  * counted once while its writers wait (SHARE ROW EXCLUSIVE), then the triggers keep it.
- * Concurrent writers of the same company and resource queue on that counter row until they
- * commit; the writes of one company to one list are not a hot path we need in parallel.
+ * Each backend adds to its own row (`shard` = its pid modulo 64): concurrent writers of one company
+ * and list (a burst of customer messages creating people, leads and chats on four queue lanes) do
+ * not queue on one counter row until each commits; a reader sums the company's rows of the list
+ * (at most 64, one index range). A recount writes shard 0.
  */
 const countFunction = `
 create or replace function mostrador_count_rows() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then
-    insert into resource_counts (company_id, resource, n)
-      select company_id, tg_table_name, count(*) from new_rows group by company_id
-      on conflict (company_id, resource) do update set n = resource_counts.n + excluded.n;
+    insert into resource_counts (company_id, resource, shard, n)
+      select company_id, tg_table_name, pg_backend_pid() % 64, count(*) from new_rows group by company_id
+      on conflict (company_id, resource, shard) do update set n = resource_counts.n + excluded.n;
   else
-    insert into resource_counts (company_id, resource, n)
-      select company_id, tg_table_name, -count(*) from old_rows group by company_id
-      on conflict (company_id, resource) do update set n = resource_counts.n + excluded.n;
+    insert into resource_counts (company_id, resource, shard, n)
+      select company_id, tg_table_name, pg_backend_pid() % 64, -count(*) from old_rows group by company_id
+      on conflict (company_id, resource, shard) do update set n = resource_counts.n + excluded.n;
   end if;
   return null;
 end $$`;

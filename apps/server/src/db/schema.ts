@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * One PostgreSQL schema for both PGlite and PostgreSQL (ARCHITECTURE §3).
@@ -166,7 +166,12 @@ export const resourceCounts = pgTable(
   {
     companyId: uuid('company_id').notNull(),
     resource: text('resource').notNull(),
+    /**
+     * Concurrent writers add to different rows (the backend's, `pg_backend_pid() % 64`), so the
+     * inbound burst's new people, leads and chats do not queue on one row per list; readers sum.
+     */
+    shard: smallint('shard').notNull().default(0),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.resource] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.resource, t.shard] })],
 );

@@ -339,7 +339,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
 
   /** The unfiltered total: the trigger-kept counter (db/counters.ts). */
   const counterOf = (companyId: unknown) =>
-    sql`(select ${resourceCounts.n} from ${resourceCounts} where ${resourceCounts.companyId} = ${companyId} and ${resourceCounts.resource} = ${tableName})`;
+    sql`(select sum(${resourceCounts.n})::int from ${resourceCounts} where ${resourceCounts.companyId} = ${companyId} and ${resourceCounts.resource} = ${tableName})`;
 
   type PageRow = Record<string, unknown> & { id: string; json?: string; cursorKey: string | null; listTotal: number | null };
   /**

@@ -267,7 +267,7 @@ export async function inboxCounts(db: Db, companyId: string, q: InboxFilters, sc
   // each tab is an index range of (company_id, agente_id, last_message_at, id) unless a filter reads the lead
   const from = lead ? sql`chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id` : sql`chats c`;
   const mine = scope.me ? sql`(select count(*)::int from ${from} where ${where} and c.agente_id = ${scope.me}::uuid)` : sql`0`;
-  const all = narrowed ? sql`(select count(*)::int from ${from} where ${where})` : sql`(select n from resource_counts where company_id = ${companyId} and resource = 'chats')`;
+  const all = narrowed ? sql`(select count(*)::int from ${from} where ${where})` : sql`(select sum(n)::int from resource_counts where company_id = ${companyId} and resource = 'chats')`;
   const [row] = await rowsOf<{ mine: number; unassigned: number; all: number }>(
     db,
     sql`select ${mine} as mine, (select count(*)::int from ${from} where ${where} and c.agente_id is null) as unassigned, ${all} as all`,
@@ -302,7 +302,7 @@ export async function inboxPage(
     ? lead
       ? sql`(select count(*)::int from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where})`
       : sql`(select count(*)::int from chats c where ${where})`
-    : sql`(select n from resource_counts where company_id = ${companyId} and resource = 'chats')`;
+    : sql`(select sum(n)::int from resource_counts where company_id = ${companyId} and resource = 'chats')`;
   const pageWhere = q.cursor ? sql`${where} and ${afterChat(q.cursor)}` : where;
   const rows = await rowsOf<SummaryRow & { list_total: number | null }>(
     db,

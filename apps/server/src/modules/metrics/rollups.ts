@@ -4,7 +4,7 @@ import { countryTimezone, validTimezone } from '../leads/summary.js';
 
 /**
  * The metrics rollups' upkeep (decision 0045). Triggers keep them in step with their sources
- * (migrations 0023–0026); this rebuilds them from scratch — for repair (`npm run
+ * (migrations 0023–0026, staged since 0042 and folded here); this rebuilds them from scratch — for repair (`npm run
  * metrics:rebuild`), and when a company's time zone changed since its rollups were written (their
  * days are that zone's days): the metric calls check it on every read.
  */
@@ -17,11 +17,33 @@ export async function rebuildCompanyMetrics(db: Db, companyId: string, timezone:
   });
 }
 
-/** The zone a company counts its days in (as timezoneOf), and the one its rollups are in (absent: none yet). */
-async function zonesOf(db: Pick<Db, 'execute'>, companyId: string): Promise<{ wanted: string; rollups?: string } | undefined> {
+/**
+ * Writers stage their rollup rows; this moves them into the rollups (migration 0042). The metric
+ * calls fold their company before they read; a job folds every company each minute, so the staging
+ * stays small between calls.
+ */
+export const METRICS_FOLD_QUEUE = 'metrics.fold';
+
+/** Folds every company that has staged rows, one at a time; returns how many. */
+export async function foldMetrics(db: Pick<Db, 'execute'>): Promise<number> {
+  const companies = await rowsOf<{ company_id: string }>(
+    db,
+    sql`select company_id from metrics_messages_daily_pending union select company_id from metrics_chat_months_pending
+        union select company_id from metrics_entities_daily_pending union select company_id from metrics_analyses_daily_pending
+        union select company_id from metrics_sales_daily_pending`,
+  );
+  for (const { company_id } of companies) await db.execute(sql`select mostrador_metrics_fold(${company_id}::uuid)`);
+  return companies.length;
+}
+
+/**
+ * The zone a company counts its days in (as timezoneOf), and the one its rollups are in (absent:
+ * none yet). `fold`: the company's staged rollup rows are folded in the same round trip.
+ */
+async function zonesOf(db: Pick<Db, 'execute'>, companyId: string, fold = false): Promise<{ wanted: string; rollups?: string } | undefined> {
   const [row] = await rowsOf<{ settings: { timezone?: string } | null; country: string; rollups: string | null }>(
     db,
-    sql`select co.settings, co.country, mc.timezone as rollups
+    sql`select co.settings, co.country, mc.timezone as rollups${fold ? sql`, mostrador_metrics_fold(co.id) as folded` : sql``}
           from companies co left join metrics_companies mc on mc.company_id = co.id where co.id = ${companyId}`,
   );
   if (!row) return undefined;
@@ -46,7 +68,8 @@ export async function rebuildIfStale(db: Db, companyId: string): Promise<void> {
  * rebuild takes about a minute) and answer in their zone meanwhile — the answer says which.
  */
 export async function metricsZone(db: Db, companyId: string, queueRebuild: () => Promise<unknown>): Promise<string> {
-  const zones = await zonesOf(db, companyId);
+  // what the company's writers staged is folded first: the call reads all that has committed
+  const zones = await zonesOf(db, companyId, true);
   if (!zones) return 'America/Lima';
   if (zones.rollups === zones.wanted) return zones.wanted;
   if (zones.rollups === undefined) {

@@ -5,7 +5,7 @@ import { rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { type MetricContext, metricDefinitions } from './definitions.js';
-import { METRICS_REBUILD_QUEUE, metricsZone, rebuildIfStale } from './rollups.js';
+import { foldMetrics, METRICS_FOLD_QUEUE, METRICS_REBUILD_QUEUE, metricsZone, rebuildIfStale } from './rollups.js';
 import { windowOf } from './window.js';
 
 const permission = { permission: { module: 'metrics' as const, action: 'read' as const } };
@@ -20,6 +20,9 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   // a company whose zone changed: its rollups rebuilt in the new one, once (decision 0045)
   app.jobs.define<{ companyId: string }>(METRICS_REBUILD_QUEUE, ({ companyId }) => rebuildIfStale(db, companyId), { expireInSeconds: 1800 });
+  // what writers staged is folded into the rollups each minute (the calls fold their company first anyway)
+  app.jobs.define(METRICS_FOLD_QUEUE, async () => void (await foldMetrics(db)), { expireInSeconds: 300 });
+  app.jobs.every(METRICS_FOLD_QUEUE, '* * * * *');
 
   async function answer(name: MetricName, companyId: string, filter: MetricContext['filter']) {
     const allowed = metricFilters[name];
