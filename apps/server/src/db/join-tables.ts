@@ -432,3 +432,45 @@ export const commentReplies = pgTable(
     index('comment_replies_person_post_idx').on(t.companyId, t.postId, t.authorId),
   ],
 );
+
+/**
+ * The page's Messenger labels on people (decision 0057, «Etiquetas en las personas»): one row per
+ * company, page label and person (PSID), what Mostrador wants (`wanted`: the lead has a Mostrador
+ * label linked to that page label) and what Facebook was last told (`applied`). The leads' trigger
+ * (migration 0043) writes `wanted` in the transaction that changes the lead's labels and marks the
+ * row due; the facebook-labels job sends `POST` or `DELETE /{label-id}/label` while the two differ,
+ * so an apply undone before it was sent sends nothing, and one undone while it was being sent is
+ * followed by its removal. A failure keeps Facebook's reason in Spanish: retried later
+ * (`due_at`) when it may pass (token, permission, throttling, no answer), else kept until the
+ * label changes again or someone asks to retry.
+ */
+export const facebookLabelPeople = pgTable(
+  'facebook_label_people',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The page label's id at Facebook. */
+    pageLabelId: text('page_label_id').notNull(),
+    /** The person's page-scoped id. */
+    psid: text('psid').notNull(),
+    leadId: uuid('lead_id').references(() => leadsTable.id, { onDelete: 'set null' }),
+    wanted: boolean('wanted').notNull(),
+    applied: boolean('applied').notNull().default(false),
+    /** When to send next; null: nothing to send (settled, or failed for good). */
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    /** When a worker took it (a crashed worker's claim expires). */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    /** Facebook's refusal of the last try, in Spanish (null once sent). */
+    reason: text('reason'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.pageLabelId, t.psid] }),
+    index('facebook_label_people_due_idx').on(t.dueAt).where(sql`due_at is not null`),
+    index('facebook_label_people_failed_idx').on(t.companyId, t.failedAt).where(sql`reason is not null`),
+  ],
+);
