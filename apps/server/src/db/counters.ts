@@ -1,4 +1,4 @@
-import { tableNameOf, resourceList } from '@mostrador/contract';
+import { resourceList, tableNameOf } from '@mostrador/contract';
 import type pg from 'pg';
 
 /**

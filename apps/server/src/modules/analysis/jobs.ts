@@ -36,9 +36,19 @@ const isForeignKeyViolation = (error: unknown) => {
  * company's one job of that slot of `seconds` (the messages that arrive meanwhile are read by it).
  * Never throws: the inbox must not wait on the analysis.
  */
+/** The debounce slot each company was last woken in, per queue (a process sends each slot's job once). */
+const wokenIn = new WeakMap<object, Map<string, number>>();
+
 export async function wakeAnalysis(jobs: Pick<JobQueue, 'send'>, log: { error: (obj: unknown, msg?: string) => void }, companyId: string, seconds: number) {
+  // pg-boss keeps one job per company and slot of `seconds` (singletonSeconds) and drops the rest;
+  // a burst's other messages of the slot need not ask it again (one insert saved per message)
+  const slot = Math.floor(Date.now() / 1000 / Math.max(seconds, 1));
+  const slots = wokenIn.get(jobs) ?? new Map<string, number>();
+  wokenIn.set(jobs, slots);
+  if (slots.get(companyId) === slot) return;
   await jobs
     .send(ANALYSIS_QUEUE, { companyId }, { singletonKey: companyId, singletonSeconds: seconds, startAfter: seconds })
+    .then(() => slots.set(companyId, slot))
     .catch((error: unknown) => log.error({ err: error, companyId }, 'no se pudo encolar el análisis'));
 }
 

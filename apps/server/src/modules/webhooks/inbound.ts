@@ -30,7 +30,6 @@ export const platformOf = (provider: Provider): LeadPlatform & ('facebook' | 'wh
 const fallbackName = (provider: Provider, from: string) =>
   `${provider === 'whatsapp' ? 'WhatsApp' : provider === 'messenger' ? 'Messenger' : 'Instagram'} ${from.slice(-4)}`;
 
-type Row = Record<string, unknown>;
 /** Serialises work on one key inside the transaction (two deliveries of one person, one phone). */
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 
@@ -128,15 +127,17 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
 
       await lockOn(tx, `${c}:${platform}:${m.from}`);
       // the lead: by the person's platform id, else (WhatsApp) by the normalised phone, else new
-      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null }>(
+      // the person as last seen: their lead and chat, when both still exist (one round trip)
+      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null; lead: string | null; name: string; clean_lead_id: string | null; chat: string | null }>(
         tx,
-        sql`select lead_id, chat_id from lead_identities where company_id = ${c} and platform = ${platform} and platform_user_id = ${m.from}`,
+        sql`select i.lead_id, i.chat_id, l.id as lead, l.name, l.clean_lead_id, ch.id as chat
+              from lead_identities i
+              left join leads l on l.company_id = i.company_id and l.id = i.lead_id
+              left join chats ch on ch.company_id = i.company_id and ch.id = i.chat_id
+             where i.company_id = ${c} and i.platform = ${platform} and i.platform_user_id = ${m.from}`,
       );
-      let [lead] = identity
-        ? await rowsOf<{ id: string; name: string; clean_lead_id: string | null }>(
-            tx,
-            sql`select id, name, clean_lead_id from leads where company_id = ${c} and id = ${identity.lead_id}`,
-          )
+      let [lead]: Array<{ id: string; name: string; clean_lead_id: string | null }> = identity?.lead
+        ? [{ id: identity.lead, name: identity.name, clean_lead_id: identity.clean_lead_id }]
         : [];
       if (!lead && phone) {
         [lead] = await rowsOf(
@@ -173,18 +174,16 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       }
 
       // the chat: one per lead and platform
-      let chatId = identity?.chat_id ?? undefined;
-      if (chatId) {
-        const [chat] = await rowsOf(tx, sql`select id from chats where company_id = ${c} and id = ${chatId}`);
-        if (!chat) chatId = undefined;
-      }
+      let chatId = identity?.chat ?? undefined;
       if (!chatId) {
         const input = resources.chats.input.parse({ contactName: lead.name, platform, leadId: lead.id, status: 'open', unreadCount: 0 });
         chatId = (await chats.create(tx, tenant, input))._id;
       }
-      await tx.execute(sql`insert into lead_identities (company_id, platform, platform_user_id, lead_id, chat_id)
-          values (${c}, ${platform}, ${m.from}, ${lead.id}, ${chatId})
-          on conflict (company_id, platform, platform_user_id) do update set lead_id = excluded.lead_id, chat_id = excluded.chat_id`);
+      if (identity?.lead_id !== lead.id || identity.chat_id !== chatId) {
+        await tx.execute(sql`insert into lead_identities (company_id, platform, platform_user_id, lead_id, chat_id)
+            values (${c}, ${platform}, ${m.from}, ${lead.id}, ${chatId})
+            on conflict (company_id, platform, platform_user_id) do update set lead_id = excluded.lead_id, chat_id = excluded.chat_id`);
+      }
 
       // the message, once per provider id
       const [inserted] = await rowsOf<{ id: string }>(
