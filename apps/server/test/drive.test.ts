@@ -3,6 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DriveFileOut, DriveFoldersOut, DriveUploadOut, Page } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sniff } from '../src/modules/drive/sniff.js';
+import { demoDriveFiles } from '../src/seed/demo-drive.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -63,7 +65,7 @@ describe('uploading', () => {
     expect(file.url).toBe(`${t.app.settings.publicUrl}${file.path}`);
     expect(file.uploadedBy?.name).toBeTruthy();
     expect(existsSync(bytesOf(peru, file.sha256))).toBe(true);
-    const listed = await list('?filter=zapatilla');
+    const listed = await list(`?filter=${encodeURIComponent('zapatilla roja')}`);
     expect(listed.payload.map((f) => f._id)).toEqual([file._id]);
   });
 
@@ -213,3 +215,26 @@ describe('tenancy', () => {
     expect((await t.app.inject({ method: 'GET', url: file.path })).statusCode).toBe(200);
   });
 });
+
+describe("the demo's Drive", () => {
+  it('has the products, catalogues and price lists in their folders, served from this server', async () => {
+    const folders = ((await call('GET', '/drive/folders')).json() as DriveFoldersOut).payload;
+    const products = demoDriveFiles().filter((f) => f.folder === 'Productos').length;
+    expect(folders.find((f) => f.name === 'Productos')?.files).toBeGreaterThanOrEqual(products);
+    expect(folders.find((f) => f.name === 'Catálogos')?.files).toBeGreaterThanOrEqual(2);
+    expect(folders.find((f) => f.name === 'Precios')?.files).toBeGreaterThanOrEqual(2);
+    const [prices] = (await list(`?filter=${encodeURIComponent('Lista de precios noviembre')}`)).payload;
+    expect(prices).toMatchObject({ mimeType: 'application/pdf', kind: 'document', folder: 'Precios', uploadedBy: { name: 'Ana Administradora' } });
+    const served = await t.app.inject({ method: 'GET', url: prices.path });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('application/pdf');
+    expect(served.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const [photo] = (await list(`?folder=Productos&filter=${encodeURIComponent('Inca Kola')}`)).payload;
+    expect((await t.app.inject({ method: 'GET', url: photo.path })).headers['content-type']).toBe('image/png');
+    // Demo Chile has the packshots; each demo file is what its bytes say it is
+    const chile = admin.company('Demo Chile');
+    expect((await list('?folder=Productos', admin, chile)).totalDocs).toBe(products);
+    for (const f of demoDriveFiles()) expect({ name: f.name, mime: sniff(f.bytes.subarray(0, 65536), f.name)?.mimeType }).toEqual({ name: f.name, mime: f.mimeType });
+  });
+});
+

@@ -116,6 +116,9 @@ const clothes: DemoProduct[] = [
   { name: 'Taza cerámica Mostrador', sku: 'TAZA-M', price: 25.0, stock: 4, brand: 'Andina Textil', category: 'Ropa', shape: 'taza', hex: '28156c', description: 'Taza de 350 ml para tu café de la mañana' },
 ];
 
+/** Every product of the demo's catalogue (Drive's demo packshots are drawn from them, decision 0056). */
+export const demoProducts: readonly DemoProduct[] = [...drinks, ...groceries, ...sweets, ...care, ...clothes];
+
 /**
  * The origin the seed writes into picture links (imageUrl must be an absolute link). The shop
  * and the staff screens show any link under /api/product-images/ from their own origin, so the

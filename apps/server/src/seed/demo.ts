@@ -1,7 +1,7 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import { corporations } from '../db/schema.js';
+import { corporations, users } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 import { seedDemoAssignment, seedDemoLabelRoutes } from './demo-assignment.js';
 import { seedDemoCatalog } from './demo-catalog.js';
@@ -22,6 +22,7 @@ import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
 import { seedDemoComments } from './demo-comments.js';
 import { seedDemoDialogflow } from './demo-dialogflow.js';
+import { seedDemoDrive } from './demo-drive.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -92,6 +93,11 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoDialogflow(tx, peru.id, secrets);
     // labels routed to agents (/etiquetas-y-agentes, decision 0054): last, so the seeded leads stay as dealt
     await seedDemoLabelRoutes(tx, peru.id);
+    // Drive (decision 0056): the products' packshots, catalogues and price lists; Chile the packshots
+    const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, 'admin@demo.com'));
+    await seedDemoDrive(tx, peru.id, admin?.id ?? null);
+    const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
+    if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {
       slug: 'acme',
       name: 'Acme',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -15,6 +15,8 @@ export interface DriveStorage {
   stage(): Promise<{ stream: WriteStream; discard(): Promise<void>; path: string }>;
   /** Moves a finished staging file into place as the company's bytes of `sha256`. */
   keep(companyId: string, sha256: string, staged: string): Promise<void>;
+  /** Writes bytes already in memory (the demo's files) as the company's bytes of `sha256`. */
+  write(companyId: string, sha256: string, bytes: Buffer): Promise<void>;
   /** The bytes, or part of them (inclusive range). */
   read(companyId: string, sha256: string, range?: { start: number; end: number }): Readable;
   exists(companyId: string, sha256: string): Promise<boolean>;
@@ -54,6 +56,12 @@ export function fileStorage(dataDir: string): DriveStorage {
       const target = fileOf(companyId, sha256);
       await mkdir(path.dirname(target), { recursive: true });
       await rename(staged, target);
+    },
+    async write(companyId, sha256, bytes) {
+      await mkdir(staging, { recursive: true });
+      const file = path.join(staging, randomBytes(12).toString('hex'));
+      await writeFile(file, bytes, { flag: 'wx' });
+      await this.keep(companyId, sha256, file);
     },
     read(companyId, sha256, range) {
       return createReadStream(fileOf(companyId, sha256), range);
