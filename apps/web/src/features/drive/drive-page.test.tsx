@@ -79,7 +79,7 @@ describe('/drive', () => {
     await waitFor(() => expect(calls.some((c) => c.path === '/drive/files' && c.query.get('filter') === 'zapa')).toBe(true));
 
     // the list view shows the same files as rows
-    await user.click(screen.getByRole('button', { name: 'Lista' }));
+    await user.click(screen.getByRole('button', { name: 'Ver como lista' }));
     const table = await screen.findByRole('table', { name: 'Archivos' });
     expect(within(table).getByText('Zapatilla roja.png')).toBeTruthy();
   });

@@ -286,10 +286,10 @@ export function DrivePage() {
           }}
         />
         <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v) => v && setView(v)} aria-label="Vista">
-          <ToggleButton value="grid" aria-label="Cuadrícula">
+          <ToggleButton value="grid" aria-label="Ver en cuadrícula">
             <GridViewIcon fontSize="small" />
           </ToggleButton>
-          <ToggleButton value="list" aria-label="Lista">
+          <ToggleButton value="list" aria-label="Ver como lista">
             <ViewListIcon fontSize="small" />
           </ToggleButton>
         </ToggleButtonGroup>
@@ -350,8 +350,11 @@ export function DrivePage() {
                   <Typography variant="caption" color="text.secondary" component="div" noWrap>
                     {describeFile(file)}
                   </Typography>
-                  <Typography variant="caption" color="text.secondary" component="div" noWrap title={`${uploader(file)} · ${formatInstant(file.createdAt)}`}>
-                    {uploader(file)} · {formatInstant(file.createdAt)}
+                  <Typography variant="caption" color="text.secondary" component="div" noWrap title={uploader(file)}>
+                    {uploader(file)}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary" component="div" noWrap>
+                    {formatInstant(file.createdAt)}
                   </Typography>
                   {file.folder && folder === undefined && <Chip size="small" label={file.folder} sx={{ mt: 0.5, maxWidth: '100%' }} />}
                 </Box>
@@ -371,13 +374,17 @@ export function DrivePage() {
                 <TableCell>Tamaño</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>Subido por</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>Fecha</TableCell>
-                <TableCell align="right">Acciones</TableCell>
+                <TableCell align="right">
+                  <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                    Acciones
+                  </Box>
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {rows.map((file) => (
                 <TableRow key={file._id}>
-                  <TableCell sx={{ maxWidth: 280 }}>
+                  <TableCell sx={{ maxWidth: { xs: 150, sm: 280 } }}>
                     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
                       {file.kind === 'image' ? (
                         <Box component="img" src={file.path} alt="" loading="lazy" sx={{ width: 32, height: 32, objectFit: 'cover', borderRadius: 0.5, flexShrink: 0 }} />

@@ -154,7 +154,7 @@ export function DrivePicker({
           <Pagination count={files.data?.totalPages} page={page} onChange={(_, p) => setPage(p)} size="small" sx={{ justifySelf: 'center' }} />
         )}
         {caption && chosen && (
-          <TextField label="Texto (opcional)" value={text} onChange={(e) => setText(e.target.value)} multiline minRows={1} maxRows={4} size="small" />
+          <TextField label="Texto (opcional)" value={text} onChange={(e) => setText(e.target.value)} multiline minRows={1} maxRows={4} size="small" sx={{ mt: 1 }} />
         )}
       </DialogContent>
       <DialogActions>
