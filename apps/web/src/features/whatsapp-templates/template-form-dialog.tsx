@@ -27,13 +27,16 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { WhatsappTemplatePreview } from '../../components/ui/whatsapp-template-preview';
 import { ApiError } from '../../lib/api-client';
 import { fieldErrorsOf } from '../../lib/use-schema-form';
 import { texts } from './texts';
 
 type HeaderChoice = 'NONE' | TemplateHeaderFormat;
+// the header's example file «Desde Drive» (decision 0056): the picker loads when first opened
+const DrivePicker = lazy(() => import('../drive/drive-picker').then((m) => ({ default: m.DrivePicker })));
+const driveKindOf = { IMAGE: 'image', VIDEO: 'video', DOCUMENT: 'document' } as const;
 interface ButtonDraft {
   type: TemplateButtonType;
   text: string;
@@ -113,6 +116,7 @@ export function TemplateFormDialog({ open, onClose, onSubmit }: TemplateFormDial
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const [fromDrive, setFromDrive] = useState(false);
   const fullScreen = useMediaQuery('(max-width:600px)');
 
   useEffect(() => {
@@ -235,15 +239,34 @@ export function TemplateFormDialog({ open, onClose, onSubmit }: TemplateFormDial
               </Box>
             )}
             {d.header !== 'NONE' && d.header !== 'TEXT' && (
-              <TextField
-                label={texts.mediaUrl}
-                value={d.mediaUrl}
-                onChange={(e) => set('mediaUrl', e.target.value)}
-                error={!!errors['header.mediaUrl']}
-                helperText={errors['header.mediaUrl'] ?? texts.mediaUrlHelp}
-                placeholder="https://"
-                inputMode="url"
-              />
+              <Box sx={{ display: 'grid', gap: 1 }}>
+                <TextField
+                  label={texts.mediaUrl}
+                  value={d.mediaUrl}
+                  onChange={(e) => set('mediaUrl', e.target.value)}
+                  error={!!errors['header.mediaUrl']}
+                  helperText={errors['header.mediaUrl'] ?? texts.mediaUrlHelp}
+                  placeholder="https://"
+                  inputMode="url"
+                />
+                <Button size="small" sx={{ justifySelf: 'start' }} onClick={() => setFromDrive(true)}>
+                  {texts.mediaFromDrive}
+                </Button>
+                {fromDrive && (
+                  <Suspense fallback={null}>
+                    <DrivePicker
+                      open={fromDrive}
+                      onClose={() => setFromDrive(false)}
+                      kind={driveKindOf[d.header as keyof typeof driveKindOf]}
+                      title={texts.mediaFromDrive}
+                      onPick={(file) => {
+                        set('mediaUrl', file.url);
+                        setFromDrive(false);
+                      }}
+                    />
+                  </Suspense>
+                )}
+              </Box>
             )}
 
             <Typography variant="subtitle2" component="h3" sx={{ mt: 1 }}>

@@ -108,6 +108,42 @@ describe('/mensajes_de_plantilla', () => {
     const post = calls.find((c) => c.method === 'POST') as FakeCall;
     expect(post.body).toMatchObject({ name: 'aviso_pedido', language: 'es_PE', category: 'UTILITY', body: 'Hola {{1}}, tu pedido {{2}} salió.', bodyExamples: ['María', 'A-1024'], variableFields: ['', ''] });
   });
+
+  it('an image header takes its example file from Drive, among the images only', async () => {
+    const user = userEvent.setup();
+    const photo = {
+      _id: 'abcdefghijklmnopqrstuvwx',
+      name: 'Oferta.png',
+      folder: 'Productos',
+      mimeType: 'image/png',
+      kind: 'image',
+      size: 8_000,
+      sha256: 'a'.repeat(64),
+      path: '/api/drive/files/abcdefghijklmnopqrstuvwx/Oferta.png',
+      url: 'https://mostrador.test/api/drive/files/abcdefghijklmnopqrstuvwx/Oferta.png',
+      uploadedBy: null,
+      createdAt: '2026-11-20T15:00:00Z',
+    };
+    const { calls } = fakeApi((call: FakeCall) => {
+      if (call.path === '/permissions') return permissions;
+      if (call.method === 'GET' && call.path === '/whatsapp-templates') return { status: 200, body: listOf([]) };
+      if (call.path === '/drive/folders') return { status: 200, body: { payload: [{ name: 'Productos', files: 1 }] } };
+      if (call.path === '/drive/files') return { status: 200, body: pageOf([photo]) };
+      return undefined;
+    });
+    renderApp(<TemplatesPage />, { route: '/mensajes_de_plantilla' });
+    await screen.findByTestId('templates-empty', undefined, { timeout: 10_000 });
+    await user.click(screen.getByRole('button', { name: 'Nueva plantilla' }));
+    const form = screen.getByRole('form', { name: 'Nueva plantilla de WhatsApp' });
+    await user.click(within(form).getByRole('combobox', { name: 'Tipo de encabezado' }));
+    await user.click(await screen.findByRole('option', { name: 'Imagen' }));
+    await user.click(within(form).getByRole('button', { name: 'Elegir desde Drive' }));
+    const picker = await screen.findByRole('dialog', { name: 'Elegir desde Drive' }, { timeout: 10_000 });
+    await user.click(await within(picker).findByRole('option', { name: 'Oferta.png' }));
+    await user.click(within(picker).getByRole('button', { name: 'Elegir' }));
+    await waitFor(() => expect((within(form).getByRole('textbox', { name: 'Enlace del archivo de ejemplo' }) as HTMLInputElement).value).toBe(photo.url));
+    expect(calls.filter((c) => c.path === '/drive/files').every((c) => c.query.get('kind') === 'image')).toBe(true);
+  });
 });
 
 describe('Composer: a template when the window is closed', () => {

@@ -45,6 +45,7 @@ export const texts = {
   headerTextHelp: 'admite una variable {{1}}',
   mediaUrl: 'Enlace del archivo de ejemplo',
   mediaUrlHelp: 'Un enlace público: Meta lo usa para revisarla y se envía con la plantilla',
+  mediaFromDrive: 'Elegir desde Drive',
   bodySection: 'Cuerpo',
   body: 'Texto del mensaje',
   bodyHelp: 'variables: {{1}}, {{2}}… en orden, sin saltos',
