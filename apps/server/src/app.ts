@@ -41,6 +41,7 @@ import { redactedRequest } from './lib/log-redact.js';
 import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
 import { dialogflowRoutes } from './modules/dialogflow/routes.js';
 import { commentRoutes } from './modules/facebook-comments/routes.js';
+import { facebookLabelWake } from './modules/facebook-labels/people.js';
 import { facebookLabelRoutes } from './modules/facebook-labels/routes.js';
 import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { driveRoutes } from './modules/drive/routes.js';
@@ -134,6 +135,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   await app.register(authPlugin);
   // a request naming another agent's lead or chat is a 404 for a caller who sees only their own (decision 0026)
   await app.register(rowScopePlugin);
+  // a write that labelled a Messenger lead wakes the job that puts the page's label on the person (decision 0057)
+  await app.register(facebookLabelWake);
 
   await app.register(
     async (api) => {

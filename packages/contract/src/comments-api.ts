@@ -85,3 +85,41 @@ export const facebookLabelSyncOut = z.object({
   pageLabels: z.number().int(),
 });
 export type FacebookLabelSyncOut = z.infer<typeof facebookLabelSyncOut>;
+
+/**
+ * GET /facebook-labels/people (/etiquetas-facebook, decision 0057): each page label on people at
+ * Facebook — how many it is on, how many changes wait to be sent — and the last refusals with
+ * Facebook's reason in Spanish (whether it is tried again by itself).
+ */
+export const facebookLabelPeopleOut = z.object({
+  labels: z.array(
+    z.object({
+      /** The page label's id at Facebook. */
+      facebookLabelId: z.string(),
+      /** People it is on at Facebook (put by Mostrador). */
+      applied: z.number().int(),
+      /** Puts and removals waiting to be sent (a refusal being retried included). */
+      pending: z.number().int(),
+      /** Refused for good (until the label changes again or «Reintentar»). */
+      failed: z.number().int(),
+    }),
+  ),
+  failures: z.array(
+    z.object({
+      facebookLabelId: z.string(),
+      leadId: z.string().optional(),
+      leadName: z.string().optional(),
+      /** put: the label was being put on the person; remove: taken off. */
+      action: z.enum(['put', 'remove']),
+      reason: z.string(),
+      at: z.string(),
+      /** Tried again by itself later (token, permission, throttling, no answer). */
+      retrying: z.boolean(),
+    }),
+  ),
+});
+export type FacebookLabelPeopleOut = z.infer<typeof facebookLabelPeopleOut>;
+
+/** POST /facebook-labels/people/retry: the refused puts and removals tried again now. */
+export const facebookLabelRetryOut = z.object({ msg: z.string(), retried: z.number().int() });
+export type FacebookLabelRetryOut = z.infer<typeof facebookLabelRetryOut>;

@@ -8,6 +8,12 @@ import type { FakeGraphRoute } from './meta.js';
  *
  * `GET /v21.0/{page-id}/custom_labels?fields=page_label_name&limit=…&after=…`,
  * `POST /v21.0/{page-id}/custom_labels` `{page_label_name}` → `{id}`.
+ *
+ * A label on a person: `POST /v21.0/{label-id}/label` `{user}` and `DELETE /v21.0/{label-id}/label?user=…`
+ * → `{success: true}` (repeating either is harmless), checking the token is the label's page's
+ * (190 for a token of no page; a label unknown, or another page's, answers 100/33 as Graph does
+ * for an object the token cannot see), `user` given and a person of that page (100/2018001 else),
+ * and answering the page's rate limit (code 32) while `throttled` lasts.
  */
 export interface FakeLabels {
   route: FakeGraphRoute;
@@ -16,13 +22,62 @@ export interface FakeLabels {
   /** Pages that have not accepted the Page Contact Terms. */
   noTerms: Set<string>;
   calls: Array<{ method: string; pageId: string; authorization?: string; body: unknown }>;
+  /** The people (PSIDs) who wrote to each page. */
+  psids: Map<string, Set<string>>;
+  /** The people each label is on (label id → PSIDs). */
+  people: Map<string, Set<string>>;
+  /** The label calls on people, in order: `put` or `remove`, label, PSID, answer status. */
+  tags: Array<{ action: 'put' | 'remove'; labelId: string; psid: string; authorization?: string; status: number }>;
+  /** Pages over their call budget: their label calls answer code 32 (the next `n` calls). */
+  throttled: Map<string, number>;
 }
 
 let seq = 0;
 
 export function fakeLabels(tokens: Record<string, string>): FakeLabels {
-  const state: FakeLabels = { route: () => false, labels: new Map(), noTerms: new Set(), calls: [] };
-  state.route = ({ method, path, body, headers }, { json, graphError }) => {
+  const state: FakeLabels = { route: () => false, labels: new Map(), noTerms: new Set(), calls: [], psids: new Map(), people: new Map(), tags: [], throttled: new Map() };
+  const tag: FakeGraphRoute = ({ method, path, body, headers }, { json, graphError }) => {
+    const match = path.match(/^\/v21\.0\/(\d+)\/label(?:\?(.*))?$/);
+    if (!match || (method !== 'POST' && method !== 'DELETE')) return false;
+    const [, labelId, query = ''] = match;
+    const authorization = typeof headers.authorization === 'string' ? headers.authorization : undefined;
+    const psid = method === 'POST' ? (body as { user?: unknown } | undefined)?.user : new URLSearchParams(query).get('user');
+    const entry = { action: method === 'POST' ? ('put' as const) : ('remove' as const), labelId, psid: String(psid ?? ''), authorization, status: 200 };
+    state.tags.push(entry);
+    const fail = (status: number, error: object) => {
+      entry.status = status;
+      graphError(status, error);
+      return true;
+    };
+    const tokenPage = Object.entries(tokens).find(([, t]) => authorization === `Bearer ${t}`)?.[0];
+    if (!tokenPage) return fail(401, { message: 'Error validating access token: Session has expired', code: 190, error_subcode: 463 });
+    const owner = [...state.labels].find(([, labels]) => labels.some((l) => l.id === labelId))?.[0];
+    if (owner !== tokenPage) {
+      return fail(400, {
+        message: `Unsupported post request. Object with ID '${labelId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      });
+    }
+    if (state.noTerms.has(owner)) return fail(403, { message: '(#10) To use this API, the page must accept the Page Contact Terms', code: 10 });
+    const budget = state.throttled.get(owner) ?? 0;
+    if (budget > 0) {
+      state.throttled.set(owner, budget - 1);
+      return fail(400, { message: '(#32) Page request limit reached', code: 32 });
+    }
+    if (typeof psid !== 'string' || !psid) return fail(400, { message: '(#100) The parameter user is required', code: 100 });
+    if (!state.psids.get(owner)?.has(psid)) return fail(400, { message: '(#100) No matching user found', code: 100, error_subcode: 2018001 });
+    const on = state.people.get(labelId) ?? state.people.set(labelId, new Set()).get(labelId) ?? new Set<string>();
+    if (method === 'POST') on.add(psid);
+    else on.delete(psid);
+    json(200, { success: true });
+    return true;
+  };
+  state.route = (call, answer) => {
+    if (tag(call, answer)) return true;
+    const { method, path, body, headers } = call;
+    const { json, graphError } = answer;
     const match = path.match(/^\/v21\.0\/(\d+)\/custom_labels(?:\?(.*))?$/);
     if (!match) return false;
     const [, pageId, query = ''] = match;
