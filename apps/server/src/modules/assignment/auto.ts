@@ -16,18 +16,20 @@ type Row = Record<string, unknown>;
  * two arrivals never take the same turn. Answers the agent dealt, if any.
  */
 export async function assignChat(tx: Db, companyId: string, chatId: string): Promise<string | undefined> {
-  const [settings] = await rowsOf<{ strategy: AssignmentStrategy; last_agente_id: string | null }>(
+  // the company's turn and the chat's lead, locked only when there is a turn to take: the settings
+  // row is every arrival's of the company, so a lead someone holds (most messages) never waits on it
+  const [turn] = await rowsOf<{ strategy: AssignmentStrategy; last_agente_id: string | null; id: string; platform: string; labels: string[] | null }>(
     tx,
-    sql`select strategy, last_agente_id from assignment_settings where company_id = ${companyId} and enabled for update`,
+    sql`select s.strategy, s.last_agente_id, l.id, c.platform, l.mostrador_labels as labels
+          from assignment_settings s
+          join chats c on c.company_id = s.company_id and c.id = ${chatId}
+          join leads l on l.company_id = c.company_id and l.id = c.lead_id and l.agente_id is null and l.status = 'sin-asignar'
+         where s.company_id = ${companyId} and s.enabled
+         for update of s, l`,
   );
-  if (!settings) return undefined;
-  const [lead] = await rowsOf<{ id: string; platform: string; labels: string[] | null }>(
-    tx,
-    sql`select l.id, c.platform, l.mostrador_labels as labels from chats c
-        join leads l on l.company_id = c.company_id and l.id = c.lead_id
-        where c.company_id = ${companyId} and c.id = ${chatId} and l.agente_id is null and l.status = 'sin-asignar' for update of l`,
-  );
-  if (!lead) return undefined;
+  if (!turn) return undefined;
+  const settings = turn;
+  const lead = turn;
 
   const available = sql`a.company_id = ${companyId} and a.active is not false and a.available is true`;
   let pool = available;

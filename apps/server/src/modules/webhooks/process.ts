@@ -153,7 +153,23 @@ export function createWebhookProcessor(
     publish?: RealtimeEvent[];
   }> {
     return db.transaction(async (tx) => {
-      const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id)).for('update');
+      // the event, locked, with the channel it was addressed to (phone number id, page id, Instagram
+      // account id; a template's status names the WhatsApp Business Account, decision 0038) and its company
+      const [row] = await tx
+        .select({ event: webhookEvents, channel: { companyId: channels.companyId, country: companies.country } })
+        .from(webhookEvents)
+        .leftJoin(
+          channels,
+          and(
+            eq(channels.kind, webhookEvents.provider),
+            sql`case when ${webhookEvents.type} = 'template_status' then ${channels.businessAccountId} = ${webhookEvents.accountId} else ${channels.providerId} = ${webhookEvents.accountId} end`,
+          ),
+        )
+        .leftJoin(companies, eq(companies.id, channels.companyId))
+        .where(eq(webhookEvents.id, id))
+        .limit(1)
+        .for('update', { of: webhookEvents });
+      const event = row?.event;
       if (!event || event.status !== 'pending') return { status: 'skipped' };
       const handler = providers[event.provider];
       if (handler) {
@@ -170,12 +186,7 @@ export function createWebhookProcessor(
           .where(eq(webhookEvents.id, id));
         return { status: done.status, companyId: event.companyId ?? undefined, publish: done.publish };
       }
-      const [channel] = await tx
-        .select({ companyId: channels.companyId, country: companies.country })
-        .from(channels)
-        .innerJoin(companies, eq(companies.id, channels.companyId))
-        // a template's status is addressed to the WhatsApp Business Account, not to a line (decision 0038)
-        .where(and(eq(channels.kind, event.provider), event.type === 'template_status' ? eq(channels.businessAccountId, event.accountId) : eq(channels.providerId, event.accountId)));
+      const channel = row.channel?.companyId && row.channel.country ? { companyId: row.channel.companyId, country: row.channel.country } : undefined;
       // an event a company already received (a dead letter replayed after its line was disconnected
       // or changed) is still that company's: the company its channel had when it failed
       const [owner] = channel
