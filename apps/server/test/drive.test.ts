@@ -238,3 +238,18 @@ describe("the demo's Drive", () => {
   });
 });
 
+
+describe('a deleted company', () => {
+  it('takes its Drive files with it: rows, bytes and public addresses', async () => {
+    const chile = admin.company('Demo Chile');
+    const { file } = (await upload(png(), 'chile.png', { company: chile })).json() as DriveUploadOut;
+    expect(existsSync(bytesOf(chile, file.sha256))).toBe(true);
+    const gone = await call('DELETE', `/companies/${chile}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await rowsOf(chile)).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'drive', chile))).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: file.path })).statusCode).toBe(404);
+    // the company worked in keeps its own
+    expect((await list()).totalDocs).toBeGreaterThan(0);
+  });
+});

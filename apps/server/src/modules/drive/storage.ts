@@ -21,6 +21,8 @@ export interface DriveStorage {
   read(companyId: string, sha256: string, range?: { start: number; end: number }): Readable;
   exists(companyId: string, sha256: string): Promise<boolean>;
   remove(companyId: string, sha256: string): Promise<void>;
+  /** Every byte of a company (the company is deleted). */
+  removeCompany(companyId: string): Promise<void>;
 }
 
 const safe = (part: string) => {
@@ -74,6 +76,9 @@ export function fileStorage(dataDir: string): DriveStorage {
     },
     async remove(companyId, sha256) {
       await rm(fileOf(companyId, sha256), { force: true });
+    },
+    async removeCompany(companyId) {
+      await rm(path.join(root, safe(companyId)), { recursive: true, force: true });
     },
   };
 }
