@@ -212,6 +212,15 @@ describe('the page’s labels on people', () => {
 });
 
 describe('the demo’s sandbox page', () => {
+  it('the demo shows how many of its Messenger people each page label is on', async () => {
+    const peru = as(admin, admin.company('Demo Perú'));
+    const status = await ok('GET', '/facebook-labels/people', undefined, peru);
+    const labels = status.labels as Array<{ facebookLabelId: string; applied: number }>;
+    expect(labels.map((l) => l.facebookLabelId).sort()).toEqual(['5432109876543210', '5432109876543212']);
+    expect(labels.every((l) => l.applied > 0)).toBe(true);
+    expect(status.failures).toEqual([]);
+  });
+
   it('puts and removes labels without the internet', async () => {
     const sandbox = createSandboxLabelClient();
     await sandbox.tag({ pageId: PAGE }, VIP, '61', true);

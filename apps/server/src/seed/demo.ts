@@ -23,6 +23,7 @@ import { seedDemoMailchimp } from './demo-mailchimp.js';
 import { seedDemoComments } from './demo-comments.js';
 import { seedDemoDialogflow } from './demo-dialogflow.js';
 import { seedDemoDrive } from './demo-drive.js';
+import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -93,6 +94,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoDialogflow(tx, peru.id, secrets);
     // labels routed to agents (/etiquetas-y-agentes, decision 0054): last, so the seeded leads stay as dealt
     await seedDemoLabelRoutes(tx, peru.id);
+    // the page labels its Messenger leads' labels stand for, already on them at the sandbox page (decision 0057)
+    await seedDemoFacebookLabelPeople(tx, peru.id);
     // Drive (decision 0056): the products' packshots, catalogues and price lists; Chile the packshots
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, 'admin@demo.com'));
     await seedDemoDrive(tx, peru.id, admin?.id ?? null);
