@@ -23,6 +23,7 @@ function serve(options: { permissions?: object; refuse?: string } = {}) {
   const api = fakeApi((call: FakeCall) => {
     if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: options.permissions ?? { leads: ['list', 'read', 'create', 'update', 'delete'] } } };
     if (call.method === 'GET' && call.path === '/facebook-labels') return { status: 200, body: pageOf(rows.map((r) => ({ ...r }))) };
+    if (call.method === 'GET' && call.path === '/facebook-labels/people') return { status: 200, body: { labels: [], failures: [] } };
     if (call.method === 'POST' && call.path === '/facebook-labels/sync') {
       if (options.refuse) return { status: 502, body: { errors: { code: 'PROVIDER_ERROR', msg: options.refuse } } };
       rows[0] = { ...rows[0], facebookLabelId: '9000002' };
