@@ -185,22 +185,23 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
             on conflict (company_id, platform, platform_user_id) do update set lead_id = excluded.lead_id, chat_id = excluded.chat_id`);
       }
 
-      // the message, once per provider id
-      const [inserted] = await rowsOf<{ id: string }>(
+      // the message, once per provider id, with the reactions to it that arrived before it (one round trip)
+      const [inserted] = await rowsOf<{ id: string; orphans: Array<{ id: string; emoji: string | null }> | null }>(
         tx,
-        sql`insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, content, provider_message_id, status, sent_at)
-            values (${c}, ${chatId}, 'in', ${m.kind}, ${m.text ?? null}, ${m.mediaUrl ?? null}, ${m.mediaId ?? null}, ${m.mimeType ?? null},
-                    ${m.content ? JSON.stringify(m.content) : null}::jsonb, ${m.messageId}, 'received', ${m.timestamp})
-            on conflict (company_id, provider_message_id) do nothing returning id`,
+        sql`with ins as (
+              insert into chat_messages (company_id, chat_id, direction, kind, text, media_url, media_id, mime_type, content, provider_message_id, status, sent_at)
+              values (${c}, ${chatId}, 'in', ${m.kind}, ${m.text ?? null}, ${m.mediaUrl ?? null}, ${m.mediaId ?? null}, ${m.mimeType ?? null},
+                      ${m.content ? JSON.stringify(m.content) : null}::jsonb, ${m.messageId}, 'received', ${m.timestamp})
+              on conflict (company_id, provider_message_id) do nothing returning id)
+            select ins.id,
+                   (select json_agg(json_build_object('id', o.id, 'emoji', o.content->'reactionTo'->>'emoji') order by o.sent_at desc, o.created_at desc)
+                      from chat_messages o
+                     where o.company_id = ${c} and o.chat_id = ${chatId} and o.kind = 'reaction' and o.content->'reactionTo'->>'mid' = ${m.messageId}) as orphans
+              from ins`,
       );
       if (!inserted) return { status: 'ignored', reason: 'mensaje ya guardado' };
       // a reaction that arrived before its message (Meta does not promise order) moves onto it now
-      const orphans = await rowsOf<{ id: string; emoji: string | null }>(
-        tx,
-        sql`select id, content->'reactionTo'->>'emoji' as emoji from chat_messages
-            where company_id = ${c} and chat_id = ${chatId} and kind = 'reaction' and content->'reactionTo'->>'mid' = ${m.messageId}
-            order by sent_at desc, created_at desc`,
-      );
+      const orphans = inserted.orphans ?? [];
       if (orphans.length > 0) {
         const emoji = orphans[0].emoji;
         if (emoji) {
@@ -221,11 +222,12 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       }
       // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014);
       // Mostrador's own note (an order from the digital catalogue) does not open it
-      if (!m.internal) {
-        await tx.execute(sql`insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
-            on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)`);
-      }
-      await tx.execute(sql`update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
+      // (with the chat's update, in one round trip)
+      const opensWindow = m.internal
+        ? sql``
+        : sql`with w as (insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
+            on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)) `;
+      await tx.execute(sql`${opensWindow}update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
         where company_id = ${c} and id = ${chatId}`);
