@@ -15,9 +15,10 @@ export const screen = defineScreen({
   noResultsMessage: 'Ninguna etiqueta de Facebook coincide con la búsqueda',
   columns: [
     'name',
-    'facebookLabelId',
+    { field: 'facebookLabelId', hideOnMobile: true },
     'foreignLabelId',
-    { field: 'people', label: 'En Facebook', render: (row) => createElement(LabelPeopleCell, { facebookLabelId: row.facebookLabelId as string | undefined }) },
+    // on a phone, beside the name: how many people carry it at Facebook
+    { field: 'people', label: 'En Facebook', hideOnMobile: false, render: (row) => createElement(LabelPeopleCell, { facebookLabelId: row.facebookLabelId as string | undefined }) },
   ],
   fields: { facebookLabelId: { label: 'Id en Facebook' }, foreignLabelId: { label: 'Etiqueta relacionada' } },
   toolbar: () => createElement(Fragment, null, createElement(LabelPeopleRetryButton), createElement(FacebookLabelSyncButton)),
