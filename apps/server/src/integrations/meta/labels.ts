@@ -87,7 +87,8 @@ export function isPassing(error: unknown): boolean {
 export function createLabelClient(baseUrl: string, transport: TransportOptions = {}): LabelClient {
   const base = baseUrl.replace(/\/+$/, '');
   const doFetch: FetchLike = transport.fetch ?? ((url, init) => fetch(url, init));
-  const policy = policyOf(transport, 3, { jitter: 0.25 });
+  // 10 s a try: a page that does not answer holds its rows for this run, not the job for minutes
+  const policy = policyOf({ timeoutMs: 10_000, ...transport }, 3, { jitter: 0.25 });
   const token = (target: LabelTarget) => {
     if (!target.accessToken) throw new ProviderError('La página de Facebook no tiene token de acceso: guárdalo en Integraciones › WhatsApp (página de Facebook)');
     return target.accessToken;
