@@ -25,12 +25,14 @@ export async function publishChatEffect(
       await realtime.publish(companyId, { type: 'chat.updated', chat: await chatSummary(db, companyId, effect.chatId) });
       return;
     }
-    const { mediaId: _, ...message } = await chatMessage(db, companyId, effect.messageId);
     if (effect.type === 'message.updated') {
+      const { mediaId: _, ...message } = await chatMessage(db, companyId, effect.messageId);
       await realtime.publish(companyId, { type: 'message.updated', chatId: effect.chatId, message });
       return;
     }
-    await realtime.publish(companyId, { type: 'message.created', chat: await chatSummary(db, companyId, effect.chatId), message });
+    // the message and its chat read side by side (two connections), not one after the other
+    const [{ mediaId: _, ...message }, chat] = await Promise.all([chatMessage(db, companyId, effect.messageId), chatSummary(db, companyId, effect.chatId)]);
+    await realtime.publish(companyId, { type: 'message.created', chat, message });
   } catch (error) {
     log?.warn({ err: error, effect }, 'no se pudo publicar el evento del chat');
   }
