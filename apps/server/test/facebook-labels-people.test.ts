@@ -128,6 +128,17 @@ describe('the page’s labels on people', () => {
     await until('la etiqueta masiva', () => on(MAYORISTA, luis.psid));
   });
 
+  it('a label linked later goes to the Messenger people who already carry it; a page label no longer ours forgets its people', async () => {
+    const tarde = id(await ok('POST', '/mostrador-labels', { name: 'FB tarde', color: '#777777' }));
+    const nora = await messengerLead('Nora Antes', [tarde]);
+    expect(await rowsOf(nora.psid)).toEqual([]);
+    fb.labels.get(PAGE)?.push({ id: '9100005', name: 'Tarde FB' });
+    const row = await ok('POST', '/facebook-labels', { name: 'Tarde página', facebookLabelId: '9100005', foreignLabelId: tarde });
+    await until('la etiqueta enlazada después', async () => on('9100005', nora.psid) && (await rowsOf(nora.psid))[0]?.applied === true);
+    await ok('DELETE', `/facebook-labels/${id(row)}`);
+    expect(await rowsOf(nora.psid)).toEqual([]);
+  });
+
   it('a WhatsApp lead, or a label with no page label, sends nothing; a label put then taken off before sending sends nothing', async () => {
     const before = fb.tags.length;
     const wa = await ok('POST', '/leads', { name: 'Wendy WhatsApp', platform: 'whatsapp', status: 'sin-asignar', telefono: '56911223344', platformUserId: '56911223344', mostradorLabels: [ids.vip] });
