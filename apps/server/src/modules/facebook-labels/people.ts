@@ -183,6 +183,8 @@ export const facebookLabelWake: FastifyPluginAsync = fp(async (app) => {
   const { db } = app.database;
   app.addHook('onResponse', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.tenant) return;
+    // a call that only reads (the metric calls are POSTs with a filter body) changes no label
+    if (request.routeOptions.config.permission?.action === 'read') return;
     try {
       const [row] = await rowsOf<{ due: boolean }>(
         db,
