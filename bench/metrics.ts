@@ -22,7 +22,9 @@
  *   LEADS=100000 CHATS=20000 MESSAGES=500000 BURST=2000 npm run metrics --workspace @mostrador/bench   # PGlite, smaller
  */
 import { metricNames } from '@mostrador/contract';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sign, whatsappText } from '../apps/server/test/fakes/meta.js';
 import { cannon, capture, inline, pgbench, printTable, type Row } from './compare.js';
 import { benchCompany, signIn, startBench } from './start.js';
@@ -35,7 +37,10 @@ const BURST = Number(process.env.BURST ?? 10_000);
 const ONLY = process.env.ONLY?.split(',').map((p) => p.trim());
 const part = (name: string) => !ONLY || ONLY.includes(name);
 const calls = metricNames.filter(part);
-const { booted, address, token } = await startBench({ work: true, env: { ANALYSIS: 'on' } });
+// JOB_PROCESSES=N (PostgreSQL): the jobs run in N `npm run worker` processes, as a deployment on
+// PostgreSQL runs them, and this process only serves HTTP (and sends the burst); 0: all in this one
+const JOB_PROCESSES = Number(process.env.JOB_PROCESSES ?? 0);
+const { booted, address, token } = await startBench({ work: JOB_PROCESSES === 0, env: { ANALYSIS: 'on' } });
 const { pool } = booted.database;
 // REUSE=1: the newest company an earlier run filled on this database (its fill takes ~15 minutes)
 const reused = process.env.REUSE === '1' ? (await pool.query<{ id: string }>(`select id from companies where name like 'Bench métricas%' order by created_at desc limit 1`)).rows[0]?.id : undefined;
@@ -271,6 +276,14 @@ if (BURST > 0 && part('burst')) {
       }),
     ),
   );
+  const workers = Array.from({ length: JOB_PROCESSES }, () =>
+    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, NODE_ENV: 'test', ANALYSIS: 'on', LOG_LEVEL: 'error', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-bench' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+  if (JOB_PROCESSES > 0) await new Promise((r) => setTimeout(r, 8000)); // the workers boot and start their queues
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -294,7 +307,10 @@ if (BURST > 0 && part('burst')) {
     if (Date.now() > deadline) throw new Error('la ráfaga no terminó en 15 minutos');
     await new Promise((r) => setTimeout(r, 250));
   }
-  console.log(`\nburst of ${BURST.toLocaleString('es-PE')} WhatsApp messages from ${people.toLocaleString('es-PE')} new people (20 connections, ANALYSIS_DEBOUNCE_SECONDS ${booted.app.settings.analysisDebounceSeconds})`);
+  for (const w of workers) w.kill('SIGTERM');
+  console.log(
+    `\nburst of ${BURST.toLocaleString('es-PE')} WhatsApp messages from ${people.toLocaleString('es-PE')} new people (20 connections, ANALYSIS_DEBOUNCE_SECONDS ${booted.app.settings.analysisDebounceSeconds}, jobs ${JOB_PROCESSES ? `in ${JOB_PROCESSES} worker process(es)` : 'in this process'})`,
+  );
   console.log(`all acknowledged after ${acked.toFixed(1)} s; counted by total_messages after ${counted?.toFixed(1)} s; every chat analysed and counted by sentiment_analysis_counts after ${analysed.toFixed(1)} s (goal ≤ 60 s)`);
 }
 await booted.close();

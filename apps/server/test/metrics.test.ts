@@ -1,6 +1,7 @@
 import { type MetricName, metricNames } from '@mostrador/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldMetrics } from '../src/modules/metrics/rollups.js';
 import { splitByMonth } from '../src/modules/metrics/window.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -831,6 +832,21 @@ describe('metrics: concurrent writers', () => {
     await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
     expect(await t.sql(`select day::text, channel, direction, messages from metrics_messages_daily where company_id = $1 and messages <> 0 order by 1, 2, 3`, [co])).toEqual(before);
   }, 120_000);
+});
+
+describe('metrics: the fold job (migration 0042)', () => {
+  it('moves every company\'s staged rows into its rollups and leaves the staging empty', async () => {
+    const co = await company('Métricas Pliegue');
+    const [{ id: chat }] = await t.sql<{ id: string }>(`insert into chats (company_id, contact_name, platform, status) values ($1, 'Pliegue', 'facebook', 'open') returning id`, [co]);
+    await t.sql(`insert into chat_messages (company_id, chat_id, direction, status, sent_at) select $1, $2, 'in', 'received', '2026-02-10T12:00:00Z' from generate_series(1, 7)`, [co, chat]);
+    const staged = `select (select count(*) from metrics_messages_daily_pending where company_id = $1) + (select count(*) from metrics_entities_daily_pending where company_id = $1)
+                      + (select count(*) from metrics_chat_months_pending where company_id = $1) as n`;
+    expect(Number((await t.sql<{ n: string }>(staged, [co]))[0].n)).toBeGreaterThan(0);
+    expect(await foldMetrics(t.database.db, { vacuum: t.database.kind === 'postgres' })).toBeGreaterThanOrEqual(1);
+    expect(Number((await t.sql<{ n: string }>(staged, [co]))[0].n)).toBe(0);
+    expect(await t.sql(`select channel, direction, messages from metrics_messages_daily where company_id = $1`, [co])).toEqual([{ channel: 'facebook', direction: 'in', messages: 7 }]);
+    expect(await metric('total_messages', W, co)).toMatchObject({ inbound: 7, total: 7 });
+  });
 });
 
 describe('metrics: writers of one company side by side (migration 0042)', () => {

@@ -24,8 +24,10 @@ export async function rebuildCompanyMetrics(db: Db, companyId: string, timezone:
  */
 export const METRICS_FOLD_QUEUE = 'metrics.fold';
 
-/** Folds every company that has staged rows, one at a time; returns how many. */
-export async function foldMetrics(db: Pick<Db, 'execute'>): Promise<number> {
+const stagingTables = ['metrics_messages_daily_pending', 'metrics_chat_months_pending', 'metrics_entities_daily_pending', 'metrics_analyses_daily_pending', 'metrics_sales_daily_pending'];
+
+/** Folds every company that has staged rows, one at a time, then vacuums the staging; returns how many. */
+export async function foldMetrics(db: Pick<Db, 'execute'>, { vacuum = false }: { vacuum?: boolean } = {}): Promise<number> {
   const companies = await rowsOf<{ company_id: string }>(
     db,
     sql`select company_id from metrics_messages_daily_pending union select company_id from metrics_chat_months_pending
@@ -33,6 +35,9 @@ export async function foldMetrics(db: Pick<Db, 'execute'>): Promise<number> {
         union select company_id from metrics_sales_daily_pending`,
   );
   for (const { company_id } of companies) await db.execute(sql`select mostrador_metrics_fold(${company_id}::uuid)`);
+  // what the folds deleted, gone (the calls' "anything staged?" probes walk dead rows: migration 0046)
+  // (PostgreSQL: the embedded database has one connection, where a vacuum could land inside a transaction)
+  if (vacuum) for (const table of stagingTables) await db.execute(sql.raw(`vacuum ${table}`));
   return companies.length;
 }
 

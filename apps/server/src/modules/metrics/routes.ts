@@ -21,7 +21,7 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   // a company whose zone changed: its rollups rebuilt in the new one, once (decision 0045)
   app.jobs.define<{ companyId: string }>(METRICS_REBUILD_QUEUE, ({ companyId }) => rebuildIfStale(db, companyId), { expireInSeconds: 1800 });
   // what writers staged is folded into the rollups each minute (the calls fold their company first anyway)
-  app.jobs.define(METRICS_FOLD_QUEUE, async () => void (await foldMetrics(db)), { expireInSeconds: 300 });
+  app.jobs.define(METRICS_FOLD_QUEUE, async () => void (await foldMetrics(db, { vacuum: app.database.kind === 'postgres' })), { expireInSeconds: 300 });
   app.jobs.every(METRICS_FOLD_QUEUE, '* * * * *');
 
   async function answer(name: MetricName, companyId: string, filter: MetricContext['filter']) {
