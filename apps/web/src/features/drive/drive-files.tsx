@@ -1,5 +1,6 @@
 import { type DriveFileOut, type DriveFoldersOut, type DriveKind, driveKindLabels, formatBytes } from '@mostrador/contract';
 import AudioFileOutlined from '@mui/icons-material/AudioFileOutlined';
+import SearchIcon from '@mui/icons-material/Search';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import ImageOutlined from '@mui/icons-material/ImageOutlined';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
@@ -7,6 +8,9 @@ import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import VideoFileOutlined from '@mui/icons-material/VideoFileOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import InputAdornment from '@mui/material/InputAdornment';
+import type { SxProps, Theme } from '@mui/material/styles';
+import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 
 /** The icon of a file's type (a PDF and a spreadsheet look like one). */
@@ -71,5 +75,28 @@ export function FolderChips({
       )}
       {extra}
     </Box>
+  );
+}
+
+/** The search by name of /drive and of the «Desde Drive» picker. */
+export function DriveSearchField({ value, onChange, sx }: { value: string; onChange: (value: string) => void; sx?: SxProps<Theme> }) {
+  return (
+    <TextField
+      size="small"
+      placeholder="Buscar por nombre"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      sx={sx}
+      slotProps={{
+        htmlInput: { 'aria-label': 'Buscar en Drive' },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
   );
 }

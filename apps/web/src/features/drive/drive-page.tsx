@@ -4,7 +4,6 @@ import CreateNewFolderOutlined from '@mui/icons-material/CreateNewFolderOutlined
 import GridViewIcon from '@mui/icons-material/GridView';
 import LinkIcon from '@mui/icons-material/Link';
 import MoreVert from '@mui/icons-material/MoreVert';
-import SearchIcon from '@mui/icons-material/Search';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -17,7 +16,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -41,7 +39,7 @@ import { ApiError } from '../../lib/api-client';
 import { copyText } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
 import { uploadToDrive, useDeleteDriveFile, useDriveFiles, useDriveFolders, useDriveInvalidate, useUpdateDriveFile } from './api';
-import { DriveIcon, DriveThumb, describeFile, FolderChips } from './drive-files';
+import { DriveIcon, DriveThumb, describeFile, FolderChips, DriveSearchField } from './drive-files';
 
 const PAGE = 24;
 
@@ -265,25 +263,13 @@ export function DrivePage() {
       )}
 
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center', mb: 1.5 }}>
-        <TextField
-          size="small"
-          placeholder="Buscar por nombre"
+        <DriveSearchField
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
+          onChange={(v) => {
+            setSearch(v);
             setPage(1);
           }}
           sx={{ flex: '1 1 220px', maxWidth: 420 }}
-          slotProps={{
-            htmlInput: { 'aria-label': 'Buscar en Drive' },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
         />
         <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v) => v && setView(v)} aria-label="Vista">
           <ToggleButton value="grid" aria-label="Ver en cuadrícula">

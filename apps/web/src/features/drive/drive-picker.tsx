@@ -1,5 +1,4 @@
 import type { DriveFileOut, DriveKind } from '@mostrador/contract';
-import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,7 +7,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import InputAdornment from '@mui/material/InputAdornment';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
@@ -18,7 +16,7 @@ import { useTheme } from '@mui/material/styles';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useDriveFiles, useDriveFolders } from './api';
-import { DriveThumb, describeFile, FolderChips } from './drive-files';
+import { DriveThumb, describeFile, FolderChips, DriveSearchField } from './drive-files';
 
 const PAGE = 12;
 
@@ -69,23 +67,11 @@ export function DrivePicker({
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby="drive-picker-title">
       <DialogTitle id="drive-picker-title">{title}</DialogTitle>
       <DialogContent sx={{ display: 'grid', gap: 1.5, alignContent: 'start' }}>
-        <TextField
-          size="small"
-          placeholder="Buscar por nombre"
+        <DriveSearchField
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
+          onChange={(v) => {
+            setSearch(v);
             setPage(1);
-          }}
-          slotProps={{
-            htmlInput: { 'aria-label': 'Buscar en Drive' },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
           }}
         />
         <FolderChips
