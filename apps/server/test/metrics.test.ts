@@ -849,6 +849,37 @@ describe('metrics: the fold job (migration 0042)', () => {
   });
 });
 
+describe('metrics: a rebuild beside a fold (migration 0047)', () => {
+  // PGlite has one connection: two open transactions at once exist only on PostgreSQL
+  it.runIf(process.env.TEST_DATABASE_URL)('a rebuild started while a fold holds the company waits for it, and neither dies of a deadlock', async () => {
+    const co = await company('Métricas Reconstrucción');
+    const [{ id: chat }] = await t.sql<{ id: string }>(`insert into chats (company_id, contact_name, platform, status) values ($1, 'Rehacer', 'whatsapp', 'open') returning id`, [co]);
+    await t.sql(`insert into chat_messages (company_id, chat_id, direction, status, sent_at) select $1, $2, 'in', 'received', '2026-02-10T12:00:00Z' from generate_series(1, 3)`, [co, chat]);
+    await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    const fold = await t.database.pool.connect();
+    try {
+      // a fold in progress: it holds the company's fold lock, and next share-locks its metrics_companies row
+      await fold.query('begin');
+      await fold.query(`select pg_advisory_xact_lock(727100, hashtext($1::text))`, [co]);
+      const rebuild = t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+      const rebuilt = rebuild.then(
+        () => 'ok',
+        (error: { code?: string }) => error.code ?? 'error',
+      );
+      await new Promise((r) => setTimeout(r, 300)); // the rebuild reaches the lock it waits for
+      // before 0047 the rebuild held this row by now and waited for the fold's lock: a deadlock, one of the two killed
+      await fold.query(`set local lock_timeout = '3s'`);
+      await fold.query(`select 1 from metrics_companies where company_id = $1 for share`, [co]);
+      await fold.query('commit');
+      expect(await rebuilt).toBe('ok');
+    } finally {
+      await fold.query('rollback').catch(() => undefined);
+      fold.release();
+    }
+    expect(await metric('total_messages', W, co)).toMatchObject({ inbound: 3, total: 3 });
+  });
+});
+
 describe('metrics: writers of one company side by side (migration 0042)', () => {
   // PGlite has one connection: two open transactions at once exist only on PostgreSQL
   it.runIf(process.env.TEST_DATABASE_URL)(
