@@ -93,7 +93,9 @@ export async function pgbench(databaseUrl: string, statements: string[], mode: '
   // pgbench reads one statement per line (a backslash command or SQL ending in ;)
   writeFileSync(file, `${statements.map((s) => `${s};`).join('\n')}\n`);
   const url = new URL(databaseUrl);
-  const args = ['-n', '-M', mode, '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', file, '-h', url.hostname, '-p', url.port || '5432', '-U', url.username || 'postgres', url.pathname.slice(1)];
+  // the same way in as the server's pool: a Unix socket's folder (`?host=/var/run/postgresql`) or TCP
+  const host = url.searchParams.get('host') ?? url.hostname;
+  const args = ['-n', '-M', mode, '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', file, '-h', host, '-p', url.port || '5432', '-U', url.username || 'postgres', url.pathname.slice(1)];
   const { stdout } = await run('pgbench', args, { maxBuffer: 16 * 1024 * 1024 });
   const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1] ?? /tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0);
   const avg = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? 0);
