@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxLabelClient } from '../src/integrations/meta/labels.js';
-import { type FakeGraph, startFakeGraph } from './fakes/meta.js';
-import { type FakeLabels, fakeLabels } from './fakes/meta-labels.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import type { FakeGraph } from './fakes/meta.js';
+import { type FakeLabels, labelPages, startLabelPages } from './fakes/meta-labels.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /**
  * The page's labels on people (issue 15, decision 0057): a Messenger lead given a Mostrador label
@@ -10,10 +10,8 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
  * the label is taken off — sent by the job from what the labelling write recorded, against a fake
  * that checks what Facebook checks.
  */
-const PAGE = '304857362819471';
-const TOKEN = 'EAAB-pagina-chile-0123456789';
-const OTHER_PAGE = '204857362819476';
-const OTHER_TOKEN = 'EAAB-pagina-acme-0123456789';
+const { pageId: PAGE, token: TOKEN } = labelPages.chile;
+const { pageId: OTHER_PAGE, token: OTHER_TOKEN } = labelPages.acme;
 const VIP = '9100001';
 const MAYORISTA = '9100002';
 const GONE = '9100099';
@@ -23,7 +21,6 @@ let t: TestApp;
 let fake: FakeGraph;
 let fb: FakeLabels;
 let admin: Signed;
-let acme: Signed;
 let chile: Record<string, string>;
 let acmeHeaders: Record<string, string>;
 type Rec = Record<string, unknown>;
@@ -68,14 +65,7 @@ const rowsOf = (psid: string) => t.sql<{ page_label_id: string; wanted: boolean;
 );
 
 beforeAll(async () => {
-  fb = fakeLabels({ [PAGE]: TOKEN, [OTHER_PAGE]: OTHER_TOKEN });
-  fake = await startFakeGraph(TOKEN, fb.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
-  chile = as(admin, admin.company('Demo Chile'));
-  acmeHeaders = as(acme, acme.company('Acme'));
-  await ok('PUT', '/channels/meta', { pageId: PAGE, pageName: 'Demo Chile', accessToken: TOKEN });
-  await ok('PUT', '/channels/meta', { pageId: OTHER_PAGE, pageName: 'Acme', accessToken: OTHER_TOKEN }, acmeHeaders);
+  ({ t, fake, fb, admin, chile, acmeHeaders } = await startLabelPages());
   fb.labels.set(PAGE, [
     { id: VIP, name: 'VIP' },
     { id: MAYORISTA, name: 'Mayorista FB' },

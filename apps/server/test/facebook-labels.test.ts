@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxLabelClient } from '../src/integrations/meta/labels.js';
-import { type FakeGraph, startFakeGraph } from './fakes/meta.js';
-import { type FakeLabels, fakeLabels } from './fakes/meta-labels.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import type { FakeGraph } from './fakes/meta.js';
+import { type FakeLabels, labelPages, startLabelPages } from './fakes/meta-labels.js';
+import { as, type Signed, type TestApp } from './helpers.js';
 
 /** /etiquetas-facebook «Sincronizar con Facebook» (issue 15, decision 0057) against a fake of the page's labels. */
-const PAGE = '304857362819471';
-const TOKEN = 'EAAB-pagina-chile-0123456789';
-const OTHER_PAGE = '204857362819476';
-const OTHER_TOKEN = 'EAAB-pagina-acme-0123456789';
+const { pageId: PAGE, token: TOKEN } = labelPages.chile;
+const { pageId: OTHER_PAGE, token: OTHER_TOKEN } = labelPages.acme;
 
 let t: TestApp;
 let fake: FakeGraph;
@@ -32,14 +30,7 @@ async function labelsOf(headers: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  fb = fakeLabels({ [PAGE]: TOKEN, [OTHER_PAGE]: OTHER_TOKEN });
-  fake = await startFakeGraph(TOKEN, fb.route);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
-  chile = as(admin, admin.company('Demo Chile'));
-  expect((await call(chile, 'PUT', '/channels/meta', { pageId: PAGE, pageName: 'Demo Chile', accessToken: TOKEN })).statusCode).toBe(200);
-  const acmeHeaders = as(acme, acme.company('Acme'));
-  expect((await call(acmeHeaders, 'PUT', '/channels/meta', { pageId: OTHER_PAGE, pageName: 'Acme', accessToken: OTHER_TOKEN })).statusCode).toBe(200);
+  ({ t, fake, fb, admin, acme, chile } = await startLabelPages());
 }, 120_000);
 afterAll(async () => {
   await t?.close();

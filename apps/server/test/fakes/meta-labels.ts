@@ -1,4 +1,5 @@
-import type { FakeGraphRoute } from './meta.js';
+import { as, demo, login, startTestApp } from '../helpers.js';
+import { type FakeGraphRoute, startFakeGraph } from './meta.js';
 
 /**
  * A fake of the page's Messenger labels on the fake Graph server (fakes/meta.ts; decision 0057),
@@ -123,4 +124,44 @@ export function fakeLabels(tokens: Record<string, string>): FakeLabels {
     return false;
   };
   return state;
+}
+
+/** The two companies' pages of the label tests: Demo Chile's and Acme's, each with its own token. */
+export const labelPages: Record<'chile' | 'acme', { pageId: string; token: string }> = {
+  chile: { pageId: '304857362819471', token: 'EAAB-pagina-chile-0123456789' },
+  acme: { pageId: '204857362819476', token: 'EAAB-pagina-acme-0123456789' },
+};
+
+/**
+ * The app against the fake Graph server with the label fake on it, the demo admin (Demo Chile) and
+ * Acme's admin signed in, and each company's page connected (`PUT /channels/meta`).
+ */
+export async function startLabelPages() {
+  const { chile: c, acme: a } = labelPages;
+  const fb = fakeLabels({ [c.pageId]: c.token, [a.pageId]: a.token });
+  const fake = await startFakeGraph(c.token, fb.route);
+  const t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
+  const [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
+  const chile = as(admin, admin.company('Demo Chile'));
+  const acmeHeaders = as(acme, acme.company('Acme'));
+  for (const [headers, page, name] of [
+    [chile, c, 'Demo Chile'],
+    [acmeHeaders, a, 'Acme'],
+  ] as const) {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/channels/meta', headers, payload: { pageId: page.pageId, pageName: name, accessToken: page.token } });
+    if (res.statusCode !== 200) throw new Error(`canal de ${name}: ${res.statusCode} ${res.body}`);
+  }
+  return {
+    t,
+    fake,
+    fb,
+    admin,
+    acme,
+    chile,
+    acmeHeaders,
+    async close() {
+      await t.close();
+      await fake.close();
+    },
+  };
 }
