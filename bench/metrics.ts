@@ -27,7 +27,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sign, whatsappText } from '../apps/server/test/fakes/meta.js';
 import { cannon, capture, inline, pgbench, printTable, type Row } from './compare.js';
-import { benchCompany, signIn, startBench } from './start.js';
+import { benchCompany, failUnansweredFetches, signIn, startBench } from './start.js';
 
 const CHATS = Number(process.env.CHATS ?? 200_000);
 const MESSAGES = Number(process.env.MESSAGES ?? 10_000_000);
@@ -40,6 +40,7 @@ const calls = metricNames.filter(part);
 // JOB_PROCESSES=N (PostgreSQL): the jobs run in N `npm run worker` processes, as a deployment on
 // PostgreSQL runs them, and this process only serves HTTP (and sends the burst); 0: all in this one
 const JOB_PROCESSES = Number(process.env.JOB_PROCESSES ?? 0);
+failUnansweredFetches();
 const { booted, address, token } = await startBench({ work: JOB_PROCESSES === 0, env: { ANALYSIS: 'on' } });
 const { pool } = booted.database;
 // REUSE=1: the newest company an earlier run filled on this database (its fill takes ~15 minutes)

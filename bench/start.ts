@@ -51,3 +51,19 @@ export async function benchCompany(booted: Awaited<ReturnType<typeof startBench>
   ]);
   return company.id;
 }
+
+/**
+ * A bench request that gets no answer within `ms` fails naming itself, instead of the bench
+ * waiting forever (seen once in stop 28, before a burst: which call it was could not be told).
+ */
+export function failUnansweredFetches(ms = 120_000) {
+  const raw = globalThis.fetch;
+  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    try {
+      return await raw(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(ms) });
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      throw new Error(`sin respuesta en ${ms / 1000} s: ${init?.method ?? 'GET'} ${String(input)}`, { cause: error });
+    }
+  }) as typeof fetch;
+}
