@@ -1,7 +1,7 @@
 import { type MetricName, metricNames } from '@mostrador/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldMetrics } from '../src/modules/metrics/rollups.js';
+import { foldMetrics, rebuildIfStale } from '../src/modules/metrics/rollups.js';
 import { splitByMonth } from '../src/modules/metrics/window.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -877,6 +877,31 @@ describe('metrics: a rebuild beside a fold (migration 0047)', () => {
       fold.release();
     }
     expect(await metric('total_messages', W, co)).toMatchObject({ inbound: 3, total: 3 });
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('the rebuild job of a company whose zone changed waits for a running fold the same way', async () => {
+    const co = await company('Métricas Zona Cambiada');
+    await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
+    // the company moves to another zone: its rollups are stale, the job rebuilds them
+    await t.sql(`update companies set settings = coalesce(settings, '{}'::jsonb) || '{"timezone": "America/Santiago"}' where id = $1`, [co]);
+    const fold = await t.database.pool.connect();
+    try {
+      await fold.query('begin');
+      await fold.query(`select pg_advisory_xact_lock(727100, hashtext($1::text))`, [co]);
+      const rebuilt = rebuildIfStale(t.database.db, co).then(
+        () => 'ok',
+        (error: { code?: string; cause?: { code?: string } }) => error.cause?.code ?? error.code ?? 'error',
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      await fold.query(`set local lock_timeout = '3s'`);
+      await fold.query(`select 1 from metrics_companies where company_id = $1 for share`, [co]);
+      await fold.query('commit');
+      expect(await rebuilt).toBe('ok');
+    } finally {
+      await fold.query('rollback').catch(() => undefined);
+      fold.release();
+    }
+    expect(await t.sql(`select timezone from metrics_companies where company_id = $1`, [co])).toEqual([{ timezone: 'America/Santiago' }]);
   });
 });
 
