@@ -122,7 +122,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const months = ['2026-01', '2026-02', '2026-03'];
 const window = { from: '2026-01-01', to: '2026-03-31', timezone: 'America/Lima' };
 
 describe('metrics: each call against its hand-computed answer (Lima)', () => {
