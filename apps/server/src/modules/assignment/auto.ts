@@ -4,8 +4,6 @@ import { type Db, rowsOf } from '../../db/database.js';
 import type { Outcome } from '../webhooks/inbound.js';
 import { settledStatusSql } from './rules.js';
 
-type Row = Record<string, unknown>;
-
 /**
  * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message
  * whose lead nobody holds (sin-asignar, no agent) deals that lead round-robin to the next
@@ -28,29 +26,28 @@ export async function assignChat(tx: Db, companyId: string, chatId: string): Pro
          for update of s, l`,
   );
   if (!turn) return undefined;
-  const settings = turn;
-  const lead = turn;
+  const { strategy, last_agente_id: lastAgenteId, id: leadId, platform, labels } = turn;
 
   const available = sql`a.company_id = ${companyId} and a.active is not false and a.available is true`;
   let pool = available;
-  if (settings.strategy === 'channel') {
-    pool = sql`${available} and (a.platforms is null or jsonb_array_length(a.platforms) = 0 or a.platforms ? ${lead.platform})`;
-  } else if (settings.strategy === 'label' && lead.labels?.length) {
+  if (strategy === 'channel') {
+    pool = sql`${available} and (a.platforms is null or jsonb_array_length(a.platforms) = 0 or a.platforms ? ${platform})`;
+  } else if (strategy === 'label' && labels?.length) {
     const ofLabels = sql`${available} and a.id::text in (select jsonb_array_elements_text(coalesce(g.agente_ids, '[]'::jsonb)) from chat_groups g
-      where g.company_id = ${companyId} and g.mostrador_label_ids ?| ${`{${lead.labels.join(',')}}`}::text[])`;
+      where g.company_id = ${companyId} and g.mostrador_label_ids ?| ${`{${labels.join(',')}}`}::text[])`;
     const [any] = await rowsOf(tx, sql`select 1 from agentes a where ${ofLabels} limit 1`);
     if (any) pool = ofLabels;
   }
   // the next agent after the one dealt last, in name order; past the last one, the first
   const [next] = await rowsOf<{ id: string }>(
     tx,
-    sql`select a.id from agentes a left join agentes last on last.company_id = ${companyId} and last.id = ${settings.last_agente_id}::uuid
+    sql`select a.id from agentes a left join agentes last on last.company_id = ${companyId} and last.id = ${lastAgenteId}::uuid
         where ${pool}
         order by (last.id is not null and (a.name, a.id) > (last.name, last.id)) desc, a.name, a.id limit 1`,
   );
   if (!next) return undefined;
   await tx.execute(sql`update leads set agente_id = ${next.id}::uuid, status = ${settledStatusSql(sql`${next.id}::uuid`)}, updated_at = now()
-      where company_id = ${companyId} and id = ${lead.id}`);
+      where company_id = ${companyId} and id = ${leadId}`);
   await tx.execute(sql`update assignment_settings set last_agente_id = ${next.id}::uuid where company_id = ${companyId}`);
   return next.id;
 }

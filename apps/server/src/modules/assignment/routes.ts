@@ -27,7 +27,6 @@ import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { reassignHeld } from './rules.js';
 
-type Row = Record<string, unknown>;
 const idParams = z.object({ id: zId() }).strict();
 
 /**

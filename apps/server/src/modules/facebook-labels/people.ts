@@ -4,8 +4,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
-import { createLabelClient, createSandboxLabelClient, isPassing, isThrottled, type LabelClient, type LabelTarget, personLabelFailure } from '../../integrations/meta/labels.js';
+import { isPassing, isThrottled, type LabelClient, personLabelFailure } from '../../integrations/meta/labels.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { labelClientOf, labelPageOf } from './page.js';
 
 /** The queue that sends the people's page labels (decision 0057). */
 export const FACEBOOK_LABEL_PEOPLE_QUEUE = 'facebook-labels-people';
@@ -39,20 +40,7 @@ interface Claimed extends Record<string, unknown> {
  */
 export function createLabelPeople(deps: { db: Db; secrets: Pick<SecretBox, 'open'>; config: Pick<Config, 'sendProvider' | 'graphApiUrl'>; client?: LabelClient }) {
   const { db } = deps;
-  const client = deps.client ?? (deps.config.sendProvider === 'graph' ? createLabelClient(deps.config.graphApiUrl) : createSandboxLabelClient());
-
-  async function pageOf(companyId: string): Promise<LabelTarget | string> {
-    const [page] = await rowsOf<{ provider_id: string; access_token: string | null }>(
-      db,
-      sql`select provider_id, access_token from channels where company_id = ${companyId} and kind = 'messenger'`,
-    );
-    if (!page) return 'La compañía no tiene una página de Facebook conectada: conéctala en Integraciones › WhatsApp (página de Facebook)';
-    try {
-      return { pageId: page.provider_id, accessToken: page.access_token ? deps.secrets.open<string>(page.access_token) : undefined };
-    } catch {
-      return 'El token de la página no se puede abrir (se guardó con otra clave): guárdalo de nuevo en Integraciones › WhatsApp';
-    }
-  }
+  const client = deps.client ?? labelClientOf(deps.config);
 
   const key = (r: Claimed) => sql`company_id = ${r.company_id} and page_label_id = ${r.page_label_id} and psid = ${r.psid} and claimed_at = ${r.claim}::timestamptz`;
 
@@ -95,7 +83,7 @@ export function createLabelPeople(deps: { db: Db; secrets: Pick<SecretBox, 'open
         const byCompany = new Map<string, Claimed[]>();
         for (const r of rows) byCompany.set(r.company_id, [...(byCompany.get(r.company_id) ?? []), r]);
         for (const [companyId, mine] of byCompany) {
-          const page = await pageOf(companyId);
+          const page = await labelPageOf(db, deps.secrets, companyId);
           // a refusal the whole page meets: the rest of its rows wait with it
           let halted: number | undefined;
           for (const r of mine) {

@@ -2,9 +2,10 @@ import type { FacebookLabelSyncOut } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
-import { createLabelClient, createSandboxLabelClient, type LabelClient, labelFailure, PAGE_LABEL_MAX, type PageLabel } from '../../integrations/meta/labels.js';
+import { type LabelClient, labelFailure, PAGE_LABEL_MAX, type PageLabel } from '../../integrations/meta/labels.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { labelClientOf, labelPageOf } from './page.js';
 
 const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
 
@@ -18,21 +19,12 @@ const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').trim
  */
 export function createFacebookLabelSync(deps: { db: Db; secrets: Pick<SecretBox, 'open'>; config: Pick<Config, 'sendProvider' | 'graphApiUrl'>; client?: LabelClient }) {
   const { db } = deps;
-  const client = deps.client ?? (deps.config.sendProvider === 'graph' ? createLabelClient(deps.config.graphApiUrl) : createSandboxLabelClient());
+  const client = deps.client ?? labelClientOf(deps.config);
 
   async function target(companyId: string) {
-    const [page] = await rowsOf<{ provider_id: string; access_token: string | null }>(
-      db,
-      sql`select provider_id, access_token from channels where company_id = ${companyId} and kind = 'messenger'`,
-    );
-    if (!page) throw new AppError('CONFLICT', 'La compañía no tiene una página de Facebook conectada: conéctala en Integraciones › WhatsApp (página de Facebook)');
-    let accessToken: string | undefined;
-    try {
-      accessToken = page.access_token ? deps.secrets.open<string>(page.access_token) : undefined;
-    } catch {
-      throw new AppError('CONFLICT', 'El token de la página no se puede abrir (se guardó con otra clave): guárdalo de nuevo en Integraciones › WhatsApp');
-    }
-    return { pageId: page.provider_id, accessToken };
+    const page = await labelPageOf(db, deps.secrets, companyId);
+    if (typeof page === 'string') throw new AppError('CONFLICT', page);
+    return page;
   }
 
   const refused = (error: unknown) => new AppError('PROVIDER_ERROR', labelFailure(error));
