@@ -849,32 +849,38 @@ describe('metrics: the fold job (migration 0042)', () => {
 });
 
 describe('metrics: a rebuild beside a fold (migration 0047)', () => {
+  /**
+   * A fold in progress (it holds the company's fold lock, and next share-locks its metrics_companies
+   * row) while `rebuild` starts: before 0047 the rebuild held that row by then and waited for the
+   * fold's lock, a deadlock that killed one of the two (40P01). Answers how the rebuild ended.
+   */
+  async function besideAFold(co: string, rebuild: () => Promise<unknown>): Promise<string> {
+    const fold = await t.database.pool.connect();
+    try {
+      await fold.query('begin');
+      await fold.query('select mostrador_metrics_lock($1)', [co]);
+      const rebuilt = rebuild().then(
+        () => 'ok',
+        (error: { code?: string; cause?: { code?: string } }) => error.cause?.code ?? error.code ?? 'error',
+      );
+      await new Promise((r) => setTimeout(r, 300)); // the rebuild reaches the lock it waits for
+      await fold.query(`set local lock_timeout = '3s'`);
+      await fold.query('select 1 from metrics_companies where company_id = $1 for share', [co]);
+      await fold.query('commit');
+      return await rebuilt;
+    } finally {
+      await fold.query('rollback').catch(() => undefined);
+      fold.release();
+    }
+  }
+
   // PGlite has one connection: two open transactions at once exist only on PostgreSQL
   it.runIf(process.env.TEST_DATABASE_URL)('a rebuild started while a fold holds the company waits for it, and neither dies of a deadlock', async () => {
     const co = await company('Métricas Reconstrucción');
     const [{ id: chat }] = await t.sql<{ id: string }>(`insert into chats (company_id, contact_name, platform, status) values ($1, 'Rehacer', 'whatsapp', 'open') returning id`, [co]);
     await t.sql(`insert into chat_messages (company_id, chat_id, direction, status, sent_at) select $1, $2, 'in', 'received', '2026-02-10T12:00:00Z' from generate_series(1, 3)`, [co, chat]);
     await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
-    const fold = await t.database.pool.connect();
-    try {
-      // a fold in progress: it holds the company's fold lock, and next share-locks its metrics_companies row
-      await fold.query('begin');
-      await fold.query(`select pg_advisory_xact_lock(727100, hashtext($1::text))`, [co]);
-      const rebuild = t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
-      const rebuilt = rebuild.then(
-        () => 'ok',
-        (error: { code?: string }) => error.code ?? 'error',
-      );
-      await new Promise((r) => setTimeout(r, 300)); // the rebuild reaches the lock it waits for
-      // before 0047 the rebuild held this row by now and waited for the fold's lock: a deadlock, one of the two killed
-      await fold.query(`set local lock_timeout = '3s'`);
-      await fold.query(`select 1 from metrics_companies where company_id = $1 for share`, [co]);
-      await fold.query('commit');
-      expect(await rebuilt).toBe('ok');
-    } finally {
-      await fold.query('rollback').catch(() => undefined);
-      fold.release();
-    }
+    expect(await besideAFold(co, () => t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]))).toBe('ok');
     expect(await metric('total_messages', W, co)).toMatchObject({ inbound: 3, total: 3 });
   });
 
@@ -883,23 +889,7 @@ describe('metrics: a rebuild beside a fold (migration 0047)', () => {
     await t.sql(`select mostrador_metrics_rebuild($1, 'America/Lima')`, [co]);
     // the company moves to another zone: its rollups are stale, the job rebuilds them
     await t.sql(`update companies set settings = coalesce(settings, '{}'::jsonb) || '{"timezone": "America/Santiago"}' where id = $1`, [co]);
-    const fold = await t.database.pool.connect();
-    try {
-      await fold.query('begin');
-      await fold.query(`select pg_advisory_xact_lock(727100, hashtext($1::text))`, [co]);
-      const rebuilt = rebuildIfStale(t.database.db, co).then(
-        () => 'ok',
-        (error: { code?: string; cause?: { code?: string } }) => error.cause?.code ?? error.code ?? 'error',
-      );
-      await new Promise((r) => setTimeout(r, 300));
-      await fold.query(`set local lock_timeout = '3s'`);
-      await fold.query(`select 1 from metrics_companies where company_id = $1 for share`, [co]);
-      await fold.query('commit');
-      expect(await rebuilt).toBe('ok');
-    } finally {
-      await fold.query('rollback').catch(() => undefined);
-      fold.release();
-    }
+    expect(await besideAFold(co, () => rebuildIfStale(t.database.db, co))).toBe('ok');
     expect(await t.sql(`select timezone from metrics_companies where company_id = $1`, [co])).toEqual([{ timezone: 'America/Santiago' }]);
   });
 });

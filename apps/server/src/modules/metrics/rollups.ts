@@ -63,7 +63,7 @@ export async function rebuildIfStale(db: Db, companyId: string): Promise<void> {
   await db.transaction(async (tx) => {
     // the company's fold lock first, then its zone row: the order every fold and rebuild takes them
     // (migration 0047) — the row first deadlocked with a fold running beside it
-    await tx.execute(sql`select pg_advisory_xact_lock(727100, hashtext(${companyId}::uuid::text))`);
+    await tx.execute(sql`select mostrador_metrics_lock(${companyId}::uuid)`);
     await tx.execute(sql`select 1 from metrics_companies where company_id = ${companyId} for update`);
     const zones = await zonesOf(tx, companyId);
     if (zones && zones.rollups !== zones.wanted) await tx.execute(sql`select mostrador_metrics_rebuild(${companyId}::uuid, ${zones.wanted})`);
