@@ -2,7 +2,7 @@ import { type ChatMessage, type ChatState, type ChatThread, chatStateReasons } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { deliver, type FakeGraph, metaMessage, startFakeGraph, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * Answering on every channel (issue 11, decision 0027): what the composer is told before the
@@ -34,15 +34,6 @@ const stateOf = async (s: Signed, company: string, chatId: string) => {
   const res = await call(s, company, 'GET', `/chats/${chatId}/state`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as ChatState;
-};
-const until = async <T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 };
 
 async function settle() {

@@ -7,7 +7,7 @@ import { createInbound } from '../src/modules/webhooks/inbound.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { DEMO_WHATSAPP_LINE } from '../src/seed/demo-chats.js';
 import { deliver, type FakeGraph, metaMessage, startFakeGraph, wamid, whatsappImage, whatsappStatus, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 const TOKEN = 'EAAGm0PX4ZCpsBAJ9chatsTokenDePrueba7Q2x';
 const PERU_LINE = '109000000000011';
@@ -66,15 +66,6 @@ const threadOf = async (chatId: string, query = '', s = admin, company = peru) =
 };
 const sent = () => fake.requests.filter((r) => r.method === 'POST');
 const lastSent = () => sent().at(-1);
-const until = async <T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-};
 
 /**
  * The events a company's browsers heard from index `from` on, matching `which`, once there are

@@ -4,7 +4,7 @@ import { dialogflowDefaults } from '../src/modules/dialogflow/bots.js';
 import { DEMO_WHATSAPP_LINE } from '../src/seed/demo-chats.js';
 import { type FakeAccount, type FakeDialogflow, startFakeDialogflow } from './fakes/dialogflow.js';
 import { deliver, wamid, whatsappImage, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * Dialogflow ES bots answering chats (issue 15, decision 0053), against a fake Google token
@@ -27,15 +27,6 @@ const ACME_LINE = '100000000000777';
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: Signed = admin, company = peru) =>
   t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`no se cumplió a tiempo: ${JSON.stringify(v).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 let phone = 51_999_100_000;
 const nextPhone = () => String(++phone);
 async function inbound(from: string, text: string, line = DEMO_WHATSAPP_LINE, id = wamid()) {

@@ -6,7 +6,7 @@ import { processAudienceSend } from '../src/modules/leads/audience.js';
 import { fakeAdAccount } from './fakes/meta-ads.js';
 import { type FakeAudiences, fakeAudiences, sha256 } from './fakes/meta-audiences.js';
 import { type FakeGraph, startFakeGraph } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * Facebook Custom Audiences end to end (issue 15, decision 0048) against a fake Marketing API
@@ -39,17 +39,8 @@ const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payloa
   return res.json();
 };
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`no llegó a tiempo: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 const sendOf = async (id: string) => (await t.sql<Record<string, unknown>>('select * from audience_sends where id = $1', [id]))[0];
-const finished = (id: string) => until(() => sendOf(id), (s) => s.status !== 'queued' && s.status !== 'uploading');
+const finished = (id: string) => until(() => sendOf(id), (s) => s.status !== 'queued' && s.status !== 'uploading', 60_000);
 const members = async (audienceId: string) => (await t.sql<{ n: number }>('select count(*)::int as n from audience_members where audience_id = $1', [audienceId]))[0].n;
 const newAudience = async (name: string, facebookAudienceId?: string) => {
   if (facebookAudienceId) meta.audiences.set(facebookAudienceId, { name, rows: new Set() });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxLabelClient } from '../src/integrations/meta/labels.js';
 import type { FakeGraph } from './fakes/meta.js';
 import { type FakeLabels, labelPages, startLabelPages } from './fakes/meta-labels.js';
-import { as, type Signed, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp, until } from './helpers.js';
 
 /**
  * The page's labels on people (issue 15, decision 0057): a Messenger lead given a Mostrador label
@@ -35,15 +35,6 @@ async function ok(method: string, url: string, payload?: unknown, headers = chil
 const id = (r: Rec) => r._id as string;
 const on = (labelId: string, psid: string) => fb.people.get(labelId)?.has(psid) ?? false;
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no llegó: ${what}`);
-}
-
 /** A Messenger lead of the page (a person who wrote to it: their PSID is the page's). */
 async function messengerLead(name: string, labels: string[], headers = chile, page = PAGE, extra: Rec = {}) {
   const psid = String(6_100_000_000_000_000 + ++psidSeq);
@@ -56,7 +47,7 @@ async function messengerLead(name: string, labels: string[], headers = chile, pa
 /** Labels a lead, then waits for the job to have sent everything due before it (the rows go by due time). */
 async function settled() {
   const probe = await messengerLead(`Sonda ${psidSeq}`, [ids.vip]);
-  await until('la sonda', async () => on(VIP, probe.psid) && (await rowsOf(probe.psid))[0]?.applied === true);
+  await until(async () => on(VIP, probe.psid) && (await rowsOf(probe.psid))[0]?.applied === true, Boolean, 20_000, 'la sonda');
 }
 
 const rowsOf = (psid: string) => t.sql<{ page_label_id: string; wanted: boolean; applied: boolean; due: boolean; reason: string | null }>(
@@ -88,7 +79,7 @@ describe('the page’s labels on people', () => {
   it('a Messenger lead labelled through the API gets the page label at Facebook; taking it off removes it', async () => {
     const ana = await messengerLead('Ana Messenger', []);
     await ok('PUT', `/leads/${ana.id}`, { mostradorLabels: [ids.vip, ids.mayorista] });
-    await until('las dos etiquetas', async () => on(VIP, ana.psid) && on(MAYORISTA, ana.psid) && (await rowsOf(ana.psid)).every((r) => r.applied));
+    await until(async () => on(VIP, ana.psid) && on(MAYORISTA, ana.psid) && (await rowsOf(ana.psid)).every((r) => r.applied), Boolean, 20_000, 'las dos etiquetas');
     const puts = fb.tags.filter((c) => c.psid === ana.psid);
     expect(puts.map((c) => [c.action, c.labelId, c.status]).sort()).toEqual([
       ['put', VIP, 200],
@@ -97,7 +88,7 @@ describe('the page’s labels on people', () => {
     expect(puts.every((c) => c.authorization === `Bearer ${TOKEN}`)).toBe(true);
 
     await ok('PUT', `/leads/${ana.id}`, { mostradorLabels: [ids.vip] });
-    await until('la etiqueta quitada', async () => !on(MAYORISTA, ana.psid) && (await rowsOf(ana.psid)).every((r) => r.wanted === r.applied && !r.due));
+    await until(async () => !on(MAYORISTA, ana.psid) && (await rowsOf(ana.psid)).every((r) => r.wanted === r.applied && !r.due), Boolean, 20_000, 'la etiqueta quitada');
     expect(fb.tags.filter((c) => c.psid === ana.psid && c.action === 'remove').map((c) => c.labelId)).toEqual([MAYORISTA]);
     expect(on(VIP, ana.psid)).toBe(true);
 
@@ -115,7 +106,7 @@ describe('the page’s labels on people', () => {
     expect(luis.cleanLeadId).toBe(id(person));
     const segment = await ok('POST', '/marketing-segments', { name: 'Marcados FB', filters: { mostradorLabelIds: [marcador] } });
     await ok('POST', '/clean-leads/set_mostrador_labels_massive', { segmentId: id(segment), mostradorLabelIds: [ids.mayorista] });
-    await until('la etiqueta masiva', () => on(MAYORISTA, luis.psid));
+    await until(async () => on(MAYORISTA, luis.psid), Boolean, 20_000, 'la etiqueta masiva');
   });
 
   it('a label linked later goes to the Messenger people who already carry it; a page label no longer ours forgets its people', async () => {
@@ -124,7 +115,7 @@ describe('the page’s labels on people', () => {
     expect(await rowsOf(nora.psid)).toEqual([]);
     fb.labels.get(PAGE)?.push({ id: '9100005', name: 'Tarde FB' });
     const row = await ok('POST', '/facebook-labels', { name: 'Tarde página', facebookLabelId: '9100005', foreignLabelId: tarde });
-    await until('la etiqueta enlazada después', async () => on('9100005', nora.psid) && (await rowsOf(nora.psid))[0]?.applied === true);
+    await until(async () => on('9100005', nora.psid) && (await rowsOf(nora.psid))[0]?.applied === true, Boolean, 20_000, 'la etiqueta enlazada después');
     await ok('DELETE', `/facebook-labels/${id(row)}`);
     expect(await rowsOf(nora.psid)).toEqual([]);
   });
@@ -147,15 +138,15 @@ describe('the page’s labels on people', () => {
 
   it('a label the page no longer has, or a person not of the page, is refused for good in Spanish, and the other labels still go', async () => {
     const eva = await messengerLead('Eva Borrada', [ids.borrada, ids.vip]);
-    await until('la etiqueta VIP', () => on(VIP, eva.psid));
-    await until('el rechazo', async () => (await rowsOf(eva.psid)).some((r) => r.reason));
+    await until(async () => on(VIP, eva.psid), Boolean, 20_000, 'la etiqueta VIP');
+    await until(async () => (await rowsOf(eva.psid)).some((r) => r.reason), Boolean, 20_000, 'el rechazo');
     const gone = (await rowsOf(eva.psid)).find((r) => r.page_label_id === GONE);
     expect(gone).toMatchObject({ applied: false, due: false });
     expect(gone?.reason).toContain('La etiqueta ya no existe en la página de Facebook');
 
     // someone whose PSID is not one of the page's people
     const stranger = await ok('POST', '/leads', { name: 'Otro Página', platform: 'facebook', status: 'sin-asignar', platformUserId: '6199999999999999', mostradorLabels: [ids.vip] });
-    await until('el rechazo de la persona', async () => (await rowsOf('6199999999999999')).some((r) => r.reason));
+    await until(async () => (await rowsOf('6199999999999999')).some((r) => r.reason), Boolean, 20_000, 'el rechazo de la persona');
     expect((await rowsOf('6199999999999999'))[0].reason).toContain('La persona no está disponible en esta página');
 
     const status = await ok('GET', '/facebook-labels/people');
@@ -168,18 +159,18 @@ describe('the page’s labels on people', () => {
   it('throttling and an expired token keep the work with a Spanish reason, do not stop other pages, and go with «Reintentar»', async () => {
     fb.throttled.set(PAGE, 1);
     const rosa = await messengerLead('Rosa Limitada', [ids.mayorista]);
-    await until('el límite', async () => (await rowsOf(rosa.psid)).some((r) => r.reason));
+    await until(async () => (await rowsOf(rosa.psid)).some((r) => r.reason), Boolean, 20_000, 'el límite');
     expect((await rowsOf(rosa.psid))[0]).toMatchObject({ wanted: true, applied: false, due: true });
     expect((await rowsOf(rosa.psid))[0].reason).toContain('Facebook limitó las llamadas de la página');
 
     await ok('PUT', '/channels/meta', { pageId: PAGE, pageName: 'Demo Chile', accessToken: 'EAAB-vencido-0123456789abc' });
     const beto = await messengerLead('Beto Vencido', [ids.vip]);
-    await until('el token vencido', async () => (await rowsOf(beto.psid)).some((r) => r.reason));
+    await until(async () => (await rowsOf(beto.psid)).some((r) => r.reason), Boolean, 20_000, 'el token vencido');
     expect((await rowsOf(beto.psid))[0]).toMatchObject({ wanted: true, applied: false, due: true });
     expect((await rowsOf(beto.psid))[0].reason).toContain('El token de la página de Facebook venció');
     // another company's page is not held up
     const carla = await messengerLead('Carla Acme', [ids.acme], acmeHeaders, OTHER_PAGE);
-    await until('la etiqueta de Acme', () => on(ACME_LABEL, carla.psid));
+    await until(async () => on(ACME_LABEL, carla.psid), Boolean, 20_000, 'la etiqueta de Acme');
     const status = await ok('GET', '/facebook-labels/people');
     expect(status.failures as Rec[]).toContainEqual(expect.objectContaining({ leadName: 'Beto Vencido', retrying: true }));
 
@@ -187,7 +178,7 @@ describe('the page’s labels on people', () => {
     const retried = await ok('POST', '/facebook-labels/people/retry');
     expect(retried.retried).toBeGreaterThanOrEqual(2);
     expect(retried.msg).toContain('Se reintentarán');
-    await until('los reintentos', async () => on(VIP, beto.psid) && on(MAYORISTA, rosa.psid) && (await rowsOf(beto.psid))[0]?.applied === true);
+    await until(async () => on(VIP, beto.psid) && on(MAYORISTA, rosa.psid) && (await rowsOf(beto.psid))[0]?.applied === true, Boolean, 20_000, 'los reintentos');
     expect(await rowsOf(beto.psid)).toEqual([{ page_label_id: VIP, wanted: true, applied: true, due: false, reason: null }]);
   });
 

@@ -1,6 +1,6 @@
 import { LEADS_ALL_MAX, resources } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * The lead calls (SPEC §7 Leads and clean leads, issue 4; decision 0015), on a real database:
@@ -30,15 +30,6 @@ const sorted = (...list: Array<{ _id: string }>) => list.map((r) => r._id).sort(
 const q = (params: Record<string, string | boolean | string[]>) =>
   new URLSearchParams(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? JSON.stringify(v) : String(v)])).toString();
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`no llegó a tiempo: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** What another company holds, to prove a call changed nothing there. */
 const snapshot = async (company: string) =>

@@ -4,7 +4,7 @@ import { mailchimpLabelSyncs } from '../src/db/join-tables.js';
 import { createMailchimpClient, MailchimpError, type MailchimpClient, subscriberHash } from '../src/integrations/mailchimp/client.js';
 import { createMailchimpSync } from '../src/modules/mailchimp/sync.js';
 import { type FakeMailchimp, startFakeMailchimp } from './fakes/mailchimp.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * Mailchimp end to end (issue 15, decision 0051) against a fake Marketing API on a real port: the
@@ -33,19 +33,11 @@ const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payloa
   expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
   return res.json();
 };
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`no llegó a tiempo: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const finished = (id: string, company = co) =>
   until(
     async () => (await call('GET', `/mailchimp/syncs/${id}`, undefined, admin, company)).json() as MailchimpSyncOut,
     (s) => s.status === 'done' || s.status === 'failed',
+    30_000,
   );
 
 /** People of the company straight into clean_leads (labels by id). */

@@ -5,7 +5,7 @@ import type { CloudLine } from './fakes/cloud-line.js';
 import { deliver, type FakeGraph, whatsappStatus } from './fakes/meta.js';
 import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
-import { as, type Signed, type TestApp } from './helpers.js';
+import { as, type Signed, type TestApp, until } from './helpers.js';
 
 /**
  * The message histories (issue 13, decision 0042): the template history follows the template
@@ -50,15 +50,6 @@ const logs = async (query: string) => {
 };
 const providerIdOf = async (id: string) => (await t.sql<{ provider_message_id: string }>('select provider_message_id from chat_messages where id = $1', [id]))[0].provider_message_id;
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`no llegó: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA, env: { WHATSAPP_THROUGHPUT: '50' } });
