@@ -3,13 +3,16 @@ import { useEffect, useRef } from 'react';
 import { API_BASE, buildHeaders, refreshSession } from './api-client';
 import { sessionStore } from './session';
 
-/** What a screen hears: the server's events, and `reconnected` after a gap (reload what you show). */
-export type RealtimeMessage = RealtimeEvent | { type: 'reconnected' };
+/**
+ * What a screen hears: the server's events, and `resync` each time the stream opens, the first
+ * time too: what happened before the stream listened is not in it (a list fetched while the page
+ * loaded, a gap while reconnecting), so a screen reloads what it shows.
+ */
+export type RealtimeMessage = RealtimeEvent | { type: 'resync' };
 type Listener = (message: RealtimeMessage) => void;
 
 const listeners = new Set<Listener>();
 let controller: AbortController | null = null;
-let connectedOnce = false;
 
 const emit = (message: RealtimeMessage) => {
   for (const listener of listeners) listener(message);
@@ -46,8 +49,7 @@ async function run(signal: AbortSignal) {
         continue;
       }
       if (!response.ok || !response.body) throw new Error(`events ${response.status}`);
-      if (connectedOnce) emit({ type: 'reconnected' });
-      connectedOnce = true;
+      emit({ type: 'resync' });
       delay = 1000;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
@@ -78,7 +80,6 @@ function connect() {
 function disconnect() {
   controller?.abort();
   controller = null;
-  connectedOnce = false;
 }
 
 let stopWatchingSession: (() => void) | null = null;

@@ -44,7 +44,7 @@ export function useAudienceProgressLive() {
   const client = useQueryClient();
   const key = audienceKeys.overview(companyId);
   useRealtimeEvents((event: RealtimeMessage) => {
-    if (event.type === 'reconnected') {
+    if (event.type === 'resync') {
       void client.invalidateQueries({ queryKey: key });
       return;
     }

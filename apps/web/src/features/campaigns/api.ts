@@ -69,7 +69,7 @@ export function useCampaignPlan(campaignId: string, enabled = true) {
         refresh.current = undefined;
         void queryClient.invalidateQueries({ queryKey: key });
       }, 3000);
-    } else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: key });
+    } else if (event.type === 'resync') void queryClient.invalidateQueries({ queryKey: key });
   });
   return query;
 }

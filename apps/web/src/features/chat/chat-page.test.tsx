@@ -350,12 +350,12 @@ describe('ChatPage: real time', () => {
     expect(screen.getByTestId('message-status').dataset.status).toBe('sent');
   });
 
-  it('reloads after a reconnection', async () => {
+  it('reloads when the stream opens again', async () => {
     const { calls } = serve({ chats: [summary()], messages: {} });
     renderApp(<ChatPage />, { route: '/chat' });
     await screen.findByTestId('chat-item');
     const before = calls.filter((c) => c.path === '/chats/get_chats').length;
-    emit({ type: 'reconnected' });
+    emit({ type: 'resync' });
     await waitFor(() => expect(calls.filter((c) => c.path === '/chats/get_chats').length).toBe(before + 1));
   });
 });

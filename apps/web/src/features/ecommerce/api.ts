@@ -137,7 +137,7 @@ export function useSyncRuns() {
           void queryClient.invalidateQueries({ queryKey: resourceKeys(key).lists() });
         }
       }
-    } else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: ecommerceKeys.runs(companyId) });
+    } else if (event.type === 'resync') void queryClient.invalidateQueries({ queryKey: ecommerceKeys.runs(companyId) });
   });
   return query;
 }

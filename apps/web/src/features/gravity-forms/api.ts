@@ -57,7 +57,7 @@ export function useFormStatus(id: string) {
 /**
  * Entries settled on the server (`gravity.entry`, sent once each committed: a webhook's entry made
  * into a lead, joined to one, or rejected) are read again: the form's counts with `formId`, else
- * the recent entries; also after the stream reconnects. At most once every 300 ms, since a pull
+ * the recent entries; also when the stream (re)opens. At most once every 300 ms, since a pull
  * settles its entries by the dozen.
  */
 export function useEntriesLive(formId?: string) {
@@ -68,7 +68,7 @@ export function useEntriesLive(formId?: string) {
   useRealtimeEvents((event: RealtimeMessage) => {
     // back from offline, an entry may have been missed
     const settled = event.type === 'gravity.entry' && (formId === undefined || event.formId === formId);
-    if ((!settled && event.type !== 'reconnected') || timer.current) return;
+    if ((!settled && event.type !== 'resync') || timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = undefined;
       void queryClient.invalidateQueries({ queryKey: formId ? gravityKeys.status(formId, companyId) : [...resourceKeys('gravity-forms').all, 'entries'] });

@@ -35,7 +35,7 @@ export function useMassiveSend(logId: string | undefined, enabled = true) {
     retry: false,
   });
   useRealtimeEvents((event: RealtimeMessage) => {
-    if (event.type === 'reconnected') {
+    if (event.type === 'resync') {
       if (logId) void queryClient.invalidateQueries({ queryKey: key });
       return;
     }

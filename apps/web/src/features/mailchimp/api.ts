@@ -62,7 +62,7 @@ export function useMailchimpSyncs() {
       if (!isActiveSync(event.sync)) {
         for (const key of ['mailchimp-contacts', 'mailchimp-tags']) void queryClient.invalidateQueries({ queryKey: resourceKeys(key).lists() });
       }
-    } else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: mailchimpKeys.syncs(companyId) });
+    } else if (event.type === 'resync') void queryClient.invalidateQueries({ queryKey: mailchimpKeys.syncs(companyId) });
   });
   return query;
 }

@@ -127,15 +127,15 @@ export function useBulk(bulkId: string | undefined, running: boolean) {
 
 /**
  * The marketplace screens live: a sync or a bulk update that moves on reloads what they show
- * (decision 0035), and so does a reconnection (events may have been missed). `onBulk` hears of
+ * (decision 0035), and so does the stream opening (events may have been missed). `onBulk` hears of
  * bulk updates' counts as they move.
  */
 export function useMarketplaceRealtime(onBulk?: (run: BulkRunOut) => void) {
   const queryClient = useQueryClient();
   useRealtimeEvents((message: RealtimeMessage) => {
-    if (message.type === 'marketplace.sync' || message.type === 'reconnected') {
+    if (message.type === 'marketplace.sync' || message.type === 'resync') {
       void queryClient.invalidateQueries({ queryKey: marketplaceKeys.runs.all });
-      if (message.type === 'reconnected' || message.run.status === 'done') {
+      if (message.type === 'resync' || message.run.status === 'done') {
         for (const keys of [marketplaceKeys.products, marketplaceKeys.variations, marketplaceKeys.orders]) void queryClient.invalidateQueries({ queryKey: keys.all });
       }
     }

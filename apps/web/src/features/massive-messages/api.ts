@@ -87,7 +87,7 @@ export function useSendProgress(sendId: string | undefined, initial?: SendOut) {
       queryClient.setQueryData(massKeys.send(sendId), event.send);
       if (event.send.status !== 'pending' && event.send.status !== 'processing') void queryClient.invalidateQueries({ queryKey: ['sends', 'check'] });
     }
-    else if (event.type === 'reconnected') void queryClient.invalidateQueries({ queryKey: massKeys.send(sendId) });
+    else if (event.type === 'resync') void queryClient.invalidateQueries({ queryKey: massKeys.send(sendId) });
   });
   return query;
 }

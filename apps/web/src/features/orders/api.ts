@@ -39,13 +39,13 @@ export function useDeleteOrder() {
 
 /**
  * The open /ordenes lives: an order placed (on the catalogue or through WhatsApp) or moved
- * anywhere reloads the lists and the open detail (decision 0032), and so does a reconnection
+ * anywhere reloads the lists and the open detail (decision 0032), and so does the stream opening
  * (events may have been missed). `onPlaced` hears of new orders.
  */
 export function useOrdersRealtime(onPlaced?: (order: { id: string; code: string }) => void) {
   const queryClient = useQueryClient();
   useRealtimeEvents((message: RealtimeMessage) => {
-    if (message.type !== 'order.updated' && message.type !== 'reconnected') return;
+    if (message.type !== 'order.updated' && message.type !== 'resync') return;
     void queryClient.invalidateQueries({ queryKey: orderKeys.all });
     if (message.type === 'order.updated' && message.created) onPlaced?.({ id: message.orderId, code: message.code });
   });

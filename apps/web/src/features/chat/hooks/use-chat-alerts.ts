@@ -66,7 +66,7 @@ export function useChatAlerts(openChatId: string | undefined): (event: RealtimeM
 
   return useCallback(
     (event: RealtimeMessage) => {
-      if (event.type === 'message.created' || event.type === 'chat.updated' || event.type === 'reconnected') refreshCount();
+      if (event.type === 'message.created' || event.type === 'chat.updated' || event.type === 'resync') refreshCount();
       if (event.type !== 'message.created' || event.message.direction !== 'in') return;
       const { notify, sound } = getAlertPrefs();
       if (!notify && !sound) return;

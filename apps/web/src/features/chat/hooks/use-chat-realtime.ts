@@ -10,7 +10,7 @@ import { composerKeys } from './use-composer-data';
  * Keeps the chat screen live (lib/realtime's shared stream): a new message lands in its
  * thread (once, even if our own POST answered it too) and moves its chat to the top with its
  * unread badge; status changes update the ticks; a chat's new summary replaces the old one;
- * after a gap in the stream, everything reloads. `openChatId` is the chat on screen: its
+ * when the stream opens (the first time too), everything reloads. `openChatId` is the chat on screen: its
  * incoming messages are read at once (`markRead`).
  */
 export function useChatRealtime(openChatId: string | undefined, markRead: (chatId: string) => void, onEvent?: (event: RealtimeMessage) => void): void {
@@ -50,7 +50,7 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
           if (open?.pages[0]?.chat.lead?._id === event.leadId) void queryClient.invalidateQueries({ queryKey: chatKeys.thread(openChatId, companyId) });
         }
         break;
-      case 'reconnected':
+      case 'resync':
         void queryClient.invalidateQueries({ queryKey: chatKeys.all });
         break;
     }
