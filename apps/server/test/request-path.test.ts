@@ -257,6 +257,17 @@ describe('keyset cursors beside the spec’s page', () => {
           const all = (await page(`${url}&limit=200`)).payload.map((r) => r._id);
           const { ids } = await walk(`${url}&limit=4`);
           expect(ids, url).toEqual(all);
+          // the spec's page past the first (its rows found by id first, decision 0036) agrees:
+          // a page size written into the statement (10) and one bound as a parameter (4)
+          for (const [limit, n] of [
+            [4, 3],
+            [10, 2],
+            [10, 3],
+          ]) {
+            expect((await page(`${url}&limit=${limit}&page=${n}`)).payload.map((r) => r._id), `${url} page ${n} of ${limit}`).toEqual(
+              all.slice((n - 1) * limit, n * limit),
+            );
+          }
         }
       }
     }
@@ -265,6 +276,9 @@ describe('keyset cursors beside the spec’s page', () => {
     expect(filtered.ids).toEqual((await page('/leads?filter=Ana&limit=200')).payload.map((r) => r._id));
     expect(Object.keys(filtered.pages[1].payload[0]).sort()).toEqual(['_id', 'name']);
     expect(filtered.pages[1].totalDocs).toBe(filtered.ids.length);
+    const filteredSecond = await page('/leads?filter=Ana&limit=3&page=2');
+    expect(filteredSecond.payload.map((r) => r._id)).toEqual(filtered.ids.slice(3, 6));
+    expect(filteredSecond.totalDocs).toBe(filtered.ids.length);
   });
 
   it('answers a bad cursor with a Spanish 400', async () => {

@@ -236,6 +236,16 @@ export function repositoryFor(
   }
 
   /**
+   * A page past the first by the spec's `page` (OFFSET): the skipped rows are walked for their
+   * ids alone, in the (company_id, sort, id) index (an index-only scan once the table is
+   * vacuumed), and only the page's own rows are read whole and written as JSON (a deferred
+   * join). OFFSET on the page itself built every skipped row first: a page at 500,000 leads
+   * took 1.2 s, nearly all of it writing rows it then threw away.
+   */
+  const pageIdsAt = (where: SQL, orderBy: SQL[], limit: SQL | Placeholder | number, offset: SQL | Placeholder | number) =>
+    sql`${columns.id} in (select ${columns.id} from ${table} where ${where} order by ${sql.join(orderBy, sql`, `)} limit ${limit} offset ${offset})`;
+
+  /**
    * The statement of an unfiltered page (no search, field filter or module condition: the
    * common case), built once per sort, direction and kind of cursor and then only executed:
    * a named prepared statement on PostgreSQL (parsed and planned once per connection).
@@ -269,6 +279,10 @@ export function repositoryFor(
       // with the auth row: the page is read only when the caller may see all of it
       if (gate) conditions.push(sql.raw(`(${gate})`));
       const direction = order === 'asc' ? asc : desc;
+      if (offset) {
+        const limit = fixed ? sql.raw(String(fixed)) : sql.placeholder('limit');
+        conditions.push(pageIdsAt(eq(columns.companyId, company), [direction(columns[sortField]), direction(columns.id)], limit, sql.placeholder('offset')));
+      }
       const selection = {
         // text: each row as its wire JSON, read as text (no date or jsonb parsing in node)
         ...(asJson ? { json: sql<string>`${rowJson}`, id: sql<string>`${columns.id}::text` } : getTableColumns(table)),
@@ -287,7 +301,6 @@ export function repositoryFor(
       let text = rendered.sql;
       const limitParam = fixed ? 0 : params.push(sql.placeholder('limit'));
       text += ` limit ${fixed ?? `$${limitParam}`}`;
-      if (offset) text += ` offset $${params.push(sql.placeholder('offset'))}`;
       const keys = Object.keys(selection);
       if (gate) {
         // ONE statement with the caller's auth row (decision 0036): the auth statement ($1–$3) as
@@ -361,7 +374,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
         .execute({ company: tenant.companyId, limit: q.limit + 1, offset, value: key?.value, id: key?.id })
         .catch(cursorFault)) as PageRow[];
     } else {
-      const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : where;
+      const pageWhere = q.cursor ? and(where, afterCursor(q.cursor, sortField, order)) : offset ? and(where, pageIdsAt(where, orderBy, q.limit + 1, offset)) : where;
       const selection = text ? { json: sql<string>`${rowJson}`, id: sql<string>`${columns.id}::text` } : getTableColumns(table);
       rows = (await db
         .select({ ...selection, cursorKey: sql<string | null>`${columns[sortField]}::text`, listTotal: sql<number | null>`${total}` })
@@ -369,7 +382,6 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
         .where(pageWhere)
         .orderBy(...orderBy)
         .limit(q.limit + 1)
-        .offset(offset)
         .catch(cursorFault)) as PageRow[];
     }
     // past the end there is no row to carry the total: ask for it alone
