@@ -64,8 +64,18 @@ export interface Rate {
   errors: number;
 }
 
-/** autocannon (CLI, own process) at 10 connections. */
+/**
+ * The load generator: autocannon (node, in its own process), or wrk (C, one thread) with
+ * `LOADGEN=wrk` when it is installed (`apt-get install wrk`). On 2 cores the generator shares
+ * the CPU with node and PostgreSQL: autocannon takes most of a core at 5,000 req/s, wrk a
+ * fraction of one, as pgbench's own client does, so wrk's figure is nearer what the server alone
+ * can do.
+ */
+export const LOADGEN = process.env.LOADGEN === 'wrk' ? 'wrk' : 'autocannon';
+
+/** The load generator at 10 connections. */
 export async function cannon(url: string, headers: Record<string, string> = {}, request: { method?: string; body?: string; connections?: number } = {}): Promise<Rate> {
+  if (LOADGEN === 'wrk') return wrk(url, headers, request);
   const args = ['-c', String(request.connections ?? CONNECTIONS), '-d', String(DURATION), '-j'];
   if (request.method) args.push('-m', request.method);
   if (request.body) args.push('-b', request.body);
@@ -80,6 +90,27 @@ export async function cannon(url: string, headers: Record<string, string> = {}, 
     errors: number;
   };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, avg: r.latency.average, errors: r.non2xx + r.errors };
+}
+
+/** wrk (C, own process, one thread) at 10 connections: method, body and headers through its Lua script. */
+async function wrk(url: string, headers: Record<string, string>, request: { method?: string; body?: string; connections?: number }): Promise<Rate> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mostrador-wrk-'));
+  const script = path.join(dir, 'request.lua');
+  const lua = (v: string) => JSON.stringify(v);
+  const lines = [`wrk.method = ${lua(request.method ?? 'GET')}`];
+  if (request.body) lines.push(`wrk.body = ${lua(request.body)}`);
+  for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`);
+  writeFileSync(script, `${lines.join('\n')}\n`);
+  const connections = request.connections ?? CONNECTIONS;
+  const { stdout } = await run('wrk', ['-t', '1', '-c', String(connections), '-d', `${DURATION}s`, '--latency', '-s', script, url], { maxBuffer: 16 * 1024 * 1024 });
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\b`, 'm').exec(stdout);
+    if (!m) return Number.NaN;
+    const n = Number(m[1]);
+    return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+  };
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0) + [...stdout.matchAll(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/g)].reduce((n, m) => n + Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4]), 0);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0), p50: ms('50%'), p99: ms('99%'), avg: ms('Latency'), errors };
 }
 
 /**
@@ -129,6 +160,7 @@ export function printTable(rows: Row[]) {
     fmt(r.prepared?.rps),
     r.http && r.prepared?.rps ? `${((100 * r.http.rps) / r.prepared.rps).toFixed(0)} %` : '–',
   ]);
+  console.log(`HTTP load by ${LOADGEN}`);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(line(head));
