@@ -329,6 +329,11 @@ describe('keyset cursors beside the spec’s page', () => {
     const filtered = await walk('/chats/get_chats?limit=3&filter=Contacto%201');
     expect(filtered.ids).toEqual((await page('/chats/get_chats?limit=100&filter=Contacto%201')).payload.map((r) => r._id));
     expect((await page('/chats/get_chats?limit=4&page=2')).page).toBe(2);
+    // the spec's page past the first agrees with the whole inbox, with and without a filter
+    const now = (await page('/chats/get_chats?limit=100')).payload.map((r) => r._id);
+    for (const n of [2, 3, 5]) expect((await page(`/chats/get_chats?limit=4&page=${n}`)).payload.map((r) => r._id), `page ${n}`).toEqual(now.slice((n - 1) * 4, n * 4));
+    const matches = (await page('/chats/get_chats?limit=100&filter=Contacto%201')).payload.map((r) => r._id);
+    expect((await page('/chats/get_chats?limit=3&page=2&filter=Contacto%201')).payload.map((r) => r._id)).toEqual(matches.slice(3, 6));
     const bad = await get(admin, '/chats/get_chats?cursor=abc', chile);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.msg).toBe('El cursor no es válido');

@@ -298,16 +298,23 @@ export async function inboxPage(
   scope: InboxScope = {},
 ): Promise<Page<ChatSummary>> {
   const { where, lead, narrowed } = await inboxConditions(db, companyId, q, scope);
+  // the chats the conditions read: with the lead only when a filter reads it
+  const matching = lead ? sql`chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id` : sql`chats c`;
   const total = narrowed
-    ? lead
-      ? sql`(select count(*)::int from chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id where ${where})`
-      : sql`(select count(*)::int from chats c where ${where})`
+    ? sql`(select count(*)::int from ${matching} where ${where})`
     : sql`(select sum(n)::int from resource_counts where company_id = ${companyId} and resource = 'chats')`;
-  const pageWhere = q.cursor ? sql`${where} and ${afterChat(q.cursor)}` : where;
+  // a cursor starts after its chat; the spec's page past the first finds its chats' ids first
+  // (a deferred join, as the lists do: decision 0036), so the skipped chats are not joined to
+  // their lead, window and bot
+  const offset = q.cursor ? 0 : (q.page - 1) * q.limit;
+  const pageWhere = q.cursor
+    ? sql`${where} and ${afterChat(q.cursor)}`
+    : offset
+      ? sql`${where} and c.id in (select c.id from ${matching} where ${where} order by ${activityOrder} limit ${q.limit + 1} offset ${offset})`
+      : where;
   const rows = await rowsOf<SummaryRow & { list_total: number | null }>(
     db,
-    sql`select ${summaryColumns}, ${total} as list_total from ${summaryFrom} where ${pageWhere} order by ${activityOrder}
-        limit ${q.limit + 1} offset ${q.cursor ? 0 : (q.page - 1) * q.limit}`,
+    sql`select ${summaryColumns}, ${total} as list_total from ${summaryFrom} where ${pageWhere} order by ${activityOrder} limit ${q.limit + 1}`,
   );
   // past the end there is no row to carry the total: ask for it alone
   const totalDocs = rows.length ? Number(rows[0].list_total ?? 0) : Number((await rowsOf<{ n: number }>(db, sql`select ${total} as n`))[0]?.n ?? 0);
