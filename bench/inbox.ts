@@ -114,6 +114,11 @@ await timed('inbox, WhatsApp only', '/api/chats/get_chats?platform=whatsapp');
 await timed('inbox, unread only', '/api/chats/get_chats?unread=true');
 await timed('inbox, one agent', `/api/chats/get_chats?agenteId=${agents[3]}`);
 await timed('inbox, search "Quispe 4323"', '/api/chats/get_chats?filter=Quispe%204323', 10);
+// the spec's page half-way down the inbox (a deferred join: decision 0036), and the same chats by cursor
+const DEEP = Math.max(2, Math.floor(CHATS / 10 / 2));
+await timed(`inbox page ${DEEP.toLocaleString('es-PE')} (offset ${((DEEP - 1) * 10).toLocaleString('es-PE')})`, `/api/chats/get_chats?page=${DEEP}`, 10);
+const before = (await (await fetch(`${address}/api/chats/get_chats?page=${DEEP - 1}`, { headers })).json()) as { nextCursor?: string };
+if (before.nextCursor) await timed('the same page by cursor', `/api/chats/get_chats?cursor=${before.nextCursor}`);
 await timed('recent_chats', '/api/chats/recent_chats');
 await timed('thread: newest 50 messages', `/api/chats/${chatIds[Math.floor(chatIds.length / 2)]}/messages`);
 if (booted.database.kind === 'postgres' && process.env.DATABASE_URL) {
