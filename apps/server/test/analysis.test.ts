@@ -204,6 +204,34 @@ describe('jobs', () => {
     expect(seen.some((c) => c.messages.some((m) => m.text?.includes('marcador de acme')))).toBe(true);
   });
 
+  it('an engine that fails on one chat of a batch: the job fails, and the answers it had are written', async () => {
+    const chats = await t.sql<{ id: string }>(
+      `insert into chats (company_id, contact_name, platform, status, unread_count, last_message_at, created_at, updated_at)
+       select $1, 'Lote ' || g, 'whatsapp', 'open', 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), now(), now()
+       from generate_series(1, 2) g returning id`,
+      [peru],
+    );
+    const [broken, fine] = chats.map((c) => c.id);
+    await t.sql(
+      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
+       values ($1, $2, 'in', 'text', 'este rompe el motor', 'received', now()), ($1, $3, 'in', 'text', 'hola, precio del queso?', 'received', now())`,
+      [peru, broken, fine],
+    );
+    const failing: Analyzer = {
+      name: 'spy',
+      // two chats in flight: the one that fails does not stop the other
+      concurrency: 2,
+      analyze: async (c) => {
+        if (c.messages.some((m) => m.text === 'este rompe el motor')) throw new Error('el motor no respondió');
+        return embeddedAnalyzer.analyze(c);
+      },
+    };
+    const jobs = createAnalysisJobs({ db: t.database.db, jobs: t.app.jobs, analyzer: failing, log: t.app.log });
+    await expect(jobs.analyzeCompany(peru, [broken, fine])).rejects.toThrow('el motor no respondió');
+    expect(await rowOf(broken)).toBeUndefined();
+    expect(await rowOf(fine)).toMatchObject({ engine: 'spy', motive: 'precio', messages: 1 });
+  });
+
   it('a chat deleted while its batch runs is skipped; the others are written', async () => {
     const chats = await t.sql<{ id: string }>(
       `insert into chats (company_id, contact_name, platform, status, unread_count, last_message_at, created_at, updated_at)

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { WINDOW } from './embedded.js';
+import type { ChatAnalysis } from '@mostrador/contract';
 import type { Analyzer, ConversationMessage } from './types.js';
 
 /** A company's dirty chats are analysed by one job (debounced: at most one per company every ANALYSIS_DEBOUNCE_SECONDS). */
@@ -52,6 +53,52 @@ export async function wakeAnalysis(jobs: Pick<JobQueue, 'send'>, log: { error: (
     .catch((error: unknown) => log.error({ err: error, companyId }, 'no se pudo encolar el análisis'));
 }
 
+/** How long an engine's answer may wait to be written with the next ones (see `flush`). */
+const FLUSH_MS = 1000;
+
+/** An engine's answer for a chat, to be written. */
+interface Answered {
+  chatId: string;
+  analysis: ChatAnalysis;
+  engine: string;
+  messages: number;
+  upTo: Date | null;
+}
+
+/** The upsert of answers: the analysis's columns from a JSON array, only for chats of the company that still exist. */
+function upsertStatement(companyId: string, rows: Answered[]): SQL {
+  const json = JSON.stringify(
+    rows.map(({ chatId, analysis: a, engine, messages, upTo }) => ({
+      chat_id: chatId,
+      sentiment: a.sentiment,
+      motive: a.motive,
+      dissatisfaction_origin: a.dissatisfactionOrigin ?? null,
+      cross_sell_offered: a.crossSellOffered,
+      cross_sell_taken: a.crossSellTaken,
+      personalised_promotion: a.personalisedPromotion,
+      quality: a.quality,
+      category: a.category,
+      engine,
+      messages,
+      last_message_at: upTo ? upTo.toISOString() : null,
+    })),
+  );
+  return sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
+        personalised_promotion, quality, category, engine, messages, last_message_at, analyzed_at)
+      select x.chat_id, c.company_id, x.sentiment, x.motive, x.dissatisfaction_origin, x.cross_sell_offered, x.cross_sell_taken,
+        x.personalised_promotion, x.quality, x.category, x.engine, x.messages, x.last_message_at, now()
+        from jsonb_to_recordset(${json}::jsonb) as x(chat_id uuid, sentiment text, motive text, dissatisfaction_origin text, cross_sell_offered boolean,
+          cross_sell_taken boolean, personalised_promotion boolean, quality smallint, category text, engine text, messages integer, last_message_at timestamptz)
+        join chats c on c.id = x.chat_id and c.company_id = ${companyId}
+        order by x.chat_id
+      on conflict (chat_id) do update set sentiment = excluded.sentiment, motive = excluded.motive, dissatisfaction_origin = excluded.dissatisfaction_origin,
+        cross_sell_offered = excluded.cross_sell_offered, cross_sell_taken = excluded.cross_sell_taken, personalised_promotion = excluded.personalised_promotion,
+        quality = excluded.quality, category = excluded.category, engine = excluded.engine, messages = excluded.messages,
+        last_message_at = excluded.last_message_at, analyzed_at = excluded.analyzed_at
+      where chat_analyses.company_id = excluded.company_id
+      returning chat_id`;
+}
+
 export function createAnalysisJobs({
   db,
   jobs,
@@ -72,6 +119,20 @@ export function createAnalysisJobs({
    */
   batchMs?: number;
 }) {
+  /** The answers written in one statement; how many chats they were for. */
+  async function upsertAnswers(companyId: string, rows: Answered[]): Promise<number> {
+    return (await rowsOf<{ chat_id: string }>(db, upsertStatement(companyId, rows))).length;
+  }
+
+  /** The answers one by one: a chat deleted meanwhile (its foreign key) is skipped, the others are written. */
+  async function upsertOneByOne(companyId: string, rows: Answered[]): Promise<number> {
+    let written = 0;
+    for (const row of rows) {
+      written += await upsertAnswers(companyId, [row]).catch((error: unknown) => (isForeignKeyViolation(error) ? 0 : Promise.reject(error)));
+    }
+    return written;
+  }
+
   /** Analyses the given chats of the company (or its dirty ones, BATCH at most); returns how many it wrote. */
   async function analyzeCompany(companyId: string, chatIds?: string[]): Promise<{ analyzed: number; more: boolean }> {
     const chats = chatIds
@@ -107,28 +168,35 @@ export function createAnalysisJobs({
     let analyzed = 0;
     let cut = false;
     const started = performance.now();
-    /** One chat: the engine's answer upserted; false when the chat was deleted meanwhile. */
-    async function analyzeChat(chat: (typeof batch)[number]): Promise<boolean> {
+    /** Answers not yet written, and since when the oldest of them waits. */
+    const answered: Answered[] = [];
+    let waitingSince = 0;
+    /**
+     * Writes the answers so far in ONE upsert (the batch's chats, in id order so that two jobs
+     * lock rows in the same order), skipping chats deleted meanwhile. The embedded engine answers
+     * a whole batch in milliseconds: one statement instead of a hundred, and the metrics trigger
+     * once per statement. A paid model's answers, seconds apart, are written within a second of
+     * each other (FLUSH_MS): a crash loses at most that much paid work.
+     */
+    async function flush(): Promise<void> {
+      const answers = answered.splice(0);
+      if (!answers.length) return;
+      analyzed += await upsertAnswers(companyId, answers).catch((error: unknown) =>
+        // a chat deleted between the statement's snapshot and its foreign-key check: one by one
+        isForeignKeyViolation(error) ? upsertOneByOne(companyId, answers) : Promise.reject(error),
+      );
+    }
+    /** One chat: the engine's answer, kept for the next flush. */
+    async function analyzeChat(chat: (typeof batch)[number]): Promise<void> {
       const messages = byChat.get(chat.id) ?? [];
       const a = await engine.analyze({ messages, now }, { companyId, chatId: chat.id, chatName: chat.contact_name });
       // what it saw up to: the chat's own last message time (its dirty mark), else its newest message's
       const newest = messages.length ? new Date(messages[messages.length - 1].at as string | Date) : undefined;
       const seen = chat.last_message_at ? new Date(chat.last_message_at) : newest;
       const upTo = newest && seen && newest > seen ? newest : (seen ?? null);
-      const upsert = db.execute(sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
-            personalised_promotion, quality, category, engine, messages, last_message_at, analyzed_at)
-          values (${chat.id}, ${companyId}, ${a.sentiment}, ${a.motive}, ${a.dissatisfactionOrigin ?? null}, ${a.crossSellOffered}, ${a.crossSellTaken},
-            ${a.personalisedPromotion}, ${a.quality}, ${a.category}, ${a.engine ?? engine.name}, ${messages.length}, ${upTo ? upTo.toISOString() : null}, now())
-          on conflict (chat_id) do update set sentiment = excluded.sentiment, motive = excluded.motive, dissatisfaction_origin = excluded.dissatisfaction_origin,
-            cross_sell_offered = excluded.cross_sell_offered, cross_sell_taken = excluded.cross_sell_taken, personalised_promotion = excluded.personalised_promotion,
-            quality = excluded.quality, category = excluded.category, engine = excluded.engine, messages = excluded.messages,
-            last_message_at = excluded.last_message_at, analyzed_at = excluded.analyzed_at
-          where chat_analyses.company_id = excluded.company_id`);
-      // a chat deleted meanwhile (foreign key): nothing to keep, the rest of the batch goes on
-      return !(await upsert.then(
-        () => false,
-        (error: unknown) => (isForeignKeyViolation(error) ? true : Promise.reject(error)),
-      ));
+      if (!answered.length) waitingSince = performance.now();
+      answered.push({ chatId: chat.id, analysis: a, engine: a.engine ?? engine.name, messages: messages.length, upTo });
+      if (performance.now() - waitingSince >= FLUSH_MS) await flush();
     }
     // `engine.concurrency` chats in flight (a paid model's calls wait on the network; the embedded engine: one at a time)
     let next = 0;
@@ -139,12 +207,16 @@ export function createAnalysisJobs({
           return;
         }
         const chat = batch[next++];
-        if (await analyzeChat(chat)) analyzed++;
+        await analyzeChat(chat);
         // the embedded engine is synchronous: let requests waiting on the process through between chats
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, engine.concurrency ?? 1), batch.length) }, lane));
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(Math.max(1, engine.concurrency ?? 1), batch.length) }, lane));
+    // what was answered is written even when the engine failed on a later chat
+    await flush();
+    const failed = lanes.find((l) => l.status === 'rejected');
+    if (failed) throw failed.reason;
     return { analyzed, more: cut || (!chatIds && chats.length > BATCH) };
   }
 
