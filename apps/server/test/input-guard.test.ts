@@ -1,7 +1,7 @@
 import { resources } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeJson } from '../src/lib/third-party-text.js';
-import { findInputProblem, MAX_DEPTH } from '../src/plugins/input-guard.js';
+import { findInputProblem, MAX_DEPTH, mendInput } from '../src/plugins/input-guard.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -90,6 +90,39 @@ describe('shapes no form sends', () => {
     expect(price.statusCode).toBe(400);
     const page = await call(admin, 'GET', '/brands?page=1e400');
     expect(page.statusCode).toBe(400);
+  });
+});
+
+describe('a lone UTF-16 surrogate (half a character) is mended to U+FFFD, never a 500', () => {
+  it('in a jsonb value nested in an array, in a text field and in a search; emoji kept', async () => {
+    // jsonb refused the \ud800 that JSON.stringify writes for it (the contract fuzz, seed 2929)
+    const attribute = await call(admin, 'POST', '/ecommerces-attributes', {
+      ...resources['ecommerces-attributes'].examples[0],
+      nombre: 'Talla \udc00',
+      terms: [
+        { _id: '1', name: '\ud800' },
+        { _id: '2', name: 'XL 😀' },
+      ],
+    });
+    expect(attribute.statusCode, attribute.body).toBe(201);
+    const id = attribute.json()._id;
+    const [row] = await t.sql<{ nombre: string; terms: Array<{ name: string }> }>('select nombre, terms from ecommerces_attributes where id = $1', [id]);
+    expect(row.nombre).toBe('Talla \uFFFD');
+    expect(row.terms.map((term) => term.name)).toEqual(['\uFFFD', 'XL 😀']);
+
+    const update = await call(admin, 'PUT', `/ecommerces-attributes/${id}`, { terms: [{ _id: '1', name: 'S \ud83d' }] });
+    expect(update.statusCode, update.body).toBe(200);
+    expect(update.json().terms).toEqual([{ _id: '1', name: 'S \uFFFD' }]);
+
+    const search = await call(admin, 'GET', `/ecommerces-attributes?filter=${encodeURIComponent('Talla \uFFFD')}`);
+    expect(search.json().payload.map((a: { _id: string }) => a._id)).toContain(id);
+  });
+
+  it('in keys and values at any depth, in place', () => {
+    const body = { 'k\udc00': [{ a: 'x\ud800y' }, '😀', 3], ok: 'sin cambios' };
+    expect(mendInput(body)).toEqual({ 'k\uFFFD': [{ a: 'x\uFFFDy' }, '😀', 3], ok: 'sin cambios' });
+    expect(mendInput('\ud800')).toBe('\uFFFD');
+    expect(mendInput(null)).toBeNull();
   });
 });
 

@@ -10,6 +10,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** One string, storable. */
 export const sanitizeText = (text: string): string => text.replace(NUL, '').replace(LONE_SURROGATE, '\uFFFD');
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+/** The string with every lone surrogate (half a character) as U+FFFD; the same string when it has none. */
+export const mendSurrogates = (text: string): string => (SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\uFFFD') : text);
+
 /** A parsed JSON value with every string (and key) storable; other values unchanged. */
 export function sanitizeJson<T>(value: T): T {
   if (typeof value === 'string') return sanitizeText(value) as T;

@@ -47,7 +47,7 @@ export const imaginaTemplateMessages = defineResource({
     language: zEnum(templateLanguages),
     category: zEnum(templateCategories),
     body: zText(1024).refine((b) => imaginaVariablesOf(b).every((v) => v in imaginaVariables), {
-      message: `Variables permitidas: ${Object.keys(imaginaVariables).map((v) => `{{${v}}}`).join(', ')}`,
+      message: `Solo se permiten las variables ${Object.keys(imaginaVariables).map((v) => `{{${v}}}`).join(', ')}`,
     }),
     status: zEnum(templateStatuses).optional(),
     whatsappTemplate: z
