@@ -264,6 +264,35 @@ describe('clean leads', () => {
   });
 });
 
+describe('a known person writes again', () => {
+  it('their clean lead shows the activity; one deleted meanwhile is made again and joined', async () => {
+    const inbound = createInbound(t.app.secrets);
+    const write = (text: string) =>
+      t.database.db.transaction((tx) =>
+        inbound.message(tx, peru, 'PE', 'whatsapp', { from: '51955000111', phone: '51955000111', name: 'Rosa Q.', messageId: wamid(), timestamp: new Date().toISOString(), kind: 'text', text }),
+      );
+    await write('Hola, ¿tienen queso andino?');
+    const first = await personIn(peru, '51955000111');
+    expect(first.cleanLeads).toHaveLength(1);
+    const cleanLeadId = first.cleanLeads[0].id;
+    await t.sql(`update clean_leads set updated_at = '2020-01-01T00:00:00Z' where id = $1`, [cleanLeadId]);
+
+    await write('¿Y mantequilla?');
+    const [touched] = await t.sql<{ updated_at: Date }>('select updated_at from clean_leads where id = $1', [cleanLeadId]);
+    expect(Date.now() - new Date(touched.updated_at).getTime()).toBeLessThan(60_000);
+
+    // the clean lead deleted while the lead still names it: the person is a contact again
+    await t.sql('delete from clean_leads where id = $1', [cleanLeadId]);
+    await write('¿Siguen abiertos?');
+    const after = await personIn(peru, '51955000111');
+    expect(after.leads).toHaveLength(1);
+    expect(after.cleanLeads).toHaveLength(1);
+    expect(after.cleanLeads[0].id).not.toBe(cleanLeadId);
+    expect(after.leads[0].clean_lead_id).toBe(after.cleanLeads[0].id);
+    expect(after.messages.map((m) => m.text)).toEqual(['Hola, ¿tienen queso andino?', '¿Y mantequilla?', '¿Siguen abiertos?']);
+  });
+});
+
 describe('message statuses', () => {
   it('move a sent message forward (delivered, read), never back, and record failures', async () => {
     const [{ id: chatId }] = (await personIn(peru, '51987112200')).chats;

@@ -127,14 +127,28 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
 
       await lockOn(tx, `${c}:${platform}:${m.from}`);
       // the lead: by the person's platform id, else (WhatsApp) by the normalised phone, else new
-      // the person as last seen: their lead and chat, when both still exist (one round trip)
-      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null; lead: string | null; name: string; clean_lead_id: string | null; chat: string | null }>(
+      // the person as last seen: their lead and chat, when both still exist, and their clean lead
+      // touched (it shows the activity; `touched` is null when it is gone) — one round trip
+      const [identity] = await rowsOf<{
+        lead_id: string;
+        chat_id: string | null;
+        lead: string | null;
+        name: string;
+        clean_lead_id: string | null;
+        chat: string | null;
+        touched: string | null;
+      }>(
         tx,
-        sql`select i.lead_id, i.chat_id, l.id as lead, l.name, l.clean_lead_id, ch.id as chat
-              from lead_identities i
-              left join leads l on l.company_id = i.company_id and l.id = i.lead_id
-              left join chats ch on ch.company_id = i.company_id and ch.id = i.chat_id
-             where i.company_id = ${c} and i.platform = ${platform} and i.platform_user_id = ${m.from}`,
+        sql`with found as (
+              select i.lead_id, i.chat_id, l.id as lead, l.name, l.clean_lead_id, ch.id as chat
+                from lead_identities i
+                left join leads l on l.company_id = i.company_id and l.id = i.lead_id
+                left join chats ch on ch.company_id = i.company_id and ch.id = i.chat_id
+               where i.company_id = ${c} and i.platform = ${platform} and i.platform_user_id = ${m.from}),
+            touched as (
+              update clean_leads set updated_at = now()
+               where company_id = ${c} and id = (select clean_lead_id from found where lead is not null) returning id)
+            select found.*, (select id from touched) as touched from found`,
       );
       let [lead]: Array<{ id: string; name: string; clean_lead_id: string | null }> = identity?.lead
         ? [{ id: identity.lead, name: identity.name, clean_lead_id: identity.clean_lead_id }]
@@ -162,7 +176,10 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
         // a known person: their clean lead shows the activity; a lead without one (imported, or
         // its clean lead deleted) is merged now, as a new contact
         let cleanLeadId = lead.clean_lead_id;
-        if (cleanLeadId) {
+        if (cleanLeadId && identity?.lead) {
+          // touched with the identity's read above
+          if (!identity.touched) cleanLeadId = null;
+        } else if (cleanLeadId) {
           const touched = await rowsOf(tx, sql`update clean_leads set updated_at = now() where company_id = ${c} and id = ${cleanLeadId} returning id`);
           if (touched.length === 0) cleanLeadId = null;
         }
