@@ -204,19 +204,25 @@ describe('jobs', () => {
     expect(seen.some((c) => c.messages.some((m) => m.text?.includes('marcador de acme')))).toBe(true);
   });
 
-  it('an engine that fails on one chat of a batch: the job fails, and the answers it had are written', async () => {
+  /** Two new chats of Perú, named `name 1` and `name 2`: the first says `first`, the second asks a price. */
+  async function twoChats(name: string, first: string): Promise<[string, string]> {
     const chats = await t.sql<{ id: string }>(
       `insert into chats (company_id, contact_name, platform, status, unread_count, last_message_at, created_at, updated_at)
-       select $1, 'Lote ' || g, 'whatsapp', 'open', 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), now(), now()
+       select $1, $2 || ' ' || g, 'whatsapp', 'open', 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), now(), now()
        from generate_series(1, 2) g returning id`,
-      [peru],
+      [peru, name],
     );
-    const [broken, fine] = chats.map((c) => c.id);
+    const [one, two] = chats.map((c) => c.id);
     await t.sql(
       `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
-       values ($1, $2, 'in', 'text', 'este rompe el motor', 'received', now()), ($1, $3, 'in', 'text', 'hola, precio del queso?', 'received', now())`,
-      [peru, broken, fine],
+       values ($1, $2, 'in', 'text', $4, 'received', now()), ($1, $3, 'in', 'text', 'hola, precio del queso?', 'received', now())`,
+      [peru, one, two, first],
     );
+    return [one, two];
+  }
+
+  it('an engine that fails on one chat of a batch: the job fails, and the answers it had are written', async () => {
+    const [broken, fine] = await twoChats('Lote', 'este rompe el motor');
     const failing: Analyzer = {
       name: 'spy',
       // two chats in flight: the one that fails does not stop the other
@@ -233,18 +239,7 @@ describe('jobs', () => {
   });
 
   it('a chat deleted while its batch runs is skipped; the others are written', async () => {
-    const chats = await t.sql<{ id: string }>(
-      `insert into chats (company_id, contact_name, platform, status, unread_count, last_message_at, created_at, updated_at)
-       select $1, 'Borrable ' || g, 'whatsapp', 'open', 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), now(), now()
-       from generate_series(1, 2) g returning id`,
-      [peru],
-    );
-    const [gone, kept] = chats.map((c) => c.id);
-    await t.sql(
-      `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_at)
-       values ($1, $2, 'in', 'text', 'borren este chat', 'received', now()), ($1, $3, 'in', 'text', 'hola, precio del queso?', 'received', now())`,
-      [peru, gone, kept],
-    );
+    const [gone, kept] = await twoChats('Borrable', 'borren este chat');
     const deleting: Analyzer = {
       name: 'spy',
       analyze: async (c) => {
