@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { accounts, customerWrites, signIn, submitLogin } from './helpers';
+import { accounts, apiAs, customerWrites, signIn, submitLogin } from './helpers';
 
 // two browsers, a signed webhook and live updates per flow: room for a busy machine
 test.describe.configure({ timeout: 90_000 });
@@ -12,23 +12,6 @@ test.describe.configure({ timeout: 90_000 });
  */
 
 type Chat = { _id: string; contactName: string; lead?: { agenteId?: string } };
-
-/** A call with the page's session (bearer token and company), as the SPA makes it. */
-async function apiAs<T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  return page.evaluate(
-    async ({ path, init }) => {
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${localStorage.getItem('token')}`,
-        'x-company-id': localStorage.getItem('companyId') ?? '',
-      };
-      if (init.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`/api${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return res.json();
-    },
-    { path, init },
-  ) as Promise<T>;
-}
 
 const listedIds = (page: Page) => page.getByTestId('chat-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-chat-id') ?? ''));
 

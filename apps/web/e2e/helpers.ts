@@ -15,6 +15,23 @@ export interface Credentials {
   password: string;
 }
 
+/** A call with the page's session (bearer token and company), as the SPA makes it; a failure throws with its status and body. */
+export async function apiAs<T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${localStorage.getItem('token')}`,
+        'x-company-id': localStorage.getItem('companyId') ?? '',
+      };
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`/api${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    { path, init },
+  ) as Promise<T>;
+}
+
 /** Fills the login form the way a person does and submits it. */
 export async function submitLogin(page: Page, { corporation, email, password }: Credentials): Promise<void> {
   await page.goto('/login');

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, apiAs, signIn } from './helpers';
 
 /**
  * Selling end to end (issue 12, decisions 0031 and 0032): a customer on a phone orders from
@@ -9,16 +9,6 @@ import { accounts, signIn } from './helpers';
  * /ordenes shows the order without a reload and the customer's chat in /chat shows its summary;
  * then the staff moves the order from its detail, and the customer's page follows.
  */
-
-/** A call with the page's session (bearer token and company), as the SPA makes it. */
-async function apiAs<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (path) => {
-    const headers = { authorization: `Bearer ${localStorage.getItem('token')}`, 'x-company-id': localStorage.getItem('companyId') ?? '' };
-    const res = await fetch(`/api${path}`, { headers });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  }, path) as Promise<T>;
-}
 
 /** A mark a reload would wipe. */
 const markNoReload = (page: Page) =>
