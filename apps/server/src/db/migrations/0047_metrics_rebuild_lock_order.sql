@@ -8,30 +8,13 @@
 CREATE OR REPLACE FUNCTION mostrador_metrics_lock(company uuid) RETURNS void LANGUAGE sql AS $$
   select pg_advisory_xact_lock(727100, hashtext(company::text))
 $$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION mostrador_metrics_rebuild(company uuid, tz text) RETURNS void LANGUAGE plpgsql AS $$
-declare
-  tbl text;
+-- 0042's rebuild is kept as it is, under another name, and the rebuild is now that lock, then it
+-- (a later migration that changes the rebuild's work redefines mostrador_metrics_rebuild_work).
+ALTER FUNCTION mostrador_metrics_rebuild(uuid, text) RENAME TO mostrador_metrics_rebuild_work;--> statement-breakpoint
+CREATE FUNCTION mostrador_metrics_rebuild(company uuid, tz text) RETURNS void LANGUAGE plpgsql AS $$
 begin
   -- the fold's lock first, as every fold takes it: a fold running now (the minute's job, a metric
   -- call) finishes before the rebuild touches anything, and none starts until the rebuild commits
   perform mostrador_metrics_lock(company);
-  insert into metrics_companies (company_id, timezone, rebuilt_at) values (company, tz, now())
-  on conflict (company_id) do update set timezone = excluded.timezone, rebuilt_at = excluded.rebuilt_at;
-  delete from metrics_messages_daily_pending where company_id = company;
-  delete from metrics_chat_months_pending where company_id = company;
-  delete from metrics_entities_daily_pending where company_id = company;
-  delete from metrics_analyses_daily_pending where company_id = company;
-  delete from metrics_sales_daily_pending where company_id = company;
-  delete from metrics_messages_daily where company_id = company;
-  delete from metrics_chat_months where company_id = company;
-  delete from metrics_entities_daily where company_id = company;
-  delete from metrics_analyses_daily where company_id = company;
-  delete from metrics_sales_daily where company_id = company;
-  delete from metrics_coverage_monthly where company_id = company;
-  delete from metrics_analyses_monthly where company_id = company;
-  foreach tbl in array array['chat_messages', 'chat_analyses', 'orders', 'chats', 'leads', 'clean_leads', 'memberships'] loop
-    execute mostrador_metrics_sql(tbl, format('(select * from %I where company_id = %L)', tbl, company), 1);
-  end loop;
-  perform mostrador_metrics_fold(company);
-  perform mostrador_metrics_ad_rebuild(company);
+  perform mostrador_metrics_rebuild_work(company, tz);
 end $$;
