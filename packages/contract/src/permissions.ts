@@ -7,6 +7,19 @@
 export const roles = ['admin', 'supervisor', 'agent'] as const;
 export type Role = (typeof roles)[number];
 
+/**
+ * Who may change whom (decision 0059): a role manages (grants, changes, disables, resets) the
+ * roles strictly below it; only an admin manages an admin. The server enforces it in
+ * `modules/users/hierarchy.ts`; the web offers only the roles the caller may give.
+ */
+const roleRank: Record<Role, number> = { agent: 1, supervisor: 2, admin: 3 };
+export const roleManages = (caller: Role, role: Role): boolean => caller === 'admin' || roleRank[caller] > roleRank[role];
+/** The highest of a user's roles over the companies they belong to. */
+export const highestRole = (list: readonly string[]): Role =>
+  list.reduce<Role>((top, r) => ((roleRank[r as Role] ?? 0) > roleRank[top] ? (r as Role) : top), 'agent');
+/** The roles a caller of this role may give. */
+export const rolesGrantableBy = (caller: Role): Role[] => roles.filter((r) => roleManages(caller, r));
+
 export const roleLabels: Record<Role, string> = {
   admin: 'Administrador',
   supervisor: 'Supervisor',

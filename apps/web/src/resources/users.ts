@@ -1,4 +1,4 @@
-import { registerInput, roleLabels, userOut, userPatch, userSortFields } from '@mostrador/contract';
+import { registerInput, roleLabels, roles, rolesGrantableBy, userOut, userPatch, userSortFields } from '@mostrador/contract';
 import { defineScreen, type ResourceDescriptor } from '../components/crud/types';
 import { sessionStore } from '../lib/session';
 
@@ -45,7 +45,7 @@ export const screen = defineScreen({
   fields: {
     email: { only: 'create' },
     password: { only: 'create', helperText: 'Al menos 8 caracteres' },
-    role: { options: roleLabels },
+    role: { options: roleLabels, optionsFor: (role) => (role ? rolesGrantableBy(role) : roles) },
     companyIds: { label: 'Compañías', only: 'create' },
     disabled: { label: 'Deshabilitado (no puede iniciar sesión)', only: 'edit' },
   },

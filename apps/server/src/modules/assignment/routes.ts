@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
+import { assertMayEditRole } from '../users/hierarchy.js';
 import { reassignHeld } from './rules.js';
 
 const idParams = z.object({ id: zId() }).strict();
@@ -203,6 +204,7 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       if (details.length) throw new AppError('VALIDATION', details[0].msg, details);
+      assertMayEditRole(tenant, role, wanted, await app.permissions.matrix(tenant));
       await db.transaction(async (tx) => {
         await tx.execute(sql`delete from role_permissions where corporation_id = ${tenant.corporationId} and role = ${role}`);
         if (wanted.length) {

@@ -2,6 +2,7 @@ import {
   listQuery,
   pageOf,
   registerInput,
+  type Role,
   roles,
   successMessages,
   updatePasswordInput,
@@ -20,6 +21,7 @@ import { AppError } from '../../lib/errors.js';
 import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { assertMayGrant, assertMayTouch } from './hierarchy.js';
 
 const idParams = z.object({ id: zId() });
 
@@ -102,6 +104,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (id === tenant.userId) throw new AppError('BAD_REQUEST', 'No puedes quitarte a ti mismo de la compañía');
       await db.transaction(async (tx) => {
         await memberOf(tx, tenant, id);
+        await assertMayTouch(tx, tenant, id, 'quitar de la compañía a {x}');
         await tx.delete(memberships).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
         await tx.delete(groupMembers).where(and(eq(groupMembers.userId, id), eq(groupMembers.companyId, tenant.companyId)));
         const [{ left }] = await tx.select({ left: count() }).from(memberships).where(eq(memberships.userId, id));
@@ -136,8 +139,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (id === tenant.userId && (disabled === true || (role && role !== tenant.role))) {
         throw new AppError('BAD_REQUEST', 'No puedes deshabilitarte ni cambiar tu propio rol');
       }
+      if (role) assertMayGrant(tenant, role);
       await db.transaction(async (tx) => {
         const current = await memberOf(tx, tenant, id);
+        await assertMayTouch(tx, tenant, id, disabled === true ? 'deshabilitar a {x}' : 'cambiar los datos de {x}');
         await tx
           .update(users)
           .set({ firstName: first_name, lastName: last_name, disabled, updatedAt: new Date() })
@@ -158,6 +163,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const tenant = tenantOf(request);
       const { id } = request.params;
       await assertSelfOr(tenant, id, 'update');
+      await memberOf(db, tenant, id);
+      await assertMayTouch(db, tenant, id, 'cambiar la contraseña de {x}');
       // the caller proves who they are again: their own current password, whoever's they change
       const [caller] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, tenant.userId));
       if (!caller || !(await verifyPassword(caller.passwordHash, request.body.currentPassword))) {
@@ -186,12 +193,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyIds = [...new Set(b.companyIds)];
       // An admin may add people only to companies they belong to themselves.
       const mine = await db
-        .select({ companyId: memberships.companyId })
+        .select({ companyId: memberships.companyId, role: memberships.role })
         .from(memberships)
         .where(and(eq(memberships.userId, tenant.userId), inArray(memberships.companyId, companyIds)));
       if (mine.length !== companyIds.length) {
         throw new AppError('VALIDATION', 'Alguna de las compañías no existe', [{ path: 'companyIds', msg: 'Compañía no válida' }]);
       }
+      // the role is granted in every company named: the caller's role in each must allow it
+      for (const m of mine) assertMayGrant({ ...tenant, role: m.role as Role }, b.role);
       const passwordHash = await hashPassword(b.password);
       const created = await db.transaction(async (tx) => {
         const [taken] = await tx

@@ -165,3 +165,30 @@ describe('ResourceFormDialog', () => {
     expect(await screen.findByRole('option', { name: 'Inca Kola' })).toBeTruthy();
   });
 });
+
+describe('the roles a caller may give (decision 0059)', () => {
+  it('offers a supervisor only Agente in the new user form, an admin every role', async () => {
+    const { screen: users } = await import('../../resources/users');
+    for (const [role, offered] of [
+      ['supervisor', ['Agente']],
+      ['admin', ['Administrador', 'Supervisor', 'Agente']],
+    ] as const) {
+      const user = userEvent.setup();
+      fakeApi((call) => {
+        if (call.path === '/permissions') return { status: 200, body: { role, permissions: { users: ['list', 'create'] } } };
+        if (call.path === '/companies') return { status: 200, body: pageOf([]) };
+        return undefined;
+      });
+      const { unmount } = renderApp(<ResourceFormDialog config={users} open onClose={() => undefined} />);
+      const dialog = await screen.findByRole('dialog', { name: 'Nuevo usuario' });
+      await waitFor(async () => {
+        await user.click(within(dialog).getByRole('combobox', { name: /Rol/ }));
+        const listbox = await screen.findByRole('listbox');
+        expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(offered);
+        await user.keyboard('{Escape}');
+      });
+      unmount();
+      vi.restoreAllMocks();
+    }
+  });
+});

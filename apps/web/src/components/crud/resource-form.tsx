@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/api-client';
 import { currentMembership, useSession } from '../../lib/session';
 import { labelOf } from './common-labels';
 import { type FieldSpec, fieldSpecsOf } from './field-model';
+import { usePermissions } from '../../lib/permissions';
 import { FieldInput } from './field-input';
 import { bodyOf, changesOf, type FormMode, type FormValue, type FormValues, valuesOf } from './form-values';
 import type { FieldConfig, ResourceRecord, ScreenConfig } from './types';
@@ -148,6 +149,7 @@ export interface ResourceFormFieldsProps {
 /** The form element with one input per field; its submit buttons live with the caller (dialog or page). */
 export function ResourceFormFields({ config, form, record, id }: ResourceFormFieldsProps) {
   const fieldConfigs = (config.fields ?? {}) as Record<string, FieldConfig | undefined>;
+  const { role } = usePermissions();
   return (
     <Box
       component="form"
@@ -158,8 +160,13 @@ export function ResourceFormFields({ config, form, record, id }: ResourceFormFie
       aria-label={form.mode === 'create' ? config.newLabel : config.editLabel}
       sx={{ display: 'grid', gap: 2.5, pt: 1 }}
     >
-      {form.specs.map((spec) => {
-        const fieldConfig = fieldConfigs[spec.name];
+      {form.specs.map((field) => {
+        const fieldConfig = fieldConfigs[field.name];
+        // an enum narrowed to what this caller may choose (the value already held stays shown)
+        const allowed = fieldConfig?.optionsFor && field.options ? fieldConfig.optionsFor(role) : undefined;
+        const spec = allowed
+          ? { ...field, options: field.options?.filter((o) => allowed.includes(o) || o === form.values[field.name]) }
+          : field;
         return (
           <Box key={spec.name} data-field={spec.name} sx={{ minWidth: 0 }}>
             {fieldConfig?.input ? (

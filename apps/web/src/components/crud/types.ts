@@ -1,4 +1,4 @@
-import type { Module, Operation } from '@mostrador/contract';
+import type { Module, Operation, Role } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
@@ -45,6 +45,8 @@ export interface FieldConfig {
   widget?: FieldWidget;
   /** Spanish labels of enum values (contract maps such as `campaignStatusLabels`). */
   options?: Readonly<Record<string, string>>;
+  /** The enum values this caller may choose (the roles a supervisor may give: decision 0059); all when absent. */
+  optionsFor?: (role: Role | undefined) => readonly string[];
   helperText?: string;
   placeholder?: string;
   /** Labels of the inner fields of an object or an array of objects. */
