@@ -78,9 +78,10 @@ describe('backup and restore', () => {
       const restoredDir = fresh('mostrador-restored-');
       let restoredUrl: string | undefined;
       if (source && adminUrl) {
-        // PostgreSQL, online: pg_dump -Fc of the whole database (pgboss and drizzle schemas too)…
+        // PostgreSQL, online: pg_dump -Fc of the whole database (pgboss and drizzle schemas too; not the
+        // old processes' heartbeats, which would make the copy look worked for 45 s)…
         const dump = path.join(backupDir, 'mostrador.dump');
-        execFileSync('pg_dump', ['-Fc', '--no-owner', '-d', source.url, '-f', dump]);
+        execFileSync('pg_dump', ['-Fc', '--no-owner', '--exclude-table-data=worker_heartbeats', '-d', source.url, '-f', dump]);
         await original.close();
         // …restored into an empty database, and the Drive files copied beside it
         const target = await emptyDatabase(adminUrl);
