@@ -4,12 +4,11 @@ import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DriveUploadOut } from '@mostrador/contract';
-import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { type Booted, boot } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
-import { demo, JWT_SECRET, login, type TestApp } from './helpers.js';
+import { createTestDatabase, demo, JWT_SECRET, login, type TestApp } from './helpers.js';
 
 /**
  * Backups as docs/OPERATIONS.md («Respaldos y restauración», decision 0066) writes them, tried:
@@ -21,26 +20,6 @@ const fresh = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 /** `login` only calls the app. */
 const asTestApp = (b: Booted) => b as unknown as TestApp;
 
-/** A new database on the test server (PostgreSQL runs of the suite): empty, or a copy of the suite's seeded template. */
-async function emptyDatabase(adminUrl: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mostrador_restore_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 describe('backup and restore', () => {
   it('restores the data, the Drive files and the sealed secrets into a fresh database, and the product starts on it', async () => {
     const adminUrl = process.env.TEST_DATABASE_URL;
@@ -51,7 +30,7 @@ describe('backup and restore', () => {
     let restored: Booted | undefined;
     try {
       // the product as it runs: PostgreSQL, or the embedded database in a DATA_DIR on disk
-      const source = adminUrl ? await emptyDatabase(adminUrl, template?.kind === 'postgres' ? template.name : undefined) : undefined;
+      const source = adminUrl ? await createTestDatabase(adminUrl, template?.kind === 'postgres' ? template.name : undefined) : undefined;
       if (source) cleanup.push(source.drop);
       const original = await boot({
         config,
@@ -84,7 +63,7 @@ describe('backup and restore', () => {
         execFileSync('pg_dump', ['-Fc', '--no-owner', '--exclude-table-data=worker_heartbeats', '-d', source.url, '-f', dump]);
         await original.close();
         // …restored into an empty database, and the Drive files copied beside it
-        const target = await emptyDatabase(adminUrl);
+        const target = await createTestDatabase(adminUrl);
         cleanup.push(target.drop);
         execFileSync('pg_restore', ['--no-owner', '--exit-on-error', '-d', target.url, dump]);
         cpSync(path.join(dataDir, 'drive'), path.join(restoredDir, 'drive'), { recursive: true });

@@ -61,42 +61,14 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     },
   });
 
-  const queueWaiting = new Gauge({
-    name: 'mostrador_queue_waiting_jobs',
-    help: 'Trabajos por hacer en cada cola: listos (ready) o programados para después (deferred)',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-  });
-  const queueOldest = new Gauge({
-    name: 'mostrador_queue_oldest_job_age_seconds',
-    help: 'Antigüedad del trabajo listo más antiguo de cada cola (0 si no hay ninguno)',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-  });
-  const webhookPending = new Gauge({
-    name: 'mostrador_webhook_events',
-    help: 'Webhooks de proveedores recibidos sin procesar (pending) o en la cola de fallidos (failed)',
-    labelNames: ['provider', 'status'] as const,
-    registers: [registry],
-  });
-  const webhookLag = new Gauge({
-    name: 'mostrador_webhook_intake_lag_seconds',
-    help: 'Antigüedad del webhook de proveedor más antiguo aún sin procesar (0 si no hay ninguno)',
-    labelNames: ['provider'] as const,
-    registers: [registry],
-  });
-  const sendsActive = new Gauge({
-    name: 'mostrador_sends_active',
-    help: 'Envíos (trozos de campaña, mensajes masivos) en curso por estado: scheduled, pending, processing',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
-  const recipients = new Gauge({
-    name: 'mostrador_send_recipients',
-    help: 'Destinatarios de los envíos en curso por estado: queued, sending, sent, failed, skipped',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
+  /** A gauge of the database's side, set by readDatabase on each scrape. */
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const queueWaiting = gauge('mostrador_queue_waiting_jobs', 'Trabajos por hacer en cada cola: listos (ready) o programados para después (deferred)', ['queue', 'state'] as const);
+  const queueOldest = gauge('mostrador_queue_oldest_job_age_seconds', 'Antigüedad del trabajo listo más antiguo de cada cola (0 si no hay ninguno)', ['queue'] as const);
+  const webhookPending = gauge('mostrador_webhook_events', 'Webhooks de proveedores recibidos sin procesar (pending) o en la cola de fallidos (failed)', ['provider', 'status'] as const);
+  const webhookLag = gauge('mostrador_webhook_intake_lag_seconds', 'Antigüedad del webhook de proveedor más antiguo aún sin procesar (0 si no hay ninguno)', ['provider'] as const);
+  const sendsActive = gauge('mostrador_sends_active', 'Envíos (trozos de campaña, mensajes masivos) en curso por estado: scheduled, pending, processing', ['status'] as const);
+  const recipients = gauge('mostrador_send_recipients', 'Destinatarios de los envíos en curso por estado: queued, sending, sent, failed, skipped', ['status'] as const);
 
   /** The database's side, read at scrape time; each statement follows an index (decision 0066). */
   async function readDatabase() {
