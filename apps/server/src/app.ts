@@ -55,6 +55,7 @@ import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
@@ -119,6 +120,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('sessions', createSessions(app));
 
   await app.register(errorsPlugin);
+  // first: every route after it is timed, and GET /metrics answers them (decision 0066)
+  await app.register(metricsPlugin);
   await app.register(cookie);
   await app.register(swagger, {
     openapi: { info: { title: 'Mostrador API', version: config.version } },

@@ -4,50 +4,52 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every setting the server reads, in one place (docs/OPERATIONS.md lists them).
+ * Every setting the server reads, in one place (docs/OPERATIONS.md lists them), each with its
+ * one-line description: `npm run env:example` writes .env.example from here (decision 0066).
  * Relative paths resolve against the directory `npm` was started from (INIT_CWD), so
  * `npm start` at the repository root keeps its data in ./data.
  */
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().optional(),
-  DATA_DIR: z.string().default('./data'),
-  PUBLIC_URL: z.string().optional(),
-  JWT_SECRET: z.string().min(32).optional(),
-  SECRETS_KEY: z.string().min(32).optional(),
-  ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900),
-  SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Mostrador <no-reply@mostrador.local>'),
-  SEED: z.enum(['true', 'false']).default('true'),
-  WORKERS: z.enum(['inline', 'off']).default('inline'),
-  BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  WEB_DIST: z.string().optional(),
-  META_APP_SECRET: z.string().min(1).optional(),
-  META_APP_ID: z.string().regex(/^\d+$/, { error: 'META_APP_ID son solo dígitos' }).optional(),
-  WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional(),
-  SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional(),
-  GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0'),
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('Modo: production exige JWT_SECRET y nunca siembra la demo'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('Puerto HTTP de la SPA y la API'),
+  HOST: z.string().default('0.0.0.0').describe('Interfaz donde escucha el servidor'),
+  DATABASE_URL: z.string().optional().describe('PostgreSQL (postgres://usuario:clave@host:5432/base); sin ella, PGlite embebida en DATA_DIR'),
+  DATA_DIR: z.string().default('./data').describe('Carpeta de la base embebida, la clave local y los archivos de Drive (relativa a donde se ejecutó npm)'),
+  PUBLIC_URL: z.string().optional().describe('URL pública del producto (enlaces de correo, webhooks, archivos de Drive); https marca la cookie Secure'),
+  JWT_SECRET: z.string().min(32).optional().describe('Firma de los tokens de acceso (≥ 32 caracteres); obligatoria en producción'),
+  SECRETS_KEY: z.string().min(32).optional().describe('Clave (≥ 32 caracteres) que cifra las credenciales de integraciones: sin ella no se leen las guardadas'),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900).describe('Segundos de vida del token de acceso'),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30).describe('Días de inactividad tras los que expira la sesión'),
+  SMTP_URL: z.string().optional().describe('smtp://usuario:clave@host:587; sin ella los correos solo se registran'),
+  MAIL_FROM: z.string().default('Mostrador <no-reply@mostrador.local>').describe('Remitente de los correos'),
+  SEED: z.enum(['true', 'false']).default('true').describe('false: no siembra el tenant demo en una base vacía (nunca en producción)'),
+  WORKERS: z.enum(['inline', 'off']).default('inline').describe('off: este proceso solo encola y los trabajos los corre npm run worker'),
+  BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576).describe('Bytes máximos del cuerpo de una solicitud (más: 413)'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Nivel del log (pino)'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').describe('Detrás de un balanceador: la IP real del cliente sale de X-Forwarded-For'),
+  WEB_DIST: z.string().optional().describe('Carpeta de la SPA construida (por defecto apps/web/dist)'),
+  META_APP_SECRET: z.string().min(1).optional().describe('Secreto de la app de Meta: verifica X-Hub-Signature-256 de los webhooks (sin él en producción: 503)'),
+  META_APP_ID: z.string().regex(/^\d+$/, { error: 'META_APP_ID son solo dígitos' }).optional().describe('Id de la app de Meta: sube los ejemplos de medios de las plantillas de WhatsApp'),
+  WEBHOOK_VERIFY_TOKEN: z.string().min(1).optional().describe('Lo que Meta envía como hub.verify_token al suscribir el webhook'),
+  SEND_PROVIDER: z.enum(['graph', 'sandbox'], { error: "SEND_PROVIDER debe ser 'graph' o 'sandbox'" }).optional().describe('Por dónde salen los mensajes: graph (Meta) o sandbox (simulador local); graph en producción'),
+  GRAPH_API_URL: z.url({ error: 'GRAPH_API_URL debe ser una URL' }).default('https://graph.facebook.com/v21.0').describe('Base de la Graph API de Meta, con la versión'),
   MAILCHIMP_API_URL: z
     .string()
     .regex(/^https?:\/\/\S*\{dc\}\S*$/, { error: 'MAILCHIMP_API_URL debe ser una URL con {dc} donde va el servidor, como https://{dc}.api.mailchimp.com/3.0' })
-    .default('https://{dc}.api.mailchimp.com/3.0'),
-  GOOGLE_OAUTH_AUTH_URL: z.url({ error: 'GOOGLE_OAUTH_AUTH_URL debe ser una URL' }).default('https://accounts.google.com/o/oauth2/v2/auth'),
-  GOOGLE_OAUTH_TOKEN_URL: z.url({ error: 'GOOGLE_OAUTH_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token'),
-  GOOGLE_PEOPLE_API_URL: z.url({ error: 'GOOGLE_PEOPLE_API_URL debe ser una URL' }).default('https://people.googleapis.com/'),
-  DIALOGFLOW_API_URL: z.url({ error: 'DIALOGFLOW_API_URL debe ser una URL' }).default('https://dialogflow.googleapis.com'),
-  DIALOGFLOW_TOKEN_URL: z.url({ error: 'DIALOGFLOW_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token'),
-  BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional(),
-  SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
-  ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
-  WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
-  ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional(),
-  ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
-  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0'),
+    .default('https://{dc}.api.mailchimp.com/3.0').describe('Base de la API de Mailchimp con {dc} en lugar del servidor'),
+  GOOGLE_OAUTH_AUTH_URL: z.url({ error: 'GOOGLE_OAUTH_AUTH_URL debe ser una URL' }).default('https://accounts.google.com/o/oauth2/v2/auth').describe('Página de consentimiento de Google (contactos de un teléfono)'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url({ error: 'GOOGLE_OAUTH_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token').describe('Endpoint de tokens de Google'),
+  GOOGLE_PEOPLE_API_URL: z.url({ error: 'GOOGLE_PEOPLE_API_URL debe ser una URL' }).default('https://people.googleapis.com/').describe('Raíz de la People API de Google (solo cuenta el origen)'),
+  DIALOGFLOW_API_URL: z.url({ error: 'DIALOGFLOW_API_URL debe ser una URL' }).default('https://dialogflow.googleapis.com').describe('Raíz de la API de Dialogflow ES'),
+  DIALOGFLOW_TOKEN_URL: z.url({ error: 'DIALOGFLOW_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token').describe('Endpoint de tokens de las cuentas de servicio de Dialogflow'),
+  BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional().describe('off: ningún bot de Dialogflow responde (on por defecto, off en pruebas)'),
+  SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3).describe('Sandbox: segundos hasta delivered (read al doble)'),
+  ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30).describe('Pedidos que una dirección puede hacer en el catálogo público cada 10 minutos'),
+  WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80).describe('Mensajes por segundo de campañas y masivos por línea de WhatsApp'),
+  ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
+  ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
+  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0').describe('1: la URL del motor de IA de una compañía puede ser una dirección interna'),
+  METRICS_TOKEN: z.string().min(32, { error: 'METRICS_TOKEN debe tener al menos 32 caracteres' }).optional().describe('Token (≥ 32 caracteres) que /metrics exige como Bearer; sin él, /metrics solo responde a esta misma máquina'),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -121,6 +123,8 @@ export interface Config {
   analysisDebounceSeconds: number;
   /** Whether a company's OpenAI-compatible base URL may be an internal address (LLM_ALLOW_PRIVATE_URLS=1; decision 0046). */
   llmAllowPrivateUrls: boolean;
+  /** The bearer token /metrics asks for; without it only a scraper on this machine reads it (decision 0066). */
+  metricsToken?: string;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
     llmAllowPrivateUrls: e.LLM_ALLOW_PRIVATE_URLS === '1',
+    metricsToken: e.METRICS_TOKEN || undefined,
     ...overrides,
   };
 }

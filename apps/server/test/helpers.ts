@@ -28,20 +28,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (adminUrl) {
-    const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(template?.kind === 'postgres' ? `create database ${name} template ${template.name}` : `create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const created = await createTestDatabase(adminUrl, template?.kind === 'postgres' ? template.name : undefined);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-test-'));
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
@@ -57,6 +46,26 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await booted.close();
       await dropDatabase();
+    },
+  };
+}
+
+/** A new database on the server of TEST_DATABASE_URL: a copy of `template` when named, else empty; `drop` removes it. */
+export async function createTestDatabase(adminUrl: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
     },
   };
 }

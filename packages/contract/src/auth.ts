@@ -122,6 +122,15 @@ export const registerCorporationInput = withConfirmation(
 export const registrationTokenInfo = z.object({ valid: z.literal(true), expiresAt: z.string() });
 
 export const healthResponse = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+/** GET /api/health/ready (decision 0066): each check's state, and when not ready the failing ones in Spanish. */
+export const readinessChecks = z.object({
+  database: z.enum(['ok', 'error']),
+  migrations: z.enum(['ok', 'error']),
+  queue: z.enum(['ok', 'error']),
+  worker: z.enum(['ok', 'error']),
+});
+export const readyResponse = z.object({ status: z.literal('ok'), checks: readinessChecks });
+export const notReadyResponse = z.object({ status: z.literal('error'), checks: readinessChecks, errors: z.object({ msg: z.string() }) });
 export const versionResponse = z.object({
   version: z.string(),
   database: z.enum(['pglite', 'postgres']),

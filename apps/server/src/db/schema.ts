@@ -175,3 +175,13 @@ export const resourceCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.resource, t.shard] })],
 );
+
+/**
+ * One row per process that works jobs (jobs/queue.ts), refreshed every few seconds: readiness
+ * (`/api/health/ready`, decision 0066) asks whether some worker is alive, whichever process it is.
+ */
+export const workerHeartbeats = pgTable('worker_heartbeats', {
+  id: text('id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { PgBoss } from 'pg-boss';
 import type { Database } from '../db/database.js';
 
@@ -5,6 +7,13 @@ export type JobHandler<T> = (data: T) => Promise<void>;
 
 /** Jobs a worker takes per fetch. */
 const WORK_BATCH = 20;
+
+/**
+ * How often a process that works jobs says so in `worker_heartbeats` (decision 0066). Readiness
+ * counts a worker alive for three intervals after its last beat: one missed beat (a long GC, a
+ * busy database) is not an outage.
+ */
+export const HEARTBEAT_SECONDS = 15;
 
 /**
  * The job queue: pg-boss on the product's own database (ARCHITECTURE §6), sharing its
@@ -22,6 +31,16 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   const queueOptions = new Map<string, { expireInSeconds?: number; lanes?: number }>();
   const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
+  /** This process's row in worker_heartbeats while it works jobs. */
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let heartbeat: NodeJS.Timeout | undefined;
+  // one statement: this process's beat, and the rows of processes gone for a day (killed without a stop)
+  const beat = () =>
+    database.pool.query(
+      `with gone as (delete from worker_heartbeats where seen_at < now() - interval '1 day')
+       insert into worker_heartbeats (id) values ($1) on conflict (id) do update set seen_at = now()`,
+      [workerId],
+    );
 
   return {
     /**
@@ -71,6 +90,16 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
           });
         }
       }
+      if (work) {
+        // the first beat before start answers: a server working jobs inline is ready at once
+        await beat();
+        heartbeat = setInterval(() => beat().catch((error) => log.error({ err: error }, 'latido del worker fallido')), HEARTBEAT_SECONDS * 1000);
+        heartbeat.unref();
+      }
+    },
+    /** Whether pg-boss is started in this process (readiness, decision 0066). */
+    get started() {
+      return started;
     },
     /**
      * Queues a job. `singletonKey` with `singletonSeconds`: at most one job of that key per slot of
@@ -82,8 +111,14 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       return boss.send(name, data, options);
     },
     async stop() {
+      clearInterval(heartbeat);
       if (started) await boss.stop({ graceful: true, timeout: 5000, close: false });
       started = false;
+      if (heartbeat) {
+        heartbeat = undefined;
+        // a worker that stops cleanly (its jobs drained) is gone at once, not three intervals later
+        await database.pool.query('delete from worker_heartbeats where id = $1', [workerId]).catch(() => {});
+      }
     },
   };
 }

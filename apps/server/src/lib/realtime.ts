@@ -75,6 +75,7 @@ export function createRealtime(database: Pick<Database, 'kind' | 'pool' | 'conne
   local.setMaxListeners(0);
   let listener: pg.Client | undefined;
   let stopped = false;
+  let subscribers = 0;
 
   const deliver = (envelope: Envelope) => local.emit(envelope.companyId, envelope.event);
   const parts = createPartsJoiner();
@@ -139,7 +140,17 @@ export function createRealtime(database: Pick<Database, 'kind' | 'pool' | 'conne
     /** Listens to a company's events; answers the function that stops listening. */
     subscribe(companyId: string, fn: Listener): () => void {
       local.on(companyId, fn);
-      return () => local.off(companyId, fn);
+      subscribers++;
+      let subscribed = true;
+      return () => {
+        if (subscribed) subscribers--;
+        subscribed = false;
+        local.off(companyId, fn);
+      };
+    },
+    /** Open subscriptions in this process: the browsers connected to GET /api/events here (`/metrics`, decision 0066). */
+    get subscribers() {
+      return subscribers;
     },
   };
 }

@@ -1,8 +1,9 @@
-import { healthResponse, versionResponse } from '@mostrador/contract';
+import { healthResponse, notReadyResponse, readyResponse, versionResponse } from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
+import { readiness } from './readiness.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -18,6 +19,19 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         return reply.status(503).send({ status: 'error' as const, database: 'unreachable' as const });
       }
+    },
+  );
+
+  // readiness beside liveness (decision 0066): /health says the process answers, /health/ready
+  // that it can do its work; public like /health, and it names states only
+  app.get(
+    '/health/ready',
+    { config: { public: true }, schema: { tags: ['system'], response: { 200: readyResponse, 503: notReadyResponse } } },
+    async (_request, reply) => {
+      const { checks, failing } = await readiness(app.database, app.jobs);
+      reply.header('cache-control', 'no-store');
+      if (!failing.length) return { status: 'ok' as const, checks };
+      return reply.status(503).send({ status: 'error' as const, checks, errors: { msg: `El servidor no está listo: ${failing.join('; ')}` } });
     },
   );
 
