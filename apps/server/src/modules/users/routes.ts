@@ -2,7 +2,7 @@ import {
   listQuery,
   pageOf,
   registerInput,
-  roles,
+  type roles,
   successMessages,
   updatePasswordInput,
   userOut,
