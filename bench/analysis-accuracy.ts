@@ -30,16 +30,21 @@ const sentimentOf = { pos: 'positive', neu: 'neutral', neg: 'negative' } as cons
 
 function report(title: string, labels: readonly string[], pairs: Array<[expected: string, got: string]>) {
   const matrix = new Map(labels.map((e) => [e, new Map(labels.map((g) => [g, 0]))]));
-  for (const [e, g] of pairs) matrix.get(e)!.set(g, (matrix.get(e)!.get(g) ?? 0) + 1);
+  const row = (e: string) => {
+    const counts = matrix.get(e);
+    if (!counts) throw new Error(`The sample expects «${e}», which is not among the labels`);
+    return counts;
+  };
+  for (const [e, g] of pairs) row(e).set(g, (row(e).get(g) ?? 0) + 1);
   const correct = pairs.filter(([e, g]) => e === g).length;
   const present = labels.filter((l) => pairs.some(([e]) => e === l));
   console.log(`\n${title}: accuracy ${(correct / pairs.length).toFixed(3)} (${correct}/${pairs.length})`);
   console.log(`  ${'label'.padEnd(12)} ${'precision'.padStart(9)} ${'recall'.padStart(7)} ${'F1'.padStart(6)} ${'n'.padStart(4)}`);
   let f1s = 0;
   for (const l of present) {
-    const tp = matrix.get(l)!.get(l)!;
-    const predicted = labels.reduce((s, e) => s + matrix.get(e)!.get(l)!, 0);
-    const actual = [...matrix.get(l)!.values()].reduce((a, b) => a + b, 0);
+    const tp = row(l).get(l) ?? 0;
+    const predicted = labels.reduce((s, e) => s + (row(e).get(l) ?? 0), 0);
+    const actual = [...row(l).values()].reduce((a, b) => a + b, 0);
     const p = predicted ? tp / predicted : 0;
     const r = actual ? tp / actual : 0;
     const f1 = p + r ? (2 * p * r) / (p + r) : 0;
@@ -49,7 +54,7 @@ function report(title: string, labels: readonly string[], pairs: Array<[expected
   console.log(`  macro-F1 ${(f1s / present.length).toFixed(3)}`);
   console.log(`  confusion (rows: expected, columns: predicted)`);
   console.log(`  ${''.padEnd(12)}${labels.map((l) => l.slice(0, 8).padStart(9)).join('')}`);
-  for (const e of labels) console.log(`  ${e.padEnd(12)}${labels.map((g) => String(matrix.get(e)!.get(g)).padStart(9)).join('')}`);
+  for (const e of labels) console.log(`  ${e.padEnd(12)}${labels.map((g) => String(row(e).get(g) ?? 0).padStart(9)).join('')}`);
   return f1s / present.length;
 }
 

@@ -454,7 +454,11 @@ describe('real-time events follow the row scope', () => {
           // aborted
         }
       })();
-      return { chats, close: async () => (controller.abort(), await reading) };
+      const close = async () => {
+        controller.abort();
+        await reading;
+      };
+      return { chats, close };
     };
     const [others] = (await inbox(admin, 'view=all')).payload.filter((c) => c.lead?.agenteId && c.lead.agenteId !== carlos);
     const [nobodys] = (await inbox(admin, 'view=unassigned')).payload;

@@ -189,7 +189,13 @@ describe('jobs', () => {
     await t.sql(`update chats set last_message_at = to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') where company_id = $1 and id = $2`, [acmeCo, chat.id]);
     const before = await rowOf(chat.id);
     const seen: Conversation[] = [];
-    const spy: Analyzer = { name: 'spy', analyze: async (c) => (seen.push(c), embeddedAnalyzer.analyze(c)) };
+    const spy: Analyzer = {
+      name: 'spy',
+      analyze: async (c) => {
+        seen.push(c);
+        return embeddedAnalyzer.analyze(c);
+      },
+    };
     const jobs = createAnalysisJobs({ db: t.database.db, jobs: t.app.jobs, analyzer: spy, log: t.app.log });
     // the company's own dirty chats, and the Acme chat asked for by id under Demo Perú
     await jobs.analyzeCompany(peru);

@@ -13,6 +13,7 @@ import { as, demo, login, type Signed, startTestApp, type TestApp, until } from 
  * retried, a member's refusal reported per contact while the others go, a crash resumed without
  * sending a done contact again, an audience pulled page by page — each company only its own.
  */
+// biome-ignore lint/suspicious/noExplicitAny: the answers' JSON, read field by field as each assertion needs
 type Rec = Record<string, any>;
 const KEY = 'f00dcafe1234abcd5678-us21';
 const LIST = 'ab12cd34ef';

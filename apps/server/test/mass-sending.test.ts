@@ -2,7 +2,7 @@ import { massSendMessages, type SendCheckOut, sendingMessages, type SendOut, usd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudLine } from './fakes/cloud-line.js';
 import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
-import { deliver, type FakeGraph, whatsappStatus } from './fakes/meta.js';
+import { deliver, whatsappStatus } from './fakes/meta.js';
 import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
 import { as, type Signed, type TestApp } from './helpers.js';
@@ -19,7 +19,6 @@ const WABA = '102290129340043';
 
 let lineApp: LineApp;
 let t: TestApp;
-let fake: FakeGraph;
 let line: CloudLine;
 let admin: Signed;
 let acme: Signed;
@@ -57,7 +56,7 @@ const countOf = async (table: string) => Number((await t.sql<{ n: number }>(`sel
 
 beforeAll(async () => {
   lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA });
-  ({ t, fake, line, admin, acme, peru, acmeCo } = lineApp);
+  ({ t, line, admin, acme, peru, acmeCo } = lineApp);
   line.messagingLimit = 'TIER_250';
   const [promo] = await t.sql<{ id: string }>(
     `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)

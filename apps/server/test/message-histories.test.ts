@@ -1,8 +1,8 @@
-import { type MassiveLogReport, type SendOut } from '@mostrador/contract';
+import type { MassiveLogReport, SendOut } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import type { CloudLine } from './fakes/cloud-line.js';
-import { deliver, type FakeGraph, whatsappStatus } from './fakes/meta.js';
+import { deliver, whatsappStatus } from './fakes/meta.js';
 import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
 import { as, type Signed, type TestApp, until } from './helpers.js';
@@ -19,7 +19,6 @@ const WABA = '102290129340042';
 
 let lineApp: LineApp;
 let t: TestApp;
-let fake: FakeGraph;
 let line: CloudLine;
 let admin: Signed;
 let acme: Signed;
@@ -53,7 +52,7 @@ const providerIdOf = async (id: string) => (await t.sql<{ provider_message_id: s
 
 beforeAll(async () => {
   lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA, env: { WHATSAPP_THROUGHPUT: '50' } });
-  ({ t, fake, line, admin, acme, peru, acmeCo } = lineApp);
+  ({ t, line, admin, acme, peru, acmeCo } = lineApp);
   processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
   const [row] = await t.sql<{ id: string }>(
     `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)

@@ -387,7 +387,7 @@ describe('list pages written without running zod over every row', () => {
       const encoded = z.encode(schema as z.ZodType, body) as { payload: object[] };
       expect(body, url).toStrictEqual(encoded);
       expect(Object.keys(body), url).toEqual(Object.keys(encoded));
-      body.payload.forEach((record: object, i: number) => expect(Object.keys(record), url).toEqual(Object.keys(encoded.payload[i])));
+      for (const [i, record] of body.payload.entries()) expect(Object.keys(record), url).toEqual(Object.keys(encoded.payload[i]));
       // the unfiltered page's prepared statement reads every value as the general select does
       const resource = resourceList.find((r) => url.startsWith(`/${r.path}?`));
       if (resource) {

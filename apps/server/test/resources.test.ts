@@ -57,7 +57,7 @@ async function make(r: Resource, example: object, company = home): Promise<Rec> 
 
 const agentMay = (r: Resource, action: string) => defaultPermissions().some((p) => p.role === 'agent' && p.module === r.module && p.action === action);
 
-describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %s', (key, r) => {
+describe.each(resourceList.map((r) => [r.key, r] as const))('standard resource %s', (_key, r) => {
   const [first, second, third] = r.examples as Rec[];
   const url = `/${r.path}`;
   const ops = new Set(r.operations);

@@ -10,7 +10,6 @@ let admin: Signed;
 let acme: Signed;
 let chile: Record<string, string>;
 let company: string;
-type Rec = Record<string, unknown>;
 
 const importSegment = (tagId: string, csv: string | Buffer, headers = chile, contentType = 'text/csv') =>
   t.app.inject({ method: 'POST', url: `/api/retail-rocket-tags/${tagId}/import`, headers: { ...headers, 'content-type': contentType }, payload: csv });

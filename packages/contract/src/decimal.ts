@@ -8,7 +8,7 @@ export interface DecimalOptions {
   separator?: string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The decimal rule of SPEC §5: empty is invalid; optional sign; digits; an optional
@@ -19,7 +19,7 @@ export function isDecimal(value: unknown, { decimals, separator = '.' }: Decimal
   const text = String(value).trim();
   if (text === '') return false;
   const frac =
-    decimals === 0 ? '' : `(?:${escape(separator)}\\d${decimals === undefined ? '+' : `{1,${decimals}}`})?`;
+    decimals === 0 ? '' : `(?:${escapeRegExp(separator)}\\d${decimals === undefined ? '+' : `{1,${decimals}}`})?`;
   const pattern = new RegExp(`^[+-]?\\d+${frac}(?:[eE][+-]?\\d+)?$`);
   return pattern.test(text);
 }

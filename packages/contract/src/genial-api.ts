@@ -61,7 +61,7 @@ export const genialRetryBody = z
   .object({
     /** The customer's tax id (RUC, DNI, RUT, NIT…), to correct the one Genial refused. */
     customerTaxId: zOptionalText(20)
-      .regex(/^[0-9kK.\-]*$/, 'Escribe solo números (y la K del RUT)')
+      .regex(/^[0-9kK.-]*$/, 'Escribe solo números (y la K del RUT)')
       .optional(),
   })
   .strict();
@@ -86,7 +86,7 @@ export const genialSettingsIn = z
     apiUrl: zUrl(300),
     /** Write-only: left out, the saved token stays. */
     token: zOptionalText(500).optional(),
-    issuerTaxId: zText(20).regex(/^[0-9kK.\-]+$/, 'Escribe solo números (y la K del RUT)'),
+    issuerTaxId: zText(20).regex(/^[0-9kK.-]+$/, 'Escribe solo números (y la K del RUT)'),
     issuerName: zText(200),
     seriesFactura: zText(8),
     seriesBoleta: zText(8),

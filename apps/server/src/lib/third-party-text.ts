@@ -4,6 +4,7 @@
  * in jsonb, and a lone UTF-16 surrogate cannot be encoded, so before such text reaches the
  * database every NUL is removed and every lone surrogate becomes U+FFFD. Keys are cleaned too.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what PostgreSQL refuses
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

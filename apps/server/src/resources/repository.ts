@@ -93,7 +93,7 @@ export function repositoryFor(
   const rowJson = (() => {
     const qualified = (f: string) => `"${tableName}"."${columns[f].name}"`;
     const iso = (c: string) => `'"' || to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS.MS"Z"') || '"'`;
-    const valueOf = (f: string) => {
+    const valueSql = (f: string) => {
       const c = qualified(f);
       const type = columns[f].getSQLType().toLowerCase();
       if (type.startsWith('timestamp')) return iso(c);
@@ -103,7 +103,7 @@ export function repositoryFor(
     const parts = [`'{"_id":"' || ${qualified('id')}::text || '"'`];
     for (const f of fieldNames) {
       if (secret.has(f)) parts.push(`case when ${qualified(f)} is null then '' else ${sqlString(`,${JSON.stringify(`${f}Set`)}:true`)} end`);
-      else parts.push(`coalesce(${sqlString(`,${JSON.stringify(f)}:`)} || ${valueOf(f)}, '')`);
+      else parts.push(`coalesce(${sqlString(`,${JSON.stringify(f)}:`)} || ${valueSql(f)}, '')`);
     }
     parts.push(`',"createdAt":' || ${iso(qualified('createdAt'))}`, `',"updatedAt":' || ${iso(qualified('updatedAt'))} || '}'`);
     return sql.raw(`(${parts.join(' || ')})`);
@@ -571,7 +571,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
         // every field of the delete body names the record: a stored value must be sent and equal,
         // an empty one must not be sent
         const mismatched = Object.keys(resource.deleteBody?.shape ?? {})
-          .map((f) => [f, (expected ?? {})[f], (row as Row)[f]] as const)
+          .map((f) => [f, expected?.[f], (row as Row)[f]] as const)
           .filter(([, given, stored]) => (stored === null || stored === undefined ? given !== undefined : String(stored) !== String(given)));
         if (mismatched.length) {
           throw new AppError(

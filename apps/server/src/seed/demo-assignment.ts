@@ -2,8 +2,6 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/database.js';
 import { settledStatusSql } from '../modules/assignment/rules.js';
 
-type Row = Record<string, unknown>;
-
 /**
  * Who holds what in the demo (decision 0025): the admin (Ana) and the agent user (Carlos) are
  * agents of Demo Perú, available; the conversations are dealt so that the top of the inbox holds

@@ -50,7 +50,7 @@ export async function seedDemoDialogflow(db: Db, companyId: string, secrets: Pic
       });
       if (outcome.status !== 'processed') break;
       const created = outcome.effects?.find((e) => e.type === 'message.created');
-      if (!created || created.type !== 'message.created') break;
+      if (created?.type !== 'message.created') break;
       chatId = created.chatId;
       at += 20_000;
       const handoff = conversation.handoff && i === conversation.lines.length - 1;

@@ -42,9 +42,10 @@ export async function seedDemoMassive(db: Db, companyId: string, secrets: Pick<S
   ];
   const written: Array<{ sendId: string; logId: string; daysAgo: number; failEvery: number }> = [];
   for (const s of sends) {
-    const content = s.text
-      ? { text: s.text }
-      : { template: { _id: t!._id, name: t!.name, language: t!.language, category: t!.category, header: t!.header, body: t!.body, footer: t!.footer, buttons: t!.buttons, variableFields: t!.variableFields } };
+    const content =
+      s.text || !t
+        ? { text: s.text }
+        : { template: { _id: t._id, name: t.name, language: t.language, category: t.category, header: t.header, body: t.body, footer: t.footer, buttons: t.buttons, variableFields: t.variableFields } };
     const message = s.text ?? (t ? t.body : '');
     const [log] = (await db.execute(sql`insert into massive_messages_logs (company_id, name, message, total, sent, failed, status)
         values (${companyId}, ${s.name}, ${message}, ${s.who.length}, 0, 0, 'processing') returning id`)).rows as Array<{ id: string }>;

@@ -8,6 +8,7 @@
 const POSITIVE_EMOJI = /[😀😃😄😁😊🙂😉😍🥰😘😻🤗🤩😎👍👌🙌👏💪💯🎉🥳✨⭐🌟💖💕💗💓💞💙💚💛🧡💜❤♥🔥✅🙏☺]/gu;
 const NEGATIVE_EMOJI = /[😡😠🤬😤😞😔😟😕🙁☹😢😭😩😫😣😖👎💔🙄😒😑😐😬🤦😰😨😱🤮🤢❌⚠]/gu;
 const LAUGH_EMOJI = /[😂🤣😆😅]/gu;
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point goes on its own, the joiner, variation selector and skin tones included
 const OTHER_PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu;
 
 /** Chat shorthand → words (after accents are gone and repeats cut). */

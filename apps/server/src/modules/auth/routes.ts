@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = failureKey('login', corporation, email);
       await assertNotLimited(db, key);
       const user = await findAccount(corporation, email);
-      const valid = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
+      const valid = user ? await verifyPassword(user.passwordHash, password) : await burnPasswordCheck(password).then(() => false);
       if (!user || !valid || user.disabled) {
         await recordFailure(db, key);
         throw new AppError('INVALID_CREDENTIALS');

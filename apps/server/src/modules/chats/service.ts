@@ -12,7 +12,7 @@ import {
   type MessageContent,
   type Platform,
 } from '@mostrador/contract';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';

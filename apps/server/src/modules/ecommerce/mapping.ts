@@ -54,6 +54,7 @@ const int = (v: unknown) => {
 };
 const text = (v: unknown, max: number) =>
   String(v ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what PostgreSQL refuses
     .replace(/\u0000/g, '')
     .trim()
     .slice(0, max);

@@ -40,7 +40,7 @@ export async function processWooEvent(
   onInvoices?: (companyId: string) => Promise<unknown>,
 ): Promise<void> {
   const [event] = await db.select().from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.id, id));
-  if (!event || event.status !== 'pending') return;
+  if (event?.status !== 'pending') return;
   const store = await loadStore(db, secrets, event.companyId, event.storeId);
   const [kind, action] = event.topic.split('.');
   const payload = event.payload as { id?: number };

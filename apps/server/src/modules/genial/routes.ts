@@ -151,7 +151,7 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
       const { companyId } = tenantOf(request);
       const order = await orderFor(db, companyId, kind, request.params.id);
       const row = (await invoiceRows(db, companyId, kind, [order.id])).get(order.id);
-      if (!row || row.status !== 'issued') throw new AppError('NOT_FOUND', `La orden ${order.number} aún no tiene factura emitida`);
+      if (row?.status !== 'issued') throw new AppError('NOT_FOUND', `La orden ${order.number} aún no tiene factura emitida`);
       const url = request.params.file === 'pdf' ? row.pdfUrl : row.xmlUrl;
       if (url && !isGenialSandboxUrl(url)) return reply.redirect(url);
       // the sandbox's documents are drawn here: its host does not exist outside this process

@@ -106,6 +106,7 @@ function singleByteEncoding(bytes: Uint8Array): 'windows-1252' | 'macintosh' {
 }
 
 /** C0 control characters other than tab, line feed and carriage return (and DEL). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is stripped
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /**
@@ -121,10 +122,12 @@ export function decodeCsv(bytes: Uint8Array): string {
   const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), detectEncoding(bytes), { stripBOM: true });
   const sample = text.slice(0, 65_536);
   const controls = (sample.match(CONTROL) ?? []).length;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NULs are what is counted
   const nuls = (sample.match(/\u0000/g) ?? []).length;
   // a cell with a stray NUL is text; a file where one character in ten is a NUL, or one in fifty
   // another control character, is not
   if (nuls > sample.length * 0.1 || controls - nuls > sample.length * 0.02) throw notText();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: vertical tab and form feed are what becomes a space
   return text.replace(/[\u000b\u000c]/g, ' ').replace(CONTROL, '');
 }
 

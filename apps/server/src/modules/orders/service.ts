@@ -5,7 +5,7 @@ import {
   normalisePhone,
   type OrderItem,
   type OrderPlaceOut,
-  orderPlaceInput,
+  type orderPlaceInput,
   type OrderStatus,
   orderStatusLabels,
   orderTransitions,

@@ -19,7 +19,7 @@ import {
   isPhoneNumber,
   type SegmentFilters,
 } from '@mostrador/contract';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, ProviderError, type TemplatePayload } from '../../integrations/meta/send.js';

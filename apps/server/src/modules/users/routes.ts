@@ -3,7 +3,7 @@ import {
   pageOf,
   registerInput,
   type Role,
-  roles,
+  type roles,
   successMessages,
   updatePasswordInput,
   userOut,

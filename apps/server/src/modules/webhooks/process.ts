@@ -170,7 +170,7 @@ export function createWebhookProcessor(
         .limit(1)
         .for('update', { of: webhookEvents });
       const event = row?.event;
-      if (!event || event.status !== 'pending') return { status: 'skipped' };
+      if (event?.status !== 'pending') return { status: 'skipped' };
       const handler = providers[event.provider];
       if (handler) {
         const done = await handler(tx as unknown as Db, event);

@@ -13,7 +13,7 @@ import {
   type WhatsappTemplateList,
   waTemplateStatuses,
 } from '@mostrador/contract';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { ProviderError } from '../../integrations/meta/send.js';

@@ -49,7 +49,7 @@ export function CellValue({ spec, config, field, row, refNames }: CellValueProps
   const widget = config?.widget ?? spec?.widget;
   if (!spec || widget === 'datetime') return <>{formatInstant(value)}</>;
   if (widget === 'secret' || (widget === 'object' && spec.secret)) {
-    return row[`${field}Set`] === true ? <Chip size="small" color="success" variant="outlined" label={t('crud.saved')} /> : <>{EMPTY}</>;
+    return row[`${field}Set`] === true ? <Chip size="small" color="success" variant="outlined" label={t('crud.saved')} /> : EMPTY;
   }
   if (value === undefined || value === null || value === '') return <>{EMPTY}</>;
   switch (widget) {

@@ -8,7 +8,7 @@ export function BrandMark({ size = 32, inverted = false, letter = 'M' }: { size?
       sx={{
         width: size,
         height: size,
-        borderRadius: size / 4 + 'px',
+        borderRadius: `${size / 4}px`,
         display: 'grid',
         placeItems: 'center',
         fontWeight: 800,

@@ -65,6 +65,7 @@ export function FeedbackView() {
           sx={{ width: '100%', minWidth: 280 }}
         >
           {(errors?.messages ?? []).map((message, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: one error's messages come together, may repeat, and never reorder
             <div key={`${index}:${message}`}>{message}</div>
           ))}
         </Alert>

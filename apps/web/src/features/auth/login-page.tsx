@@ -27,7 +27,7 @@ function useReturnPath(): (user: SessionUser | null) => string {
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;
   return (user) => {
-    if (from && from.startsWith('/') && !from.startsWith('/login')) return from;
+    if (from?.startsWith('/') && !from.startsWith('/login')) return from;
     return user ? landingPath(user, sessionStore.get().companyId) : HOME_SCREEN;
   };
 }

@@ -23,7 +23,7 @@ type Field = 'name' | 'price' | 'stock' | 'status' | 'variations';
 
 const fieldLabels: Record<Field, string> = { name: 'Nombre', price: 'Precio', stock: 'Stock', status: 'Estado', variations: 'Variaciones' };
 
-function valueOf(side: CrossoverSide, field: Field): ReactNode {
+function shownValue(side: CrossoverSide, field: Field): ReactNode {
   switch (field) {
     case 'price': {
       const money = moneyOf({ country: side.country });
@@ -119,7 +119,7 @@ export function CrossoverTable({ country, sku, productId }: { country: string; s
                       data-differs={different || undefined}
                       sx={{ bgcolor: different ? (theme) => alpha(theme.palette.warning.main, 0.14) : undefined, fontWeight: different ? 600 : undefined, minWidth: 90, overflowWrap: 'anywhere' }}
                     >
-                      {valueOf(side, field)}
+                      {shownValue(side, field)}
                       {different && (
                         <Box component="span" sx={{ display: 'block', fontSize: '0.7rem', fontWeight: 400 }}>
                           distinto

@@ -26,7 +26,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useEffectEvent, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatInstant } from '../../components/crud/cell-value';
 import type { ResourceRecord } from '../../components/crud/types';
@@ -146,16 +146,20 @@ function MappingDialog({ form, open, onClose }: { form: ResourceRecord; open: bo
   const saved = (form.fieldMap ?? {}) as Record<string, string>;
   const [map, setMap] = useState<Record<string, string>>(saved);
   const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (!open) return;
+  // opening starts from the saved map, and the fields' arrival may suggest one: only those two are what the effects follow
+  const restart = useEffectEvent(() => {
     setTouched(false);
     setMap(saved);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  });
   useEffect(() => {
+    if (open) restart();
+  }, [open]);
+  const suggest = useEffectEvent((suggested: Record<string, string>) => {
     // a form never mapped starts from what its fields suggest
-    if (fields.data && !saved.phone && !saved.email && !touched) setMap(fields.data.suggested);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (!saved.phone && !saved.email && !touched) setMap(suggested);
+  });
+  useEffect(() => {
+    if (fields.data) suggest(fields.data.suggested);
   }, [fields.data]);
   const save = useMutation({
     mutationFn: () => gravityApi.saveMap(form._id, Object.fromEntries(Object.entries(map).filter(([, v]) => v))),

@@ -317,6 +317,7 @@ function ImportResultView({ result }: { result: LeadImportResult }) {
             </TableHead>
             <TableBody>
               {notes.slice(0, REJECTED_SHOWN).map((r, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: an import's notes never change; a row may have two
                 <TableRow key={`${r.row}-${i}`}>
                   <TableCell>{r.row}</TableCell>
                   <TableCell>

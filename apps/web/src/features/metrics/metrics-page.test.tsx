@@ -218,7 +218,7 @@ describe('/metricas', () => {
   it('changing the filter cancels the request in flight without an error, and shows the new answer', async () => {
     const user = userEvent.setup();
     const signals: AbortSignal[] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation((_input, init) => {
       const signal = init?.signal as AbortSignal;
       signals.push(signal);
       const body = JSON.parse(String(init?.body)) as { from: string };

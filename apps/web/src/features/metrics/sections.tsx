@@ -30,8 +30,8 @@ function useSentimentColors(): Record<Sentiment, string> {
 /** «nov 2026: 165 · ▲ +12 % vs oct 2026» under a figure: the window's last month against the one before. */
 function MonthChange({ months, pick, unit = '' }: { months: Array<{ month: string } & Record<string, unknown>>; pick: string; unit?: string }) {
   if (months.length < 2) return null;
-  const last = months[months.length - 1]!;
-  const before = months[months.length - 2]!;
+  const last = months[months.length - 1];
+  const before = months[months.length - 2];
   const now = Number(last[pick] ?? 0);
   const prev = Number(before[pick] ?? 0);
   const delta = change(now, prev);
@@ -112,7 +112,7 @@ export function CeoSection({ query }: SectionProps) {
  * campaigns' ads brought in the window, in the account's currency, then each campaign.
  */
 function AdCosts({ data, locale }: { data: MetricOutput<'meta_ad_spend'>; locale: string }) {
-  const currency = data.spend[0]?.currency ?? data.campaigns[0]!.currency;
+  const currency = data.spend[0]?.currency ?? data.campaigns[0].currency;
   const of = data.campaigns.filter((c) => c.currency === currency);
   const total = (pick: (c: (typeof of)[number]) => number) => of.reduce((sum, c) => sum + pick(c), 0);
   const spend = total((c) => c.spend);
@@ -408,7 +408,7 @@ export function SalesSection({ query }: SectionProps) {
       <Loaded<[MetricOutput<'sales_by_month'>]> queries={[sales]} height={380}>
         {(data) => {
           const currencies = data.totals.length > 0 ? data.totals.map((t) => t.currency) : [money.currency];
-          const main = currencies.includes(money.currency) ? money.currency : currencies[0]!;
+          const main = currencies.includes(money.currency) ? money.currency : currencies[0];
           const shown = visibleMonths(data.months, (m) => m.orders > 0);
           const amount = (month: string) => data.months.find((m) => m.month === month && m.currency === main)?.amount ?? 0;
           const orders = data.totals.reduce((sum, t) => sum + t.orders, 0);

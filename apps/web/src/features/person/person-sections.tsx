@@ -181,11 +181,13 @@ export function PersonConversations({ chats, currentChatId, loading, linkOf }: {
           {chats.map((chat) => {
             const current = chat._id === currentChatId;
             const icon = (
+              // biome-ignore lint/correctness/useJsxKeyInIterable: a child of the keyed item below, not an item
               <ListItemIcon sx={{ minWidth: 32 }}>
                 <ChannelIcon platform={chat.platform} sx={{ fontSize: 20 }} />
               </ListItemIcon>
             );
             const text = (
+              // biome-ignore lint/correctness/useJsxKeyInIterable: a child of the keyed item below, not an item
               <ListItemText
                 primary={`${channelLabel(chat.platform)} · ${chat.contactName}`}
                 secondary={current ? personTexts.thisConversation : chat.lastMessagePreview}
@@ -292,6 +294,7 @@ export function DuplicatesSection({ person, canMerge, onMerged }: { person: Pers
   const [candidate, setCandidate] = useState<DuplicateCandidate | null>(null);
   const [done, setDone] = useState<{ result: MergeResult; name: string } | null>(null);
   // another person's panel: the last result is not theirs
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another person clears the result
   useEffect(() => setDone(null), [person._id]);
 
   const list = (items: DuplicateCandidate[] | undefined) =>

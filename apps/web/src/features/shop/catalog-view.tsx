@@ -122,6 +122,7 @@ function ProductList({ catalog, onOpen }: { catalog: PublicCatalog; onOpen: (p: 
   const asked = useRef(0);
 
   // a new search or filter starts over at page 1; "Ver más" appends the next page
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter is what resets the page
   useEffect(() => {
     setPage(1);
   }, [filter, categoryId, brandId]);
@@ -230,8 +231,9 @@ function ProductSheet({ product, currency, onClose, onAdd }: { product: PublicPr
   }, [onClose]);
 
   return (
-    <div className="shop-sheet-backdrop" onClick={onClose} role="presentation">
-      <div className="shop-sheet" role="dialog" aria-modal="true" aria-label={product.name} onClick={(e) => e.stopPropagation()}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the sheet is the mouse's way out; the keyboard has Escape and «Cerrar»
+    <div className="shop-sheet-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()} role="presentation">
+      <div className="shop-sheet" role="dialog" aria-modal="true" aria-label={product.name}>
         <button type="button" className="shop-sheet-close" onClick={onClose} aria-label="Cerrar">
           ×
         </button>
@@ -266,7 +268,7 @@ function ProductSheet({ product, currency, onClose, onAdd }: { product: PublicPr
           ) : null}
           <p className="shop-muted">{available > 0 ? (available <= 5 ? `¡Quedan solo ${available}!` : 'Disponible') : 'Agotado'}</p>
           <div className="shop-sheet-actions">
-            <div className="shop-stepper" aria-label="Cantidad">
+            <fieldset className="shop-stepper" aria-label="Cantidad">
               <button type="button" onClick={() => setQuantity((q) => Math.max(1, q - 1))} aria-label="Quitar uno">
                 −
               </button>
@@ -274,7 +276,7 @@ function ProductSheet({ product, currency, onClose, onAdd }: { product: PublicPr
               <button type="button" onClick={() => setQuantity((q) => Math.min(available, q + 1))} aria-label="Agregar uno" disabled={quantity >= available}>
                 +
               </button>
-            </div>
+            </fieldset>
             <button
               type="button"
               className="shop-button"

@@ -177,6 +177,11 @@ export function TemplatesPage() {
   const confirm = useConfirm();
   const list = useTemplates({ status, q: search || undefined, page });
   const { create, remove, sync } = useTemplateMutations();
+  // another status filter starts over at page 1
+  const filterBy = (next: WaTemplateStatus | undefined) => {
+    setStatus(next);
+    setPage(1);
+  };
 
   useEffect(() => {
     const handle = setTimeout(() => {
@@ -255,14 +260,14 @@ export function TemplatesPage() {
       )}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 2 }}>
         <Box role="group" aria-label="Filtrar por estado" sx={{ display: 'flex', gap: 0.75, flexWrap: 'wrap' }}>
-          <Chip label={texts.all} color={!status ? 'primary' : 'default'} variant={!status ? 'filled' : 'outlined'} onClick={() => (setStatus(undefined), setPage(1))} aria-pressed={!status} />
+          <Chip label={texts.all} color={!status ? 'primary' : 'default'} variant={!status ? 'filled' : 'outlined'} onClick={() => filterBy(undefined)} aria-pressed={!status} />
           {waTemplateStatuses.map((s) => (
             <Chip
               key={s}
               label={waTemplateStatusLabels[s]}
               color={status === s ? 'primary' : 'default'}
               variant={status === s ? 'filled' : 'outlined'}
-              onClick={() => (setStatus(s), setPage(1))}
+              onClick={() => filterBy(s)}
               aria-pressed={status === s}
             />
           ))}

@@ -285,9 +285,11 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   const [highlighted, setHighlighted] = useState(0);
   const slash = locked ? undefined : slashQuery(text, caret);
   const quickReplies = useQuickReplies(!!slash);
-  const matches = useMemo(() => (slash ? filterQuickReplies(quickReplies.data ?? [], slash.query) : []), [slash?.query, quickReplies.data]);
+  const query = slash?.query;
+  const matches = useMemo(() => (query === undefined ? [] : filterQuickReplies(quickReplies.data ?? [], query)), [query, quickReplies.data]);
   const pickerOpen = !!slash && !dismissed;
-  useEffect(() => setHighlighted(0), [slash?.query]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another query starts the highlight at its first match
+  useEffect(() => setHighlighted(0), [query]);
 
   const pick = (reply: QuickReply) => {
     if (!slash) return;

@@ -140,6 +140,7 @@ export function ContactCards({ message }: { message: ChatMessage }) {
   return (
     <Box sx={{ display: 'grid', gap: 0.75 }}>
       {(message.content?.contacts ?? []).map((c, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a received message's contacts never change; two may share a name
         <ContactCard key={`${c.name}-${i}`} message={message} index={i} contact={c} />
       ))}
     </Box>
@@ -173,6 +174,7 @@ export function OrderTable({ order }: { order: NonNullable<MessageContent['order
         </thead>
         <tbody>
           {order.items.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a received order never changes; a product may come twice
             <tr key={`${item.productRetailerId}-${i}`}>
               <Box component="td" sx={{ ...cell, overflowWrap: 'anywhere' }}>
                 {item.productRetailerId}
@@ -299,12 +301,14 @@ export function ExtraAttachments({ message }: { message: ChatMessage }) {
         const safe = safeMediaUrl(a.url);
         if (a.type === 'image' && safe) {
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a received message's attachments never change; a URL may repeat
             <Link key={`${a.url}-${i}`} href={safe} target="_blank" rel="noopener noreferrer">
               <Box component="img" src={safe} alt={a.title || kindNames.image} loading="lazy" sx={{ display: 'block', width: 160, maxWidth: '100%', maxHeight: 160, objectFit: 'cover', borderRadius: 1.5 }} />
             </Link>
           );
         }
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a received message's attachments never change; a URL may repeat
           <Box key={`${a.url}-${i}`} sx={{ display: 'flex', gap: 0.5, alignItems: 'center', minWidth: 0 }}>
             <LinkIcon sx={{ fontSize: 16, color: 'text.secondary' }} />
             {safe ? (

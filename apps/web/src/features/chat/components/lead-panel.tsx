@@ -29,7 +29,6 @@ import { usePerson, useUpdatePerson } from '../../person/use-person';
 import { storeChatSummary, usePersonChats } from '../hooks/use-chat-data';
 import { channelNames, chatTexts } from '../texts';
 
-type Lead = NonNullable<ChatSummary['lead']>;
 type LeadPatch = { status?: LeadStatus; agenteId?: string | null; mostradorLabels?: string[] };
 
 const LABELS_LIMIT = 200;

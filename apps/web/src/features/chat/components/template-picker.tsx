@@ -22,7 +22,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useEffectEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { WhatsappTemplatePreview } from '../../../components/ui/whatsapp-template-preview';
 import { ApiError, api } from '../../../lib/api-client';
@@ -133,9 +133,12 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
     setErrors({});
     setSendKey(newSendKey());
   }, [open]);
-  // the first template is chosen when the list arrives
+  // the first template is chosen when the list arrives, unless one already is: choosing is not what the effect follows
+  const chooseFirst = useEffectEvent((payload: ChatTemplates['payload']) => {
+    if (!chosen && !chosenImagina) choose(payload.find((t) => t.sendable));
+  });
   useEffect(() => {
-    if (open && templates.data && !chosen && !chosenImagina) choose(templates.data.payload.find((t) => t.sendable));
+    if (open && templates.data) chooseFirst(templates.data.payload);
   }, [open, templates.data]);
 
   const headerNeeds = chosen?.header?.format === 'TEXT' && templateVariables(chosen.header.text).length > 0;

@@ -131,6 +131,6 @@ export interface AgentLink {
 export function isOwnChat(chat: Pick<ChatSummary, 'lead'>, userId: string | undefined, agents: readonly AgentLink[] | undefined): boolean {
   const agenteId = chat.lead?.agenteId;
   if (!agenteId) return true;
-  if (!agents || !agents.some((a) => a.userId)) return true;
+  if (!agents?.some((a) => a.userId)) return true;
   return !!userId && agents.some((a) => a._id === agenteId && a.userId === userId);
 }
