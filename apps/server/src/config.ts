@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -25,7 +26,13 @@ const envSchema = z.object({
   WORKERS: z.enum(['inline', 'off']).default('inline'),
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .superRefine((v, ctx) => {
+      const problem = trustProxyProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   WEB_DIST: z.string().optional(),
   META_APP_SECRET: z.string().min(1).optional(),
   META_APP_ID: z.string().regex(/^\d+$/, { error: 'META_APP_ID son solo dígitos' }).optional(),
@@ -44,11 +51,50 @@ const envSchema = z.object({
   BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional(),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_PUBLIC_READS: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_READS es un número de solicitudes por minuto' }).int().min(1).default(600),
+  RATE_LIMIT_PUBLIC_WRITES: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_WRITES es un número de solicitudes por minuto' }).int().min(1).default(120),
+  RATE_LIMIT_WEBHOOKS: z.coerce.number({ error: 'RATE_LIMIT_WEBHOOKS es un número de solicitudes por minuto' }).int().min(1).default(12_000),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional(),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0'),
 });
+
+/** The keywords proxy-addr accepts for its ranges (loopback 127.0.0.1/8 and ::1, private ranges, link-local). */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (proxyRangeNames.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (decision 0004): `false`/`0` (no proxy), a hop count, or the proxies' addresses
+ * and CIDR ranges; never "trust everything" (any client would choose its own X-Forwarded-For).
+ */
+function trustProxyProblem(value: string): string | undefined {
+  const v = value.trim();
+  if (v === 'true') {
+    return "'true' ya no se acepta: confiaba en cualquier X-Forwarded-For y un cliente podía elegir su dirección (y saltarse los límites). Escribe cuántos proxies tienes delante (TRUST_PROXY=1 detrás de un solo balanceador) o sus direcciones y rangos (TRUST_PROXY=10.0.0.5,10.0.1.0/24)";
+  }
+  if (v === '' || v === 'false' || /^\d+$/.test(v)) return undefined;
+  const bad = v.split(',').map((e) => e.trim()).find((e) => !isAddressOrRange(e));
+  return bad === undefined
+    ? undefined
+    : `'${bad}' no es una dirección ni un rango: escribe cuántos proxies tienes delante (TRUST_PROXY=1) o sus direcciones y rangos separados por comas (TRUST_PROXY=10.0.0.5,10.0.1.0/24; también loopback, linklocal, uniquelocal)`;
+}
+
+/** What Fastify's trustProxy gets: false, a hop count, or the list of trusted addresses and ranges. */
+function trustProxyOf(value: string): false | number | string[] {
+  const v = value.trim();
+  if (v === '' || v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+  return v.split(',').map((e) => e.trim());
+}
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
 export const demoWebhookSecrets = { metaAppSecret: 'mostrador-demo-app-secret', webhookVerifyToken: 'mostrador-demo-verify-token' };
@@ -71,7 +117,11 @@ export interface Config {
   workers: 'inline' | 'off';
   bodyLimit: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed for the client address (limits, sessions):
+   * false (none), the number of proxy hops in front, or their addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   webDist: string;
   version: string;
   /**
@@ -111,6 +161,8 @@ export interface Config {
   whatsappThroughput: number;
   /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
   orderRateLimit: number;
+  /** Requests per minute one client address may make to the anonymous routes, by kind (decision 0004). */
+  rateLimits: { publicReads: number; publicWrites: number; webhooks: number };
   /**
    * Conversation analysis as jobs (issue 14, decision 0044): a new message wakes its company's
    * job and a sweep every minute catches the rest. ANALYSIS=on|off; on by default, off in tests
@@ -171,7 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: e.WORKERS,
     bodyLimit: e.BODY_LIMIT,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     version: pkg.version,
     metaAppSecret: e.META_APP_SECRET ?? demoSecrets.metaAppSecret,
@@ -189,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dialogflowTokenUrl: e.DIALOGFLOW_TOKEN_URL,
     bots: (e.BOTS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     orderRateLimit: e.ORDER_RATE_LIMIT,
+    rateLimits: { publicReads: e.RATE_LIMIT_PUBLIC_READS, publicWrites: e.RATE_LIMIT_PUBLIC_WRITES, webhooks: e.RATE_LIMIT_WEBHOOKS },
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
