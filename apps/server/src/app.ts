@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { errorBody } from './lib/errors.js';
+import { unmapped } from './lib/rate-limit.js';
 import { createMailer, type Mailer } from './mail/outbox.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
@@ -203,9 +204,9 @@ for (const [net, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10]] as con
 function trustHops(hops: number) {
   return (address: string, hop: number) => {
     if (hop >= hops) return false;
-    const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    const family = isIP(v4 ?? address);
-    return family !== 0 && privateRanges.check(v4 ?? address, family === 4 ? 'ipv4' : 'ipv6');
+    const ip = unmapped(address);
+    const family = isIP(ip);
+    return family !== 0 && privateRanges.check(ip, family === 4 ? 'ipv4' : 'ipv6');
   };
 }
 

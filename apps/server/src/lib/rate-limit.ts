@@ -63,14 +63,18 @@ export function limitKey(...parts: string[]): string {
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 
+/** An IPv4-mapped IPv6 address (`::ffff:203.0.113.7`, a dual-stack socket's) as the IPv4 address it is. */
+export function unmapped(address: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
+}
+
 /**
  * The client address as limits count it: an IPv4 address as it is (an IPv4-mapped IPv6 too),
  * an IPv6 address by its /64, the block one subscriber gets (a limit per /128 is escaped by
  * changing the last 64 bits).
  */
-export function addressOf(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
+export function addressOf(address: string): string {
+  const ip = unmapped(address);
   if (!isIPv6(ip)) return ip;
   const [head, tail = ''] = ip.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
