@@ -33,7 +33,8 @@ describe('sign-in under attack', () => {
     expect(count(got, 429)).toBe(45);
     const refused = answers.find((a) => a.statusCode === 429);
     expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(refused?.json().errors.msg).toMatch(/^Demasiados intentos fallidos\. Espera \d+ segundos? e inténtalo de nuevo$/);
+    expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(30);
+    expect(refused?.json().errors.msg).toMatch(/^Demasiados intentos fallidos\. Espera \d+ segundos e inténtalo de nuevo$/);
 
     // the owner, at their own address, is not locked out by the attack
     expect((await signIn(demo.agent, '198.51.100.21')).statusCode).toBe(200);
@@ -56,7 +57,7 @@ describe('sign-in under attack', () => {
       await t.sql(`update rate_limits set blocked_until = now() where blocked_until > now()`);
       expect((await signIn(who, address)).statusCode).toBe(401);
     }
-    expect(waits).toEqual([1, 2, 4]);
+    expect(waits).toEqual([30, 60, 120]);
     // a success where the failures were forgets them
     await t.sql(`update rate_limits set blocked_until = now() where blocked_until > now()`);
     expect((await signIn(demo.admin, address)).statusCode).toBe(200);
@@ -139,9 +140,9 @@ describe('TRUST_PROXY', () => {
         // the client writes what it likes on the left; the proxy (127.0.0.1) appends the address it saw
         const via = (who: Who, i: number) =>
           proxied.app.inject({ method: 'POST', url: '/api/login', payload: who, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `10.9.${i}.1, 198.18.0.${i}, ${real}` } });
-        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => via({ ...demo.agent, password: `rota-${i}` }, i)));
-        expect(count(statuses(answers), 401)).toBe(5);
-        expect(count(statuses(answers), 429)).toBe(15);
+        const answers = [];
+        for (let i = 0; i < 8; i++) answers.push(await via({ ...demo.agent, password: `rota-${i}` }, i));
+        expect(statuses(answers)).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
 
         const owner = await proxied.app.inject({ method: 'POST', url: '/api/login', payload: demo.admin, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `6.6.6.6, ${real}` } });
         expect(owner.statusCode).toBe(200);

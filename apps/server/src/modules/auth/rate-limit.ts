@@ -7,15 +7,15 @@ const MINUTE = 60;
 /**
  * The sign-in rules (decision 0004), all through the one limiter, counted before the password is
  * checked (so concurrent guesses cannot all slip in) and given back when it was right:
- * - one account from one address: 5 failures free, then each attempt waits 1 s, 2 s, 4 s… up
- *   to 15 minutes; forgotten an hour after the last failure, and at once on a success there;
- * - one account from every address: 50 failures free, then 1 s doubling up to 1 minute, only
+ * - one account from one address: 5 failures free, then each attempt waits 30 s, 1 min, 2 min…
+ *   up to 15 minutes; forgotten an hour after the last failure, and at once on a success there;
+ * - one account from every address: 50 failures free, then 2 s doubling up to 1 minute, only
  *   for addresses that have already failed on it (the owner at a clean address is never held);
  * - one address over every account (spraying): 100 failures per 15 minutes.
  */
 export const loginRules = {
-  pair: { points: 5, windowSeconds: 60 * MINUTE, backoff: { baseSeconds: 1, maxSeconds: 15 * MINUTE } },
-  account: { points: 50, windowSeconds: 60 * MINUTE, backoff: { baseSeconds: 1, maxSeconds: MINUTE } },
+  pair: { points: 5, windowSeconds: 60 * MINUTE, backoff: { baseSeconds: 30, maxSeconds: 15 * MINUTE } },
+  account: { points: 50, windowSeconds: 60 * MINUTE, backoff: { baseSeconds: 2, maxSeconds: MINUTE } },
   address: { points: 100, windowSeconds: 15 * MINUTE },
 } satisfies Record<string, LimitRule>;
 
