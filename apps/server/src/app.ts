@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -12,6 +13,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { errorBody } from './lib/errors.js';
+import { unmapped } from './lib/rate-limit.js';
 import { createMailer, type Mailer } from './mail/outbox.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
@@ -56,6 +58,7 @@ import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
@@ -95,7 +98,9 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     // the log never keeps the client secret of /telefonos/googlepeople/… nor OAuth codes (decision 0052)
     logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: { req: redactedRequest } },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // TRUST_PROXY (decision 0004): a list trusts those addresses and ranges only; a hop count
+    // trusts that many proxies nearest the server, each only if its address is private
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // errors raised before routing (a path with broken percent-encoding, `/api/x/%ED%A0%80`)
     // answer the product's Spanish error shape too, never Fastify's English one
     frameworkErrors: (error, request, reply) => {
@@ -135,6 +140,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   // before authentication: a NUL in a header or the query is refused before any lookup
   await app.register(inputGuardPlugin);
+  // the anonymous routes' per-address limits (decision 0004), before anything reads the body
+  await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   // a request naming another agent's lead or chat is a 404 for a caller who sees only their own (decision 0026)
   await app.register(rowScopePlugin);
@@ -184,6 +191,26 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   await registerSpa(app, config.webDist);
   return app;
+}
+
+/** proxy-addr's loopback, link-local and unique-local ranges: where a proxy counted by hops must be. */
+const privateRanges = new BlockList();
+for (const [net, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const) privateRanges.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) privateRanges.addSubnet(net, prefix, 'ipv6');
+
+/**
+ * The trust function of a hop count: the `hops` addresses nearest the socket are proxies, when
+ * they are private addresses. Fastify's own number form trusts nothing (a client reaching the
+ * server directly would pick its address by sending enough hops); a client on the internet
+ * still cannot, since its own address is not private.
+ */
+function trustHops(hops: number) {
+  return (address: string, hop: number) => {
+    if (hop >= hops) return false;
+    const ip = unmapped(address);
+    const family = isIP(ip);
+    return family !== 0 && privateRanges.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  };
 }
 
 /** The public shop's screens (decision 0031), served from shop.html. */

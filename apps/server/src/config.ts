@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -26,7 +27,14 @@ export const envSchema = z.object({
   WORKERS: z.enum(['inline', 'off']).default('inline').describe('off: este proceso solo encola y los trabajos los corre npm run worker'),
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576).describe('Bytes máximos del cuerpo de una solicitud (más: 413)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Nivel del log (pino)'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').describe('Detrás de un balanceador: la IP real del cliente sale de X-Forwarded-For'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .superRefine((v, ctx) => {
+      const problem = trustProxyProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('Proxies delante del servidor: false, cuántos (1 detrás de un balanceador) o sus direcciones y rangos (10.0.0.5,10.0.1.0/24); nunca true'),
   WEB_DIST: z.string().optional().describe('Carpeta de la SPA construida (por defecto apps/web/dist)'),
   META_APP_SECRET: z.string().min(1).optional().describe('Secreto de la app de Meta: verifica X-Hub-Signature-256 de los webhooks (sin él en producción: 503)'),
   META_APP_ID: z.string().regex(/^\d+$/, { error: 'META_APP_ID son solo dígitos' }).optional().describe('Id de la app de Meta: sube los ejemplos de medios de las plantillas de WhatsApp'),
@@ -45,12 +53,51 @@ export const envSchema = z.object({
   BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional().describe('off: ningún bot de Dialogflow responde (on por defecto, off en pruebas)'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3).describe('Sandbox: segundos hasta delivered (read al doble)'),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30).describe('Pedidos que una dirección puede hacer en el catálogo público cada 10 minutos'),
+  RATE_LIMIT_PUBLIC_READS: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_READS es un número de solicitudes por minuto' }).int().min(1).default(600).describe('Lecturas por minuto que una dirección puede hacer en las rutas públicas (catálogo, pedido, archivos de Drive, docs)'),
+  RATE_LIMIT_PUBLIC_WRITES: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_WRITES es un número de solicitudes por minuto' }).int().min(1).default(120).describe('Escrituras por minuto que una dirección puede hacer en las rutas públicas (login, olvido, registro)'),
+  RATE_LIMIT_WEBHOOKS: z.coerce.number({ error: 'RATE_LIMIT_WEBHOOKS es un número de solicitudes por minuto' }).int().min(1).default(12_000).describe('Solicitudes por minuto que una dirección puede hacer a los webhooks de proveedores'),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80).describe('Mensajes por segundo de campañas y masivos por línea de WhatsApp'),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0').describe('1: la URL del motor de IA de una compañía puede ser una dirección interna'),
   METRICS_TOKEN: z.string().min(32, { error: 'METRICS_TOKEN debe tener al menos 32 caracteres' }).optional().describe('Token (≥ 32 caracteres) que /metrics exige como Bearer; sin él, /metrics solo responde a esta misma máquina'),
 });
+
+/** The keywords proxy-addr accepts for its ranges (loopback 127.0.0.1/8 and ::1, private ranges, link-local). */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (proxyRangeNames.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (decision 0004): `false`/`0` (no proxy), a hop count, or the proxies' addresses
+ * and CIDR ranges; never "trust everything" (any client would choose its own X-Forwarded-For).
+ */
+function trustProxyProblem(value: string): string | undefined {
+  const v = value.trim();
+  if (v === 'true') {
+    return "'true' ya no se acepta: confiaba en cualquier X-Forwarded-For y un cliente podía elegir su dirección (y saltarse los límites). Escribe cuántos proxies tienes delante (TRUST_PROXY=1 detrás de un solo balanceador) o sus direcciones y rangos (TRUST_PROXY=10.0.0.5,10.0.1.0/24)";
+  }
+  if (v === '' || v === 'false' || /^\d+$/.test(v)) return undefined;
+  const bad = v.split(',').map((e) => e.trim()).find((e) => !isAddressOrRange(e));
+  return bad === undefined
+    ? undefined
+    : `'${bad}' no es una dirección ni un rango: escribe cuántos proxies tienes delante (TRUST_PROXY=1) o sus direcciones y rangos separados por comas (TRUST_PROXY=10.0.0.5,10.0.1.0/24; también loopback, linklocal, uniquelocal)`;
+}
+
+/** What Fastify's trustProxy gets: false, a hop count, or the list of trusted addresses and ranges. */
+function trustProxyOf(value: string): false | number | string[] {
+  const v = value.trim();
+  if (v === '' || v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+  return v.split(',').map((e) => e.trim());
+}
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
 export const demoWebhookSecrets = { metaAppSecret: 'mostrador-demo-app-secret', webhookVerifyToken: 'mostrador-demo-verify-token' };
@@ -73,7 +120,11 @@ export interface Config {
   workers: 'inline' | 'off';
   bodyLimit: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed for the client address (limits, sessions):
+   * false (none), the number of proxy hops in front, or their addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   webDist: string;
   version: string;
   /**
@@ -113,6 +164,8 @@ export interface Config {
   whatsappThroughput: number;
   /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
   orderRateLimit: number;
+  /** Requests per minute one client address may make to the anonymous routes, by kind (decision 0004). */
+  rateLimits: { publicReads: number; publicWrites: number; webhooks: number };
   /**
    * Conversation analysis as jobs (issue 14, decision 0044): a new message wakes its company's
    * job and a sweep every minute catches the rest. ANALYSIS=on|off; on by default, off in tests
@@ -175,7 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: e.WORKERS,
     bodyLimit: e.BODY_LIMIT,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     version: pkg.version,
     metaAppSecret: e.META_APP_SECRET ?? demoSecrets.metaAppSecret,
@@ -193,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dialogflowTokenUrl: e.DIALOGFLOW_TOKEN_URL,
     bots: (e.BOTS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     orderRateLimit: e.ORDER_RATE_LIMIT,
+    rateLimits: { publicReads: e.RATE_LIMIT_PUBLIC_READS, publicWrites: e.RATE_LIMIT_PUBLIC_WRITES, webhooks: e.RATE_LIMIT_WEBHOOKS },
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,

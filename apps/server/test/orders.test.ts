@@ -259,6 +259,26 @@ describe('POST /orders/place', () => {
     // another address is not affected
     expect((await place({ ...good(), items: [{ productId: ids.mug, quantity: 1 }] }, newKey(), '198.51.100.10')).statusCode).toBe(201);
   });
+
+  it('50 orders at once from one address with ORDER_RATE_LIMIT=30: exactly 30 are placed, the other 20 told to wait (429 + Retry-After)', async () => {
+    const limit = t.app.settings.orderRateLimit;
+    expect(limit).toBe(30);
+    const made = await call(admin, 'POST', '/products', { name: 'Café en grano 1 kg', sku: 'CAFE-1K', price: 15990, stock: 100 });
+    const coffee = made.json()._id as string;
+    const shop = (await call(admin, 'POST', '/catalogs', { name: 'Catálogo de café', productIds: [coffee] })).json()._id as string;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        place({ catalog: shop, items: [{ productId: coffee, quantity: 1 }], customer: { name: `Cliente ${i}`, telefono: `+56 9 7${String(1_000_000 + i).slice(-7)}` }, shippment: { method: 'pickup' } }, newKey(), '198.51.100.60'),
+      ),
+    );
+    const placed = answers.filter((a) => a.statusCode === 201);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(placed).toHaveLength(limit);
+    expect(refused).toHaveLength(50 - limit);
+    expect(Number(refused[0].headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused[0].json().errors.msg).toMatch(/^Demasiados pedidos desde esta conexión: espera \d+ minutos? e inténtalo de nuevo$/);
+    expect((await stockOf(coffee)).stock).toBe(100 - limit);
+  });
 });
 
 describe('statuses', () => {

@@ -103,16 +103,19 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Failed sign-ins per server-derived key, for the login rate limit. */
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: id(),
-    key: text('key').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('login_failures_key_at_idx').on(t.key, t.at)],
-);
+/**
+ * The rate limiter's counters (lib/rate-limit.ts, decision 0004): one row per server-derived key
+ * (hashed), counted and admitted in one upsert, so every API server sees the same count.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  windowEnds: timestamp('window_ends', { withTimezone: true }).notNull(),
+  /** Growing-delay rules: no hit is admitted before this. */
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  /** Whether the last hit was admitted (what the upsert's RETURNING reads). */
+  admitted: boolean('admitted').notNull().default(true),
+});
 
 export const passwordResets = pgTable(
   'password_resets',

@@ -17,13 +17,12 @@ import { corporations, memberships, passwordResets, users } from '../../db/schem
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
-import { assertNotLimited, clearFailures, failureKey, recordFailure } from './rate-limit.js';
+import { admitForgot, admitLogin } from './rate-limit.js';
 import { SESSION_COOKIE } from './session.js';
 import { hashSecret, newSecret } from './tokens.js';
 
 const okMessage = z.object({ status: z.literal(200), msg: z.string() });
 const RESET_TTL_MS = 60 * 60 * 1000;
-const FORGOT_MAX = 5;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
@@ -43,17 +42,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { tags: ['auth'], body: loginInput, response: { 200: loginResponse } } },
     async (request, reply) => {
       const { email, password, corporation } = request.body;
-      const key = failureKey('login', corporation, email);
-      await assertNotLimited(db, key);
+      // counted before the password is checked (decision 0004): a failure is an attempt never given back
+      const attempt = await admitLogin(app, reply, request.ip, corporation, email);
       const user = await findAccount(corporation, email);
       const valid = user ? await verifyPassword(user.passwordHash, password) : await burnPasswordCheck(password).then(() => false);
-      if (!user || !valid || user.disabled) {
-        await recordFailure(db, key);
-        throw new AppError('INVALID_CREDENTIALS');
-      }
+      if (!user || !valid || user.disabled) throw new AppError('INVALID_CREDENTIALS');
       const [{ n }] = await db.select({ n: count() }).from(memberships).where(eq(memberships.userId, user.id));
       if (Number(n) === 0) throw new AppError('FORBIDDEN', 'Tu usuario no tiene compañías asignadas. Pide acceso a un administrador');
-      await clearFailures(db, key);
+      await attempt.succeeded();
       const session = await app.sessions.open(reply, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
       return session.respond();
     },
@@ -98,28 +94,33 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/forgot',
     { config: { public: true }, schema: { tags: ['auth'], body: forgotInput, response: { 200: okMessage } } },
-    async (request) => {
+    async (request, reply) => {
       const { email, corporation } = request.body;
-      const key = failureKey('forgot', corporation, email);
-      await assertNotLimited(db, key, FORGOT_MAX);
-      await recordFailure(db, key);
-      const user = await findAccount(corporation, email);
-      if (user && !user.disabled) {
-        const { secret, hash } = newSecret();
-        const link = `${app.settings.publicUrl}/restablecer-contrasena?token=${secret}`;
-        const mailId = await db.transaction(async (tx) => {
-          await tx.insert(passwordResets).values({ userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + RESET_TTL_MS) });
-          return app.mailer.enqueue(tx, {
-            to: email,
-            subject: 'Restablece tu contraseña de Mostrador',
-            text: `Hola ${user.firstName}:\n\nPara elegir una nueva contraseña abre este enlace (vence en 1 hora y sirve una sola vez):\n${link}\n\nSi no lo pediste, ignora este correo.`,
-          });
-        });
-        await app.mailer.dispatch(mailId);
-      }
-      return { status: 200 as const, msg: successMessages.resetSent };
+      await admitForgot(app, reply, corporation, email);
+      // the answer goes before the account is even looked up, so a real e-mail and an unknown one
+      // answer alike in content and in time; the link is made and mailed after it
+      reply.send({ status: 200 as const, msg: successMessages.resetSent });
+      await sendResetLink(corporation, email).catch((error: unknown) => request.log.error({ err: error }, 'forgot: no se pudo preparar el correo'));
+      return reply;
     },
   );
+
+  /** Makes a reset link for the account, when it exists and is enabled, and mails it (after /forgot answered). */
+  async function sendResetLink(corporation: string, email: string) {
+    const user = await findAccount(corporation, email);
+    if (!user || user.disabled) return;
+    const { secret, hash } = newSecret();
+    const link = `${app.settings.publicUrl}/restablecer-contrasena?token=${secret}`;
+    const mailId = await db.transaction(async (tx) => {
+      await tx.insert(passwordResets).values({ userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      return app.mailer.enqueue(tx, {
+        to: email,
+        subject: 'Restablece tu contraseña de Mostrador',
+        text: `Hola ${user.firstName}:\n\nPara elegir una nueva contraseña abre este enlace (vence en 1 hora y sirve una sola vez):\n${link}\n\nSi no lo pediste, ignora este correo.`,
+      });
+    });
+    await app.mailer.dispatch(mailId);
+  }
 
   app.post(
     '/reset',
@@ -136,6 +137,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           )
           .returning({ userId: passwordResets.userId });
         if (!reset) throw new AppError('RESET_TOKEN_INVALID');
+        // every other link still outstanding for the user ends with this one
+        await tx
+          .update(passwordResets)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)));
         await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId));
         await app.sessions.revokeAllOf(tx, reset.userId);
       });

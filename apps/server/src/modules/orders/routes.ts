@@ -21,7 +21,7 @@ import { onRemoval, repositoryOf } from '../../resources/crud.js';
 import { publishChatEffect } from '../chats/events.js';
 import { productImageSvg } from './product-images.js';
 import { createPublicCatalog } from './public-catalog.js';
-import { createOrders, IDEMPOTENCY_KEY } from './service.js';
+import { createOrders, IDEMPOTENCY_KEY, ORDER_RATE_WINDOW_MINUTES } from './service.js';
 
 const idParams = z.object({ id: zId() });
 
@@ -110,7 +110,16 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/orders/place',
     {
-      config: { public: true },
+      // ORDER_RATE_LIMIT placements per client address per 10 minutes, counted with the request (decision 0004)
+      config: {
+        public: true,
+        rateLimit: {
+          name: 'orders.place',
+          points: app.settings.orderRateLimit,
+          windowSeconds: ORDER_RATE_WINDOW_MINUTES * 60,
+          msg: 'Demasiados pedidos desde esta conexión: espera {wait} e inténtalo de nuevo',
+        },
+      },
       schema: {
         tags,
         body: orderPlaceInput,
@@ -125,11 +134,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           { path: 'Idempotency-Key', msg: 'Falta o no es válido' },
         ]);
       }
-      const { out, companyId, created, effects } = await orders.place(db, request.body, {
-        ip: request.ip,
-        key,
-        rateLimit: app.settings.orderRateLimit,
-      });
+      const { out, companyId, created, effects } = await orders.place(db, request.body, { key });
       if (created) {
         // committed: the company's open /ordenes and /chat hear it
         await app.realtime.publish(companyId, { type: 'order.updated', orderId: out._id, code: out.order.code, status: out.order.status, created: true });
