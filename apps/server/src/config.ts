@@ -47,7 +47,9 @@ const envSchema = z.object({
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional(),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
-  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0'),
+  OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional(),
+  /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
+  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional(),
 });
 
 /** Demo values of the webhook secrets outside production (docs/OPERATIONS.md drives the demo with them). */
@@ -119,8 +121,12 @@ export interface Config {
   analysis: boolean;
   /** Seconds a company's analysis waits after a new message, folding the others that arrive meanwhile into one job. */
   analysisDebounceSeconds: number;
-  /** Whether a company's OpenAI-compatible base URL may be an internal address (LLM_ALLOW_PRIVATE_URLS=1; decision 0046). */
-  llmAllowPrivateUrls: boolean;
+  /**
+   * Whether the addresses a tenant types (a store, a site, an API or LLM base URL, a template's
+   * file) may be private or loopback ones (OUTBOUND_ALLOW_PRIVATE_URLS=1, alias LLM_ALLOW_PRIVATE_URLS;
+   * decision 0060): a self-hosted store on the server's own network. Off by default.
+   */
+  outboundAllowPrivateUrls: boolean;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -192,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
-    llmAllowPrivateUrls: e.LLM_ALLOW_PRIVATE_URLS === '1',
+    outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
     ...overrides,
   };
 }

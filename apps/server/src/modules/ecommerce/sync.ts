@@ -515,7 +515,7 @@ export async function pushProducts(db: Db, store: StoreCtx, client: WooClient, r
       for (const [i, x] of vCreates.entries()) await settle(x.v, result.create[i]);
       for (const [i, x] of vUpdates.entries()) await settle(x.v, result.update[i]);
     } catch (error) {
-      if (!(error instanceof WooError) || ['network', 'server', 'rate-limited', 'auth', 'not-woocommerce', 'read-only'].includes(error.kind)) throw error;
+      if (!(error instanceof WooError) || ['refused', 'network', 'server', 'rate-limited', 'auth', 'not-woocommerce', 'read-only'].includes(error.kind)) throw error;
       t.errors.push({ item: productLabel(row.sku, remoteId), msg: `No se pudieron enviar sus variaciones: ${error.msg}` });
     }
   }
