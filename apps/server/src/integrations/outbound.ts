@@ -216,7 +216,13 @@ export function outboundFetch(options: OutboundOptions = {}) {
     for (let hop = 0; ; hop++) {
       const refusal = urlRefusal(url);
       if (refusal) throw refusal;
-      const res = await undiciFetch(url, { ...init, redirect: 'manual', dispatcher: guardedAgent() } as never);
+      let res: Response;
+      try {
+        res = await undiciFetch(url, { ...init, redirect: 'manual', dispatcher: guardedAgent() } as never);
+      } catch (error) {
+        // the connector's refusal comes as the cause of «fetch failed»: thrown as it is
+        throw refusalOf(error) ?? error;
+      }
       if (res.status < 300 || res.status >= 400 || !res.headers.get('location')) return res;
       await res.body?.cancel().catch(() => {});
       if (hop >= (options.redirects ?? 0)) {

@@ -9,7 +9,7 @@
  * What is wrong is said in Spanish, naming what to fix: the URL, the keys or the form id.
  */
 import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
-import { outboundFetchLike, rethrowRefusal } from '../outbound.js';
+import { outboundFetchLike, rethrowRefusal, urlRefusal } from '../outbound.js';
 
 export type { FetchLike };
 
@@ -100,6 +100,9 @@ export function createGravityClient(options: GravityClientOptions) {
   const stats = { requests: 0, retries: 0 };
 
   function checkSite() {
+    // what the outbound client refuses before any request (an internal address, ? or #, user:pass@) is said first
+    const refusal = urlRefusal(site, { base: true });
+    if (refusal) rethrowRefusal(refusal, (msg) => new GravityError('url', msg));
     let url: URL;
     try {
       url = new URL(site);

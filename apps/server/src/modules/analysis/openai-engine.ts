@@ -114,7 +114,8 @@ const clientFor = (config: OpenAiEngineConfig) => {
 export function llmErrorOf(error: unknown, timeoutMs: number): LlmCallError {
   if (error instanceof LlmCallError) return error;
   const refusal = refusalOf(error);
-  if (refusal) return new LlmCallError('network', refusal.msg.replace('La URL apunta', 'La URL base apunta'));
+  // the refusal kept as the cause: «Probar conexión» answers it as the 400 of the base URL
+  if (refusal) return Object.assign(new LlmCallError('network', refusal.msg.replace('La URL apunta', 'La URL base apunta')), { cause: refusal });
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmCallError('timeout', `Tiempo de espera agotado (${Math.round(timeoutMs / 1000)} s)`);
   if (error instanceof OpenAI.APIConnectionError) return new LlmCallError('network', 'No se pudo conectar con la URL base: revisa la dirección y que el servicio esté en línea');
   if (error instanceof OpenAI.APIError) {

@@ -11,7 +11,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { llmSettings } from '../../db/llm-tables.js';
-import { assertTargetUrl } from '../../integrations/outbound.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { llmErrorOf, testOpenAiConnection } from '../analysis/openai-engine.js';
@@ -119,6 +119,8 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
         const costUsd = llmCostUsd(failure.usage.promptTokens, failure.usage.completionTokens, prices);
         if (costUsd) await settleBudget(db, companyId, monthOf(timezone), 0, costUsd);
         await recordCall(db, { ...base, ...failure.usage, costUsd, latencyMs: performance.now() - started, outcome: 'error', error: failure.message });
+        // a base URL the outbound client refuses is the setting to fix: a 400 on it
+        rethrowRefusalAs400(error, 'baseUrl');
         const hint =
           failure.kind === 'invalid'
             ? ': el modelo debe admitir salida estructurada (response_format json_schema)'
