@@ -184,9 +184,9 @@ describe('/marketplaces/fuentes', () => {
     expect(await test(noUser)).toMatchObject({ ok: false, msg: expect.stringContaining('Falta el usuario de la API') });
     const meli = await make({ name: 'Meli', platform: 'mercadolibre', country: 'CL' });
     expect(await test(meli)).toMatchObject({ ok: false, msg: expect.stringContaining('Mercado Libre aún no se conecta') });
-    // no test reaches the internet: a real address is refused before any request
+    // no test reaches the internet: a real address is refused where the connection is made (the outbound client), a 400 on the URL
     const real = await make({ name: 'Real', platform: 'falabella', country: 'CO', apiUser: USER, apiKey: KEY });
-    expect(await test(real)).toMatchObject({ ok: false, msg: expect.stringContaining('solo se conecta con el sandbox') });
+    expect(await test(real)).toMatchObject({ errors: { msg: expect.stringContaining('solo se conecta con el sandbox'), details: [{ path: 'apiUrl' }] } });
     const meliSync = await t.app.inject({ method: 'POST', url: `/api/marketplace-sources/${meli}/sync`, headers: chile });
     expect(meliSync.statusCode).toBe(409);
     expect(meliSync.json().errors.msg).toContain('aún no se conecta');

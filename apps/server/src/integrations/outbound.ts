@@ -108,11 +108,12 @@ function judgeAddress(address: string, host: string): OutboundRefusal | undefine
   if (range && !outboundSettings.allowPrivate) {
     return new OutboundRefusal('internal', `La URL apunta a una dirección interna (${host}): por seguridad solo se conecta con direcciones públicas de internet; ${allowHint}`);
   }
-  if (!range && outboundSettings.onlyLocal) {
-    return new OutboundRefusal('public', `En el entorno de pruebas solo se conecta con el sandbox (*.sandbox.test) y con direcciones locales, no con ${host}`);
-  }
+  if (!range && outboundSettings.onlyLocal) return onlyLocalRefusal(host);
   return undefined;
 }
+
+const onlyLocalRefusal = (host: string) =>
+  new OutboundRefusal('public', `En el entorno de pruebas solo se conecta con el sandbox (*.sandbox.test) y con direcciones locales, no con ${host}`);
 
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
 
@@ -160,6 +161,8 @@ function guardedLookup(hostname: string, options: { all?: boolean; family?: numb
   const wantsAll = typeof options === 'object' && options.all === true;
   const family = typeof options === 'object' ? options.family : options;
   outboundSettings.lookup(hostname, { all: true, ...(family ? { family: family as number } : {}) }, (error, addresses) => {
+    // in tests a name the machine cannot resolve is an internet one: refused as such, whatever the DNS
+    if (error && outboundSettings.onlyLocal) return callback(onlyLocalRefusal(hostname) as unknown as NodeJS.ErrnoException, wantsAll ? [] : '');
     if (error) return callback(error, wantsAll ? [] : '');
     const list = addresses as LookupAddress[];
     for (const a of list) {
