@@ -167,7 +167,7 @@ interface Target {
   field: string;
   /** The stored row (by id, or the company's settings). */
   where: () => [string, unknown[]];
-  test: () => Promise<{ statusCode: number; body: string }>;
+  test: () => Promise<{ statusCode: number; body: string; json(): { errors: unknown } }>;
   /** The URL as this integration's setting is written (the LLM's base ends in /v1). */
   urlOf: (host: string) => string;
 }
