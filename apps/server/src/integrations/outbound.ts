@@ -176,9 +176,16 @@ function guardedLookup(hostname: string, options: { all?: boolean; family?: numb
 }
 
 let agent: Agent | undefined;
-/** The Agent whose every new connection is judged: IP literals here, names in the lookup. */
+let agentSettings = '';
+/**
+ * The Agent whose every new connection is judged: IP literals here, names in the lookup. A new
+ * one when the settings change (tests): a connection kept alive was judged under the old ones.
+ */
 function guardedAgent(): Agent {
-  if (agent) return agent;
+  const settings = `${outboundSettings.allowPrivate}|${outboundSettings.onlyLocal}|${outboundSettings.lookup === dnsLookup}`;
+  if (agent && agentSettings === settings) return agent;
+  void agent?.close().catch(() => {});
+  agentSettings = settings;
   const connector = buildConnector({ lookup: guardedLookup as never });
   agent = new Agent({
     connect(options, callback) {
