@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.js';
+import { configureOutbound } from './integrations/outbound.js';
 import type { Database } from './db/database.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { errorBody } from './lib/errors.js';
@@ -115,6 +116,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   const jobs = createJobQueue(database, app.log);
   const mailer = createMailer(config, database.db, jobs, app.log);
   app.decorate('settings', config);
+  // what the addresses a tenant types may reach (decision 0060): the operator's setting, only local ones in tests
+  configureOutbound(config);
   app.decorate('database', database);
   app.decorate('tokens', createTokenService(config.jwtSecret, config.accessTokenTtl));
   app.decorate('secrets', createSecretBox(config.secretsKey));

@@ -59,7 +59,9 @@ export const envSchema = z.object({
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80).describe('Mensajes por segundo de campañas y masivos por línea de WhatsApp'),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
-  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).default('0').describe('1: la URL del motor de IA de una compañía puede ser una dirección interna'),
+  OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('1: las direcciones que escribe una compañía (tienda, sitio, API, motor de IA, archivo de plantilla) pueden ser internas; 0 por defecto'),
+  /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
+  LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('Nombre anterior de OUTBOUND_ALLOW_PRIVATE_URLS (se sigue leyendo)'),
   METRICS_TOKEN: z.string().min(32, { error: 'METRICS_TOKEN debe tener al menos 32 caracteres' }).optional().describe('Token (≥ 32 caracteres) que /metrics exige como Bearer; sin él, /metrics solo responde a esta misma máquina'),
 });
 
@@ -174,8 +176,12 @@ export interface Config {
   analysis: boolean;
   /** Seconds a company's analysis waits after a new message, folding the others that arrive meanwhile into one job. */
   analysisDebounceSeconds: number;
-  /** Whether a company's OpenAI-compatible base URL may be an internal address (LLM_ALLOW_PRIVATE_URLS=1; decision 0046). */
-  llmAllowPrivateUrls: boolean;
+  /**
+   * Whether the addresses a tenant types (a store, a site, an API or LLM base URL, a template's
+   * file) may be private or loopback ones (OUTBOUND_ALLOW_PRIVATE_URLS=1, alias LLM_ALLOW_PRIVATE_URLS;
+   * decision 0060): a self-hosted store on the server's own network. Off by default.
+   */
+  outboundAllowPrivateUrls: boolean;
   /** The bearer token /metrics asks for; without it only a scraper on this machine reads it (decision 0066). */
   metricsToken?: string;
 }
@@ -250,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
-    llmAllowPrivateUrls: e.LLM_ALLOW_PRIVATE_URLS === '1',
+    outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
     metricsToken: e.METRICS_TOKEN || undefined,
     ...overrides,
   };

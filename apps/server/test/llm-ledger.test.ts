@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BATCH, createAnalysisJobs } from '../src/modules/analysis/jobs.js';
 import { ESTIMATED_COMPLETION_TOKENS, estimatePromptTokens } from '../src/modules/analysis/openai-engine.js';
 import { currencyOf } from '../src/modules/companies/currency.js';
+import { outboundSettings } from '../src/integrations/outbound.js';
 import { companyAnalyzers, PAID_CONCURRENCY } from '../src/modules/llm/analyzer.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from './fakes/openai.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
@@ -42,7 +43,7 @@ interface LedgerRow {
 
 beforeAll(async () => {
   // the fake model runs on this machine: the operator's switch lets a base URL be an internal address
-  [t, fake] = await Promise.all([startTestApp({ LLM_ALLOW_PRIVATE_URLS: '1' }), startFakeOpenAi(KEY)]);
+  [t, fake] = await Promise.all([startTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: '1' }), startFakeOpenAi(KEY)]);
   [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');
@@ -76,12 +77,12 @@ async function chat(companyId = peru, texts = ['hola, mi pedido no llega hace un
   return row.id;
 }
 
-const jobs = (timeoutMs = 2000, allowPrivate = true, concurrency = PAID_CONCURRENCY) =>
+const jobs = (timeoutMs = 2000, concurrency = PAID_CONCURRENCY) =>
   createAnalysisJobs({
     db: t.database.db,
     jobs: t.app.jobs,
     analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
-    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs, allowPrivate, concurrency }),
+    analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs, concurrency }),
     log: t.app.log,
   });
 
@@ -193,7 +194,15 @@ describe('the engine and the ledger', () => {
 
   it('a base URL on an internal address is refused unless the operator allows it: the embedded engine answers and the ledger says why', async () => {
     const chatId = await chat();
-    expect(await jobs(2000, false).analyzeCompany(peru, [chatId])).toEqual({ analyzed: 1, more: false });
+    const requestsBefore = fake.log.length;
+    // the operator's setting off for this one call: the fake on 127.0.0.1 is refused where the connection is made
+    outboundSettings.allowPrivate = false;
+    try {
+      expect(await jobs(2000).analyzeCompany(peru, [chatId])).toEqual({ analyzed: 1, more: false });
+    } finally {
+      outboundSettings.allowPrivate = true;
+    }
+    expect(fake.log.length).toBe(requestsBefore);
     expect(await analysisOf(chatId)).toMatchObject({ engine: 'embedded' });
     const row = await lastRow();
     expect(row).toMatchObject({ outcome: 'fallback', prompt_tokens: 0 });
@@ -252,7 +261,7 @@ describe('the engine and the ledger', () => {
     expect((await configure({ monthlyBudgetUsd: budget })).statusCode).toBe(200);
     const a = await Promise.all(Array.from({ length: 6 }, () => chat()));
     const b = await Promise.all(Array.from({ length: 6 }, () => chat()));
-    await Promise.all([jobs(2000, true, 1).analyzeCompany(peru, a), jobs(2000, true, 1).analyzeCompany(peru, b)]);
+    await Promise.all([jobs(2000, 1).analyzeCompany(peru, a), jobs(2000, 1).analyzeCompany(peru, b)]);
     const [month] = await t.sql<{ spent_usd: number; reserved_usd: number }>('select spent_usd, reserved_usd from llm_budget_months where company_id = $1', [peru]);
     expect(month.spent_usd).toBeLessThanOrEqual(budget + costOf(1200, 80));
     expect(month.spent_usd).toBeGreaterThan(budget - 2 * costOf(1200, 80));
@@ -332,7 +341,7 @@ describe('a slow paid model', () => {
       db: t.database.db,
       jobs: t.app.jobs,
       analyzer: { name: 'unused', analyze: () => Promise.reject(new Error('unused')) },
-      analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs: 5000, allowPrivate: true }),
+      analyzerFor: companyAnalyzers({ db: t.database.db, secrets: t.app.secrets, timeoutMs: 5000 }),
       log: t.app.log,
       batchMs: 300,
     });

@@ -50,7 +50,8 @@ async function addSource(name: string, country: string, url: string) {
 
 beforeAll(async () => {
   Object.assign(marketplaceDefaults, { backoffMs: 2, maxBackoffMs: 20, feedPollMs: 2, feedBatch: 50 });
-  t = await startTestApp();
+  // the store's fake listens on 127.0.0.1: this suite is a self-hosted setup (decision 0060; test/outbound.test.ts runs with it off)
+  t = await startTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: '1' });
   admin = await login(t, demo.admin);
   chile = as(admin, admin.company('Demo Chile'));
   pe = await startFakeSellerCenter({ userId: USER, apiKey: KEY, country: 'PE', feedPolls: 1 });

@@ -67,7 +67,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url, META_APP_ID: APP_ID });
+  // the example files are served on 127.0.0.1: private targets allowed (decision 0060; test/outbound.test.ts runs with it off)
+  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url, META_APP_ID: APP_ID, OUTBOUND_ALLOW_PRIVATE_URLS: '1' });
   [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');

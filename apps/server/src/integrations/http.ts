@@ -1,3 +1,5 @@
+import { refusalOf } from './outbound.js';
+
 /**
  * What every provider client shares: how it sends one request and tries again while trying
  * again is worth it. No answer, 429 and 5xx are tried again after a doubling wait (the
@@ -107,7 +109,9 @@ export async function sendWithRetries(
       const res = await send(AbortSignal.timeout(timeoutMs));
       answer = { status: res.status, headers: res.headers, text: await res.text() };
     } catch (error) {
-      if (attempt >= tries) throw new NoAnswer((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name ?? 'Error', error);
+      // an address the outbound client refuses stays refused: not tried again
+      if (refusalOf(error)) throw refusalOf(error);
+      if (attempt >= tries) throw new NoAnswer(systemCodeOf(error), error);
       hooks.onRetry?.();
       await pause(attempt);
       continue;
@@ -134,8 +138,24 @@ export function counting(stats: { requests: number; retries: number; writes?: nu
   };
 }
 
+/** The system's code of a request that got no answer (ECONNREFUSED, ENOTFOUND…) or the error's name (TimeoutError). */
+const systemCodeOf = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name ?? 'Error';
+
 /** What kept a request from being answered, for a Spanish «No se pudo conectar… (ECONNREFUSED)». */
-export const noAnswerReason = (error: unknown) => (error instanceof NoAnswer ? error.code : String(error));
+export const noAnswerReason = (error: unknown) => (error instanceof NoAnswer ? error.code : systemCodeOf(error));
+
+/**
+ * A provider's own reason inside its error format (Genial's rejection of a document, Seller
+ * Center's ErrorMessage), never a body: one line, control characters out, clipped. Any other
+ * remote text stays out of the messages (decision 0060): say what to fix instead.
+ */
+export const providerReason = (text: string, max = 200) =>
+  text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is stripped
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 /** The body as JSON, or undefined when it is empty or not JSON. */
 export function jsonOf(text: string): unknown {

@@ -52,6 +52,16 @@ export function onRemoval(resourceKey: string, hook: RemovalHook) {
   removalHooks.set(resourceKey, hook);
 }
 
+/**
+ * What a module checks of a record before the standard create or update writes it, beyond its
+ * schema, by throwing an AppError: an address the server will call (integrations/outbound.ts).
+ * Declared once per resource at module load, like `onRemoval`.
+ */
+const writeChecks = new Map<string, (input: Record<string, unknown>) => void>();
+export function onWrite(resourceKey: string, check: (input: Record<string, unknown>) => void) {
+  writeChecks.set(resourceKey, check);
+}
+
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
   const repo = repositoryOf(resource, app.secrets);
@@ -105,14 +115,16 @@ function registerResource(app: FastifyInstance, resource: Resource) {
     );
   }
   if (ops.has('create')) {
-    r.post(base, { config: permission('create'), schema: { tags, body: resource.input, response: { 201: resource.entity } } }, async (req, reply) =>
-      reply.status(201).send(await repo.create(db, tenantOf(req), req.body as Record<string, unknown>)),
-    );
+    r.post(base, { config: permission('create'), schema: { tags, body: resource.input, response: { 201: resource.entity } } }, async (req, reply) => {
+      writeChecks.get(resource.key)?.(req.body as Record<string, unknown>);
+      return reply.status(201).send(await repo.create(db, tenantOf(req), req.body as Record<string, unknown>));
+    });
   }
   if (ops.has('update')) {
-    r.put(`${base}/:id`, { config: permission('update'), schema: { tags, params: idParams, body: resource.patch, response: { 200: resource.entity } } }, (req) =>
-      repo.update(db, tenantOf(req), req.params.id, req.body as Record<string, unknown>),
-    );
+    r.put(`${base}/:id`, { config: permission('update'), schema: { tags, params: idParams, body: resource.patch, response: { 200: resource.entity } } }, (req) => {
+      writeChecks.get(resource.key)?.(req.body as Record<string, unknown>);
+      return repo.update(db, tenantOf(req), req.params.id, req.body as Record<string, unknown>);
+    });
   }
   if (ops.has('delete')) {
     // the spec's delete with a body: the body must name the record as it is stored

@@ -1,4 +1,5 @@
-import { type Answer, type FetchLike, jsonOf, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
+import { type Answer, type FetchLike, jsonOf, noAnswerReason, policyOf, providerReason, sendWithRetries, type TransportOptions } from '../http.js';
+import { outboundFetchLike, rethrowRefusal } from '../outbound.js';
 
 /**
  * Genial's e-invoicing API as we call it (decision 0037): `POST {apiUrl}/v1/documents` with a
@@ -54,9 +55,10 @@ export interface GenialClientOptions extends TransportOptions {
 }
 
 export function createGenialClient(o: GenialClientOptions) {
-  const doFetch: FetchLike = o.fetch ?? ((url, init) => fetch(url, init));
-  const policy = policyOf(o, 3);
   const base = o.url.replace(/\/+$/, '');
+  // the API URL is a tenant's: the outbound client judges it (the sandbox passes its own fetch)
+  const doFetch: FetchLike = o.fetch ?? outboundFetchLike(base);
+  const policy = policyOf(o, 3);
 
   async function issue(doc: GenialDocumentIn, idempotencyKey: string): Promise<GenialAnswer> {
     let res: Answer;
@@ -72,17 +74,19 @@ export function createGenialClient(o: GenialClientOptions) {
         policy,
       );
     } catch (error) {
-      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${error instanceof Error ? error.message : String(error)}): revisa la URL de la API`);
+      rethrowRefusal(error, (msg) => new GenialError('invalid', msg));
+      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${noAnswerReason(error)}): revisa la URL de la API`);
     }
     const body = jsonOf(res.text) as Record<string, unknown> | undefined;
     const errors = Array.isArray(body?.errors) ? (body.errors as GenialAnswer['errors']) : [];
-    const reasons = errors.map((e) => e.message).filter(Boolean).join('; ');
+    // Genial's own reasons of a rejected document (its error format, never the body) say what to fix in it
+    const reasons = providerReason(errors.map((e) => (typeof e?.message === 'string' ? e.message : '')).filter(Boolean).join('; '));
     if (res.status === 401 || res.status === 403) throw new GenialError('auth', 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial');
     if (res.status === 429) throw new GenialError('rate-limited', 'Genial limita las solicitudes: inténtalo de nuevo en unos minutos');
     if (res.status >= 500) throw new GenialError('server', `Genial no respondió (error ${res.status}): inténtalo de nuevo más tarde`);
     if (res.status === 422 || body?.status === 'rejected') throw new GenialError('rejected', `Genial rechazó el comprobante: ${reasons || 'sin motivo'}`);
     if (res.status >= 400 || !body || typeof body.id !== 'string') {
-      throw new GenialError('invalid', res.status >= 400 ? `Genial respondió ${res.status}: ${reasons || 'sin motivo'}` : `La dirección ${base} no responde como la API de Genial: revisa la URL de la API`);
+      throw new GenialError('invalid', res.status >= 400 ? `Genial respondió ${res.status}: revisa la URL de la API y el token` : `La dirección ${base} no responde como la API de Genial: revisa la URL de la API`);
     }
     return {
       id: body.id,
@@ -108,7 +112,8 @@ export function createGenialClient(o: GenialClientOptions) {
         signal: AbortSignal.timeout(Math.min(o.timeoutMs ?? 30_000, 15_000)),
       });
     } catch (error) {
-      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${(error as Error).message}): revisa la URL de la API`);
+      rethrowRefusal(error, (msg) => new GenialError('invalid', msg));
+      throw new GenialError('network', `No se pudo conectar con Genial en ${base} (${noAnswerReason(error)}): revisa la URL de la API`);
     }
     if (res.status === 401 || res.status === 403) throw new GenialError('auth', 'Genial rechazó el token: cópialo de nuevo desde Genial → Integraciones y guárdalo en /genial');
     if (res.status === 429) throw new GenialError('rate-limited', 'Genial limita las solicitudes: inténtalo de nuevo en unos minutos');

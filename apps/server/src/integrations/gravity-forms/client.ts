@@ -9,6 +9,7 @@
  * What is wrong is said in Spanish, naming what to fix: the URL, the keys or the form id.
  */
 import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
+import { outboundFetchLike, rethrowRefusal, urlRefusal } from '../outbound.js';
 
 export type { FetchLike };
 
@@ -85,18 +86,23 @@ export function gravityErrorOf(status: number, body: unknown, formId?: number): 
   }
   if (status === 429) return new GravityError('rate-limited', 'El sitio limitó las solicitudes (429) y siguió rechazándolas tras varios reintentos', status);
   if (status >= 500) return new GravityError('server', `El sitio respondió con un error (${status}) tras varios reintentos`, status);
-  return new GravityError('server', `El sitio rechazó la consulta (${status}${code ? `, ${code}` : ''})`, status);
+  // the site's own text is not repeated (decision 0060)
+  return new GravityError('server', `El sitio rechazó la consulta (HTTP ${status}): revisa la URL del sitio y las claves`, status);
 }
 
 export function createGravityClient(options: GravityClientOptions) {
   const site = options.siteUrl.replace(/\/+$/, '');
   const base = `${site}/wp-json/gf/v2`;
-  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  // the site's address is a tenant's: the outbound client judges it (the sandbox passes its own fetch)
+  const doFetch: FetchLike = options.fetch ?? outboundFetchLike(site);
   const policy = policyOf(options, 4);
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, retries: 0 };
 
   function checkSite() {
+    // what the outbound client refuses before any request (an internal address, ? or #, user:pass@) is said first
+    const refusal = urlRefusal(site, { base: true });
+    if (refusal) rethrowRefusal(refusal, (msg) => new GravityError('url', msg));
     let url: URL;
     try {
       url = new URL(site);
@@ -119,6 +125,7 @@ export function createGravityClient(options: GravityClientOptions) {
     try {
       answer = await sendWithRetries((signal) => doFetch(url, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal }), policy, counting(stats));
     } catch (error) {
+      rethrowRefusal(error, (msg) => new GravityError('url', msg));
       const reason = noAnswerReason(error);
       throw new GravityError('network', `No se pudo conectar con el sitio en ${site} (${reason}): revisa la URL`);
     }

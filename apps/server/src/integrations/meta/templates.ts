@@ -1,3 +1,4 @@
+import { type OutboundResponse, outboundFetch, rethrowRefusal } from '../outbound.js';
 import { graphFailure, graphJson, ProviderError } from './send.js';
 
 /**
@@ -113,10 +114,12 @@ export function createGraphTemplateClient(baseUrl: string, appId?: string): Temp
     async uploadExample(account, mediaUrl) {
       const token = tokenOf(account);
       if (!appId) throw new ProviderError('Falta META_APP_ID en el servidor: sin el id de la app de Meta no se pueden subir ejemplos de encabezados con archivo');
-      let file: Response;
+      // the link is the user's: the outbound client judges every hop of it (a file link may redirect, to a CDN)
+      let file: OutboundResponse;
       try {
-        file = await fetch(mediaUrl, { signal: AbortSignal.timeout(20_000), redirect: 'follow' });
-      } catch {
+        file = await outboundFetch({ redirects: 5 })(mediaUrl, { method: 'GET', signal: AbortSignal.timeout(20_000) });
+      } catch (error) {
+        rethrowRefusal(error, (msg) => new ProviderError(msg));
         throw new ProviderError('No se pudo descargar el archivo de ejemplo: revisa que el enlace sea público');
       }
       if (!file.ok) throw new ProviderError(`No se pudo descargar el archivo de ejemplo (HTTP ${file.status}): revisa que el enlace sea público`);

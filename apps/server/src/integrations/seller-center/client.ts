@@ -1,4 +1,5 @@
 import { type Answer, counting, type FetchLike, isTransient, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
+import { outboundFetchLike, rethrowRefusal } from '../outbound.js';
 import { MarketplaceError } from '../marketplace.js';
 import { sellerCenterErrorOf } from './errors.js';
 import { signedQuery, timestampOf } from './signature.js';
@@ -85,7 +86,8 @@ export interface ScAnswer<B> {
 
 export function createSellerCenterClient(options: SellerCenterOptions) {
   const base = options.url.replace(/\/+$/, '');
-  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  // the API URL may be a tenant's: the outbound client judges it (the sandbox passes its own fetch)
+  const doFetch: FetchLike = options.fetch ?? outboundFetchLike(base);
   const policy = policyOf(options, 5);
   const now = options.now ?? Date.now;
   const dialect = options.dialect ?? 'business-units';
@@ -129,6 +131,7 @@ export function createSellerCenterClient(options: SellerCenterOptions) {
         },
       );
     } catch (error) {
+      rethrowRefusal(error, (msg) => new MarketplaceError('config', msg));
       const reason = noAnswerReason(error);
       throw new MarketplaceError('network', `No se pudo conectar con Seller Center en ${options.url} (${reason}): revisa la URL de la API`, 0, reason);
     }

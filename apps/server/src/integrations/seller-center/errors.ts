@@ -1,3 +1,4 @@
+import { providerReason } from '../http.js';
 import { MarketplaceError } from '../marketplace.js';
 
 /** Actions that create a feed: Seller Center limits them (50 at once, then one every 2 minutes, 770 a day). */
@@ -9,7 +10,8 @@ export const FEED_ACTIONS = new Set(['ProductCreate', 'ProductUpdate', 'ProductR
  * where it names the exact value (a SKU, an id).
  */
 export function sellerCenterErrorOf(code: number, message: string, action: string, status: number, ctx: { userId: string }): MarketplaceError {
-  const detail = message.replace(/^E\d+:\s*/, '');
+  // Seller Center's own ErrorMessage, from its error format (never a body), clipped to one line
+  const detail = providerReason(message.replace(/^E\d+:\s*/, ''));
   const e = (kind: ConstructorParameters<typeof MarketplaceError>[0], msg: string) => new MarketplaceError(kind, msg, status, String(code));
   switch (code) {
     case 1:
@@ -62,6 +64,6 @@ export function sellerCenterErrorOf(code: number, message: string, action: strin
     case 73:
       return e('conflict', `Solo se marcan listos para enviar artículos pendientes o ya listos (${detail})`);
     default:
-      return e('invalid', `Seller Center rechazó la solicitud: ${message || `error ${code}`}`);
+      return e('invalid', `Seller Center rechazó la solicitud: ${detail || `error ${code}`}`);
   }
 }

@@ -1,4 +1,5 @@
 import { type Answer, counting, type FetchLike, jsonOf, noAnswerReason, policyOf, sendWithRetries, type TransportOptions } from '../http.js';
+import { outboundFetchLike, rethrowRefusal } from '../outbound.js';
 import type { WooBatch, WooBatchResult } from './types.js';
 
 /** WooCommerce caps `per_page` at 100, and a batch at 100 items in all. */
@@ -14,7 +15,8 @@ export interface WooClientOptions extends TransportOptions {
   consumerSecret: string;
 }
 
-export type WooErrorKind = 'network' | 'not-woocommerce' | 'auth' | 'permission' | 'read-only' | 'not-found' | 'rate-limited' | 'server' | 'invalid';
+/** `refused`: the outbound client would not call the store's address (integrations/outbound.ts). */
+export type WooErrorKind = 'refused' | 'network' | 'not-woocommerce' | 'auth' | 'permission' | 'read-only' | 'not-found' | 'rate-limited' | 'server' | 'invalid';
 
 /** A failed call, with what is wrong in Spanish (`msg`) for the screens and the sync report. */
 export class WooError extends Error {
@@ -49,12 +51,13 @@ export function wooErrorOf(status: number, body: unknown, path: string): WooErro
     return new WooError('auth', 'La clave (ck_…) o el secreto (cs_…) del consumidor no son válidos para esta tienda', status, code);
   }
   if (status === 401 || status === 403) {
-    return new WooError('permission', `Las claves no tienen permiso para esta operación en la tienda (${code || status})`, status, code);
+    return new WooError('permission', `Las claves no tienen permiso para esta operación en la tienda (HTTP ${status}): dales permiso de lectura/escritura en WooCommerce › Ajustes › Avanzado › API REST`, status, code);
   }
   if (status === 404) return new WooError('not-found', `La tienda no tiene el registro pedido (${path})`, status, code);
   if (status === 429) return new WooError('rate-limited', 'La tienda limitó las solicitudes (429) y siguió rechazándolas tras varios reintentos', status, code);
   if (status >= 500) return new WooError('server', `La tienda respondió con un error (${status}) tras varios reintentos`, status, code);
-  return new WooError('invalid', `La tienda rechazó los datos: ${message || code || status}`, status, code);
+  // the store's own text is not repeated (decision 0060): an answer is not echoed to whoever typed the address
+  return new WooError('invalid', `La tienda rechazó los datos enviados (HTTP ${status}): revisa el SKU, los precios y el stock del producto en Mostrador`, status, code);
 }
 
 /**
@@ -65,8 +68,8 @@ export function wooErrorOf(status: number, body: unknown, path: string): WooErro
  */
 export function createWooClient(options: WooClientOptions) {
   const base = `${options.url.replace(/\/+$/, '')}/wp-json/wc/v3`;
-  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  // 5 tries (the sandbox passes its in-process store as fetch)
+  // the store's address is a tenant's: the outbound client judges it (the sandbox passes its in-process store as fetch)
+  const doFetch: FetchLike = options.fetch ?? outboundFetchLike(options.url);
   const policy = policyOf(options, 5);
   const auth = `Basic ${Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64')}`;
   const stats = { requests: 0, writes: 0, retries: 0 };
@@ -90,6 +93,7 @@ export function createWooClient(options: WooClientOptions) {
         counting(stats, write),
       );
     } catch (error) {
+      rethrowRefusal(error, (msg) => new WooError('refused', msg));
       const reason = noAnswerReason(error);
       throw new WooError('network', `No se pudo conectar con la tienda en ${options.url} (${reason}): revisa la URL`, 0, reason);
     }

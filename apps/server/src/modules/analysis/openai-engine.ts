@@ -11,8 +11,7 @@ import {
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Conversation } from './types.js';
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 
 /**
  * The OpenAI-compatible engine (issue 14, decision 0046): one chat completion per conversation
@@ -73,31 +72,6 @@ export interface OpenAiEngineConfig {
   apiKey: string;
   /** Milliseconds before the call is given up (default 30 s). */
   timeoutMs?: number;
-  /**
-   * Whether the base URL may point at a private, loopback or link-local address (a model on the
-   * server's own network). Off unless the operator allows it (LLM_ALLOW_PRIVATE_URLS=1): a
-   * company's admin must not make the server call its internal services.
-   */
-  allowPrivate?: boolean;
-}
-
-const internal = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) internal.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['::ffff:0:0', 96]] as const) internal.addSubnet(net, bits, 'ipv6');
-
-/** Refuses a base URL whose host is (or resolves to) an internal address, unless allowed. */
-export async function assertReachableBaseUrl(baseUrl: string, allowPrivate = false): Promise<void> {
-  if (allowPrivate) return;
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  let addresses: Array<{ address: string; family: number }>;
-  try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-  } catch {
-    throw new LlmCallError('network', `No se encontró el servidor «${host}»: revisa la URL base`);
-  }
-  if (addresses.some((a) => internal.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))) {
-    throw new LlmCallError('network', `La URL base apunta a una dirección interna (${host}): por seguridad solo se aceptan direcciones públicas; el administrador del servidor puede permitirlas (LLM_ALLOW_PRIVATE_URLS=1)`);
-  }
 }
 
 export type LlmFailure = 'http' | 'auth' | 'rate_limit' | 'timeout' | 'network' | 'invalid';
@@ -126,21 +100,31 @@ export const estimatePromptTokens = (conversation: Conversation) => Math.ceil((S
 /** The answer is a small JSON object. */
 export const ESTIMATED_COMPLETION_TOKENS = 120;
 
-const clientFor = (config: OpenAiEngineConfig) =>
-  new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl.replace(/\/+$/, ''), timeout: config.timeoutMs ?? 30_000, maxRetries: 0 });
+/**
+ * The client of a company's endpoint, over the outbound client (decision 0060): the base URL is a
+ * tenant's, so every connection is judged on its resolved address and no redirect is followed
+ * (OUTBOUND_ALLOW_PRIVATE_URLS=1 lets a model on the server's own network be reached).
+ */
+const clientFor = (config: OpenAiEngineConfig) => {
+  const baseURL = config.baseUrl.replace(/\/+$/, '');
+  return new OpenAI({ apiKey: config.apiKey, baseURL, timeout: config.timeoutMs ?? 30_000, maxRetries: 0, fetch: outboundFetch({ base: baseURL }) as never });
+};
 
 /** Says what an error of the openai client means, in Spanish, for the ledger and «Probar conexión». */
 export function llmErrorOf(error: unknown, timeoutMs: number): LlmCallError {
   if (error instanceof LlmCallError) return error;
+  const refusal = refusalOf(error);
+  // the refusal kept as the cause: «Probar conexión» answers it as the 400 of the base URL
+  if (refusal) return Object.assign(new LlmCallError('network', refusal.msg.replace('La URL apunta', 'La URL base apunta')), { cause: refusal });
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmCallError('timeout', `Tiempo de espera agotado (${Math.round(timeoutMs / 1000)} s)`);
   if (error instanceof OpenAI.APIConnectionError) return new LlmCallError('network', 'No se pudo conectar con la URL base: revisa la dirección y que el servicio esté en línea');
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
-    const detail = (error.message ?? '').replace(/\s+/g, ' ').slice(0, 200);
     if (status === 401 || status === 403) return new LlmCallError('auth', `La API key no es válida o no tiene permiso (${status})`, undefined, status);
     if (status === 404) return new LlmCallError('http', `El servicio respondió 404: revisa la URL base (suele terminar en /v1) y el nombre del modelo`, undefined, status);
     if (status === 429) return new LlmCallError('rate_limit', `El proveedor limitó las llamadas o la cuenta no tiene saldo (429)`, undefined, status);
-    return new LlmCallError('http', `El servicio respondió ${status || 'con un error'}${detail ? `: ${detail}` : ''}`, undefined, status || undefined);
+    // the service's own text is not repeated (decision 0060): the status and what to check
+    return new LlmCallError('http', `El servicio respondió ${status || 'con un error'}: revisa la URL base, el modelo y la API key`, undefined, status || undefined);
   }
   return new LlmCallError('network', error instanceof Error ? error.message.slice(0, 200) : 'Error desconocido');
 }
@@ -148,7 +132,6 @@ export function llmErrorOf(error: unknown, timeoutMs: number): LlmCallError {
 /** Analyses one conversation with the model; throws `LlmCallError` on any failure. */
 export async function analyzeWithOpenAi(config: OpenAiEngineConfig, conversation: Conversation): Promise<OpenAiAnswer> {
   const timeoutMs = config.timeoutMs ?? 30_000;
-  await assertReachableBaseUrl(config.baseUrl, config.allowPrivate);
   const started = performance.now();
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {

@@ -15,7 +15,7 @@ export async function analysisJobsPlugin(app: FastifyInstance, { analyzer }: { a
     db: app.database.db,
     jobs: app.jobs,
     analyzer: analyzer ?? embeddedAnalyzer,
-    analyzerFor: analyzer ? undefined : companyAnalyzers({ db: app.database.db, secrets: app.secrets, allowPrivate: app.settings.llmAllowPrivateUrls }),
+    analyzerFor: analyzer ? undefined : companyAnalyzers({ db: app.database.db, secrets: app.secrets }),
     log: app.log,
   });
   app.jobs.define<{ companyId: string }>(ANALYSIS_QUEUE, ({ companyId }) => analysis.run(companyId), { expireInSeconds: 120 });

@@ -30,12 +30,13 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { ecommerceSyncRuns, woocommerceLinks } from '../../db/ecommerce-tables.js';
 import { ecommercesAttributesTable, ecommercesCategoriesTable, ecommercesTable, ecommercesVariationsTable, woocommercesTable } from '../../db/resource-tables.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { WooError } from '../../integrations/woocommerce/client.js';
 import { isSandboxUrl, sandboxImageSvg } from '../../integrations/woocommerce/sandbox.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
-import { repositoryOf } from '../../resources/crud.js';
+import { onWrite, repositoryOf } from '../../resources/crud.js';
 import type { ResourceTable } from '../../resources/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
@@ -49,9 +50,12 @@ const products = C(ecommercesTable);
 const variations = C(ecommercesVariationsTable);
 const idParams = z.object({ id: zId() });
 const variationParams = z.object({ id: zId(), variationId: zId() });
+// a store's address written as an internal one is refused on save; what its name resolves to, on every call
+onWrite('woocommerces', (store) => assertTargetUrl(store.url as string | undefined, 'url', { base: true }));
+
 /** Which part of a store's settings a failed call points at (the screen marks it). */
 const problemOf = (error: WooError): ConnectionProblem =>
-  error.kind === 'network' || error.kind === 'not-woocommerce'
+  error.kind === 'network' || error.kind === 'not-woocommerce' || error.kind === 'refused'
     ? 'url'
     : error.kind === 'auth'
       ? 'keys'
@@ -94,6 +98,8 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const target of targets) {
       const store = stores.get(target.storeId);
       if (!store) throw new AppError('NOT_FOUND', 'La tienda no existe');
+      // a store saved before its address was judged is refused here too (the job would fail on its first call)
+      assertTargetUrl(store.url, 'url', { base: true });
       const { row, fresh } = await engine.start(store, target.kind, target.params);
       if (fresh) await app.jobs.send(SYNC_QUEUE, { runId: row.id }, { singletonKey: row.id });
       out.push(runOut(row, store));
@@ -112,6 +118,8 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         products = (await client.page('/products', 1, {}, 1)).total;
       } catch (error) {
+        // an address the outbound client refuses is a setting to fix: a 400 on the store's URL
+        rethrowRefusalAs400(error, 'url');
         return error instanceof WooError ? { ok: false, msg: error.msg, problem: problemOf(error) } : { ok: false, msg: 'No se pudo probar la conexión', problem: 'store' as const };
       }
       try {

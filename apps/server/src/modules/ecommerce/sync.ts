@@ -13,6 +13,7 @@ import {
   ecommercesTagsTable,
   ecommercesVariationsTable,
 } from '../../db/resource-tables.js';
+import { providerReason } from '../../integrations/http.js';
 import { type WooClient, WooError } from '../../integrations/woocommerce/client.js';
 import {
   isBatchError,
@@ -458,7 +459,7 @@ export async function pushProducts(db: Db, store: StoreCtx, client: WooClient, r
     const result = await client.batch<WooProduct>('/products', { create: creates.map((c) => c.payload), update: updates.map((u) => u.payload) });
     const settle = async (sent: { row: ProductRow; hash: string }, answer: WooProduct | { error: { message: string } } | undefined, created: boolean) => {
       if (!answer || isBatchError(answer)) {
-        t.errors.push({ item: productLabel(sent.row.sku, sent.row.woocommerceId ?? undefined), msg: `La tienda rechazó el producto: ${answer && isBatchError(answer) ? answer.error.message : 'sin respuesta'}` });
+        t.errors.push({ item: productLabel(sent.row.sku, sent.row.woocommerceId ?? undefined), msg: `La tienda rechazó el producto: ${answer && isBatchError(answer) ? providerReason(String(answer.error.message ?? '')) : 'sin respuesta'}` });
         return;
       }
       const p = answer as WooProduct;
@@ -500,7 +501,7 @@ export async function pushProducts(db: Db, store: StoreCtx, client: WooClient, r
       const result = await client.batch<WooVariation>(`/products/${remoteId}/variations`, { create: vCreates.map((x) => x.payload), update: vUpdates.map((x) => x.payload) });
       const settle = async (v: VariationRow, answer: unknown) => {
         if (!answer || isBatchError(answer)) {
-          t.errors.push({ item: `Variación ${v.sku}`, msg: `La tienda rechazó la variación: ${isBatchError(answer) ? answer.error.message : 'sin respuesta'}` });
+          t.errors.push({ item: `Variación ${v.sku}`, msg: `La tienda rechazó la variación: ${isBatchError(answer) ? providerReason(String(answer.error.message ?? '')) : 'sin respuesta'}` });
           return;
         }
         const rv = answer as WooVariation;
@@ -515,7 +516,7 @@ export async function pushProducts(db: Db, store: StoreCtx, client: WooClient, r
       for (const [i, x] of vCreates.entries()) await settle(x.v, result.create[i]);
       for (const [i, x] of vUpdates.entries()) await settle(x.v, result.update[i]);
     } catch (error) {
-      if (!(error instanceof WooError) || ['network', 'server', 'rate-limited', 'auth', 'not-woocommerce', 'read-only'].includes(error.kind)) throw error;
+      if (!(error instanceof WooError) || ['refused', 'network', 'server', 'rate-limited', 'auth', 'not-woocommerce', 'read-only'].includes(error.kind)) throw error;
       t.errors.push({ item: productLabel(row.sku, remoteId), msg: `No se pudieron enviar sus variaciones: ${error.msg}` });
     }
   }

@@ -19,9 +19,10 @@ import { genialSettings } from '../../db/genial-tables.js';
 import { GenialError } from '../../integrations/genial/client.js';
 import { isGenialSandboxUrl } from '../../integrations/genial/sandbox.js';
 import { digitsOf } from '../../integrations/genial/tax-ids.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { countryName, GENIAL_ISSUE_QUEUE, genialClientFor, genialDefaults, invoiceOut, invoiceRows, issueInvoice, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
+import { countryName, GENIAL_ISSUE_QUEUE, genialClientFor, invoiceOut, invoiceRows, issueInvoice, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
 import { GENIAL_SWEEP_QUEUE, sweepInvoices } from './arrivals.js';
 import { invoicePdf, invoiceXml } from './files.js';
 
@@ -42,7 +43,6 @@ const kinds: Array<{ kind: GenialOrderKind; path: string; module: 'marketplace' 
  */
 export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  if (app.settings.env === 'test') genialDefaults.onlyLocal = true;
   app.jobs.define<Job>(GENIAL_ISSUE_QUEUE, async ({ companyId, kind, orderId }) => {
     await issueInvoice(db, app.secrets, companyId, kind, orderId);
   });
@@ -67,6 +67,8 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
       const { country } = request.params;
       if (country === 'ES') throw new AppError('VALIDATION', 'Genial factura en Perú, Chile y Colombia', [{ path: 'country', msg: 'Elige Perú, Chile o Colombia' }]);
       const { token, ...rest } = request.body;
+      // an internal address written as such is refused on save; what a name resolves to, on every call
+      assertTargetUrl(rest.apiUrl, 'apiUrl', { base: true });
       const current = await settingsOf(db, companyId, country);
       if (!token && !current) throw new AppError('VALIDATION', 'Escribe el token de Genial', [{ path: 'token', msg: 'Escribe el token de Genial' }]);
       if (isGenialSandboxUrl(rest.apiUrl) && token && !token.startsWith('sandbox')) {
@@ -95,6 +97,7 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         account = await genialClientFor(settings, companyId, app.secrets).account();
       } catch (error) {
+        rethrowRefusalAs400(error, 'apiUrl');
         if (error instanceof GenialError) return { ok: false, msg: error.msg, problem: problemOf(error) };
         throw error;
       }

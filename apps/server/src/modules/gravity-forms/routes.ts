@@ -23,7 +23,9 @@ import { gravityFormStates } from '../../db/gravity-forms-tables.js';
 import { gravityFormsTable } from '../../db/resource-tables.js';
 import { type GravityEntry, GravityError, gravityErrorField, type GravityForm } from '../../integrations/gravity-forms/client.js';
 import { isGravitySandbox } from '../../integrations/gravity-forms/sandbox.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
+import { onWrite } from '../../resources/crud.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createWebhookProcessor, WEBHOOK_QUEUE } from '../webhooks/process.js';
@@ -66,6 +68,9 @@ export function suggestMap(form: GravityForm): GravityFieldMap {
   }
   return map;
 }
+
+// a site's address written as an internal one is refused on save; what its name resolves to, on every call
+onWrite('gravity-forms', (form) => assertTargetUrl(form.siteUrl as string | undefined, 'siteUrl', { base: true }));
 
 const secretHash = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -230,6 +235,7 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
         msg: `Conexión correcta con «${read.title}» en ${host}${isGravitySandbox(form.siteUrl) ? ' (sitio de prueba)' : ''}: ${fields} ${fields === 1 ? 'campo' : 'campos'}, ${total} ${total === 1 ? 'entrada' : 'entradas'}`,
       };
     } catch (error) {
+      rethrowRefusalAs400(error, 'siteUrl');
       if (!(error instanceof GravityError)) throw error;
       const field = gravityErrorField[error.kind];
       return { ok: false, msg: error.msg, ...(field ? { field } : {}) };
@@ -273,6 +279,8 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
     const { companyId } = tenantOf(request);
     const form = await loadForm(db, app.secrets, companyId, request.params.id);
     if (!form.consumerKey || !form.consumerSecret) throw new AppError('VALIDATION', gravityMessages.noKeys, [{ path: 'consumerKey', msg: gravityMessages.noKeys }]);
+    // a site saved before its address was judged is refused here too (the job would fail on its first call)
+    assertTargetUrl(form.siteUrl, 'siteUrl', { base: true });
     const s = await stateOf(db, form);
     // a pull under way is answered as it is (one left running by a crash over 10 minutes ago is started again)
     const busy = (s.syncStatus === 'queued' || s.syncStatus === 'running') && Date.now() - s.updatedAt.getTime() < 10 * 60_000;

@@ -28,15 +28,12 @@ export function companyAnalyzers({
   secrets,
   embedded = embeddedAnalyzer,
   timeoutMs = 30_000,
-  allowPrivate = false,
   concurrency = PAID_CONCURRENCY,
 }: {
   db: Db;
   secrets: Pick<SecretBox, 'open'>;
   embedded?: Analyzer;
   timeoutMs?: number;
-  /** LLM_ALLOW_PRIVATE_URLS: the base URL may be an internal address (openai-engine.ts). */
-  allowPrivate?: boolean;
   /** Paid calls in flight at once per batch (PAID_CONCURRENCY). */
   concurrency?: number;
 }) {
@@ -60,7 +57,7 @@ export function companyAnalyzers({
         }
         const started = performance.now();
         try {
-          const answer = await analyzeWithOpenAi({ baseUrl: settings.baseUrl, model: settings.model, apiKey, timeoutMs, allowPrivate }, conversation);
+          const answer = await analyzeWithOpenAi({ baseUrl: settings.baseUrl, model: settings.model, apiKey, timeoutMs }, conversation);
           const costUsd = llmCostUsd(answer.promptTokens, answer.completionTokens, prices);
           await settleBudget(db, companyId, month, estimate, costUsd);
           await recordCall(db, { ...base, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens, costUsd, latencyMs: answer.latencyMs, outcome: 'ok' });

@@ -11,6 +11,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { llmSettings } from '../../db/llm-tables.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { llmErrorOf, testOpenAiConnection } from '../analysis/openai-engine.js';
@@ -63,6 +64,8 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { companyId } = tenantOf(request);
       const { apiKey, inputPriceUsd, outputPriceUsd, ...rest } = request.body;
+      // an internal address written as such is refused on save; what a name resolves to, on every call (decision 0060)
+      assertTargetUrl(rest.baseUrl, 'baseUrl', { base: true });
       const current = await llmSettingsOf(db, companyId);
       if (rest.enabled && !apiKey && !current?.apiKey) throw new AppError('VALIDATION', 'Escribe la API key del servicio', [{ path: 'apiKey', msg: 'Escribe la API key para activar el motor' }]);
       if (rest.enabled && rest.monthlyBudgetUsd <= 0) {
@@ -102,7 +105,7 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
       const base = { companyId, name: 'Prueba de conexión', model: settings.model, feature: 'connection_test' as const, currency };
       const started = performance.now();
       try {
-        const answer = await testOpenAiConnection({ baseUrl: settings.baseUrl, model: settings.model, apiKey: app.secrets.open<string>(settings.apiKey), timeoutMs: 20_000, allowPrivate: app.settings.llmAllowPrivateUrls });
+        const answer = await testOpenAiConnection({ baseUrl: settings.baseUrl, model: settings.model, apiKey: app.secrets.open<string>(settings.apiKey), timeoutMs: 20_000 });
         const costUsd = llmCostUsd(answer.promptTokens, answer.completionTokens, prices);
         await settleBudget(db, companyId, monthOf(timezone), 0, costUsd);
         await recordCall(db, { ...base, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens, costUsd, latencyMs: answer.latencyMs, outcome: 'ok' });
@@ -116,6 +119,8 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
         const costUsd = llmCostUsd(failure.usage.promptTokens, failure.usage.completionTokens, prices);
         if (costUsd) await settleBudget(db, companyId, monthOf(timezone), 0, costUsd);
         await recordCall(db, { ...base, ...failure.usage, costUsd, latencyMs: performance.now() - started, outcome: 'error', error: failure.message });
+        // a base URL the outbound client refuses is the setting to fix: a 400 on it
+        rethrowRefusalAs400(error, 'baseUrl');
         const hint =
           failure.kind === 'invalid'
             ? ': el modelo debe admitir salida estructurada (response_format json_schema)'

@@ -31,14 +31,15 @@ import type { Db } from '../../db/database.js';
 import { marketplaceBulkRuns, marketplaceOrderItems, marketplaceSyncRuns } from '../../db/marketplace-tables.js';
 import { marketplaceOrdersTable, marketplaceProductsTable } from '../../db/resource-tables.js';
 import { MarketplaceError, type RemoteOrderItem } from '../../integrations/marketplace.js';
+import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, trustedPage } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
-import { repositoryOf } from '../../resources/crud.js';
+import { onWrite, repositoryOf } from '../../resources/crud.js';
 import { bulkRunOut, createBulkEngine, loadBulk, MARKETPLACE_BULK_QUEUE, preview, rowsOfCsv, rowsOfInput, rowsOfTable } from './bulk.js';
 import { pushOne, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, products, refreshProductTotals, remotePriceStock } from './records.js';
-import { adapterFor, httpErrorOf, loadSource, marketplaceDefaults, sourceLabel, sourcesOf } from './sources.js';
+import { adapterFor, httpErrorOf, loadSource, sourceLabel, sourcesOf } from './sources.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { createMarketplaceSync, MARKETPLACE_SYNC_QUEUE, runOut, writeOrderItems } from './sync.js';
 
@@ -67,6 +68,9 @@ const itemOut = (i: ItemRow) => ({
   ...(i.variationId ? { variationId: i.variationId } : {}),
 });
 
+// an account's API URL written as an internal address is refused on save; what its name resolves to, on every call
+onWrite('marketplace-sources', (source) => assertTargetUrl(source.apiUrl as string | undefined, 'apiUrl', { base: true }));
+
 /**
  * Every call of SPEC §7 "Marketplace" (but genial-retry) and what the screens need around them
  * (issue 12, decision 0035): the accounts' connection test and sync jobs, the variations' reads,
@@ -82,7 +86,6 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const orderRepo = repositoryOf(resources['marketplace-orders'], app.secrets);
   const tags = ['marketplace-products'];
   // no test reaches the internet, whatever address a generated request gives an account
-  if (app.settings.env === 'test') marketplaceDefaults.onlyLocal = true;
 
   app.jobs.define<{ runId: string; companyId: string }>(MARKETPLACE_SYNC_QUEUE, async ({ runId, companyId }) => sync.run(runId, companyId));
   app.jobs.define<{ runId: string; companyId: string }>(MARKETPLACE_BULK_QUEUE, async ({ runId, companyId }) => bulk.run(runId, companyId));
@@ -118,6 +121,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
         const ordersNote = count !== undefined ? ` (${count} ${count === 1 ? 'orden' : 'órdenes'} en los últimos 30 días)` : '';
         return { ok: true, msg: `Conexión correcta con ${sourceLabel(source)}: lee productos y órdenes${ordersNote}`, ...(count !== undefined ? { orders: count } : {}) };
       } catch (error) {
+        rethrowRefusalAs400(error, 'apiUrl');
         if (error instanceof MarketplaceError) return { ok: false, msg: error.msg };
         throw error;
       }
@@ -133,6 +137,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         adapterFor(source);
       } catch (error) {
+        rethrowRefusalAs400(error, 'apiUrl');
         throw httpErrorOf(error);
       }
       const { row, fresh } = await sync.start(source);
@@ -348,6 +353,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         adapterFor(source);
       } catch (error) {
+        rethrowRefusalAs400(error, 'apiUrl');
         throw httpErrorOf(error);
       }
       const run = await bulk.queue(tenant.companyId, request.params.id);

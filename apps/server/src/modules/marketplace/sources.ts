@@ -12,6 +12,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { marketplaceSourcesTable } from '../../db/resource-tables.js';
 import { type MarketplaceAdapter, MarketplaceError } from '../../integrations/marketplace.js';
+import { rethrowRefusal, urlRefusal } from '../../integrations/outbound.js';
 import { createSellerCenterAdapter } from '../../integrations/seller-center/adapter.js';
 import type { FetchLike } from '../../integrations/seller-center/client.js';
 import { isSandboxUrl, sandboxFetch } from '../../integrations/seller-center/sandbox.js';
@@ -35,9 +36,9 @@ export interface SourceCtx {
 }
 
 /**
- * Retries, pacing and transport of the marketplace clients. Tests shorten the waits; in the test
- * environment only the sandbox and local addresses are reached (no test reaches the internet,
- * whatever URL a generated request puts in a source).
+ * Retries, pacing and transport of the marketplace clients. Tests shorten the waits; what an
+ * account's API URL may reach is the outbound client's to judge (integrations/outbound.ts: in the
+ * test environment only the sandbox and local addresses, so no test reaches the internet).
  */
 export const marketplaceDefaults: {
   retries: number;
@@ -49,7 +50,6 @@ export const marketplaceDefaults: {
   pageSize: number;
   ordersPageSize: number;
   feedBatch: number;
-  onlyLocal: boolean;
   fetch?: FetchLike;
 } = {
   retries: 5,
@@ -61,7 +61,6 @@ export const marketplaceDefaults: {
   pageSize: 500,
   ordersPageSize: 100,
   feedBatch: 1_000,
-  onlyLocal: false,
 };
 
 const cols = marketplaceSourcesTable as unknown as Record<string, AnyPgColumn>;
@@ -114,15 +113,6 @@ export function apiUrlOf(s: SourceCtx): string {
   return url;
 }
 
-const isLocal = (url: string) => {
-  try {
-    const host = new URL(url).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The adapter of an account's kind (decision 0035). `interactive`: a person waits for the answer
  * (a single variation's send, a document): fewer retries and a shorter wait for the feed, so the
@@ -136,10 +126,9 @@ export function adapterFor(s: SourceCtx, { interactive = false }: { interactive?
   if (!s.apiUser) throw new MarketplaceError('config', `Falta el usuario de la API (el correo del usuario de Seller Center) en ${s.name}`);
   if (!s.apiKey) throw new MarketplaceError('config', `Falta la API key de Seller Center en ${s.name}`);
   const url = apiUrlOf(s);
-  if (!/^https?:\/\//.test(url)) throw new MarketplaceError('config', 'La URL de la API debe empezar con https://');
-  if (marketplaceDefaults.onlyLocal && !s.sandbox && !isLocal(url)) {
-    throw new MarketplaceError('config', `En el entorno de pruebas solo se conecta con el sandbox (*.sandbox.test) y con direcciones locales, no con ${url}`);
-  }
+  // what can be said of the address before calling it (the outbound client judges the rest on every call)
+  const refusal = urlRefusal(url, { base: true });
+  if (refusal) rethrowRefusal(refusal, (msg) => new MarketplaceError('config', msg));
   const d = marketplaceDefaults;
   return createSellerCenterAdapter({
     url,

@@ -19,6 +19,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { ProviderError } from '../../integrations/meta/send.js';
 import { createGraphTemplateClient, listAllTemplates, type TemplateAccount, type TemplateClient } from '../../integrations/meta/templates.js';
 import { createSandboxTemplateClient } from '../../integrations/sandbox/templates.js';
+import { rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { fromGraphTemplate, isSendable, type TemplateRow, toGraphTemplate, toTemplateOut, toTemplatePayload } from './mapping.js';
@@ -130,6 +131,8 @@ export function createTemplateService({ db, secrets, config }: TemplateServiceDe
       try {
         handle = await client.uploadExample(account, input.header.mediaUrl);
       } catch (error) {
+        // a link the outbound client refuses is the field to fix: a 400
+        rethrowRefusalAs400(error, 'header.mediaUrl');
         if (!(error instanceof ProviderError)) throw error;
         const msg = `No se pudo subir el archivo de ejemplo del encabezado: ${error.reason}`;
         throw new AppError(error.details.httpStatus === 429 ? 'RATE_LIMITED' : 'PROVIDER_ERROR', msg, [{ path: 'header.mediaUrl', msg: error.reason }]);
