@@ -56,6 +56,7 @@ import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
+import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
 
@@ -90,6 +91,7 @@ export interface BuildOptions {
  * `app.inject`, `server.ts` calls `listen`.
  */
 export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+  const headers = securityHeaders(config.publicUrl);
   const app = Fastify({
     // the log never keeps the client secret of /telefonos/googlepeople/… nor OAuth codes (decision 0052)
     logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: { req: redactedRequest } },
@@ -100,6 +102,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     frameworkErrors: (error, request, reply) => {
       const lang = pickLang(request.headers['accept-language']);
       const msg = error.code === 'FST_ERR_BAD_URL' ? 'La dirección de la solicitud no es válida' : undefined;
+      // no hook runs before this answer: the security headers are put here (decision 0063)
+      applyHeaders(reply.raw, headers);
       (reply as unknown as { status(n: number): { send(body: unknown): void } }).status(400).send(errorBody('BAD_REQUEST', lang, msg));
     },
   }).withTypeProvider<ZodTypeProvider>();
@@ -119,6 +123,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('sessions', createSessions(app));
 
   await app.register(errorsPlugin);
+  // CSP, frame, referrer and HSTS headers on every answer, errors and 404s included (decision 0063)
+  await app.register(securityHeadersPlugin, { headers });
   await app.register(cookie);
   await app.register(swagger, {
     openapi: { info: { title: 'Mostrador API', version: config.version } },
@@ -199,7 +205,8 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
       const page = hasShop && shopPage.test(pathname) ? 'shop.html' : 'index.html';
       // the spec's /telefonos/googlepeople/{id}/{clientId}/{clientSecret}: no Referer and no cache carries the secret (decision 0052)
       if (/^\/telefonos\/googlepeople\//i.test(pathname)) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
-      return reply.type('text/html').header('cache-control', reply.getHeader('cache-control') ?? 'no-cache').sendFile(page);
+      // cacheControl false: @fastify/static's own `public, max-age=0` would replace the no-store above
+      return reply.type('text/html').header('cache-control', reply.getHeader('cache-control') ?? 'no-cache').sendFile(page, { cacheControl: false });
     }
     const lang = pickLang(request.headers['accept-language']);
     return reply.status(404).send(errorBody('NOT_FOUND', lang, lang === 'es' ? 'La ruta no existe' : 'No such route'));
