@@ -221,6 +221,9 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
     wildcard: true,
     // '/' is a screen too: the SPA redirects it to /login
     index: ['index.html'],
+    // the .br/.gz copies the web build writes beside each file (apps/web/scripts/precompress.mjs), with
+    // Vary: Accept-Encoding; a browser that takes neither gets the file itself (decision 0063)
+    preCompressed: true,
     setHeaders: (reply, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
     },
