@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 test('an unknown path shows the not-found page with a way back', async ({ page }) => {
   await page.goto('/esta-ruta-no-existe');
