@@ -34,3 +34,9 @@ test('a bad registration link shows a clear message and no form', async ({ page 
   await expect(page.getByTestId('registration-invalid')).not.toBeEmpty();
   await expect(page.getByRole('button', { name: 'Registrar' })).toHaveCount(0);
 });
+
+test('the API docs (swagger-ui) load and list the API under the Content-Security-Policy', async ({ page }) => {
+  await page.goto('/api/docs');
+  await expect(page.getByRole('heading', { name: /Mostrador API/ })).toBeVisible();
+  await expect(page.locator('.opblock').first()).toBeVisible();
+});
