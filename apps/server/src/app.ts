@@ -61,6 +61,7 @@ import { inputGuardPlugin } from './plugins/input-guard.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
+import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
 
@@ -95,6 +96,7 @@ export interface BuildOptions {
  * `app.inject`, `server.ts` calls `listen`.
  */
 export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+  const headers = securityHeaders(config.publicUrl);
   const app = Fastify({
     // the log never keeps the client secret of /telefonos/googlepeople/… nor OAuth codes (decision 0052)
     logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: { req: redactedRequest } },
@@ -107,6 +109,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     frameworkErrors: (error, request, reply) => {
       const lang = pickLang(request.headers['accept-language']);
       const msg = error.code === 'FST_ERR_BAD_URL' ? 'La dirección de la solicitud no es válida' : undefined;
+      // no hook runs before this answer: the security headers are put here (decision 0063)
+      applyHeaders(reply.raw, headers);
       (reply as unknown as { status(n: number): { send(body: unknown): void } }).status(400).send(errorBody('BAD_REQUEST', lang, msg));
     },
   }).withTypeProvider<ZodTypeProvider>();
@@ -128,6 +132,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('sessions', createSessions(app));
 
   await app.register(errorsPlugin);
+  // CSP, frame, referrer and HSTS headers on every answer, errors and 404s included (decision 0063)
+  await app.register(securityHeadersPlugin, { headers });
   // first: every route after it is timed, and GET /metrics answers them (decision 0066)
   await app.register(metricsPlugin);
   await app.register(cookie);
@@ -232,7 +238,8 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
       const page = hasShop && shopPage.test(pathname) ? 'shop.html' : 'index.html';
       // the spec's /telefonos/googlepeople/{id}/{clientId}/{clientSecret}: no Referer and no cache carries the secret (decision 0052)
       if (/^\/telefonos\/googlepeople\//i.test(pathname)) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
-      return reply.type('text/html').header('cache-control', reply.getHeader('cache-control') ?? 'no-cache').sendFile(page);
+      // cacheControl false: @fastify/static's own `public, max-age=0` would replace the no-store above
+      return reply.type('text/html').header('cache-control', reply.getHeader('cache-control') ?? 'no-cache').sendFile(page, { cacheControl: false });
     }
     const lang = pickLang(request.headers['accept-language']);
     return reply.status(404).send(errorBody('NOT_FOUND', lang, lang === 'es' ? 'La ruta no existe' : 'No such route'));
@@ -247,6 +254,9 @@ async function registerSpa(app: FastifyInstance, webDist: string) {
     wildcard: true,
     // '/' is a screen too: the SPA redirects it to /login
     index: ['index.html'],
+    // the .br/.gz copies the web build writes beside each file (apps/web/scripts/precompress.mjs), with
+    // Vary: Accept-Encoding; a browser that takes neither gets the file itself (decision 0063)
+    preCompressed: true,
     setHeaders: (reply, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
     },

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { privateSecret } from './lib/data-dir.js';
 
 /**
  * Every setting the server reads, in one place (docs/OPERATIONS.md lists them), each with its
@@ -192,15 +192,8 @@ function resolveFromInvocation(p: string): string {
   return path.isAbsolute(p) ? p : path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
 }
 
-/** A secret kept in DATA_DIR so tokens survive restarts of the embedded product. */
-function localSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'secret.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
-}
+/** A secret kept in DATA_DIR (mode 600, the directory 700) so tokens survive restarts of the embedded product. */
+const localSecret = (dataDir: string) => privateSecret(dataDir, 'secret.key');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, apiAs, customerWrites, signIn, submitLogin } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, apiAs, customerWrites, expect, signIn, submitLogin, test } from './helpers';
 
 // two browsers, a signed webhook and live updates per flow: room for a busy machine
 test.describe.configure({ timeout: 90_000 });

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn, submitLogin } from './helpers';
+import { accounts, expect, signIn, submitLogin, test } from './helpers';
 
 test('/ redirects to /login', async ({ page }) => {
   await page.goto('/');

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { expect, test } from '@playwright/test';
-import { accounts, customerWrites, signIn } from './helpers';
+import { accounts, customerWrites, expect, signIn, test } from './helpers';
 
 /**
  * The chat screen lives: a customer's WhatsApp message, delivered by Meta's webhook (signed
@@ -44,6 +43,10 @@ test('a customer message arrives live in the open chat and the answer shows with
   await customerWrites(request, { from, name, text: 'Es para hoy en la tarde' });
   await expect(thread.getByText('Es para hoy en la tarde')).toBeVisible();
   await expect(item.getByTestId('unread-badge')).toHaveCount(0);
+
+  // A YouTube link shows as its embed (SPEC §5): the Content-Security-Policy lets the frame load (decision 0063)
+  await customerWrites(request, { from, name, text: 'Como este: https://www.youtube.com/watch?v=dQw4w9WgXcQ' });
+  await expect(thread.locator('iframe[title="Video de YouTube"]')).toHaveAttribute('src', 'https://www.youtube.com/embed/dQw4w9WgXcQ');
 
   // The user answers: Enter sends; the message shows once, with its delivery state.
   const composer = page.getByRole('textbox', { name: 'Escribe un mensaje' });

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 test('an admin switches to Demo Chile and keeps it after a reload', async ({ page }) => {
   await signIn(page, accounts.demoAdmin);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 // a sign-in, a chat opened, a reload: room for a busy machine
 test.describe.configure({ timeout: 60_000 });

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 /** A number no other run uses, so the spec also passes on a database it already ran on. */
 const unique = () => String(Date.now()).slice(-8);

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 test("a customer's message that could not be processed is shown with its error, and «Reintentar» brings it to the inbox", async ({ page }) => {
   await signIn(page, accounts.demoAdmin);

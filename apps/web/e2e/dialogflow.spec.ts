@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 /**
  * Dialogflow bots (issue 15, decision 0053) on the demo: /dialogflow lists the bots with whether

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, customerWrites, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, customerWrites, expect, signIn, test } from './helpers';
 
 // an upload, a chat opened and a send: room for a busy machine
 test.describe.configure({ timeout: 60_000 });

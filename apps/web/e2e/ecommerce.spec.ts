@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 /**
  * WooCommerce stores (issue 12, decision 0034), as the owner of Demo Perú uses them: the Perú

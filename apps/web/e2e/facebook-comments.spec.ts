@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { APIRequestContext } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 // signed webhooks, a dialog and the inbox: room for a busy machine
 test.describe.configure({ timeout: 60_000 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, apiAs, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, apiAs, expect, signIn, test } from './helpers';
 
 // a labelling, the labels' job and a reload until the page shows it, twice: room for a busy machine
 test.describe.configure({ timeout: 90_000 });

@@ -1,6 +1,6 @@
 import type { GooglePhoneOut } from '@mostrador/contract';
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 /**
  * Google contacts of the phones (issue 15, decision 0052). The spec's

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 // the entry goes through the webhook queue: room for a busy machine
 test.describe.configure({ timeout: 60_000 });

@@ -1,5 +1,27 @@
 import { createHmac } from 'node:crypto';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+
+export { expect };
+
+/**
+ * Every spec's `test`: its page fails the spec when the browser refused something by the
+ * Content-Security-Policy (decision 0063) — a script, frame, picture or call the policy does not
+ * name. Chromium reports each refusal as a console error; the page's `securitypolicyviolation`
+ * event is logged too, so one raised inside the app's own code is not missed.
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|securitypolicyviolation/i.test(message.text())) refused.push(message.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`securitypolicyviolation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await use(page);
+    expect(refused, 'la página pidió algo que la Content-Security-Policy no permite').toEqual([]);
+  },
+});
 
 export const DEMO_PASSWORD = 'demo1234';
 

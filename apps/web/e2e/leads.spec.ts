@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 /** The lead screens (issue 4) on the demo company, which holds 95 seeded leads. */
 

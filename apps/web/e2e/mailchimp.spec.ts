@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 // the sync goes through the job queue and the demo's sandbox audiences: room for a busy machine
 test.describe.configure({ timeout: 90_000 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 // the sentiment view fills after the analysis engine's first sweep of the demo's chats (a minute or two)
 test.describe.configure({ timeout: 180_000 });

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, apiAs, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, apiAs, expect, signIn, test } from './helpers';
 
 /**
  * Selling end to end (issue 12, decisions 0031 and 0032): a customer on a phone orders from

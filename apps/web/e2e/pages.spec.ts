@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 test('an unknown path shows the not-found page with a way back', async ({ page }) => {
   await page.goto('/esta-ruta-no-existe');
@@ -34,4 +33,10 @@ test('a bad registration link shows a clear message and no form', async ({ page 
   await expect(page.getByRole('heading', { name: 'Enlace de registro no válido' })).toBeVisible();
   await expect(page.getByTestId('registration-invalid')).not.toBeEmpty();
   await expect(page.getByRole('button', { name: 'Registrar' })).toHaveCount(0);
+});
+
+test('the API docs (swagger-ui) load and list the API under the Content-Security-Policy', async ({ page }) => {
+  await page.goto('/api/docs');
+  await expect(page.getByRole('heading', { name: /Mostrador API/ })).toBeVisible();
+  await expect(page.locator('.opblock').first()).toBeVisible();
 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './helpers';
 
 /** Every list screen (SPEC §2 and the brief), with its title. Demo Perú holds seeded records for each. */
 const listScreens: Array<[path: string, title: string]> = [

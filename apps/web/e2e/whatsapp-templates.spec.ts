@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { accounts, signIn } from './helpers';
+import { accounts, expect, signIn, test } from './helpers';
 
 // a sign-in, two screens, a dialog each: room for a busy machine
 test.describe.configure({ timeout: 60_000 });

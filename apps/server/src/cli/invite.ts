@@ -18,7 +18,7 @@ const { secret, sql: insert } = inviteStatement(days * 1440);
 
 const running = config.databaseUrl ? undefined : readEmbeddedInfo(config.dataDir);
 if (running) {
-  const client = new pg.Client({ host: running.host, port: running.port, user: 'postgres', database: 'postgres' });
+  const client = new pg.Client({ host: running.host, port: running.port, user: 'postgres', password: running.password, database: 'postgres' });
   await client.connect();
   await client.query(insert);
   await client.end();

@@ -36,7 +36,7 @@ async function rebuild(query: Query) {
 
 const running = config.databaseUrl ? undefined : readEmbeddedInfo(config.dataDir);
 if (running) {
-  const client = new pg.Client({ host: running.host, port: running.port, user: 'postgres', database: 'postgres' });
+  const client = new pg.Client({ host: running.host, port: running.port, user: 'postgres', password: running.password, database: 'postgres' });
   await client.connect();
   await rebuild(async (text) => {
     const result = await client.query(text);

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { privateDir, privateSecret, writePrivateFile } from '../lib/data-dir.js';
 import { ensureChatHolders } from './chat-holders.js';
 import { ensureRowCounters } from './counters.js';
 import * as schema from './schema.js';
@@ -46,20 +48,25 @@ export interface EmbeddedInfo {
   pid: number;
   host: string;
   port: number;
+  /** The embedded server's password (DATA_DIR/embedded.key), which it asks of every connection. */
+  password: string;
 }
 
 export function embeddedInfoFile(dataDir: string) {
   return path.join(dataDir, 'embedded.json');
 }
 
+/** The embedded database's password, kept beside the app key (mode 600; decision 0064). */
+const embeddedPassword = (dataDir: string) => privateSecret(dataDir, 'embedded.key');
+
 /** The running embedded server of this DATA_DIR, if there is one. */
 export function readEmbeddedInfo(dataDir: string): EmbeddedInfo | undefined {
   const file = embeddedInfoFile(dataDir);
   if (!existsSync(file)) return undefined;
   try {
-    const info = JSON.parse(readFileSync(file, 'utf8')) as EmbeddedInfo;
+    const info = JSON.parse(readFileSync(file, 'utf8')) as Omit<EmbeddedInfo, 'password'>;
     process.kill(info.pid, 0);
-    return info;
+    return { ...info, password: embeddedPassword(dataDir) };
   } catch {
     return undefined;
   }
@@ -67,10 +74,12 @@ export function readEmbeddedInfo(dataDir: string): EmbeddedInfo | undefined {
 
 async function startEmbedded(
   dataDir: string | 'memory://',
+  password: string,
   loadFrom?: string,
 ): Promise<{ host: string; port: number; stop(): Promise<void>; dump(file: string): Promise<void> }> {
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
-    workerData: { dataDir, host: '127.0.0.1', port: 0, loadFrom },
+    // loopback only; every connection must give the password (embedded-worker.mjs)
+    workerData: { dataDir, host: '127.0.0.1', port: 0, loadFrom, password },
   });
   const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
     worker.once('error', reject);
@@ -130,22 +139,28 @@ export async function openDatabase({ databaseUrl, dataDir, loadFrom }: StartOpti
   }
   const memory = dataDir === 'memory://';
   let pgDir = dataDir;
+  // a throwaway database gets a throwaway password: the same door, nothing kept
+  let password = randomBytes(32).toString('base64url');
   if (!memory) {
     const running = readEmbeddedInfo(dataDir);
     if (running) {
       throw new Error(`Otro proceso (pid ${running.pid}) ya usa la base de datos embebida en ${dataDir}`);
     }
+    // DATA_DIR and the data 700, the password 600: no other local user reads or reaches them (decision 0064)
+    privateDir(dataDir);
     pgDir = path.join(dataDir, 'pglite');
-    mkdirSync(pgDir, { recursive: true });
+    privateDir(pgDir);
+    password = embeddedPassword(dataDir);
   }
-  const embedded = await startEmbedded(pgDir, loadFrom);
+  const embedded = await startEmbedded(pgDir, password, loadFrom);
+  // without the password: it is printed (npm start) and logged; psql asks for it (DATA_DIR/embedded.key)
   const connectionString = `postgres://postgres@${embedded.host}:${embedded.port}/postgres`;
   if (!memory) {
-    writeFileSync(embeddedInfoFile(dataDir), JSON.stringify({ pid: process.pid, host: embedded.host, port: embedded.port }));
+    writePrivateFile(embeddedInfoFile(dataDir), JSON.stringify({ pid: process.pid, host: embedded.host, port: embedded.port }));
   }
   // One connection: PGlite runs one query at a time anyway, and pglite-socket interleaves
   // extended-protocol messages of concurrent connections (docs/decisions/0002-embedded-database.md).
-  const pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({ host: embedded.host, port: embedded.port, user: 'postgres', database: 'postgres', password, max: 1, idleTimeoutMillis: 0 });
   pool.on('error', () => {});
   return {
     kind: 'pglite',

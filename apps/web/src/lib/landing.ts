@@ -14,13 +14,35 @@ export const HOME_SCREEN = '/chat';
 /** Screens worth coming back to: inside the app, not the sign-in pages or the profile a refusal sends people to. */
 const remembered = (path: string) => path.startsWith('/') && !/^\/(login|recuperar-contrasena|restablecer-contrasena|perfil)?(\/|$|\?)/.test(path);
 
+/**
+ * Addresses that carry a secret, each with the screen remembered in its place: localStorage
+ * keeps what it is given for good, readable by any script of the origin. The spec's
+ * /telefonos/googlepeople/{id}/{clientId}/{clientSecret} (decision 0052) — and the clean
+ * /telefonos/googlepeople/{id} it becomes, which is a step of the connection, not a screen.
+ */
+const secretBearing: Array<[RegExp, string]> = [[/^\/telefonos\/googlepeople(\/|$|\?)/i, '/telefonos']];
+
+/** What to keep of `path`: the path itself, a safe parent if it carries a secret, or nothing. */
+function screenToKeep(path: string): string | null {
+  const parent = secretBearing.find(([pattern]) => pattern.test(path))?.[1];
+  const kept = parent ?? path;
+  return remembered(kept) ? kept : null;
+}
+
 export function rememberScreen(userId: string, path: string): void {
-  if (remembered(path)) storage.set(keyOf(userId), path);
+  const kept = screenToKeep(path);
+  if (kept) storage.set(keyOf(userId), kept);
 }
 
 export function landingPath(user: SessionUser, companyId: string | null): string {
   const role = currentMembership({ user, companyId })?.role;
   if (role === 'agent') return HOME_SCREEN;
   const last = storage.get(keyOf(user._id));
-  return last && remembered(last) ? last : HOME_SCREEN;
+  const kept = last ? screenToKeep(last) : null;
+  // a secret an older version remembered is overwritten now, not only ignored
+  if (last && kept !== last) {
+    if (kept) storage.set(keyOf(user._id), kept);
+    else storage.remove(keyOf(user._id));
+  }
+  return kept ?? HOME_SCREEN;
 }

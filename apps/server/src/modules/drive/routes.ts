@@ -290,6 +290,8 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-type', file.mimeType.startsWith('text/') ? `${file.mimeType}; charset=utf-8` : file.mimeType)
       .header('cache-control', DRIVE_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
+      // the public address is for anyone to fetch and show: WhatsApp, Messenger, a page that links it (decision 0063)
+      .header('cross-origin-resource-policy', 'cross-origin')
       .header('content-disposition', contentDisposition(file.name))
       .header('accept-ranges', 'bytes')
       .header('etag', etag);

@@ -2,6 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionUser } from '@mostrador/contract';
+import { AppShell } from '../../app/layout/app-shell';
+import { landingPath } from '../../lib/landing';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
@@ -83,5 +86,33 @@ describe('/telefonos/googlepeople/{id}/{clientId}/{clientSecret}', () => {
     renderAt(`/telefonos/googlepeople/${PHONE}`);
     expect(await screen.findByRole('button', { name: 'Conectar con Google' }, wait)).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('the shell never remembers the address with the secret: the next sign-in lands on /telefonos', async () => {
+    serve();
+    const user = { _id: 'u-1', first_name: 'Ana', last_name: 'Admin', email: 'admin@demo.com', corporation: { _id: 'corp', name: 'Demo', slug: 'demo', companies: [] } };
+    sessionStore.set((s) => ({ ...s, user: user as unknown as SessionUser }));
+    const written: string[] = [];
+    const setItem = Storage.prototype.setItem;
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(function (this: Storage, key: string, value: string) {
+      written.push(`${key}=${value}`);
+      setItem.call(this, key, value);
+    });
+    renderApp(
+      <Routes>
+        <Route element={<AppShell />}>
+          <Route path="/telefonos/googlepeople/:id/:clientId/:clientSecret" element={<GoogleConnectPage />} />
+          <Route path="/telefonos/googlepeople/:id" element={<GoogleConnectPage />} />
+        </Route>
+      </Routes>,
+      { route: `/telefonos/googlepeople/${PHONE}/${CLIENT_ID}/${SECRET}` },
+    );
+    await waitFor(() => expect(consent).toHaveBeenCalled(), wait);
+    expect(written.filter((w) => w.includes(SECRET))).toEqual([]);
+    expect(localStorage.getItem('lastScreen.u-1')).toBe('/telefonos');
+    // one an older version kept is replaced when it is read
+    localStorage.setItem('lastScreen.u-1', `/telefonos/googlepeople/${PHONE}/${CLIENT_ID}/${SECRET}`);
+    expect(landingPath(user as unknown as SessionUser, null)).toBe('/telefonos');
+    expect(localStorage.getItem('lastScreen.u-1')).toBe('/telefonos');
   });
 });

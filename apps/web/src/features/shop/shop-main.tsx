@@ -1,3 +1,5 @@
+// first: zod must not probe eval under the CSP (lib/zod-jitless.ts)
+import '../../lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ShopApp } from './shop-app';
