@@ -87,13 +87,12 @@ async function idsByTable(owner: { companyId: string; corporationId: string }, i
 
 /** The company tables holding no row of the company. */
 async function tablesWithout(owner: { companyId: string }) {
-  const out: string[] = [];
-  for (const tb of tables) {
-    if (tb.owner !== 'company_id') continue;
-    const rows = await t.sql(`select 1 from "${tb.name}" where company_id = $1 limit 1`, [owner.companyId]);
-    if (!rows.length) out.push(tb.name);
-  }
-  return out;
+  const own = tables.filter((tb) => tb.owner === 'company_id');
+  const rows = await t.sql<{ t: string }>(
+    own.map((tb) => `select '${tb.name}' as t where not exists (select 1 from "${tb.name}" where company_id = $1)`).join(' union all '),
+    [owner.companyId],
+  );
+  return rows.map((r) => r.t).sort();
 }
 
 /**
@@ -142,17 +141,19 @@ async function copyIntoB(missing: string[]): Promise<string[]> {
     );
     return row ? fk.refCols.map((c) => row[c]) : null;
   };
+  const columns = await t.sql<{ table: string; name: string; type: string; generated: boolean; serial: boolean }>(
+    `select table_name as "table", column_name as name, data_type as type, is_generated = 'ALWAYS' or is_identity = 'YES' as generated,
+            coalesce(column_default like 'nextval%', false) as serial
+       from information_schema.columns where table_schema = 'public' and table_name = any($1)`,
+    [missing],
+  );
   let left = [...missing];
   for (let pass = 0; pass < 2 && left.length; pass++) {
     const still: string[] = [];
     for (let progress = true; progress; ) {
       progress = false;
       for (const table of [...left]) {
-        const cols = await t.sql<{ name: string; type: string; generated: boolean; serial: boolean }>(
-          `select column_name as name, data_type as type, is_generated = 'ALWAYS' or is_identity = 'YES' as generated, coalesce(column_default like 'nextval%', false) as serial
-             from information_schema.columns where table_schema = 'public' and table_name = $1`,
-          [table],
-        );
+        const cols = columns.filter((c) => c.table === table);
         const [source] = await t.sql<Rec>(`select * from "${table}" where company_id = $1 limit 1`, [A.companyId]);
         if (!source) continue;
         const row: Rec = {};
@@ -243,8 +244,12 @@ function tablesHinted(name: string, pool: Map<string, string[]>): string[] {
   return [...pool.keys()].filter((table) => table.includes(stem));
 }
 
+/** Body and query keys that named no table of B's and were tried with every table's ids (printed at the end). */
+const triedWithEveryTable = new Set<string>();
+
 function idsFor(name: string, pool: Map<string, string[]>): string[] {
   const hinted = tablesHinted(name, pool).flatMap((tb) => pool.get(tb) ?? []);
+  if (!hinted.length && pool === bIds) triedWithEveryTable.add(name);
   return hinted.length ? [...new Set(hinted)] : [...pool.values()].map((ids) => ids[0]).filter(Boolean);
 }
 
@@ -537,6 +542,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  console.log(`ids that named no table of B's, tried with every table's: ${[...triedWithEveryTable].sort().join(', ') || 'none'}`);
   console.log(`tenant attempts: ${tally.attempts}, leaks: ${tally.leaks}`);
   await t?.close();
 });
