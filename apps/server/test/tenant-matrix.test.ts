@@ -120,21 +120,18 @@ async function copyIntoB(missing: string[]): Promise<string[]> {
     [missing],
   );
   /** The referenced columns' values in a row of B (or null when B has none there). */
-  const refValues = async (fk: Fk): Promise<unknown[] | null> => {
-    const owner =
-      fk.refTable === 'users'
-        ? ['id', b.user._id]
-        : fk.refTable === 'companies'
-          ? ['id', B.companyId]
-          : fk.refTable === 'corporations'
-            ? ['id', B.corporationId]
-            : tables.find((tb) => tb.name === fk.refTable && tb.owner !== 'id')
-              ? [
-                  tables.find((tb) => tb.name === fk.refTable)?.owner,
-                  tables.find((tb) => tb.name === fk.refTable)?.owner === 'corporation_id' ? B.corporationId : B.companyId,
-                ]
-              : undefined;
-    if (!owner) return undefined as never; // a table of no tenant (a global one): A's value stays
+  /** B's own row in a referenced table: by id for B's user, company and corporation, else by the table's owner column. */
+  const ownRowOf = (table: string): [string, string] | undefined => {
+    if (table === 'users') return ['id', b.user._id];
+    if (table === 'companies') return ['id', B.companyId];
+    if (table === 'corporations') return ['id', B.corporationId];
+    const tb = tables.find((x) => x.name === table && x.owner !== 'id');
+    return tb && [tb.owner, tb.owner === 'corporation_id' ? B.corporationId : B.companyId];
+  };
+  /** The referenced columns' values in a row of B: null when B has none there, undefined for a table of no tenant. */
+  const refValues = async (fk: Fk): Promise<unknown[] | null | undefined> => {
+    const owner = ownRowOf(fk.refTable);
+    if (!owner) return undefined; // a table of no tenant (a global one): A's value stays
     const [row] = await t.sql<Rec>(
       `select ${fk.refCols.map((c) => `"${c}"`).join(', ')} from "${fk.refTable}" where "${owner[0]}"::text = $1 limit 1`,
       [owner[1]],
@@ -656,6 +653,23 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
   );
 });
 
+/** What a path parameter names: `:xId` its own name, `:id` the segment before it (`/users/:id` → users; a version segment names nothing). */
+function nameOfParam(url: string, param: string) {
+  if (param !== 'id') return param;
+  const segs = url.split('/').filter((seg) => !/^v\d+$/.test(seg));
+  return segs[segs.indexOf(':id') - 1] ?? param;
+}
+
+/** Fails unless the id's name leads to a table B has a row of (or is allow-listed as no row). */
+function expectNamesBTable(route: CapturedRoute, where: string, name: string) {
+  const named = tablesHinted(name, bIds).length > 0 || name in idParamsNotRows;
+  if (!named)
+    fail(`${route.method} ${route.url}: B has no row of the table ${where} names (${name})`, {
+      fix: 'give B a row of it in the setup, or name its table in tableAliases, or (not a row) explain it in idParamsNotRows',
+    });
+  expect({ where, named }).toEqual({ where, named: true });
+}
+
 const custom = routes.filter((r) => !r.resource && !r.isPublic);
 const idParam = (name: string) => /id$/i.test(name);
 
@@ -682,12 +696,8 @@ const customWithIds = custom
 
 describe.each(customWithIds)('tenant matrix: %s', (_name, route, { params, bodyIds, queryIds }) => {
   /** The segment before a parameter names what it is (`/users/:id` → users). */
-  const nameOf = (param: string) => {
-    if (param !== 'id') return param;
-    // a version segment (`/ecommerces/v2/:id`) names nothing: the word before it does
-    const segs = route.url.split('/').filter((seg) => !/^v\d+$/.test(seg));
-    return segs[segs.indexOf(':id') - 1] ?? param;
-  };
+  const nameOf = (param: string) => nameOfParam(route.url, param);
+
   const aBody = (targetPath?: string, targetId?: string) =>
     sampleOf(route.schema.body, (p) => (p.replace(/\[\]$/, '') === targetPath && targetId ? targetId : anyId(p.split('.').at(-1) ?? p, aIds)));
   const fillA = () =>
@@ -696,12 +706,7 @@ describe.each(customWithIds)('tenant matrix: %s', (_name, route, { params, bodyI
 
   itWhen(params.length > 0)("B's ids in the path are 4xx", async () => {
     for (const param of params) {
-      const named = tablesHinted(nameOf(param), bIds);
-      if (!named.length && !(nameOf(param) in idParamsNotRows))
-        fail(`${route.method} ${route.url}: B has no row of the table :${param} names (${nameOf(param)})`, {
-          fix: 'give B a row of it in the setup, or name its table in tableAliases, or (not a row) explain it in idParamsNotRows',
-        });
-      expect({ param, named: named.length > 0 || nameOf(param) in idParamsNotRows }).toEqual({ param, named: true });
+      expectNamesBTable(route, `:${param}`, nameOf(param));
       for (const id of idsFor(nameOf(param), bIds)) {
         const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => (n === param ? id : idParam(n) ? anyId(nameOf(n), aIds) : 'whatsapp'));
         const { res, names } = await call(route.method, url, write ? aBody() : undefined);
@@ -824,18 +829,7 @@ const publicWithIds = routes
   .filter(([, , ids]) => ids.params.length + ids.bodyIds.length + ids.queryIds.length > 0);
 
 describe.each(publicWithIds)('tenant matrix (public): %s', (_name, route, { params, bodyIds, queryIds }) => {
-  const nameOf = (param: string) =>
-    param === 'id'
-      ? (route.url
-          .split('/')
-          .filter((seg) => !/^v\d+$/.test(seg))
-          .at(
-            route.url
-              .split('/')
-              .filter((seg) => !/^v\d+$/.test(seg))
-              .indexOf(':id') - 1,
-          ) ?? param)
-      : param;
+  const nameOf = (param: string) => nameOfParam(route.url, param);
   const positions = [
     ...params.map((p) => ['param', p] as const),
     ...bodyIds.map((p) => ['body', p] as const),
@@ -846,16 +840,15 @@ describe.each(publicWithIds)('tenant matrix (public): %s', (_name, route, { para
     const allA = idsOfCompany(aIds);
     for (const [where, name] of positions) {
       const key = where === 'param' ? nameOf(name) : (name.split('.').at(-1)?.replace('[]', '') ?? name);
-      if (!tablesHinted(key, bIds).length && !(key in idParamsNotRows))
-        fail(`${route.method} ${route.url}: B has no row of the table ${name} names (${key})`, {});
-      expect({ name, named: tablesHinted(key, bIds).length > 0 || key in idParamsNotRows }).toEqual({ name, named: true });
+      expectNamesBTable(route, name, key);
       // B's id at this place and A's at the others, then the other way round
       for (const [here, rest] of [
         [bIds, aIds],
         [aIds, bIds],
       ] as const) {
         if (here === aIds && positions.length < 2) continue;
-        const at = (n: string, w: string) => (n === name && w === where ? idsFor(key, here)[0] : anyId(n, rest));
+        const at = (n: string, w: string) =>
+          n === name && w === where ? idsFor(key, here)[0] : anyId(n.split('.').at(-1)?.replace('[]', '') ?? n, rest);
         const url =
           route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => (idParam(n) ? at(n, 'param') : 'x')) +
           (queryIds.length ? `?${queryIds.map((q) => `${q}=${at(q, 'query')}`).join('&')}` : '');
