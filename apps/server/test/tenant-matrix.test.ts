@@ -85,8 +85,154 @@ async function idsByTable(owner: { companyId: string; corporationId: string }, i
   into.set('corporations', [owner.corporationId]);
 }
 
+/** The company tables holding no row of the company. */
+async function tablesWithout(owner: { companyId: string }) {
+  const own = tables.filter((tb) => tb.owner === 'company_id');
+  const rows = await t.sql<{ t: string }>(
+    own.map((tb) => `select '${tb.name}' as t where not exists (select 1 from "${tb.name}" where company_id = $1)`).join(' union all '),
+    [owner.companyId],
+  );
+  return rows.map((r) => r.t).sort();
+}
+
+/**
+ * Gives B a row in each company table that has none, by copying one of A's rows (in the order
+ * their foreign keys need): the company columns say B, every foreign key points at the row of B
+ * in the table it references (B's user, B's lead, B's send…), ids and unique text are made new.
+ * What a route then finds under B's id is B's own record, consistent with B's other records.
+ * Returns the tables still without a row of B (A has none either, or a constraint refused).
+ */
+async function copyIntoB(missing: string[]): Promise<string[]> {
+  type Fk = { table: string; cols: string[]; refTable: string; refCols: string[]; nullable: boolean };
+  const fks = await t.sql<Fk>(
+    `select c.conrelid::regclass::text as "table", c.confrelid::regclass::text as "refTable",
+            array(select a.attname::text from unnest(c.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.i) as cols,
+            array(select a.attname::text from unnest(c.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i) as "refCols",
+            not bool_and(a2.attnotnull) as nullable
+       from pg_constraint c join pg_attribute a2 on a2.attrelid = c.conrelid and a2.attnum = any(c.conkey)
+      where c.contype = 'f' and c.connamespace = 'public'::regnamespace
+      group by c.oid, c.conrelid, c.confrelid, c.conkey, c.confkey`,
+  );
+  const uniques = await t.sql<{ table: string; col: string; type: string }>(
+    `select i.indrelid::regclass::text as "table", a.attname::text as col, format_type(a.atttypid, a.atttypmod) as type
+       from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+      where i.indisunique and not i.indisprimary and i.indrelid::regclass::text = any($1)`,
+    [missing],
+  );
+  /** The referenced columns' values in a row of B (or null when B has none there). */
+  /** B's own row in a referenced table: by id for B's user, company and corporation, else by the table's owner column. */
+  const ownRowOf = (table: string): [string, string] | undefined => {
+    if (table === 'users') return ['id', b.user._id];
+    if (table === 'companies') return ['id', B.companyId];
+    if (table === 'corporations') return ['id', B.corporationId];
+    const tb = tables.find((x) => x.name === table && x.owner !== 'id');
+    return tb && [tb.owner, tb.owner === 'corporation_id' ? B.corporationId : B.companyId];
+  };
+  /** The referenced columns' values in a row of B: null when B has none there, undefined for a table of no tenant. */
+  const refValues = async (fk: Fk): Promise<unknown[] | null | undefined> => {
+    const owner = ownRowOf(fk.refTable);
+    if (!owner) return undefined; // a table of no tenant (a global one): A's value stays
+    const [row] = await t.sql<Rec>(
+      `select ${fk.refCols.map((c) => `"${c}"`).join(', ')} from "${fk.refTable}" where "${owner[0]}"::text = $1 limit 1`,
+      [owner[1]],
+    );
+    return row ? fk.refCols.map((c) => row[c]) : null;
+  };
+  const columns = await t.sql<{ table: string; name: string; type: string; generated: boolean; serial: boolean }>(
+    `select table_name as "table", column_name as name, data_type as type, is_generated = 'ALWAYS' or is_identity = 'YES' as generated,
+            coalesce(column_default like 'nextval%', false) as serial
+       from information_schema.columns where table_schema = 'public' and table_name = any($1)`,
+    [missing],
+  );
+  let left = [...missing];
+  for (let pass = 0; pass < 2 && left.length; pass++) {
+    const still: string[] = [];
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const table of [...left]) {
+        const cols = columns.filter((c) => c.table === table);
+        const [source] = await t.sql<Rec>(`select * from "${table}" where company_id = $1 limit 1`, [A.companyId]);
+        if (!source) continue;
+        const row: Rec = {};
+        for (const c of cols) if (!c.generated && !c.serial) row[c.name] = source[c.name];
+        row.company_id = B.companyId;
+        if ('corporation_id' in row) row.corporation_id = B.corporationId;
+        let ready = true;
+        for (const fk of fks.filter((f) => f.table === table)) {
+          if (fk.cols.every((c) => row[c] === null || c === 'company_id' || c === 'corporation_id')) continue;
+          const values = await refValues(fk);
+          if (values === undefined) continue;
+          if (values === null) {
+            if (pass === 1 && fk.nullable)
+              for (const c of fk.cols)
+                if (c !== 'company_id') row[c] = null;
+                else ready = false;
+            continue;
+          }
+          fk.cols.forEach((c, i) => {
+            row[c] = values[i];
+          });
+        }
+        if (!ready) continue;
+        const uuid = (name: string) => cols.find((c) => c.name === name)?.type === 'uuid';
+        if ('id' in row) row.id = uuid('id') ? crypto.randomUUID() : `matriz${crypto.randomUUID().replaceAll('-', '')}`;
+        for (const u of uniques.filter(
+          (x) => x.table === table && row[x.col] !== null && !fks.some((f) => f.table === table && f.cols.includes(x.col)),
+        ))
+          if (u.col !== 'company_id' && u.col !== 'corporation_id')
+            row[u.col] = uuid(u.col)
+              ? crypto.randomUUID()
+              : typeof row[u.col] === 'string'
+                ? `${row[u.col]}-b${crypto.randomUUID().slice(0, 8)}`
+                : row[u.col];
+        const names = Object.keys(row);
+        const jsonCols = new Set(cols.filter((c) => c.type === 'jsonb' || c.type === 'json').map((c) => c.name));
+        await t
+          .sql(
+            `insert into "${table}" (${names.map((n) => `"${n}"`).join(', ')}) values (${names.map((n, i) => `$${i + 1}${jsonCols.has(n) ? '::jsonb' : ''}`).join(', ')})`,
+            names.map((n) => (jsonCols.has(n) && row[n] !== null ? JSON.stringify(row[n]) : row[n])),
+          )
+          .then(
+            () => {
+              left = left.filter((x) => x !== table);
+              progress = true;
+            },
+            (e: Error) => still.push(`${table} (${e.message})`),
+          );
+      }
+    }
+    if (pass === 1) return [...left.map((x) => still.find((s) => s.startsWith(`${x} `)) ?? x)];
+  }
+  return left;
+}
+
+/** Words a path or field uses for a table of another name. */
+const tableAliases: Record<string, string> = {
+  // a person is a clean lead (modules/people: `/people/:id`, its merge's `duplicateId`)
+  people: 'clean_leads',
+  duplicateId: 'clean_leads',
+  // a dead letter is a failed provider event (modules/webhooks/dead-letters.ts)
+  'dead-letters': 'webhook_events',
+  // Google contacts are set per phone line, under the line's id (google_people_phones.telefono_id)
+  phones: 'telefonos',
+  // the public digital catalogue is a catalogue's public face
+  'catalogo-digital': 'catalogs',
+  // a WooCommerce store's webhook address (modules/ecommerce/webhooks.ts)
+  storeId: 'woocommerces',
+};
+
+/**
+ * Path parameters named like ids that are no row of a company table, so B has no id of "their"
+ * table and the route is tried with B's ids of every table instead (`idsFor`'s fallback). Every
+ * other id parameter must name a table B has a row in, or the matrix fails: a route added later
+ * cannot be silently tried with the wrong ids.
+ */
+const idParamsNotRows: Record<string, string> = {};
+
 /** Tables a field or path segment names (`mostradorLabelIds` → mostrador_labels; `clean-leads` → clean_leads). */
 function tablesHinted(name: string, pool: Map<string, string[]>): string[] {
+  const alias = tableAliases[name];
+  if (alias) return pool.has(alias) ? [alias] : [];
   const stem = columnNameOf(name.replace(/[^A-Za-z0-9]+/g, '_'))
     .replace(/_?ids?$/i, '')
     .replace(/(ies|s)$/, '')
@@ -95,8 +241,12 @@ function tablesHinted(name: string, pool: Map<string, string[]>): string[] {
   return [...pool.keys()].filter((table) => table.includes(stem));
 }
 
+/** Body and query keys that named no table of B's and were tried with every table's ids (printed at the end). */
+const triedWithEveryTable = new Set<string>();
+
 function idsFor(name: string, pool: Map<string, string[]>): string[] {
   const hinted = tablesHinted(name, pool).flatMap((tb) => pool.get(tb) ?? []);
+  if (!hinted.length && pool === bIds) triedWithEveryTable.add(name);
   return hinted.length ? [...new Set(hinted)] : [...pool.values()].map((ids) => ids[0]).filter(Boolean);
 }
 
@@ -108,19 +258,37 @@ const anyId = (name: string, pool: Map<string, string[]>) => idsFor(name, pool)[
  */
 const leaked = (body: string, sent: string) => [...allB].filter((id) => body.includes(id) && !sent.includes(id));
 
-async function call(method: string, url: string, payload?: unknown) {
+async function call(method: string, url: string, payload?: unknown, opts: { anonymous?: boolean; headers?: Record<string, string> } = {}) {
   tally.attempts++;
   const res = await t.app.inject({
     method: method as 'GET',
     url,
-    headers: as(a, A.companyId),
+    headers: { ...(opts.anonymous ? {} : as(a, A.companyId)), ...opts.headers },
     payload: payload as object,
   });
-  const names = res.statusCode < 300 ? leaked(res.body, url + JSON.stringify(payload ?? '')) : [];
+  // an anonymous call has no tenant: its leak is a mix of two companies, checked by the caller
+  const names = res.statusCode < 300 && !opts.anonymous ? leaked(res.body, url + JSON.stringify(payload ?? '')) : [];
   // a 2xx GET naming the record asked for by B's id is B's data, even though the id was sent
-  if (res.statusCode < 300 && method === 'GET')
+  if (res.statusCode < 300 && method === 'GET' && !opts.anonymous)
     for (const id of allB) if (url.includes(id) && res.body.includes(id) && !names.includes(id)) names.push(id);
-  if (names.length) tally.leaks++;
+  // nothing A does may write a row of B's corporation, whatever it answers (a role's matrix, a sync's run…)
+  const wroteB = writes && !opts.anonymous ? await writes.of(B) : [];
+  if (wroteB.length) {
+    tally.leaks++;
+    failures.push(`${method} ${url} wrote B's ${wroteB.join(', ')}`);
+    recordFinding({ source: 'tenant-matrix', route: `${method} ${url}`, problem: `wrote B's rows in ${wroteB.join(', ')}`, status: res.statusCode });
+  }
+  expect(wroteB, `${method} ${url} wrote B's rows`).toEqual([]);
+  if (names.length) {
+    tally.leaks++;
+    recordFinding({
+      source: 'tenant-matrix',
+      route: `${method} ${url}`,
+      problem: `named B's ${names.join(', ')}`,
+      status: res.statusCode,
+      response: res.body.slice(0, 300),
+    });
+  }
   if (res.statusCode >= 500) {
     const stack = [...capture.errors.values()].at(-1)?.stack?.split('\n').slice(0, 6).join('\n');
     failures.push(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
@@ -181,6 +349,10 @@ function sampleOf(schema: z.ZodType | undefined, idFor: (path: string) => string
       );
     case 'union':
       return sampleOf((def.options as z.ZodType[])[0], idFor, path);
+    case 'record': {
+      const key = sampleOf(def.keyType as z.ZodType, idFor, path);
+      return typeof key === 'string' ? { [key]: sampleOf(def.valueType as z.ZodType, idFor, `${path}.${key}`) } : {};
+    }
     default:
       return undefined;
   }
@@ -233,6 +405,25 @@ function freshExample(r: Resource): Rec {
   return example;
 }
 
+interface Shop {
+  catalog: string;
+  product: string;
+  variantSku: string;
+  /** The public page of an order placed in it. */
+  token: string;
+}
+const shops: Record<'a' | 'b', Shop> = {} as never;
+let orderKey = 0;
+/** An order as the public catalogue places it: one line of a product's variant. */
+const orderOf = (shop: Pick<Shop, 'catalog' | 'product' | 'variantSku'>) => ({
+  catalog: shop.catalog,
+  items: [{ productId: shop.product, variantSku: shop.variantSku, quantity: 1 }],
+  customer: { name: 'Cliente Matriz', telefono: '+51 987 654 321' },
+  shippment: { method: 'delivery', address: 'Av. Matriz 123', city: 'Lima' },
+});
+const placeOrder = (body: object) =>
+  t.app.inject({ method: 'POST', url: '/api/orders/place', headers: { 'idempotency-key': `matriz-orden-${++orderKey}` }, payload: body });
+
 /** The first B id of the resource(s) a ref declares. */
 const bIdOf = (keys: string[]) => keys.map((k) => bIds.get(k === 'users' ? 'users' : tableNameOf(k))?.[0]).find(Boolean);
 
@@ -269,6 +460,28 @@ beforeAll(async () => {
     payload: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('tenant matrix')]),
   });
   expect(driveUpload.statusCode, driveUpload.body).toBeLessThan(300);
+  // a bulk run of marketplace prices (the seed has none in either company): B's own preview, and A's
+  for (const [who, owner] of [
+    [b, B],
+    [a, A],
+  ] as const) {
+    const [{ id: source }] = await t.sql<{ id: string }>('select id::text as id from marketplace_sources where company_id = $1 limit 1', [
+      owner.companyId,
+    ]);
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: '/api/marketplace-products/bulk/preview',
+      headers: as(who, owner.companyId),
+      payload: { sourceId: source, text: 'SKU\tPrecio\nMATRIZ-1\t10' },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+  }
+  await idsByTable(B, bIds);
+  // every company table needs a row of B, so a custom route that addresses it is tried with B's real id of that table
+  const empty = await tablesWithout(B);
+  console.log(`company tables without a row of B from the contract's examples and B's own calls: ${empty.join(', ') || 'none'}`);
+  await copyIntoB(empty);
+  bIds.clear();
   await idsByTable(B, bIds);
   // B's references point at B's own records: a filter that forgot the company would show them
   for (const r of resourceList) {
@@ -284,13 +497,49 @@ beforeAll(async () => {
       ]);
     }
   }
+  // each company's shop: a product sold in variants in a catalogue, and an order placed in it (its public page's token)
+  for (const [who, owner, key] of [
+    [a, A, 'a'],
+    [b, B, 'b'],
+  ] as const) {
+    const make = async (path: string, body: object) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api${path}`, headers: as(who, owner.companyId), payload: body });
+      expect(res.statusCode, `${path} ${res.body}`).toBe(201);
+      return res.json()._id as string;
+    };
+    const sku = `MATRIZ-${key.toUpperCase()}`;
+    const product = await make('/products', {
+      name: `Polera matriz ${key}`,
+      sku,
+      price: 1000,
+      stock: 0,
+      variants: [{ sku: `${sku}-M`, size: 'M', stock: 50 }],
+    });
+    const catalog = await make('/catalogs', { name: `Tienda matriz ${key}`, productIds: [product] });
+    const placed = await placeOrder(orderOf({ catalog, product, variantSku: `${sku}-M` }));
+    expect(placed.statusCode, placed.body).toBe(201);
+    shops[key] = { catalog, product, variantSku: `${sku}-M`, token: placed.json().token };
+  }
+  bIds.clear();
+  await idsByTable(B, bIds);
   await idsByTable(A, aIds, [a.user._id]);
+  // the shops' records are each company's too (a table's first five ids may not reach them)
+  for (const [pool, shop] of [
+    [bIds, shops.b],
+    [aIds, shops.a],
+  ] as const) {
+    pool.set('catalogs', [shop.catalog, ...(pool.get('catalogs') ?? [])]);
+    pool.set('products', [shop.product, ...(pool.get('products') ?? [])]);
+  }
+  // what is left: tables A has no row of either (settings, metrics, join rows), which no route addresses by B's id
+  console.log(`company tables without a row of B after copying A's: ${(await tablesWithout(B)).join(', ') || 'none'}`);
   allB = new Set([...bIds.values()].flat());
   bBefore = await fingerprint(t, tables, B);
   writes = await watchWrites(t, tables);
 }, 180_000);
 
 afterAll(async () => {
+  console.log(`ids that named no table of B's, tried with every table's: ${[...triedWithEveryTable].sort().join(', ') || 'none'}`);
   console.log(`tenant attempts: ${tally.attempts}, leaks: ${tally.leaks}`);
   await t?.close();
 });
@@ -404,6 +653,23 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
   );
 });
 
+/** What a path parameter names: `:xId` its own name, `:id` the segment before it (`/users/:id` → users; a version segment names nothing). */
+function nameOfParam(url: string, param: string) {
+  if (param !== 'id') return param;
+  const segs = url.split('/').filter((seg) => !/^v\d+$/.test(seg));
+  return segs[segs.indexOf(':id') - 1] ?? param;
+}
+
+/** Fails unless the id's name leads to a table B has a row of (or is allow-listed as no row). */
+function expectNamesBTable(route: CapturedRoute, where: string, name: string) {
+  const named = tablesHinted(name, bIds).length > 0 || name in idParamsNotRows;
+  if (!named)
+    fail(`${route.method} ${route.url}: B has no row of the table ${where} names (${name})`, {
+      fix: 'give B a row of it in the setup, or name its table in tableAliases, or (not a row) explain it in idParamsNotRows',
+    });
+  expect({ where, named }).toEqual({ where, named: true });
+}
+
 const custom = routes.filter((r) => !r.resource && !r.isPublic);
 const idParam = (name: string) => /id$/i.test(name);
 
@@ -430,11 +696,8 @@ const customWithIds = custom
 
 describe.each(customWithIds)('tenant matrix: %s', (_name, route, { params, bodyIds, queryIds }) => {
   /** The segment before a parameter names what it is (`/users/:id` → users). */
-  const nameOf = (param: string) => {
-    if (param !== 'id') return param;
-    const segs = route.url.split('/');
-    return segs[segs.indexOf(':id') - 1] ?? param;
-  };
+  const nameOf = (param: string) => nameOfParam(route.url, param);
+
   const aBody = (targetPath?: string, targetId?: string) =>
     sampleOf(route.schema.body, (p) => (p.replace(/\[\]$/, '') === targetPath && targetId ? targetId : anyId(p.split('.').at(-1) ?? p, aIds)));
   const fillA = () =>
@@ -443,6 +706,7 @@ describe.each(customWithIds)('tenant matrix: %s', (_name, route, { params, bodyI
 
   itWhen(params.length > 0)("B's ids in the path are 4xx", async () => {
     for (const param of params) {
+      expectNamesBTable(route, `:${param}`, nameOf(param));
       for (const id of idsFor(nameOf(param), bIds)) {
         const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => (n === param ? id : idParam(n) ? anyId(nameOf(n), aIds) : 'whatsapp'));
         const { res, names } = await call(route.method, url, write ? aBody() : undefined);
@@ -510,6 +774,183 @@ describe.each(customWithIds)('tenant matrix: %s', (_name, route, { params, bodyI
         }
       }
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Custom writes whose path takes no id but a name (a role, a country): A's own call, every value
+
+/** The custom writes addressed by a word of an enum (`/roles/:role`, `/genial/settings/:country`): what the id cases never call. */
+const customByName = custom.filter((r) => {
+  if (r.method === 'GET' || !paramNames(r.url).length || paramNames(r.url).some(idParam)) return false;
+  const def = r.schema.params ? unwrapSchema(r.schema.params).core._zod.def : undefined;
+  return def?.type === 'object' && Object.values(def.shape as Record<string, z.ZodType>).every((p) => unwrapSchema(p).core._zod.def.type === 'enum');
+});
+
+/** Calls by name that the sample body cannot make write: still tried (no 5xx, nothing of B's), said why. */
+const sampleCannotWrite: Record<string, string> = {
+  'PUT /api/genial/settings/:country': "Genial's issuer tax id and series have formats the sample text does not meet",
+  'POST /api/genial/settings/:country/test': 'a connection test writes nothing by design',
+};
+
+describe.each(customByName.map((r) => [`${r.method} ${r.url}`, r] as const))('tenant matrix: %s', (_name, route) => {
+  it("A's own call for every value changes A's rows only, B's corporation byte-identical", async () => {
+    const shape = unwrapSchema(route.schema.params as z.ZodType).core._zod.def.shape as Record<string, z.ZodType>;
+    const corporationTables = tables.filter((tb) => tb.owner === 'corporation_id');
+    const before = await fingerprint(t, corporationTables, B);
+    let wroteA = 0;
+    for (const [param, schema] of Object.entries(shape)) {
+      for (const value of Object.values(unwrapSchema(schema).core._zod.def.entries as Rec)) {
+        const url = route.url.replace(`:${param}`, String(value));
+        const body = sampleOf(route.schema.body, (p) => anyId(p.split('.').at(-1) ?? p, aIds));
+        await writes.since(A);
+        // call() fails on any write of B's rows
+        const { res, names } = await call(route.method, url, body);
+        if ((await writes.since(A)).length && res.statusCode < 300) wroteA++;
+        expect({ url, names, ok: res.statusCode < 500 }).toEqual({ url, names: [], ok: true });
+      }
+    }
+    // the attack was real: at least one value was A's write (unless the generator cannot make one, said why)
+    if (!(_name in sampleCannotWrite)) expect(wroteA, `no value of ${route.url} wrote A's rows: the sample body is refused`).toBeGreaterThan(0);
+    expect(changedTables(before, await fingerprint(t, corporationTables, B))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Public routes: no tenant, so a leak is an answer that mixes two companies' data, or a mixed request that writes
+
+/** Every id of a company's, for "this answer names that company". */
+const idsOfCompany = (pool: Map<string, string[]>) => new Set([...pool.values()].flat());
+const unsent = (body: string, sent: string, ids: Set<string>) => [...ids].filter((id) => body.includes(id) && !sent.includes(id));
+
+const publicWithIds = routes
+  .filter((r) => r.isPublic)
+  .map((r) => [`${r.method} ${r.url}`, r, idsOfRoute(r)] as const)
+  .filter(([, , ids]) => ids.params.length + ids.bodyIds.length + ids.queryIds.length > 0);
+
+describe.each(publicWithIds)('tenant matrix (public): %s', (_name, route, { params, bodyIds, queryIds }) => {
+  const nameOf = (param: string) => nameOfParam(route.url, param);
+  const positions = [
+    ...params.map((p) => ['param', p] as const),
+    ...bodyIds.map((p) => ['body', p] as const),
+    ...queryIds.map((p) => ['query', p] as const),
+  ];
+
+  it("one company's ids with another's at each place: no answer mixes the two, a mixed request writes nothing", async () => {
+    const allA = idsOfCompany(aIds);
+    for (const [where, name] of positions) {
+      const key = where === 'param' ? nameOf(name) : (name.split('.').at(-1)?.replace('[]', '') ?? name);
+      expectNamesBTable(route, name, key);
+      // B's id at this place and A's at the others, then the other way round
+      for (const [here, rest] of [
+        [bIds, aIds],
+        [aIds, bIds],
+      ] as const) {
+        if (here === aIds && positions.length < 2) continue;
+        const at = (n: string, w: string) =>
+          n === name && w === where ? idsFor(key, here)[0] : anyId(n.split('.').at(-1)?.replace('[]', '') ?? n, rest);
+        const url =
+          route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => (idParam(n) ? at(n, 'param') : 'x')) +
+          (queryIds.length ? `?${queryIds.map((q) => `${q}=${at(q, 'query')}`).join('&')}` : '');
+        const body = sampleOf(route.schema.body, (p) => at(p.replace(/\[\]$/, ''), 'body') ?? anyId(p.split('.').at(-1) ?? p, rest));
+        await writes.since(A);
+        await writes.of(B);
+        const { res } = await call(route.method, url, route.method === 'GET' ? undefined : body, { anonymous: true });
+        const wrote = [...(await writes.since(A)), ...(await writes.of(B))];
+        const sent = url + JSON.stringify(body ?? '');
+        const mixed = res.statusCode < 300 && unsent(res.body, sent, allA).length > 0 && unsent(res.body, sent, allB).length > 0;
+        if (mixed || (positions.length > 1 && wrote.length) || res.statusCode >= 500) {
+          tally.leaks++;
+          fail(
+            `${route.method} ${route.url} with ${here === bIds ? "B's" : "A's"} id at ${name} answered ${res.statusCode}${wrote.length ? ` and wrote ${wrote}` : ''}`,
+            {
+              url,
+              body,
+              response: res.body.slice(0, 300),
+            },
+          );
+        }
+        expect({ url, mixed, wrote: positions.length > 1 ? wrote : [], ok: res.statusCode < 500 }).toEqual({
+          url,
+          mixed: false,
+          wrote: [],
+          ok: true,
+        });
+      }
+    }
+  });
+});
+
+describe('tenant matrix (public): orders and files', () => {
+  it("an order in A's catalogue with B's product (and in B's with A's) is a 4xx that writes nothing", async () => {
+    // the same body with the shop's own product is placed: the refusals below are the other company's ids
+    const own = await placeOrder(orderOf(shops.a));
+    expect(own.statusCode, own.body).toBe(201);
+    const mixes = [
+      orderOf({ ...shops.a, product: shops.b.product, variantSku: shops.b.variantSku }),
+      orderOf({ ...shops.a, product: shops.b.product }),
+      orderOf({ ...shops.b, product: shops.a.product, variantSku: shops.a.variantSku }),
+      orderOf({ ...shops.b, product: shops.a.product }),
+    ];
+    for (const body of mixes) {
+      await writes.since(A);
+      await writes.of(B);
+      tally.attempts++;
+      const res = await placeOrder(body);
+      const wrote = [...(await writes.since(A)), ...(await writes.of(B))];
+      if (res.statusCode < 400 || res.statusCode >= 500 || wrote.length) {
+        tally.leaks++;
+        fail(`POST /api/orders/place mixing companies answered ${res.statusCode}${wrote.length ? ` and wrote ${wrote}` : ''}`, {
+          body,
+          response: res.body.slice(0, 300),
+        });
+      }
+      expect({ body, status: res.statusCode >= 400 && res.statusCode < 500, wrote }).toEqual({ body, status: true, wrote: [] });
+    }
+  });
+
+  it("an order's public page and a catalogue name only their own company's data", async () => {
+    const allA = idsOfCompany(aIds);
+    for (const [shop, other] of [
+      [shops.a, allB],
+      [shops.b, allA],
+    ] as const) {
+      for (const url of [
+        `/api/orders/public/${shop.token}`,
+        `/api/catalogo-digital/${shop.catalog}`,
+        `/api/catalogo-digital/${shop.catalog}/products`,
+      ]) {
+        const { res } = await call('GET', url, undefined, { anonymous: true });
+        expect(res.statusCode, `${url} ${res.body}`).toBe(200);
+        const names = unsent(res.body, url, other);
+        if (names.length) {
+          tally.leaks++;
+          fail(`GET ${url} named the other company's data`, { ids: names });
+        }
+        expect({ url, names }).toEqual({ url, names: [] });
+      }
+      expect((await call('GET', `/api/catalogo-digital/${shop.catalog}/products`, undefined, { anonymous: true })).res.body).toContain(shop.product);
+    }
+  });
+
+  it("a Drive public address opens only with the file's own id and name", async () => {
+    const files = await t.sql<{ id: string; name: string; company_id: string }>(
+      'select id, name, company_id::text from drive_files where company_id = any($1) order by company_id, created_at',
+      [[A.companyId, B.companyId]],
+    );
+    const fileA = files.find((f) => f.company_id === A.companyId);
+    const fileB = files.find((f) => f.company_id === B.companyId);
+    expect(fileA && fileB).toBeTruthy();
+    if (!fileA || !fileB) return;
+    const open = async (id: string, name: string) =>
+      (await call('GET', `/api/drive/files/${id}/${encodeURIComponent(name)}`, undefined, { anonymous: true })).res;
+    expect((await open(fileB.id, fileB.name)).statusCode).toBe(200);
+    // one company's file id with the other's file name (and the other way round): nothing
+    for (const [id, name] of [
+      [fileB.id, fileA.name],
+      [fileA.id, fileB.name],
+    ])
+      if (name !== (id === fileA.id ? fileA.name : fileB.name)) expect((await open(id, name)).statusCode).toBe(404);
   });
 });
 

@@ -155,13 +155,26 @@ export async function watchWrites(t: TestApp, tables: TenantTable[]) {
     end $$`);
   for (const tb of tables) {
     await t.sql(`drop trigger if exists test_watch on "${tb.name}"`);
-    await t.sql(`create trigger test_watch after insert or update or delete on "${tb.name}" for each row execute function test_note_write('${tb.owner}')`);
+    await t.sql(
+      `create trigger test_watch after insert or update or delete on "${tb.name}" for each row execute function test_note_write('${tb.owner}')`,
+    );
   }
   return {
     /** The tables written for the owner since the last call (and forgets every note). */
     async since(owner: { companyId: string; corporationId: string }): Promise<string[]> {
       const rows = await t.sql<{ tbl: string; owner: string | null }>('delete from test_row_writes returning tbl, owner');
       return [...new Set(rows.filter((r) => r.owner === owner.companyId || r.owner === owner.corporationId).map((r) => r.tbl))].sort();
+    },
+    /**
+     * The tables written for the owner since the last call, forgetting only the owner's notes: the
+     * tenant matrix asks it for the other corporation after every request (none may ever be
+     * written from A), while A's notes stay for `since`.
+     */
+    async of(owner: { companyId: string; corporationId: string }): Promise<string[]> {
+      const rows = await t.sql<{ tbl: string }>('delete from test_row_writes where owner = any($1) returning tbl', [
+        [owner.companyId, owner.corporationId],
+      ]);
+      return [...new Set(rows.map((r) => r.tbl))].sort();
     },
   };
 }
