@@ -15,6 +15,7 @@ import type { Db } from '../../db/database.js';
 import { demoWebhookSecrets } from '../../config.js';
 import { channels } from '../../db/join-tables.js';
 import { AppError } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 
 type Row = typeof channels.$inferSelect;
@@ -58,7 +59,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The callback URLs to paste in Meta and whether the server is set up for them (the verify token only when it is the known demo one). */
   function webhooks(): ChannelWebhooks {
     const { publicUrl, webhookVerifyToken, metaAppSecret, env } = app.settings;
-    const demo = env !== 'production' && webhookVerifyToken === demoWebhookSecrets.webhookVerifyToken;
+    const demo = env !== 'production' && safeEqual(webhookVerifyToken, demoWebhookSecrets.webhookVerifyToken);
     return {
       whatsappUrl: `${publicUrl}/api/webhooks/whatsapp`,
       metaUrl: `${publicUrl}/api/webhooks/meta`,

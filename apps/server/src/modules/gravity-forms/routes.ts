@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   GRAVITY_WEBHOOK_HEADER,
   type GravityFieldMap,
@@ -24,6 +24,7 @@ import { gravityFormsTable } from '../../db/resource-tables.js';
 import { type GravityEntry, GravityError, gravityErrorField, type GravityForm } from '../../integrations/gravity-forms/client.js';
 import { isGravitySandbox } from '../../integrations/gravity-forms/sandbox.js';
 import { AppError } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createWebhookProcessor, WEBHOOK_QUEUE } from '../webhooks/process.js';
@@ -66,8 +67,6 @@ export function suggestMap(form: GravityForm): GravityFieldMap {
   }
   return map;
 }
-
-const secretHash = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** What the site's answer tells the screen (or a 4xx naming the setting to fix). */
 function asAppError(error: unknown): never {
@@ -332,7 +331,7 @@ export async function gravityWebhookRoutes(app: FastifyInstance) {
       const header = request.headers.authorization;
       const given = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
       const secret = app.secrets.open<string>(state.webhookSecret);
-      if (!given || !timingSafeEqual(secretHash(given), secretHash(secret))) throw new AppError('TOKEN_INVALID', gravityMessages.badSecret);
+      if (!given || !safeEqual(given, secret)) throw new AppError('TOKEN_INVALID', gravityMessages.badSecret);
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const entry = entryOf(raw, request.headers['content-type']);
       if (!/^\d{1,9}$/.test(String(entry.id ?? ''))) throw new AppError('BAD_REQUEST', gravityMessages.noEntryId);
