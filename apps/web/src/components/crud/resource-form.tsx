@@ -15,7 +15,8 @@ import { type FieldErrors, serverFieldErrors, validateBody } from './validation'
 export function formSpecsOf(config: ScreenConfig, mode: FormMode): FieldSpec[] {
   const { resource } = config;
   // the create body's fields: a required reference (requiredRefs) is required here though stored nullable
-  const all = fieldSpecsOf(resource.input.shape, { refs: resource.refs, writeOnly: resource.writeOnly });
+  const createFields = (resource.input as unknown as { shape?: typeof resource.fields }).shape ?? resource.fields;
+  const all = fieldSpecsOf(createFields, { refs: resource.refs, writeOnly: resource.writeOnly });
   const order = (config.form as readonly string[] | undefined) ?? all.map((s) => s.name);
   const byName = new Map(all.map((s) => [s.name, s]));
   return order
