@@ -308,7 +308,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
     expect(bId()).toBeTruthy();
     const attempts: Array<[string, unknown]> = [];
     if (ops.has('get')) attempts.push(['GET', undefined]);
-    if (ops.has('update')) attempts.push(['PUT', r.patch.parse(r.input.parse(r.examples[1] ?? r.examples[0]))]);
+    if (ops.has('update')) attempts.push(['PUT', r.patch.parse(r.stored.parse(r.examples[1] ?? r.examples[0]))]);
     if (ops.has('delete')) {
       const [row] = await t.sql<Rec>(`select * from "${tableNameOf(r.key)}" where id = $1`, [bId()]);
       const body = r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, row[columnNameOf(k)]])) : undefined;
