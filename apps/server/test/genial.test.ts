@@ -5,7 +5,7 @@ import { customerDocOf, nitValid, rucValid, rutValid } from '../src/integrations
 import { MAX_PENDING_POLLS, sweepInvoices } from '../src/modules/genial/arrivals.js';
 import { genialDefaults } from '../src/modules/genial/invoices.js';
 import { fillAccount, startFakeSellerCenter } from './fakes/seller-center.js';
-import { startFakeWoo, wooDelivery } from './fakes/woocommerce.js';
+import { startFakeWoo, wooDelivery, wooWebhooks } from './fakes/woocommerce.js';
 import { type FakeGenialServer, startFakeGenial } from './fakes/genial.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
@@ -351,18 +351,21 @@ describe('orders arriving from a marketplace or a store', () => {
   });
 
   it('a paid WooCommerce order by webhook: failed with what to configure, then issued with the NIT of its checkout', async () => {
-    const woo = await startFakeWoo();
+    // the store's keys: the queue asks the store for the webhook's topic (decision 0061)
+    const woo = await startFakeWoo({ consumerKey: 'ck_co123', consumerSecret: 'cs_co456' });
     try {
       // the demo's Colombian store, pointed at a local fake store
       const stores = (await inject('GET', '/api/woocommerces?limit=50')).json().payload as Rec[];
       const storeId = String(stores.find((s) => s.country === 'CO')?._id);
       const store = await inject('PUT', `/api/woocommerces/${storeId}`, peru, { name: 'Colombia online', url: woo.url, country: 'CO', consumerKey: 'ck_co123', consumerSecret: 'cs_co456', webhookSecret: WEBHOOK_SECRET });
       expect(store.statusCode, store.body).toBe(200);
+      const hook = wooWebhooks(woo.store, storeId, WEBHOOK_SECRET, ['order.updated']);
       const order = (id: number, status: string, meta: Array<{ key: string; value: string }> = []) =>
         wooDelivery(
           'order.updated',
           { id, number: String(id), status, currency: 'COP', total: '119000', billing: { first_name: 'Andrés', last_name: 'Gómez', email: 'andres@correo.co' }, meta_data: meta, line_items: [{ name: 'Chaqueta', product_id: 0, variation_id: 0, quantity: 1, sku: 'CHQ-1', price: 119000 }] },
           WEBHOOK_SECRET,
+          hook['order.updated'],
         );
       const deliver = async (d: ReturnType<typeof wooDelivery>) => {
         const res = await t.app.inject({ method: 'POST', url: `/api/webhooks/woocommerce/${storeId}`, headers: d.headers, payload: d.body });

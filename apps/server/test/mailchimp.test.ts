@@ -1,6 +1,7 @@
 import { mailchimpMessages, type MailchimpSyncOut, type RealtimeEvent } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailchimpLabelSyncs } from '../src/db/join-tables.js';
+import { connectionTest, connectionTestBoundMs } from '../src/integrations/connection-test.js';
 import { createMailchimpClient, MailchimpError, type MailchimpClient, subscriberHash } from '../src/integrations/mailchimp/client.js';
 import { createMailchimpSync } from '../src/modules/mailchimp/sync.js';
 import { type FakeMailchimp, startFakeMailchimp } from './fakes/mailchimp.js';
@@ -320,4 +321,27 @@ describe('the pull of an audience', () => {
     const [one] = await t.sql<{ status: string; tags: string[]; name: string }>('select status, tags, name from mailchimp_contacts where company_id = $1 and email = $2', [co, 'suscrito10@outlook.com']);
     expect(one).toEqual({ status: 'unsubscribed', tags: [], name: 'Suscrito 10' });
   }, 60_000);
+});
+
+// last in the file: the stalled requests are answered only long after, and would count as in flight for the tests above
+describe('the connection test when Mailchimp cannot be reached', () => {
+  it('answers within 10 s: two tries of 3 s, not the sync\'s six tries (16–18 s)', async () => {
+    // the policy every connection test shares: what an owner waits at most per request
+    expect(connectionTest).toEqual({ retries: 2, backoffMs: 250, maxBackoffMs: 250, timeoutMs: 3_000 });
+    expect(connectionTestBoundMs()).toBe(6_250);
+    // a Mailchimp that takes every request and never answers
+    fake.reset();
+    fake.latencyMs = 30_000;
+    try {
+      const started = Date.now();
+      const res = await ok('POST', `/mailchimps/${account._id}/test`);
+      const took = Date.now() - started;
+      expect(res).toEqual({ ok: false, problem: 'network', msg: expect.stringContaining(mailchimpMessages.network) });
+      // the ping was tried twice and nothing followed it (the sync's client tries six times)
+      expect(fake.received).toBe(2);
+      expect(took).toBeLessThan(10_000);
+    } finally {
+      fake.latencyMs = 5;
+    }
+  }, 20_000);
 });

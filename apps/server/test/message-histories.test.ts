@@ -5,7 +5,7 @@ import type { CloudLine } from './fakes/cloud-line.js';
 import { deliver, whatsappStatus } from './fakes/meta.js';
 import { type LineApp, startLineApp } from './fixtures/line-app.js';
 import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
-import { as, type Signed, type TestApp, until } from './helpers.js';
+import { as, demo, login, type Signed, type TestApp, until } from './helpers.js';
 
 /**
  * The message histories (issue 13, decision 0042): the template history follows the template
@@ -141,6 +141,16 @@ describe('the template history', () => {
     expect(lines).toHaveLength(failed.totalDocs + 1);
     expect(lines[1]).toContain(',historial_promo,');
     expect(lines[1]).toContain(',Fallido,');
+
+    // an agent lists the history (messaging · list) but may not take every recipient's phone away
+    // as a file: that is a leads export, which agents cannot do (decision 0061)
+    const agent = await login(t, demo.agent);
+    expect((await call('GET', '/template-messages-logs?limit=1', undefined, agent)).statusCode).toBe(200);
+    expect((await call('GET', '/leads/export', undefined, agent)).statusCode).toBe(401);
+    const refused = await call('GET', '/template-messages-logs/export', undefined, agent);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors.msg).toBe('No tienes permiso para exportar leads (Leads y contactos · Exportar)');
+    expect(refused.body).not.toContain('historial_promo');
 
     // another company sees none of it
     const theirs = await call('GET', '/template-messages-logs?templateName=historial_promo', undefined, acme, acmeCo);

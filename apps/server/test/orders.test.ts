@@ -210,9 +210,11 @@ describe('POST /orders/place', () => {
     const [lead] = await t.sql<{ telefono: string; platform: string; clean_lead_id: string }>('select telefono, platform, clean_lead_id from leads where id = $1', [order.lead_id]);
     expect(lead).toMatchObject({ telefono: '56987654321', platform: 'whatsapp' });
     expect(lead.clean_lead_id).toBeTruthy();
-    const messages = await t.sql<{ kind: string; text: string }>('select kind, text from chat_messages where chat_id = $1', [order.chat_id]);
+    const messages = await t.sql<{ kind: string; text: string; content: Rec }>('select kind, text, content from chat_messages where chat_id = $1', [order.chat_id]);
     expect(messages).toHaveLength(1);
     expect(messages[0].kind).toBe('system');
+    // anyone may type any phone on the public catalogue: the note says it is not the customer speaking (decision 0061)
+    expect(messages[0].content.system).toMatchObject({ type: 'order', unverified: true });
     expect(messages[0].text).toContain(`Nuevo pedido ${body.order.code}`);
     expect(messages[0].text).toContain('2 × Taza cerámica');
     expect(messages[0].text).toMatch(/Total: \$\s?23\.970/);

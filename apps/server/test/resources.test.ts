@@ -25,7 +25,7 @@ const call = (s: Signed, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string,
   t.app.inject({ method, url: `/api${url}`, headers: as(s, company ?? (s === admin ? home : undefined)), payload });
 
 /** The wire form of an example after the schema's normalisation (trim, upper-case, …). */
-const normalised = (r: Resource, example: object) => r.input.parse(example) as Rec;
+const normalised = (r: Resource, example: object) => r.stored.parse(example) as Rec;
 
 /** What the API returns for an example: secrets replaced by their `<field>Set` flag. */
 function expectedWire(r: Resource, example: object): Rec {
@@ -41,10 +41,25 @@ function expectedWire(r: Resource, example: object): Rec {
 const deleteBodyOf = (r: Resource, example: object) =>
   r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, normalised(r, example)[k]])) : undefined;
 
+/**
+ * An example with the references a create must name (`requiredRefs`, a Telegram routine's group)
+ * filled with a record of that company: one it has, else one made from the target's first example.
+ */
+async function filled(r: Resource, example: object, company = home): Promise<Rec> {
+  const out: Rec = { ...(example as Rec) };
+  for (const field of Object.keys(r.requiredRefs ?? {})) {
+    if (out[field] !== undefined) continue;
+    const target = resourceList.find((x) => x.key === r.refs[field][0]) as Resource;
+    const [had] = (await call(admin, 'GET', `/${target.path}?limit=1`, undefined, company)).json().payload as Rec[];
+    out[field] = had?._id ?? (await make(target, target.examples[0], company))._id;
+  }
+  return out;
+}
+
 /** Makes a record the way the product would: POST where the API creates, else as a sync job stores it. */
 async function make(r: Resource, example: object, company = home): Promise<Rec> {
   if (r.operations.includes('create')) {
-    const res = await call(admin, 'POST', `/${r.path}`, example, company);
+    const res = await call(admin, 'POST', `/${r.path}`, await filled(r, example, company), company);
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   }
@@ -235,12 +250,12 @@ describe.each(referenceCases)('reference %s', (_name, { r, field, target }) => {
     const targetRecord = await make(target, target.examples[0], company);
     const [foreign] = (await call(admin, 'GET', `/${target.path}?limit=1`, undefined, peru)).json().payload;
 
-    const stolen = await call(admin, 'POST', url, { ...r.examples[0], [field]: value(foreign._id) }, company);
+    const stolen = await call(admin, 'POST', url, { ...(await filled(r, r.examples[0], company)), [field]: value(foreign._id) }, company);
     expect(stolen.statusCode).toBe(400);
     expect(stolen.json().errors.details).toContainEqual({ path: field, msg: 'No existe en esta compañía' });
     expect((await call(admin, 'GET', url, undefined, company)).json().totalDocs).toBe(0);
 
-    const created = await call(admin, 'POST', url, { ...r.examples[0], [field]: value(targetRecord._id as string) }, company);
+    const created = await call(admin, 'POST', url, { ...(await filled(r, r.examples[0], company)), [field]: value(targetRecord._id as string) }, company);
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()[field]).toEqual(value(targetRecord._id as string));
 

@@ -191,9 +191,20 @@ describe('POST /telegram-routines/{id}/execute', () => {
     const badTime = await inject('POST', '/api/telegram-routines', peru, { name: 'X', message: 'Hola', days: ['lun'], time: '25:00', telegramGroupId: ventas });
     expect(badTime.statusCode).toBe(400);
     expect(JSON.stringify(badTime.json())).toContain('Usa el formato HH:MM');
+    // a routine with no group was accepted, then answered 502 at every execution (decision 0040: the group is required)
+    const noGroup = await inject('POST', '/api/telegram-routines', peru, { name: 'Sin grupo', message: 'Hola', days: ['lun'], time: '09:00' });
+    expect(noGroup.statusCode).toBe(400);
+    expect(noGroup.json().errors.details).toContainEqual({ path: 'telegramGroupId', msg: 'Elige el grupo de Telegram en el que se publica la rutina' });
+    const kept = await routine({ telegramGroupId: ventas, message: 'Con grupo' });
+    const cleared = await inject('PUT', `/api/telegram-routines/${kept}`, peru, { telegramGroupId: null });
+    expect(cleared.statusCode).toBe(400);
+    expect(cleared.json().errors.details).toContainEqual({ path: 'telegramGroupId', msg: 'Elige el grupo de Telegram en el que se publica la rutina' });
+    expect((await inject('PUT', `/api/telegram-routines/${kept}`, peru, { active: false })).statusCode).toBe(200);
+    const before2 = await count('telegram_routines', peruId);
     const badGroup = await inject('POST', '/api/telegram/groups/check', peru, { chatId: 'grupo' });
     expect(badGroup.statusCode).toBe(400);
-    expect(await count('telegram_routines', peruId)).toBe(before);
+    expect(await count('telegram_routines', peruId)).toBe(before2);
+    expect(before2).toBe(before + 1);
     const missing = await inject('POST', '/api/telegram-routines/00000000-0000-4000-8000-000000000000/execute', peru);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().errors.msg).toBe('La rutina de Telegram no existe');

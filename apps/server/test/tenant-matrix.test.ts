@@ -393,7 +393,7 @@ function withIdAt(body: Rec, path: string, id: string, fields: Record<string, z.
 let unique = 0;
 /** An example with its unique fields made unique, so a missing reference check cannot hide behind a 409. */
 function freshExample(r: Resource): Rec {
-  const example = r.input.parse(r.examples[0]) as Rec;
+  const example = r.stored.parse(r.examples[0]) as Rec;
   unique++;
   for (const f of r.unique) {
     const v = example[f];
@@ -448,7 +448,7 @@ beforeAll(async () => {
       if (res.statusCode === 201) continue;
     }
     await t.database.db.insert(resourceTables[r.key]).values({
-      ...(r.input.parse(r.examples[0]) as Rec),
+      ...(r.stored.parse(r.examples[0]) as Rec),
       companyId: B.companyId,
     } as never);
   }
@@ -557,7 +557,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
     expect(bId()).toBeTruthy();
     const attempts: Array<[string, unknown]> = [];
     if (ops.has('get')) attempts.push(['GET', undefined]);
-    if (ops.has('update')) attempts.push(['PUT', r.patch.parse(r.input.parse(r.examples[1] ?? r.examples[0]))]);
+    if (ops.has('update')) attempts.push(['PUT', r.patch.parse(r.stored.parse(r.examples[1] ?? r.examples[0]))]);
     if (ops.has('delete')) {
       const [row] = await t.sql<Rec>(`select * from "${tableNameOf(r.key)}" where id = $1`, [bId()]);
       const body = r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, row[columnNameOf(k)]])) : undefined;
@@ -631,7 +631,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('tenant matrix: %s',
         }
         if (ops.has('update') && own) {
           await writes.since(A);
-          const patch = withIdAt(path.includes('.') ? (r.input.parse(r.examples[0]) as Rec) : {}, path, id, fields);
+          const patch = withIdAt(path.includes('.') ? (r.stored.parse(r.examples[0]) as Rec) : {}, path, id, fields);
           const topLevel = path.split('.')[0].replace('[]', '');
           const body = { [topLevel]: patch[topLevel] };
           const { res, names } = await call('PUT', `${base}/${own.id}`, body);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWooClient, WooError } from '../src/integrations/woocommerce/client.js';
 import { wooDefaults } from '../src/modules/ecommerce/store.js';
 import { createSyncEngine } from '../src/modules/ecommerce/sync.js';
-import { fillCatalogue, type FakeWooServer, startFakeWoo, wooDelivery } from './fakes/woocommerce.js';
+import { fillCatalogue, type FakeWooServer, startFakeWoo, wooDelivery, wooWebhooks } from './fakes/woocommerce.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -12,6 +12,8 @@ let acme: Signed;
 let woo: FakeWooServer;
 let chile: Record<string, string>;
 let storeId: string;
+/** The store's webhooks to Mostrador, by topic (their ids come as X-WC-Webhook-ID). */
+let hook: Record<string, number>;
 const WEBHOOK_SECRET = 'secreto-del-webhook';
 
 async function waitForRun(headers: Record<string, string>, id: string): Promise<SyncRunOut> {
@@ -57,6 +59,7 @@ beforeAll(async () => {
   });
   expect(created.statusCode).toBe(201);
   storeId = created.json()._id;
+  hook = wooWebhooks(woo.store, storeId, WEBHOOK_SECRET, ['product.updated', 'product.deleted', 'order.created']);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -436,14 +439,14 @@ describe('WooCommerce webhooks', () => {
     const remote = [...woo.store.products.values()].find((p) => p.sku === 'P30');
     if (!remote) throw new Error('P30');
     const changed = { ...remote, name: 'Nombre desde el webhook', stock_quantity: 321 };
-    const good = wooDelivery('product.updated', changed, WEBHOOK_SECRET);
+    const good = wooDelivery('product.updated', changed, WEBHOOK_SECRET, hook['product.updated']);
 
     const unsigned = await t.app.inject({ method: 'POST', url: `/api/webhooks/woocommerce/${storeId}`, headers: { ...good.headers, 'x-wc-webhook-signature': '' }, payload: good.body });
     expect(unsigned.statusCode).toBe(401);
     expect(unsigned.json().errors.msg).toContain('Firma del webhook ausente o no válida');
     const tampered = await t.app.inject({ method: 'POST', url: `/api/webhooks/woocommerce/${storeId}`, headers: good.headers, payload: good.body.replace('321', '999') });
     expect(tampered.statusCode).toBe(401);
-    const wrongSecret = await post(wooDelivery('product.updated', changed, 'otro-secreto'));
+    const wrongSecret = await post(wooDelivery('product.updated', changed, 'otro-secreto', hook['product.updated']));
     expect(wrongSecret.statusCode).toBe(401);
 
     const ok = await post(good);
@@ -463,9 +466,10 @@ describe('WooCommerce webhooks', () => {
     expect(n).toBe(1);
 
     // an order webhook creates the order; a product deletion removes the product here
-    const order = wooDelivery('order.created', { id: 777, number: '777', status: 'processing', currency: 'CLP', total: '1000', billing: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@correo.cl' }, line_items: [{ name: 'x', product_id: remote.id, variation_id: 0, quantity: 1, sku: 'P30', price: 1000 }] }, WEBHOOK_SECRET);
+    const order = wooDelivery('order.created', { id: 777, number: '777', status: 'processing', currency: 'CLP', total: '1000', billing: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@correo.cl' }, line_items: [{ name: 'x', product_id: remote.id, variation_id: 0, quantity: 1, sku: 'P30', price: 1000 }] }, WEBHOOK_SECRET, hook['order.created']);
     expect((await post(order)).statusCode).toBe(200);
-    const gone = wooDelivery('product.deleted', { id: remote.id }, WEBHOOK_SECRET);
+    woo.store.admin.removeProduct(remote.id);
+    const gone = wooDelivery('product.deleted', { id: remote.id }, WEBHOOK_SECRET, hook['product.deleted']);
     expect((await post(gone)).statusCode).toBe(200);
     let found = true;
     for (let i = 0; i < 100 && found; i++) {
@@ -482,6 +486,93 @@ describe('WooCommerce webhooks', () => {
 
     const bogus = await t.app.inject({ method: 'POST', url: '/api/webhooks/woocommerce/00000000-0000-4000-8000-000000000000', headers: good.headers, payload: good.body });
     expect(bogus.statusCode).toBe(404);
+  });
+
+  // the signature covers the body only: topic, delivery id and webhook id are headers anyone can change (decision 0061)
+  const settled = async (d: ReturnType<typeof wooDelivery>) => {
+    for (let i = 0; i < 200; i++) {
+      const [e] = await t.sql<{ status: string; last_error: string | null; topic: string }>(
+        'select status, last_error, topic from woocommerce_webhook_events where store_id = $1 and delivery_id = $2',
+        [storeId, d.headers['x-wc-webhook-delivery-id']],
+      );
+      if (e && e.status !== 'pending') return e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('la entrega no se procesó');
+  };
+  const remoteOf = (sku: string) => {
+    const p = [...woo.store.products.values()].find((x) => x.sku === sku);
+    if (!p) throw new Error(sku);
+    return p;
+  };
+  const mineOf = async (sku: string) =>
+    (await t.app.inject({ method: 'GET', url: `/api/ecommerces?country=CL&filter=${sku}&limit=50`, headers: chile })).json().payload.find((p: { sku: string }) => p.sku === sku) as
+      | { _id: string; name: string }
+      | undefined;
+  const variationsHere = async (id: string) => (await t.sql<{ n: number }>('select count(*)::int as n from ecommerces_variations where ecommerce_id = $1', [id]))[0].n;
+
+  it('processes a captured body replayed under another delivery id once: an old state does not come back', async () => {
+    const remote = remoteOf('P31');
+    const first = wooDelivery('product.updated', { ...remote, name: 'Polo primera versión' }, WEBHOOK_SECRET, hook['product.updated']);
+    expect((await post(first)).json()).toMatchObject({ stored: 1 });
+    await settled(first);
+    const second = wooDelivery('product.updated', { ...remote, name: 'Polo segunda versión' }, WEBHOOK_SECRET, hook['product.updated']);
+    expect((await post(second)).json()).toMatchObject({ stored: 1 });
+    await settled(second);
+
+    const replay = { ...first, headers: { ...first.headers, 'x-wc-webhook-delivery-id': crypto.randomUUID() } };
+    const res = await post(replay);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ stored: 0, duplicate: true });
+    const [{ n }] = await t.sql<{ n: number }>(`select count(*)::int as n from woocommerce_webhook_events where store_id = $1 and payload->>'name' = 'Polo primera versión'`, [storeId]);
+    expect(n).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mineOf('P31'))?.name).toBe('Polo segunda versión');
+  });
+
+  it('takes the topic from the store: a forged product.deleted deletes nothing while the product is in the store', async () => {
+    const remote = remoteOf('P32');
+    const mine = await mineOf('P32');
+    if (!mine) throw new Error('P32 aquí');
+    const variations = await variationsHere(mine._id);
+    expect(variations).toBeGreaterThan(0);
+
+    // a captured product.updated body with the topic header changed: still the update its webhook is
+    const captured = wooDelivery('product.updated', { ...remote, name: 'Polo capturado' }, WEBHOOK_SECRET, hook['product.updated']);
+    const forged = { ...captured, headers: { ...captured.headers, 'x-wc-webhook-topic': 'product.deleted', 'x-wc-webhook-event': 'deleted' } };
+    expect((await post(forged)).statusCode).toBe(200);
+    expect(await settled(forged)).toMatchObject({ status: 'processed', topic: 'product.updated' });
+    expect(await mineOf('P32')).toMatchObject({ _id: mine._id, name: 'Polo capturado' });
+
+    // the same kind of body under the id of the store's product.deleted webhook: the store still has it, so nothing goes
+    const otherHook = wooDelivery('product.updated', { ...remote, name: 'Polo con otro webhook' }, WEBHOOK_SECRET, hook['product.deleted']);
+    expect((await post(otherHook)).statusCode).toBe(200);
+    expect(await settled(otherHook)).toMatchObject({ status: 'failed', last_error: `La tienda todavía tiene el producto ${remote.id}: no se borró nada` });
+
+    // a webhook id the store does not have
+    const unknown = wooDelivery('product.deleted', { ...remote, name: 'Polo sin webhook' }, WEBHOOK_SECRET, 999_999);
+    expect((await post(unknown)).statusCode).toBe(200);
+    expect((await settled(unknown)).last_error).toContain('La tienda no tiene el webhook 999999 activo hacia esta dirección');
+    // no webhook id at all
+    const { 'x-wc-webhook-id': _id, ...headerless } = captured.headers;
+    const bare = await t.app.inject({ method: 'POST', url: `/api/webhooks/woocommerce/${storeId}`, headers: headerless, payload: captured.body });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().errors.msg).toBe('Falta X-WC-Webhook-ID: la entrega no viene de un webhook de WooCommerce');
+
+    expect((await mineOf('P32'))?._id).toBe(mine._id);
+    expect(await variationsHere(mine._id)).toBe(variations);
+  });
+
+  it('deletes when the store confirms it: the product went to the trash', async () => {
+    const remote = remoteOf('P33');
+    const mine = await mineOf('P33');
+    if (!mine) throw new Error('P33 aquí');
+    woo.store.admin.product({ status: 'trash' }, remote.id);
+    const gone = wooDelivery('product.deleted', { id: remote.id }, WEBHOOK_SECRET, hook['product.deleted']);
+    expect((await post(gone)).statusCode).toBe(200);
+    expect(await settled(gone)).toMatchObject({ status: 'processed', topic: 'product.deleted' });
+    expect(await mineOf('P33')).toBeUndefined();
+    expect(await variationsHere(mine._id)).toBe(0);
   });
 });
 

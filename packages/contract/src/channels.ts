@@ -88,6 +88,18 @@ export const channelWebhooks = z.object({
 });
 export type ChannelWebhooks = z.infer<typeof channelWebhooks>;
 export const channelList = z.object({ payload: z.array(channelOut), webhooks: channelWebhooks.optional() });
+
+/** What a failed test of the page's token points at: the token (expired, of another page), its permissions, or Facebook itself. */
+export const pageTestProblems = ['token', 'permissions', 'page', 'network', 'facebook'] as const;
+/** POST /api/channels/meta/test: the stored page token asked to Graph («Probar conexión», decision 0061). */
+export const pageTestOut = z.object({
+  ok: z.boolean(),
+  msg: z.string(),
+  problem: z.enum(pageTestProblems).optional(),
+  /** The page the token is of, as Graph names it. */
+  page: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+export type PageTestOut = z.infer<typeof pageTestOut>;
 export const channelKindParams = z.object({ kind: z.enum(channelKinds, { error: 'Canal desconocido' }) }).strict();
 
 /**

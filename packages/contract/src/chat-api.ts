@@ -140,7 +140,11 @@ export const messageContent = z.object({
   attachments: z.array(z.object({ type: z.string(), url: zs(), title: zs() })).optional(),
   /** Instagram: an answer to the page's story, or a mention of the page in the customer's story. */
   story: z.object({ type: z.enum(['reply', 'mention']), url: zs(), id: zs() }).optional(),
-  system: z.object({ type: zs(), body: zs(), newWaId: zs() }).optional(),
+  /**
+   * Mostrador's note. `unverified`: written by someone who proved nothing — an order placed on the
+   * public catalogue names any phone, so it is not the customer speaking (decision 0061).
+   */
+  system: z.object({ type: zs(), body: zs(), newWaId: zs(), unverified: z.boolean().optional() }).optional(),
   /** Why the provider could not deliver it as it is (WhatsApp errors[]: code, title, message, error_data.details). */
   error: z.object({ code: z.number().optional(), title: zs(), message: zs(), details: zs() }).optional(),
   /** The provider's type when it is one Mostrador does not know. */

@@ -63,6 +63,12 @@ export interface ResourceOptions<S extends z.ZodRawShape> {
    * scalar one gets a (company, field, default sort) index.
    */
   filterable?: ReadonlyArray<Extract<keyof S, string> | 'createdAt'>;
+  /**
+   * References a create must name and an update may not clear, with the Spanish message of a
+   * missing one (`telegramGroupId: 'Elige el grupo…'`). Stored nullable all the same: deleting
+   * the referenced record clears them, and the record then asks for one again (decision 0061).
+   */
+  requiredRefs?: Partial<Record<Extract<keyof S, string>, string>>;
   /** Fields unique within a company (a 409 with a Spanish message on repeats). */
   unique?: ReadonlyArray<Extract<keyof S, string>>;
   /**
@@ -179,8 +185,17 @@ function filterParams(resourceKey: string, field: string, schema: z.ZodType | un
   throw new Error(`${resourceKey}: no se puede filtrar por «${field}» (${core.type})`);
 }
 
+/** A reference that must be given: a uuid, with its own message when missing or null. */
+const requiredRef = (missing: string) =>
+  z.uuid({ error: (iss) => (iss.input === undefined || iss.input === null ? missing : 'El identificador no es válido') });
+
 export function defineResource<const S extends z.ZodRawShape>(options: ResourceOptions<S>) {
-  const input = z.object(options.fields).strict();
+  const requiredRefs = (options.requiredRefs ?? {}) as Record<string, string>;
+  const writable = Object.fromEntries(
+    Object.entries(options.fields as unknown as Record<string, z.ZodType>).map(([f, schema]) => [f, f in requiredRefs ? requiredRef(requiredRefs[f]) : schema]),
+  ) as unknown as S;
+  const stored = z.object(options.fields).strict();
+  const input = Object.keys(requiredRefs).length ? z.object(writable).strict() : stored;
   const writeOnly = [...(options.writeOnly ?? [])] as string[];
   const readable: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(options.fields)) {
@@ -223,6 +238,8 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     path: options.path ?? options.key,
     /** Create body. */
     input,
+    /** The fields as stored: the create body without `requiredRefs` (examples leave references out; the seed sets them). */
+    stored,
     /**
      * Update body: any subset of the fields; an optional field may be sent as null to clear
      * it (unassigning a lead's agent, removing a brand's logo).
@@ -230,7 +247,7 @@ export function defineResource<const S extends z.ZodRawShape>(options: ResourceO
     patch: z
       .object(
         Object.fromEntries(
-          Object.entries(options.fields as unknown as Record<string, z.ZodType>).map(([f, schema]) => [
+          Object.entries(writable as unknown as Record<string, z.ZodType>).map(([f, schema]) => [
             f,
             (unwrapSchema(schema).optional ? schema.nullable() : schema).optional(),
           ]),

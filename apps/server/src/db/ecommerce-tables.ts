@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { woocommercesTable } from './resource-tables.js';
 import { companies } from './schema.js';
 
@@ -64,8 +64,11 @@ export const ecommerceSyncRuns = pgTable(
 );
 
 /**
- * WooCommerce webhook deliveries, kept once per (store, X-WC-Webhook-Delivery-ID) — a repeated
- * delivery inserts nothing — and processed by the queue (status pending → processed | failed).
+ * WooCommerce webhook deliveries, kept once per (store, X-WC-Webhook-Delivery-ID) and once per
+ * (store, SHA-256 of the signed body) — a repeated delivery, or a captured body replayed under
+ * another delivery id, inserts nothing — and processed by the queue (status pending → processed |
+ * failed). `webhookId` is X-WC-Webhook-ID: the topic processed is that webhook's as the store's API
+ * says, never the unsigned X-WC-Webhook-Topic kept in `topic` until then (decision 0061).
  */
 export const woocommerceWebhookEvents = pgTable(
   'woocommerce_webhook_events',
@@ -78,6 +81,8 @@ export const woocommerceWebhookEvents = pgTable(
       .notNull()
       .references(() => woocommercesTable.id, { onDelete: 'cascade' }),
     deliveryId: text('delivery_id').notNull(),
+    webhookId: bigint('webhook_id', { mode: 'number' }),
+    bodyHash: text('body_hash'),
     topic: text('topic').notNull(),
     payload: jsonb('payload').notNull(),
     status: text('status').notNull().default('pending'),
@@ -86,5 +91,9 @@ export const woocommerceWebhookEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('woocommerce_webhook_events_delivery_uq').on(t.storeId, t.deliveryId), index('woocommerce_webhook_events_status_idx').on(t.status)],
+  (t) => [
+    uniqueIndex('woocommerce_webhook_events_delivery_uq').on(t.storeId, t.deliveryId),
+    uniqueIndex('woocommerce_webhook_events_body_uq').on(t.storeId, t.bodyHash),
+    index('woocommerce_webhook_events_status_idx').on(t.status),
+  ],
 );

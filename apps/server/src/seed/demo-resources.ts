@@ -51,7 +51,8 @@ export async function seedResources(db: Db, companyId: string, secrets: Pick<Sec
     const links = linksOf(resource);
     const rows = [...resource.examples, ...(demoRecords[resource.key]?.() ?? [])].map((example, i) => {
       const { createdAt, updatedAt, ...fields } = example as Row;
-      const row: Row = { ...(resource.input.parse(fields) as Row), companyId, ...(createdAt ? { createdAt, updatedAt } : {}) };
+      // the fields as stored: a reference a create requires (requiredRefs) is set below, like the others
+      const row: Row = { ...(resource.stored.parse(fields) as Row), companyId, ...(createdAt ? { createdAt, updatedAt } : {}) };
       for (const f of resource.writeOnly) if (row[f] !== undefined) row[f] = secrets.seal(row[f]);
       for (const [field, keys] of links) {
         const targets = keys.flatMap((k) => ids.get(k) ?? []);

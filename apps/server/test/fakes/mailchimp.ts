@@ -43,6 +43,8 @@ export interface FakeMailchimp {
   maxInFlight: number;
   tooMany: number;
   requests: Array<{ method: string; path: string; status: number }>;
+  /** Requests that arrived, answered or not yet (one that waits out `latencyMs` counts at once). */
+  received: number;
   /** PUTs per e-mail (a resumed sync must not upsert a done contact again). */
   upserts: Map<string, number>;
   reset(): void;
@@ -67,8 +69,10 @@ export async function startFakeMailchimp(options: { latencyMs?: number; limit?: 
     maxInFlight: 0,
     tooMany: 0,
     requests: [],
+    received: 0,
     upserts: new Map(),
     reset() {
+      state.received = 0;
       state.maxInFlight = 0;
       state.tooMany = 0;
       state.requests = [];
@@ -153,6 +157,7 @@ export async function startFakeMailchimp(options: { latencyMs?: number; limit?: 
       const now = (perKey.get(key) ?? 0) + 1;
       perKey.set(key, now);
       state.inFlight++;
+      state.received++;
       state.maxInFlight = Math.max(state.maxInFlight, now);
       let answer: { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
       if (now > state.limit) {

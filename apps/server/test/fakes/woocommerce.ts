@@ -66,13 +66,26 @@ export async function startFakeWoo(options: FakeStoreOptions & { consumerKey?: s
   };
 }
 
-/** A webhook delivery as WooCommerce sends it: topic, delivery id and the body's signature. */
-export function wooDelivery(topic: string, resource: unknown, secret: string, deliveryId = randomUUID()) {
+/**
+ * The store's webhooks for Mostrador's address of a store, one per topic, as an owner makes them
+ * in WooCommerce → Ajustes → Avanzado → Webhooks: topic → its id (X-WC-Webhook-ID).
+ */
+export function wooWebhooks(store: FakeStore, storeId: string, secret: string, topics: string[]): Record<string, number> {
+  const url = `https://mostrador.example.pe/api/webhooks/woocommerce/${storeId}`;
+  return Object.fromEntries(topics.map((topic) => [topic, store.admin.webhook(topic, url, secret).id]));
+}
+
+/**
+ * A webhook delivery as WooCommerce sends it: topic, the webhook's id (X-WC-Webhook-ID), delivery
+ * id and the body's signature — which covers the body only, not the headers.
+ */
+export function wooDelivery(topic: string, resource: unknown, secret: string, webhookId: number, deliveryId = randomUUID()) {
   const body = JSON.stringify(resource);
   return {
     body,
     headers: {
       'content-type': 'application/json',
+      'x-wc-webhook-id': String(webhookId),
       'x-wc-webhook-topic': topic,
       'x-wc-webhook-resource': topic.split('.')[0],
       'x-wc-webhook-event': topic.split('.')[1],

@@ -30,7 +30,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('declaration of %s',
 
   it('has at least three valid examples with distinct unique values', () => {
     expect(r.examples.length).toBeGreaterThanOrEqual(3);
-    const parsed = r.examples.map((e) => r.input.parse(e) as Record<string, unknown>);
+    const parsed = r.examples.map((e) => r.stored.parse(e) as Record<string, unknown>);
     // a unique field the examples carry is distinct in each (agentes.userId is left out: users are not seeded by examples)
     for (const field of r.unique) {
       const given = parsed.map((p) => p[field]).filter((v) => v !== undefined);
@@ -40,7 +40,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('declaration of %s',
 
   it('describes records the server can serialise (no one-way transforms)', () => {
     for (const example of r.examples) {
-      const record = { _id: 'x', ...(r.input.parse(example) as object), createdAt: 'a', updatedAt: 'b' };
+      const record = { _id: 'x', ...(r.stored.parse(example) as object), createdAt: 'a', updatedAt: 'b' };
       expect(() => z.encode(r.entity, record as never)).not.toThrow();
     }
   });
@@ -63,7 +63,7 @@ describe.each(resourceList.map((r) => [r.key, r] as const))('declaration of %s',
   it('gives the generic suite usable examples: a required first searchable field, a distinctive needle, a collation-proof order', () => {
     const [searchField] = r.searchable;
     expect(isOptionalField(fields[searchField])).toBe(false);
-    const parsed = r.examples.map((e) => r.input.parse(e) as Record<string, unknown>);
+    const parsed = r.examples.map((e) => r.stored.parse(e) as Record<string, unknown>);
     const needle = parsed[2][searchField];
     expect(typeof needle).toBe('string');
     const head = (needle as string).slice(0, 6);

@@ -24,7 +24,8 @@ export const weekdayLabels: Record<Weekday, string> = {
  * it now. Not shown in the spec: a name, the group, the message, the days, the time and an
  * active flag (absent = active). Issue 13 (decision 0040): more groups beside the first
  * (`telegramGroupIds`, each another of the company's groups) and an optional image or document
- * by its public URL, sent with the message as its caption.
+ * by its public URL, sent with the message as its caption. The first group is required on create
+ * and cannot be cleared by an update (decision 0061); deleting the group clears it all the same.
  */
 export const telegramRoutines = defineResource({
   key: 'telegram-routines',
@@ -52,6 +53,8 @@ export const telegramRoutines = defineResource({
     active: zOptionalBoolean(),
   },
   refs: { telegramGroupId: 'telegram-groups', telegramGroupIds: 'telegram-groups' },
+  // a routine posts somewhere: without its group it was accepted, then failed at every execution (decision 0040)
+  requiredRefs: { telegramGroupId: 'Elige el grupo de Telegram en el que se publica la rutina' },
   defaultSort: { field: 'name', order: 'asc' },
   searchable: ['name', 'message'],
   sortable: ['name', 'time'],

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../lib/safe-equal.js';
 
 /** `sha256=<hex>`: the X-Hub-Signature-256 Meta sends with every webhook event. */
 export function signatureOf(rawBody: Buffer | string, appSecret: string): string {
@@ -14,5 +15,5 @@ export function isValidSignature(rawBody: Buffer, header: string | string[] | un
   if (typeof header !== 'string' || !/^sha256=[0-9a-f]{64}$/i.test(header)) return false;
   const expected = Buffer.from(signatureOf(rawBody, appSecret).slice(7), 'hex');
   const given = Buffer.from(header.slice(7), 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return safeEqual(given, expected);
 }

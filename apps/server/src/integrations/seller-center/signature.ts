@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../lib/safe-equal.js';
 
 /**
  * Seller Center's request signature (Falabella / Linio, decision 0035): every parameter of the
@@ -29,9 +30,7 @@ export function signedQuery(params: Record<string, string>, apiKey: string): str
 
 /** Whether a request's Signature is the one its parameters and `apiKey` give (constant time). */
 export function signatureMatches(params: Record<string, string>, apiKey: string): boolean {
-  const given = Buffer.from(String(params.Signature ?? ''), 'utf8');
-  const expected = Buffer.from(signatureOf(params, apiKey), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return safeEqual(String(params.Signature ?? ''), signatureOf(params, apiKey));
 }
 
 /** Seller Center's Timestamp: ISO 8601 with an explicit offset (`2015-07-01T11:11:11+00:00`). */

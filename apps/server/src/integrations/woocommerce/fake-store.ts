@@ -326,6 +326,10 @@ export function createFakeStore(options: FakeStoreOptions = {}) {
     }
     if (a === 'webhooks') {
       if (parts.length === 1 && method === 'GET') return page(webhooks, query);
+      if (isId(1) && parts.length === 2 && method === 'GET') {
+        const hook = webhooks.find((w) => w.id === n(1));
+        return hook ? { status: 200, headers: {}, body: { ...hook, secret: undefined } } : err(404, 'woocommerce_rest_webhook_invalid_id', 'Invalid ID.');
+      }
       if (parts.length === 1 && method === 'POST') {
         const body = req.body as { topic?: string; delivery_url?: string; secret?: string; name?: string };
         if (!body?.topic || !body.delivery_url) return err(400, 'rest_missing_callback_param', 'Missing parameter(s): topic, delivery_url');
@@ -379,6 +383,17 @@ export function createFakeStore(options: FakeStoreOptions = {}) {
     },
     /** Direct writes, as a shop manager in wp-admin would make them (no API request counted). */
     admin: {
+      /** A webhook made in WooCommerce → Ajustes → Avanzado → Webhooks (its deliveries carry its id as X-WC-Webhook-ID). */
+      webhook(topic: string, deliveryUrl: string, secret: string, status = 'active') {
+        const hook = { id: id(), topic, delivery_url: deliveryUrl, secret, status };
+        webhooks.push(hook);
+        return hook;
+      },
+      /** A product deleted in wp-admin: gone from the API (DELETE with force), its variations too. */
+      removeProduct(productId: number) {
+        products.delete(productId);
+        variations.delete(productId);
+      },
       product: (p: Partial<WooProduct>, existingId?: number) => saveProduct(p, existingId).body as WooProduct,
       variation: (productId: number, v: Partial<WooVariation>, existingId?: number) => saveVariation(productId, v, existingId).body as WooVariation,
       category: (c: Partial<WooCategory>) => saveCategory(c as Record<string, unknown>).body as WooCategory,

@@ -1,3 +1,4 @@
+import { safeEqual } from '../../lib/safe-equal.js';
 import type { FetchLike } from './client.js';
 import { createFakeStore, type FakeStore } from './fake-store.js';
 
@@ -196,7 +197,7 @@ export function sandboxFetch(companyId: string, url: string, country: string, ke
   const host = new URL(url).hostname;
   const id = `${companyId}:${host}`;
   let store = sandboxes.get(id);
-  if (!store || store.keys.key !== keys.consumerKey || store.keys.secret !== keys.consumerSecret) {
+  if (!store || !safeEqual(keys.consumerKey, store.keys.key) || !safeEqual(keys.consumerSecret, store.keys.secret)) {
     if (!/^ck_sandbox/.test(keys.consumerKey) || !/^cs_sandbox/.test(keys.consumerSecret)) {
       // a sandbox accepts only sandbox keys: anything else is answered as a real store would
       const refusing = createFakeStore({ consumerKey: 'ck_sandbox', consumerSecret: 'cs_sandbox' });

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../lib/safe-equal.js';
 
 /** `X-WC-Webhook-Signature`: base64 of the HMAC-SHA256 of the raw body with the webhook's secret. */
 export function wooSignatureOf(rawBody: Buffer | string, secret: string): string {
@@ -10,5 +11,5 @@ export function isValidWooSignature(rawBody: Buffer, header: string | string[] |
   if (typeof header !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(header)) return false;
   const expected = Buffer.from(wooSignatureOf(rawBody, secret), 'base64');
   const given = Buffer.from(header, 'base64');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return safeEqual(given, expected);
 }

@@ -29,7 +29,8 @@ export interface WooProduct {
   name: string;
   slug?: string;
   type?: 'simple' | 'variable' | 'grouped' | 'external';
-  status: 'publish' | 'draft' | 'private' | 'pending';
+  /** 'trash': deleted without force (WooCommerce keeps it, recoverable; its lists no longer show it). */
+  status: 'publish' | 'draft' | 'private' | 'pending' | 'trash';
   description?: string;
   sku: string;
   price?: string;

@@ -6,6 +6,7 @@ import {
   channelList,
   channelOut,
   metaChannelInput,
+  pageTestOut,
   whatsappChannelInput,
 } from '@mostrador/contract';
 import { and, asc, eq } from 'drizzle-orm';
@@ -14,7 +15,9 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { demoWebhookSecrets } from '../../config.js';
 import { channels } from '../../db/join-tables.js';
+import { pageTestMessages, testPageToken } from '../../integrations/meta/page-check.js';
 import { AppError } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 
 type Row = typeof channels.$inferSelect;
@@ -58,7 +61,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The callback URLs to paste in Meta and whether the server is set up for them (the verify token only when it is the known demo one). */
   function webhooks(): ChannelWebhooks {
     const { publicUrl, webhookVerifyToken, metaAppSecret, env } = app.settings;
-    const demo = env !== 'production' && webhookVerifyToken === demoWebhookSecrets.webhookVerifyToken;
+    const demo = env !== 'production' && safeEqual(webhookVerifyToken, demoWebhookSecrets.webhookVerifyToken);
     return {
       whatsappUrl: `${publicUrl}/api/webhooks/whatsapp`,
       metaUrl: `${publicUrl}/api/webhooks/meta`,
@@ -150,6 +153,24 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
         return (await list(tx, tenant)).filter((c) => c.kind !== 'whatsapp');
       });
       return { payload };
+    },
+  );
+
+  // «Probar conexión» of the Facebook page: its stored token asked to Graph (decision 0061)
+  app.post(
+    '/channels/meta/test',
+    { config: { permission: { module: 'integrations', action: 'read' } }, schema: { tags, response: { 200: pageTestOut } } },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const [page] = await db
+        .select()
+        .from(channels)
+        .where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, 'messenger')));
+      if (!page) throw new AppError('NOT_FOUND', 'La compañía no tiene una página de Facebook conectada: guarda primero su id y su token');
+      const name = page.name ?? page.providerId;
+      if (!page.accessToken) return { ok: false, problem: 'token' as const, msg: 'La página no tiene token de acceso: pega el token de la página y guárdalo' };
+      if (app.settings.sendProvider === 'sandbox') return { ok: true, msg: pageTestMessages.sandbox(name), page: { id: page.providerId, name } };
+      return testPageToken(app.settings.graphApiUrl, page.providerId, app.secrets.open<string>(page.accessToken));
     },
   );
 

@@ -1,5 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 
 /** Bytes of the HMAC kept in a link: 128 bits, plenty against forgery, short enough for a WhatsApp message. */
 const MAC_BYTES = 16;
@@ -38,7 +39,7 @@ export function createFrequencyLinkTokens(secret: string) {
       const raw = /^[A-Za-z0-9_-]{60,80}$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
       if (raw.length !== 36 + MAC_BYTES) throw new AppError('BAD_REQUEST', 'El enlace no es válido');
       const payload = raw.subarray(0, 36);
-      if (!timingSafeEqual(raw.subarray(36), mac(payload))) throw new AppError('BAD_REQUEST', 'El enlace no es válido');
+      if (!safeEqual(raw.subarray(36), mac(payload))) throw new AppError('BAD_REQUEST', 'El enlace no es válido');
       const expiresAt = new Date(payload.readUInt32BE(32) * 1000);
       if (expiresAt <= now) throw new AppError('BAD_REQUEST', 'El enlace venció: pide uno nuevo a la empresa');
       const cleanLeadId = payload.subarray(0, 16).toString('hex');

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { woocommerceLinks, woocommerceWebhookEvents } from '../../db/ecommerce-tables.js';
 import { ecommercesTable, ecommercesVariationsTable, woocommercesTable } from '../../db/resource-tables.js';
+import { type WooClient, WooError } from '../../integrations/woocommerce/client.js';
 import { isValidWooSignature } from '../../integrations/woocommerce/signature.js';
 import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/woocommerce/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -32,6 +33,50 @@ async function termMapsOf(db: Db, store: StoreCtx) {
   return maps;
 }
 
+/** The address a store's webhooks deliver to (the store's webhook says it; ours ends so). */
+export const wooWebhookPath = (storeId: string) => `/api/webhooks/woocommerce/${storeId}`;
+
+/** What the store says its webhooks are, for a few minutes (a burst of edits asks once). */
+const HOOK_TTL_MS = 5 * 60_000;
+const hooks = new Map<string, { topic: string | undefined; at: number }>();
+
+/**
+ * The topic of the store's webhook `webhookId` as the store's own API says it (GET /webhooks/{id},
+ * with the store's keys): only a webhook of that store, active, delivering to this store's address.
+ * X-WC-Webhook-Topic is not signed — the signature covers the body only — so it is never trusted:
+ * a captured product.updated body sent as product.deleted stays an update (decision 0061).
+ * Undefined when the store has no such webhook.
+ */
+async function registeredTopic(client: WooClient, store: StoreCtx, webhookId: number): Promise<string | undefined> {
+  const key = `${store.id}:${webhookId}`;
+  const cached = hooks.get(key);
+  if (cached && Date.now() - cached.at < HOOK_TTL_MS) return cached.topic;
+  let topic: string | undefined;
+  try {
+    const { data } = await client.get<{ topic?: unknown; status?: unknown; delivery_url?: unknown }>(`/webhooks/${webhookId}`);
+    const ours = typeof data?.delivery_url === 'string' && data.delivery_url.replace(/\/+$/, '').endsWith(wooWebhookPath(store.id));
+    topic = ours && data.status === 'active' && typeof data.topic === 'string' ? data.topic : undefined;
+  } catch (error) {
+    if (!(error instanceof WooError && error.kind === 'not-found')) throw error;
+  }
+  hooks.set(key, { topic, at: Date.now() });
+  return topic;
+}
+
+/** Whether the store no longer has the product: its API answers 404, or it is in the trash. */
+async function goneFromStore(client: WooClient, productId: number): Promise<boolean> {
+  try {
+    const { data } = await client.get<{ status?: unknown }>(`/products/${productId}`);
+    return data?.status === 'trash';
+  } catch (error) {
+    if (error instanceof WooError && error.kind === 'not-found') return true;
+    throw error;
+  }
+}
+
+/** A store answer that retrying will not change (keys, permissions, URL): the delivery fails with it. */
+const permanent = (error: unknown) => error instanceof WooError && !['network', 'rate-limited', 'server'].includes(error.kind);
+
 /** One stored delivery into our records, like a sync of that one item (the same hashes: a repeat writes nothing). */
 export async function processWooEvent(
   db: Db,
@@ -42,12 +87,34 @@ export async function processWooEvent(
   const [event] = await db.select().from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.id, id));
   if (event?.status !== 'pending') return;
   const store = await loadStore(db, secrets, event.companyId, event.storeId);
-  const [kind, action] = event.topic.split('.');
+  const client = clientFor(store);
   const payload = event.payload as { id?: number };
   const t: Tally = { done: 0, created: 0, updated: 0, unchanged: 0, storeWrites: 0, errors: [] };
+  const settle = (status: 'processed' | 'failed', lastError: string | null, topic = event.topic) =>
+    db
+      .update(woocommerceWebhookEvents)
+      .set({ status, lastError, topic, processedAt: new Date(), attempts: event.attempts + 1 })
+      .where(eq(woocommerceWebhookEvents.id, id));
   try {
+    // a delivery stored before 0049 has no webhook id: its topic as it came (its deletion is still confirmed below)
+    const registered = event.webhookId == null ? event.topic : await registeredTopic(client, store, event.webhookId);
+    if (!registered) {
+      await settle('failed', `La tienda no tiene el webhook ${event.webhookId} activo hacia esta dirección: la entrega no se procesó`);
+      return;
+    }
+    const topic = registered.replace('.restored', '.updated');
+    if (!topics.test(topic)) {
+      await settle('processed', `El webhook ${event.webhookId} es de «${registered.slice(0, 80)}», que Mostrador no procesa`, registered.slice(0, 80));
+      return;
+    }
+    const [kind, action] = topic.split('.');
     if (action === 'deleted') {
       if (kind === 'product' && typeof payload.id === 'number') {
+        // nothing is removed here unless the store says the product is gone (a 404 or the trash)
+        if (!(await goneFromStore(client, payload.id))) {
+          await settle('failed', `La tienda todavía tiene el producto ${payload.id}: no se borró nada`, topic);
+          return;
+        }
         await db.transaction(async (tx) => {
           const [link] = await tx
             .select()
@@ -63,7 +130,7 @@ export async function processWooEvent(
       }
     } else if (kind === 'product') {
       const product = payload as WooProduct;
-      const variations = await variationsOfPage(clientFor(store), [product]);
+      const variations = await variationsOfPage(client, [product]);
       const maps = await termMapsOf(db, store);
       await db.transaction(async (tx) => pullProducts(tx as unknown as Db, store, maps, [product], variations, t));
     } else if (kind === 'order') {
@@ -71,17 +138,13 @@ export async function processWooEvent(
     } else if (kind === 'customer') {
       await db.transaction(async (tx) => pullCustomers(tx as unknown as Db, store, [payload as WooCustomer], t));
     }
-    await db
-      .update(woocommerceWebhookEvents)
-      .set({
-        status: t.errors.length ? 'failed' : 'processed',
-        lastError: t.errors.length ? t.errors.map((e) => `${e.item}: ${e.msg}`).join('; ').slice(0, 2000) : null,
-        processedAt: new Date(),
-        attempts: event.attempts + 1,
-      })
-      .where(eq(woocommerceWebhookEvents.id, id));
+    await settle(t.errors.length ? 'failed' : 'processed', t.errors.length ? t.errors.map((e) => `${e.item}: ${e.msg}`).join('; ').slice(0, 2000) : null, topic);
     if (t.invoices?.length) await onInvoices?.(store.companyId);
   } catch (error) {
+    if (permanent(error)) {
+      await settle('failed', `No se pudo comprobar la entrega con la tienda: ${(error as WooError).msg}`);
+      return;
+    }
     const attempts = event.attempts + 1;
     await db
       .update(woocommerceWebhookEvents)
@@ -94,9 +157,12 @@ export async function processWooEvent(
 /**
  * POST /api/webhooks/woocommerce/{storeId}: the store's webhooks (product, order and customer
  * topics). No token: the store proves itself with `X-WC-Webhook-Signature`, base64 of the
- * HMAC-SHA256 of the raw body with the webhook secret kept (sealed) on the store. A delivery is
- * stored once per `X-WC-Webhook-Delivery-ID` (a repeat is answered 200 and changes nothing),
- * queued and answered at once. Encapsulated: its parser keeps the raw body only here.
+ * HMAC-SHA256 of the raw body with the webhook secret kept (sealed) on the store. The signature
+ * covers the body only, so nothing else is believed (decision 0061): a delivery is stored once per
+ * `X-WC-Webhook-Delivery-ID` and once per body (its SHA-256) — a repeat, or the same body under
+ * another delivery id, is answered 200 and changes nothing — with its `X-WC-Webhook-ID`, whose
+ * topic the queue asks the store for; queued and answered at once. Encapsulated: its parser keeps
+ * the raw body only here.
  */
 export async function woocommerceWebhookRoutes(app: FastifyInstance) {
   const { db } = app.database;
@@ -139,12 +205,18 @@ export async function woocommerceWebhookRoutes(app: FastifyInstance) {
       if (typeof payload !== 'object' || payload === null || typeof (payload as { id?: unknown }).id !== 'number') {
         throw new AppError('BAD_REQUEST', 'El webhook no trae el id del registro');
       }
+      const hook = request.headers['x-wc-webhook-id'];
+      if (typeof hook !== 'string' || !/^\d{1,15}$/.test(hook)) {
+        throw new AppError('BAD_REQUEST', 'Falta X-WC-Webhook-ID: la entrega no viene de un webhook de WooCommerce');
+      }
+      const bodyHash = createHash('sha256').update(raw).digest('hex');
       const header = request.headers['x-wc-webhook-delivery-id'];
-      const deliveryId = typeof header === 'string' && header ? header.slice(0, 200) : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+      const deliveryId = typeof header === 'string' && header ? header.slice(0, 200) : `sha256:${bodyHash}`;
+      // either unique index (delivery id, body) makes it a duplicate
       const inserted = await db
         .insert(woocommerceWebhookEvents)
-        .values({ companyId: store.companyId, storeId: store.id, deliveryId, topic: topic.replace('.restored', '.updated'), payload })
-        .onConflictDoNothing({ target: [woocommerceWebhookEvents.storeId, woocommerceWebhookEvents.deliveryId] })
+        .values({ companyId: store.companyId, storeId: store.id, deliveryId, webhookId: Number(hook), bodyHash, topic, payload })
+        .onConflictDoNothing()
         .returning({ id: woocommerceWebhookEvents.id });
       for (const { id } of inserted) {
         await app.jobs.send(WOO_WEBHOOK_QUEUE, { id }, { singletonKey: id }).catch((error: unknown) => request.log.error({ err: error, id }, 'no se pudo encolar el webhook'));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   GRAVITY_WEBHOOK_HEADER,
   type GravityFieldMap,
@@ -26,6 +26,7 @@ import { isGravitySandbox } from '../../integrations/gravity-forms/sandbox.js';
 import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { onWrite } from '../../resources/crud.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createWebhookProcessor, WEBHOOK_QUEUE } from '../webhooks/process.js';
@@ -71,8 +72,6 @@ export function suggestMap(form: GravityForm): GravityFieldMap {
 
 // a site's address written as an internal one is refused on save; what its name resolves to, on every call
 onWrite('gravity-forms', (form) => assertTargetUrl(form.siteUrl as string | undefined, 'siteUrl', { base: true }));
-
-const secretHash = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** What the site's answer tells the screen (or a 4xx naming the setting to fix). */
 function asAppError(error: unknown): never {
@@ -340,7 +339,7 @@ export async function gravityWebhookRoutes(app: FastifyInstance) {
       const header = request.headers.authorization;
       const given = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
       const secret = app.secrets.open<string>(state.webhookSecret);
-      if (!given || !timingSafeEqual(secretHash(given), secretHash(secret))) throw new AppError('TOKEN_INVALID', gravityMessages.badSecret);
+      if (!given || !safeEqual(given, secret)) throw new AppError('TOKEN_INVALID', gravityMessages.badSecret);
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const entry = entryOf(raw, request.headers['content-type']);
       if (!/^\d{1,9}$/.test(String(entry.id ?? ''))) throw new AppError('BAD_REQUEST', gravityMessages.noEntryId);

@@ -174,7 +174,9 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
   /**
    * Opens or updates the customer's lead, clean lead and WhatsApp chat (by the normalised phone)
    * and writes the order's summary in the thread as Mostrador's own note (kind system, it does
-   * not open WhatsApp's 24-hour window), through the same path as an inbound message.
+   * not open WhatsApp's 24-hour window), through the same path as an inbound message. The public
+   * catalogue asks no one to prove the phone is theirs, so the note is marked `unverified`: the
+   * thread says it came from the public catalogue with an unverified phone (decision 0061).
    */
   async function noteInChat(tx: Db, companyId: string, country: CountryCode, orderId: string, telefono: string, name: string, text: string) {
     const m: InboundMessage = {
@@ -185,7 +187,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
       timestamp: new Date().toISOString(),
       kind: 'system',
       text,
-      content: { system: { type: 'order', body: text } },
+      content: { system: { type: 'order', body: text, unverified: true } },
       internal: true,
     };
     const outcome = await inbound.message(tx, companyId, country, 'whatsapp', m);

@@ -86,12 +86,14 @@ export const messageHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // the template history as CSV: the list's search and filters, every row, newest first, in batches
+  // the template history as CSV: the list's search and filters, every row, newest first, in batches.
+  // A file of every recipient's phone is a leads export (decision 0061): the same permission as
+  // GET /leads/export (leads · export, which agents do not have), not the list's messaging · list
   const templateLogs = repositoryOf(resources['template-messages-logs'], app.secrets);
   const exportQuery = (resources['template-messages-logs'].listQuery as unknown as z.ZodObject).omit({ page: true, limit: true, sort: true, order: true, fields: true, cursor: true }).strict();
   app.get(
     '/template-messages-logs/export',
-    { config: may('list'), schema: { tags: ['template-messages-logs'], querystring: exportQuery } },
+    { config: { permission: { module: 'leads', action: 'export' } }, schema: { tags: ['template-messages-logs'], querystring: exportQuery } },
     async (request, reply) => {
       const tenant = tenantOf(request);
       const where = templateLogs.whereOf(tenant, request.query as Record<string, unknown>);

@@ -5,6 +5,7 @@ import { metaEvents, type ProviderEvent, whatsappEvents } from '../../integratio
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { isValidSignature } from '../../integrations/meta/signature.js';
 import { AppError, errorBody } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/safe-equal.js';
 import { contactLeadRoutes } from './contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
 import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
@@ -95,7 +96,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   const handshake = async (request: FastifyRequest<{ Querystring: z.infer<typeof handshakeQuery> }>, reply: FastifyReply) => {
     if (!webhookVerifyToken) return unconfigured(request, reply);
     const q = request.query;
-    if (q['hub.mode'] !== 'subscribe' || q['hub.verify_token'] !== webhookVerifyToken || !q['hub.challenge']) {
+    if (q['hub.mode'] !== 'subscribe' || !safeEqual(q['hub.verify_token'], webhookVerifyToken) || !q['hub.challenge']) {
       const lang = pickLang(request.headers['accept-language']);
       return reply.status(403).send(errorBody('FORBIDDEN', lang, 'El token de verificación del webhook no coincide'));
     }

@@ -15,7 +15,9 @@ import { type FieldErrors, serverFieldErrors, validateBody } from './validation'
 /** The fields a screen's form shows, in its order, for create or edit. */
 export function formSpecsOf(config: ScreenConfig, mode: FormMode): FieldSpec[] {
   const { resource } = config;
-  const all = fieldSpecsOf(resource.fields, { refs: resource.refs, writeOnly: resource.writeOnly });
+  // the create body's fields: a required reference (requiredRefs) is required here though stored nullable
+  const createFields = (resource.input as unknown as { shape?: typeof resource.fields }).shape ?? resource.fields;
+  const all = fieldSpecsOf(createFields, { refs: resource.refs, writeOnly: resource.writeOnly });
   const order = (config.form as readonly string[] | undefined) ?? all.map((s) => s.name);
   const byName = new Map(all.map((s) => [s.name, s]));
   return order

@@ -167,4 +167,35 @@ describe('WhatsappPage', () => {
     expect(screen.queryByRole('button', { name: 'Desconectar' })).toBeNull();
     expect(within(form).queryByRole('button', { name: 'Reemplazar token' })).toBeNull();
   });
+
+  it('«Probar conexión» asks Graph for the stored page token and says what to fix, part by part', async () => {
+    const user = userEvent.setup();
+    const answers = [
+      { ok: true, msg: 'Conexión correcta con la página «Bodega Lucho»: el token es suyo y puede leer y responder sus mensajes', page: { id: '201000000000001', name: 'Bodega Lucho' } },
+      { ok: false, problem: 'token', msg: 'El token de la página venció: genera uno nuevo en Meta (Business Suite › Configuración › Usuarios del sistema) y guárdalo aquí (código 190/463)' },
+    ];
+    const { calls } = serve([whatsapp, messenger], { answer: (call) => (call.method === 'POST' && call.path === '/channels/meta/test' ? { status: 200, body: answers.shift() } : undefined) });
+    renderApp(<WhatsappPage />, { route: '/whatsapp' });
+    await screen.findByRole('form', { name: 'Messenger e Instagram' });
+    await user.click(screen.getByRole('button', { name: 'Probar conexión' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Probar conexión · Bodega Lucho' });
+    expect((await within(dialog).findByTestId('page-test-result')).textContent).toContain('Conexión correcta con la página «Bodega Lucho»');
+    expect(within(dialog).getByText('Es el token de «Bodega Lucho»')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/channels/meta/test')).toHaveLength(1);
+
+    await user.click(within(dialog).getAllByRole('button', { name: 'Cerrar' })[0]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Probar conexión' }));
+    const again = await screen.findByRole('dialog');
+    expect((await within(again).findByTestId('page-test-result')).textContent).toContain('El token de la página venció');
+    expect(within(again).getByText('Venció o no es válido')).toBeTruthy();
+    expect(within(again).getByText('Pega el token correcto en «Token de acceso», guarda y vuelve a probar.')).toBeTruthy();
+  });
+
+  it('offers no «Probar conexión» before the page has a token', async () => {
+    serve([whatsapp]);
+    renderApp(<WhatsappPage />, { route: '/whatsapp' });
+    await screen.findByRole('form', { name: 'Messenger e Instagram' });
+    expect(screen.queryByRole('button', { name: 'Probar conexión' })).toBeNull();
+  });
 });

@@ -4,12 +4,14 @@ import {
   type ChannelWebhooks,
   type MetaChannelInput,
   metaChannelInput,
+  type PageTestOut,
   normalisePhone,
   type WhatsappChannelInput,
   whatsappChannelInput,
 } from '@mostrador/contract';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import LinkOff from '@mui/icons-material/LinkOff';
+import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -31,6 +33,7 @@ import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
 import { serverFieldErrors, validateBody } from '../../components/crud/validation';
 import { ChannelIcon } from '../../components/ui/channel-icon';
+import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
@@ -213,11 +216,26 @@ function WhatsappCard({ channels, canSave, canDisconnect, onDisconnect, onSaved 
   );
 }
 
+/** Each part of the page's settings after a test: the token, whose page it is, its permissions. */
+export function pageChecksOf(result: PageTestOut): ConnectionCheck[] {
+  const p = result.ok ? undefined : (result.problem ?? 'facebook');
+  const token: ConnectionCheck['state'] = p === 'token' ? 'bad' : p === 'network' || p === 'facebook' ? 'unknown' : 'ok';
+  const page: ConnectionCheck['state'] = p === 'page' ? 'bad' : p === 'token' || p === 'network' || p === 'facebook' ? 'unknown' : 'ok';
+  const permissions: ConnectionCheck['state'] = p === 'permissions' ? 'bad' : p ? 'unknown' : 'ok';
+  return [
+    { label: 'Token de acceso', state: token, detail: token === 'ok' ? 'Facebook lo acepta' : token === 'bad' ? 'Venció o no es válido' : 'Sin probar' },
+    { label: 'Página', state: page, detail: page === 'ok' ? `Es el token de «${result.page?.name ?? ''}»` : page === 'bad' ? 'El token es de otra página o de un usuario' : 'Sin probar' },
+    { label: 'Permisos', state: permissions, detail: permissions === 'ok' ? 'Puede leer y responder los mensajes' : permissions === 'bad' ? 'Le faltan pages_messaging y pages_manage_metadata' : 'Sin probar' },
+  ];
+}
+
 function MetaCard({ channels, canSave, canDisconnect, onDisconnect, onSaved }: CardProps) {
   const formId = useId();
   const page = channels.find((c) => c.kind === 'messenger');
   const instagram = channels.find((c) => c.kind === 'instagram');
   const [replacing, setReplacing] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const { can } = usePermissions();
   const form = useChannelForm(
     metaChannelInput,
     { pageId: page?.providerId ?? '', pageName: page?.name ?? '', instagramAccountId: instagram?.providerId ?? '', accessToken: '' },
@@ -257,21 +275,40 @@ function MetaCard({ channels, canSave, canDisconnect, onDisconnect, onSaved }: C
           formId={formId}
           pending={form.pending}
           canSave={canSave}
+          onTest={page?.accessTokenSet && can('integrations', 'read') ? () => setTesting(true) : undefined}
           onDisconnect={
             kinds.length && canDisconnect
               ? () => onDisconnect(kinds, '¿Desconectar la página y su cuenta de Instagram? Mostrador dejará de recibir y enviar sus mensajes.')
               : undefined
           }
         />
+        {page && (
+          <ConnectionTestDialog
+            name={page.name ?? page.providerId}
+            open={testing}
+            onClose={() => setTesting(false)}
+            run={channelsApi.testMeta}
+            pendingText="Probando el token de la página con Facebook…"
+            testId="page-test-result"
+            checksOf={pageChecksOf}
+          >
+            {(result) => !result.ok && result.problem !== 'network' && result.problem !== 'facebook' && <Typography variant="body2">Pega el token correcto en «Token de acceso», guarda y vuelve a probar.</Typography>}
+          </ConnectionTestDialog>
+        )}
       </CardContent>
     </Card>
   );
 }
 
-function Actions({ formId, pending, canSave, onDisconnect }: { formId: string; pending: boolean; canSave: boolean; onDisconnect?: () => void }) {
-  if (!canSave && !onDisconnect) return null;
+function Actions({ formId, pending, canSave, onTest, onDisconnect }: { formId: string; pending: boolean; canSave: boolean; onTest?: () => void; onDisconnect?: () => void }) {
+  if (!canSave && !onDisconnect && !onTest) return null;
   return (
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 3, flexWrap: 'wrap' }}>
+      {onTest && (
+        <Button startIcon={<NetworkCheck />} onClick={onTest}>
+          Probar conexión
+        </Button>
+      )}
       {onDisconnect && (
         <Button color="error" startIcon={<LinkOff />} onClick={onDisconnect}>
           Desconectar

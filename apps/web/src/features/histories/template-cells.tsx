@@ -14,6 +14,7 @@ import type { ListFilters, ResourceRecord } from '../../components/crud/types';
 import { ApiError } from '../../lib/api-client';
 import { showErrors, showSuccess } from '../../lib/feedback';
 import { downloadFile, saveBlob } from '../../lib/file-transfer';
+import { usePermissions } from '../../lib/permissions';
 
 /** The template history's cells (resources/template-messages-logs.ts). */
 const statusColors: Record<TemplateDeliveryStatus, 'default' | 'primary' | 'success' | 'error'> = {
@@ -81,8 +82,13 @@ export function ChatLink({ row }: { row: ResourceRecord }) {
   );
 }
 
-/** «Exportar CSV»: what the list shows (its search and filters), every row, streamed by the server. */
+/**
+ * «Exportar CSV»: what the list shows (its search and filters), every row, streamed by the server.
+ * Every recipient's phone in a file is a leads export: only for a role with leads · export, as the
+ * server requires (decision 0061).
+ */
 export function TemplateLogCsvButton({ query }: { query: ListFilters }) {
+  const permissions = usePermissions();
   const [exporting, setExporting] = useState(false);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -100,6 +106,7 @@ export function TemplateLogCsvButton({ query }: { query: ListFilters }) {
       setExporting(false);
     }
   };
+  if (!permissions.can('leads', 'export')) return null;
   return (
     <Button
       variant="outlined"

@@ -29,9 +29,9 @@ const rows = [
   row(3, { status: 'pending', templateName: 'seguimiento_cotizacion', source: 'massive', sendName: 'Promo fin de mes', chatId: undefined }),
 ];
 
-function serve(list = rows) {
+function serve(list = rows, permissions: Record<string, string[]> = { messaging: ['list', 'read'], leads: ['export'] }) {
   return fakeApi((call: FakeCall) => {
-    if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: { messaging: ['list', 'read'] } } };
+    if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions } };
     if (call.method === 'GET' && call.path === '/whatsapp-templates') return { status: 200, body: { ...pageOf([{ _id: id(90), name: 'promo_fin_de_mes' }, { _id: id(91), name: 'seguimiento_cotizacion' }]), line: {} } };
     if (call.method === 'GET' && call.path === '/template-messages-logs') {
       const status = call.query.get('status');
@@ -102,6 +102,13 @@ describe('/marketing/historial-plantillas', () => {
     expect(exported?.get('status')).toBe('failed');
     expect(exported?.get('templateName')).toBe('promo_fin_de_mes');
     expect(exported?.get('to')).toBe(new Date(2026, 11, 1).toISOString());
+  });
+
+  it('offers no «Exportar CSV» to a role without leads · export (an agent): the server refuses it too', async () => {
+    serve(rows, { messaging: ['list', 'read'], leads: ['list', 'read'] });
+    render();
+    expect(await screen.findByText('Persona 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Exportar CSV' })).toBeNull();
   });
 
   it('reads well when empty, and when nothing matches', async () => {

@@ -3,8 +3,10 @@ import BrokenImageOutlinedIcon from '@mui/icons-material/BrokenImageOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import Button from '@mui/material/Button';
@@ -228,6 +230,9 @@ export function MessageContent({ message }: { message: ChatMessage }) {
   const reactionTo = message.kind === 'reaction' ? content?.reactionTo : undefined;
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 0.75, minWidth: 0 }}>
+      {content?.system?.unverified && (
+        <Chip size="small" color="warning" variant="outlined" icon={<ReportProblemOutlined />} label={kindTexts.unverifiedOrder} sx={{ justifySelf: 'start' }} data-testid="unverified-note" />
+      )}
       {content?.forwarded && (
         <Typography variant="caption" color="text.secondary" sx={{ fontStyle: 'italic' }}>
           {kindTexts.forwarded}

@@ -37,6 +37,17 @@ describe('MessageBubble: the kinds customers send', () => {
     expect(JSON.parse(String(init.body))).toEqual({ index: 0 });
   });
 
+  it('a public catalogue order says so above its note: anyone may type that phone', () => {
+    const note = (unverified?: boolean) =>
+      message({ kind: 'system', text: '🛒 Nuevo pedido P-ABC234 desde el catálogo digital', content: { system: { type: 'order', body: '…', ...(unverified ? { unverified } : {}) } } });
+    const first = renderApp(<MessageBubble message={note(true)} />);
+    expect(screen.getByTestId('unverified-note').textContent).toBe('Pedido del catálogo público · teléfono no verificado');
+    expect(screen.getByText('🛒 Nuevo pedido P-ABC234 desde el catálogo digital')).toBeTruthy();
+    first.unmount();
+    renderApp(<MessageBubble message={note()} />);
+    expect(screen.queryByTestId('unverified-note')).toBeNull();
+  });
+
   it('an order as a table of lines with its total', () => {
     renderApp(
       <MessageBubble
