@@ -18,31 +18,38 @@ export interface TestApp extends Booted {
 }
 
 /**
- * A fresh product on a fresh database: in-memory PGlite, or a new PostgreSQL database created
- * beside TEST_DATABASE_URL and dropped afterwards. Migrated and seeded with the demo tenant.
+ * On PostgreSQL (TEST_DATABASE_URL), a new database beside it, copied from the suite's migrated
+ * and seeded template (test/template.ts), and what drops it; on PGlite, no URL and nothing to drop.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  // the suite's migrated and seeded template (test/template.ts): copied, not built again
+  if (!adminUrl) return { drop: async () => {} };
   const template = inject('dbTemplate');
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (adminUrl) {
-    const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(template?.kind === 'postgres' ? `create database ${name} template ${template.name}` : `create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
+  const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(template?.kind === 'postgres' ? `create database ${name} template ${template.name}` : `create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
-    };
-  }
+    },
+  };
+}
+
+/**
+ * A fresh product on a fresh database: in-memory PGlite, or a new PostgreSQL database created
+ * beside TEST_DATABASE_URL and dropped afterwards. Migrated and seeded with the demo tenant.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const template = inject('dbTemplate');
+  const { databaseUrl, drop: dropDatabase } = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-test-'));
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const loadFrom = !databaseUrl && template?.kind === 'pglite' ? template.file : undefined;
