@@ -6,6 +6,20 @@ import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 
+/**
+ * Reads until `ok` holds — work a job or a fake finishes later — and answers the value; after
+ * `ms` fails naming `what` and the last value read.
+ */
+export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000, what = 'la espera'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${what} (${JSON.stringify(value)?.slice(0, 2000)})`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 /** A TCP port nobody listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,6 +107,8 @@ export function startProduct({ cwd, env = {}, port, args = ['start'] }: { cwd: s
     base,
     exited,
     output: () => output,
+    /** How many requests to `url` the server has logged as arriving (its log at LOG_LEVEL info). */
+    received: (url: string) => output.split('\n').filter((l) => l.includes(`"url":"${url}"`) && l.includes('"msg":"incoming request"')).length,
     async ready(timeoutMs = 180_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       let ended = false;

@@ -115,16 +115,4 @@ export async function inviteToken(t: TestApp, expiresInMinutes = 60): Promise<st
   return secret;
 }
 
-/**
- * Reads until `ok` holds — work a job or a fake finishes later — and answers the value; after
- * `ms` fails naming `what` and the last value read.
- */
-export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000, what = 'la espera'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${what} (${JSON.stringify(value)?.slice(0, 2000)})`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+export { until } from '../../../scripts/product-process.js';
