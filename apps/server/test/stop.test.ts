@@ -46,8 +46,7 @@ describe('stopping npm start', () => {
     const stream = await openStream(product.base, '/api/events', { authorization: `Bearer ${signed.token}`, 'x-company-id': signed.user.companyId });
     // a sign-in whose body is still arriving when the signal comes
     const inFlight = requestInTwoParts(product.base, '/api/login', demo.admin);
-    const logins = () => product.output().match(/"url":"\/api\/login"[^}]*\},"msg":"incoming request"/g)?.length ?? 0;
-    await until(async () => logins(), (n) => n === 2, 20_000, 'que el servidor reciba la solicitud');
+    await until(async () => product.received('/api/login'), (n) => n === 2, 20_000, 'que el servidor reciba la solicitud');
 
     const stopping = product.stop('SIGTERM');
     // the server stops taking connections: then the rest of the body goes
