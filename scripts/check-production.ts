@@ -9,8 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { freePort, listening, requestInTwoParts, startProduct, until } from './product-process.js';
+import { createDatabase, freePort, listening, requestInTwoParts, startProduct, until } from './product-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -61,12 +60,7 @@ const du = spawnSync('du', ['-sm', tree], { encoding: 'utf8' }).stdout.split('\t
 const modules = spawnSync('du', ['-sm', path.join(tree, 'node_modules')], { encoding: 'utf8' }).stdout.split('\t')[0];
 console.log(`árbol de producción: ${du} MB (node_modules ${modules} MB)`);
 
-const database = `mostrador_prodcheck_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${database}`);
-const url = new URL(adminUrl);
-url.pathname = `/${database}`;
+const database = await createDatabase(adminUrl, 'mostrador_prodcheck');
 
 try {
   const port = await freePort();
@@ -75,7 +69,7 @@ try {
     cwd: tree,
     port,
     args: command.slice(1),
-    env: { NODE_ENV: 'production', DATABASE_URL: url.toString(), JWT_SECRET: randomBytes(32).toString('hex'), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: { NODE_ENV: 'production', DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), PUBLIC_URL: `http://127.0.0.1:${port}` },
   });
   await product.ready(90_000);
   console.log(`arranque en producción (migraciones de una base nueva incluidas) hasta /api/health 200: ${seconds(step)}`);
@@ -101,8 +95,7 @@ try {
   }
   console.log(`SIGTERM: servidor drenado en ${stopped.serverDrainMs} ms, npm terminó a los ${stopped.drainMs} ms, sin procesos restantes`);
 } finally {
-  await admin.query(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database.drop();
   rmSync(tree, { recursive: true, force: true });
 }
 console.log(`check-production: bien (${seconds(started)})`);

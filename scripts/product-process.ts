@@ -1,10 +1,12 @@
-// The product run as an operator runs it: `npm start` as a child process on a port of its own,
-// stopped with a signal. Shared by the server test of stopping (apps/server/test/stop.test.ts)
+// The product run as an operator runs it: `npm start` as a child process on a port of its own
+// (and a database of its own), stopped with a signal. Shared by the server test of stopping (apps/server/test/stop.test.ts)
 // and the production check CI runs (scripts/check-production.ts).
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
+import pg from 'pg';
 
 /**
  * Reads until `ok` holds — work a job or a fake finishes later — and answers the value; after
@@ -18,6 +20,27 @@ export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms
     if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${what} (${JSON.stringify(value)?.slice(0, 2000)})`);
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/** A new PostgreSQL database beside `adminUrl` (a copy of `template` when given): its name, URL and what drops it. */
+export async function createDatabase(adminUrl: string, prefix: string, template?: string) {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
 }
 
 /** A TCP port nobody listens on right now. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,9 @@ import { inject } from 'vitest';
 import { type Booted, boot } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { inviteStatement } from '../src/modules/corporations/invites.js';
+import { createDatabase } from '../../../scripts/product-process.js';
+
+export { until } from '../../../scripts/product-process.js';
 
 export const JWT_SECRET = 'test-secret-test-secret-test-secret-test-secret';
 
@@ -25,22 +27,8 @@ export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return { drop: async () => {} };
   const template = inject('dbTemplate');
-  const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(template?.kind === 'postgres' ? `create database ${name} template ${template.name}` : `create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    databaseUrl: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  const { url, drop } = await createDatabase(adminUrl, 'mostrador_test', template?.kind === 'postgres' ? template.name : undefined);
+  return { databaseUrl: url, drop };
 }
 
 /**
@@ -115,4 +103,3 @@ export async function inviteToken(t: TestApp, expiresInMinutes = 60): Promise<st
   return secret;
 }
 
-export { until } from '../../../scripts/product-process.js';
