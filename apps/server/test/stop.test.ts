@@ -17,7 +17,15 @@ function fakeWebDist(): string {
 
 describe('stopping npm start', () => {
   const drops: Array<() => Promise<void>> = [];
+  const started: Array<ReturnType<typeof startProduct>> = [];
+  const start = (options: Parameters<typeof startProduct>[0]) => {
+    const product = startProduct(options);
+    started.push(product);
+    return product;
+  };
   afterAll(async () => {
+    // a test that failed midway leaves no server behind
+    for (const product of started) if (product.child.exitCode === null) product.child.kill('SIGKILL');
     for (const drop of drops) await drop();
   });
 
@@ -26,7 +34,7 @@ describe('stopping npm start', () => {
     const { databaseUrl, drop } = await createTestDatabase();
     drops.push(drop);
     const port = await freePort();
-    const product = startProduct({
+    const product = start({
       cwd: repoRoot,
       port,
       env: {
@@ -67,7 +75,7 @@ describe('stopping npm start', () => {
 
   it('in production never builds the front end: without its build it says so in Spanish and exits 1', async () => {
     const emptyDist = mkdtempSync(path.join(tmpdir(), 'mostrador-noweb-'));
-    const product = startProduct({
+    const product = start({
       cwd: repoRoot,
       port: await freePort(),
       env: { NODE_ENV: 'production', JWT_SECRET, WEB_DIST: emptyDist, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mostrador-prod-')) },
