@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, listening, openStream, requestInTwoParts, startProduct } from '../../../scripts/product-process.js';
+import { descendantsOf, freePort, listening, openStream, requestInTwoParts, startProduct } from '../../../scripts/product-process.js';
 import { repoRoot } from '../src/config.js';
 import { createTestDatabase, demo, JWT_SECRET, until } from './helpers.js';
 
@@ -25,7 +25,10 @@ describe('stopping npm start', () => {
   };
   afterAll(async () => {
     // a test that failed midway leaves no server behind
-    for (const product of started) if (product.child.exitCode === null) product.child.kill('SIGKILL');
+    for (const { child } of started) {
+      if (child.exitCode !== null || !child.pid) continue;
+      for (const pid of [...descendantsOf(child.pid), child.pid]) process.kill(pid, 'SIGKILL');
+    }
     for (const drop of drops) await drop();
   });
 
