@@ -1,23 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { webProject } from './apps/web/vitest.config.ts';
 
-// Vitest 5's reporter calls Map.groupBy (Node 21+); Node 20 lacks it, so failures would
-// crash the report instead of printing. A faithful polyfill keeps failures readable.
-const MapWithGroupBy = Map as unknown as { groupBy?: unknown };
-if (typeof MapWithGroupBy.groupBy !== 'function') {
-  MapWithGroupBy.groupBy = <T, K>(items: Iterable<T>, key: (item: T, index: number) => K) => {
-    const groups = new Map<K, T[]>();
-    let i = 0;
-    for (const item of items) {
-      const k = key(item, i++);
-      const list = groups.get(k);
-      if (list) list.push(item);
-      else groups.set(k, [item]);
-    }
-    return groups;
-  };
-}
-
 export default defineConfig({
   test: {
     // Vitest resolves one worker on a 2-core machine; the suite waits on PGlite's worker

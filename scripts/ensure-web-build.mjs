@@ -1,8 +1,13 @@
 // `npm start` builds the SPA when its build is missing or older than its sources, so a
 // fresh clone needs no separate build step and a pulled change is never served stale.
+// Never in production (NODE_ENV=production): the build is made at build time (`npm run build`),
+// the dev tooling it needs is not installed there (`npm ci --omit=dev`) and the server refuses
+// to start without it; nor when WEB_DIST points at a build of the operator's own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+
+if (process.env.NODE_ENV === 'production' || process.env.WEB_DIST) process.exit(0);
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = path.join(root, 'apps/web/dist/index.html');

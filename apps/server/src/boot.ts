@@ -36,9 +36,20 @@ export async function boot(
       database,
       seeded,
       async close() {
+        // HTTP first: no new requests, the running ones finish (they may still queue jobs) and
+        // the open event streams end; then the jobs running here finish or are handed back
+        // (jobs/queue.ts), and the database closes last (the embedded one flushes to DATA_DIR)
+        // Fastify closes the idle keep-alive connections once, as the stop begins; one whose
+        // request was still running stays open after its answer until the client drops it (72 s
+        // on the server's side), so each is closed as it falls idle
+        const reap = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(reap);
+        }
         await app.jobs.stop();
         await app.realtime.stop();
-        await app.close();
         await database.close();
       },
     };
@@ -46,4 +57,43 @@ export async function boot(
     await database.close().catch(() => {});
     throw error;
   }
+}
+
+/** How long a stop may drain before the process exits anyway (jobs get JOBS_DRAIN_MS of it). */
+export const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+/**
+ * SIGTERM (docker stop, systemd, an orchestrator) or SIGINT (Ctrl-C) to the server or the worker:
+ * close as above and exit 0. A second signal, or a drain longer than SHUTDOWN_TIMEOUT_MS, exits
+ * at once with 1. `npm start` and `npm run worker` exec their node, so npm forwards the signal
+ * to this process and nothing outlives it (decision 0065).
+ */
+export function closeOnSignals(booted: Booted, timeoutMs = SHUTDOWN_TIMEOUT_MS): void {
+  const log = booted.app.log;
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      log.warn({ signal }, 'segunda señal: se sale sin esperar lo que sigue en curso');
+      process.exit(1);
+    }
+    closing = true;
+    const started = performance.now();
+    log.info({ signal }, 'deteniendo: no se aceptan solicitudes nuevas; terminan las que están en curso y los trabajos');
+    setTimeout(() => {
+      log.error({ timeoutMs }, 'la detención tardó demasiado: se sale sin esperar lo que sigue en curso');
+      process.exit(1);
+    }, timeoutMs).unref();
+    booted.close().then(
+      () => {
+        log.info({ drainMs: Math.round(performance.now() - started) }, 'detenido');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'error al detener');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

@@ -1,8 +1,18 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { boot, closeOnSignals } from './boot.js';
 import { loadConfig } from './config.js';
-import { boot } from './boot.js';
 import { DEMO_PASSWORD, demoLogins } from './seed/demo.js';
 
 const config = loadConfig();
+// production never builds (`npm run build` does, at build time): a missing SPA is a failed deploy, said before migrating
+const missing = ['index.html', 'shop.html'].filter((f) => !existsSync(path.join(config.webDist, f)));
+if (config.env === 'production' && missing.length) {
+  console.error(
+    `Falta el build del front end (${missing.join(', ')} en ${config.webDist}): ejecuta "npm run build" antes de arrancar en producción, o indica con WEB_DIST dónde está.`,
+  );
+  process.exit(1);
+}
 const booted = await boot({ config });
 const { app, database } = booted;
 
@@ -24,12 +34,4 @@ if (config.seed) {
 }
 console.log(`${lines.join('\n')}\n`);
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (closing) return;
-    closing = true;
-    await booted.close().catch((e) => console.error(e));
-    process.exit(0);
-  });
-}
+closeOnSignals(booted);

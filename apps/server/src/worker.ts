@@ -1,5 +1,5 @@
 import { loadConfig } from './config.js';
-import { boot } from './boot.js';
+import { boot, closeOnSignals } from './boot.js';
 
 /** `npm run worker`: processes jobs only, against the shared PostgreSQL (no HTTP port). */
 const config = loadConfig();
@@ -9,9 +9,4 @@ if (!config.databaseUrl) {
 }
 const booted = await boot({ config, work: true });
 booted.app.log.info('worker de trabajos en marcha');
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    await booted.close();
-    process.exit(0);
-  });
-}
+closeOnSignals(booted);

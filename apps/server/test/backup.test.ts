@@ -8,7 +8,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { type Booted, boot } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
-import { createTestDatabase, demo, JWT_SECRET, login, type TestApp } from './helpers.js';
+import { createDatabase } from '../../../scripts/product-process.js';
+import { demo, JWT_SECRET, login, type TestApp } from './helpers.js';
 
 /**
  * Backups as docs/OPERATIONS.md («Respaldos y restauración», decision 0066) writes them, tried:
@@ -30,7 +31,7 @@ describe('backup and restore', () => {
     let restored: Booted | undefined;
     try {
       // the product as it runs: PostgreSQL, or the embedded database in a DATA_DIR on disk
-      const source = adminUrl ? await createTestDatabase(adminUrl, template?.kind === 'postgres' ? template.name : undefined) : undefined;
+      const source = adminUrl ? await createDatabase(adminUrl, 'mostrador_backup', template?.kind === 'postgres' ? template.name : undefined) : undefined;
       if (source) cleanup.push(source.drop);
       const original = await boot({
         config,
@@ -63,7 +64,7 @@ describe('backup and restore', () => {
         execFileSync('pg_dump', ['-Fc', '--no-owner', '--exclude-table-data=worker_heartbeats', '-d', source.url, '-f', dump]);
         await original.close();
         // …restored into an empty database, and the Drive files copied beside it
-        const target = await createTestDatabase(adminUrl);
+        const target = await createDatabase(adminUrl, 'mostrador_restored');
         cleanup.push(target.drop);
         execFileSync('pg_restore', ['--no-owner', '--exit-on-error', '-d', target.url, dump]);
         cpSync(path.join(dataDir, 'drive'), path.join(restoredDir, 'drive'), { recursive: true });

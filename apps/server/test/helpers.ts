@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoginResponse } from '@mostrador/contract';
-import pg from 'pg';
+import type pg from 'pg';
 import { inject } from 'vitest';
 import { type Booted, boot } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { inviteStatement } from '../src/modules/corporations/invites.js';
+import { createDatabase } from '../../../scripts/product-process.js';
+
+export { until } from '../../../scripts/product-process.js';
 
 export const JWT_SECRET = 'test-secret-test-secret-test-secret-test-secret';
 
@@ -18,20 +20,24 @@ export interface TestApp extends Booted {
 }
 
 /**
+ * On PostgreSQL (TEST_DATABASE_URL), a new database beside it, copied from the suite's migrated
+ * and seeded template (test/template.ts), and what drops it; on PGlite, no URL and nothing to drop.
+ */
+export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return { drop: async () => {} };
+  const template = inject('dbTemplate');
+  const { url, drop } = await createDatabase(adminUrl, 'mostrador_test', template?.kind === 'postgres' ? template.name : undefined);
+  return { databaseUrl: url, drop };
+}
+
+/**
  * A fresh product on a fresh database: in-memory PGlite, or a new PostgreSQL database created
  * beside TEST_DATABASE_URL and dropped afterwards. Migrated and seeded with the demo tenant.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  // the suite's migrated and seeded template (test/template.ts): copied, not built again
   const template = inject('dbTemplate');
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (adminUrl) {
-    const created = await createTestDatabase(adminUrl, template?.kind === 'postgres' ? template.name : undefined);
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
-  }
+  const { databaseUrl, drop: dropDatabase } = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mostrador-test-'));
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const loadFrom = !databaseUrl && template?.kind === 'pglite' ? template.file : undefined;
@@ -46,26 +52,6 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await booted.close();
       await dropDatabase();
-    },
-  };
-}
-
-/** A new database on the server of TEST_DATABASE_URL: a copy of `template` when named, else empty; `drop` removes it. */
-export async function createTestDatabase(adminUrl: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mostrador_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
     },
   };
 }
@@ -117,16 +103,3 @@ export async function inviteToken(t: TestApp, expiresInMinutes = 60): Promise<st
   return secret;
 }
 
-/**
- * Reads until `ok` holds — work a job or a fake finishes later — and answers the value; after
- * `ms` fails naming `what` and the last value read.
- */
-export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000, what = 'la espera'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`no se cumplió a tiempo: ${what} (${JSON.stringify(value)?.slice(0, 2000)})`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}

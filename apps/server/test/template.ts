@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.js';
 import { type Database, migrateDatabase, openDatabase } from '../src/db/database.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { ensureModulePermissions } from '../src/modules/corporations/service.js';
 import { seedDemo } from '../src/seed/demo.js';
+import { createDatabase } from '../../../scripts/product-process.js';
 import { JWT_SECRET } from './helpers.js';
 
 declare module 'vitest' {
@@ -34,23 +34,15 @@ async function prepare(database: Database) {
 export default async function setup(project: TestProject) {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
-    const name = `mostrador_tpl_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
+    const { name, url, drop } = await createDatabase(adminUrl, 'mostrador_tpl');
+    const database = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
     try {
       await prepare(database);
     } finally {
       await database.close();
     }
     project.provide('dbTemplate', { kind: 'postgres', name });
-    return async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    };
+    return drop;
   }
   const file = path.join(tmpdir(), `mostrador-template-${randomBytes(6).toString('hex')}.tar`);
   const database = await openDatabase({ dataDir: 'memory://' });

@@ -5,6 +5,9 @@ import type { Database } from '../db/database.js';
 
 export type JobHandler<T> = (data: T) => Promise<void>;
 
+/** How long a stop waits for the jobs running in this process (within boot.ts's SHUTDOWN_TIMEOUT_MS). */
+export const JOBS_DRAIN_MS = 10_000;
+
 /** Jobs a worker takes per fetch. */
 const WORK_BATCH = 20;
 
@@ -112,7 +115,8 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
     },
     async stop() {
       clearInterval(heartbeat);
-      if (started) await boss.stop({ graceful: true, timeout: 5000, close: false });
+      // jobs running here get JOBS_DRAIN_MS to finish; pg-boss then fails the rest, so they are retried
+      if (started) await boss.stop({ graceful: true, timeout: JOBS_DRAIN_MS, close: false });
       started = false;
       if (heartbeat) {
         heartbeat = undefined;
