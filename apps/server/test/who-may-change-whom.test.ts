@@ -97,14 +97,7 @@ describe('a supervisor cannot climb above their role', () => {
 
   it('counts the target’s role in every company: an admin elsewhere is still an admin', async () => {
     // an admin of Demo Chile who is only an agent in Demo Perú
-    const made = await call(admin, 'POST', '/register', {
-      first_name: 'Doble',
-      last_name: 'Rol',
-      email: 'doble@demo.com',
-      password: 'clave-doble1',
-      role: 'admin',
-      companyIds: [chile],
-    });
+    const made = await register(admin, 'doble@demo.com', 'admin', [chile]);
     const id = made.json().user._id;
     await t.sql(`insert into memberships (company_id, user_id, role, is_default) values ($1, $2, 'agent', false)`, [peru, id]);
     for (const [method, url, body] of [
@@ -116,7 +109,7 @@ describe('a supervisor cannot climb above their role', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(res.json().errors.msg).toMatch(/Solo un administrador puede/);
     }
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'doble@demo.com', password: 'clave-doble1', corporation: 'demo' } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'doble@demo.com', password: 'clave-segura1', corporation: 'demo' } })).statusCode).toBe(200);
   });
 
   it('cannot edit its own role’s permissions, nor give agents what it lacks, even when allowed to edit roles', async () => {
