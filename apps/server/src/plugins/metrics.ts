@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { pickLang } from '@mostrador/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError, errorBody } from '../lib/errors.js';
+import { safeEqual } from '../lib/safe-equal.js';
 
 /** Where a route that matched none is counted (a screen of the SPA, an unknown path): one label, not the raw URL. */
 const UNMATCHED = 'unmatched';
@@ -11,7 +11,6 @@ const UNMATCHED = 'unmatched';
 /** Seconds; from a fast cached read to a slow CSV export. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Headers a reverse proxy adds: a request that carries one came from further away than the socket says. */
 const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
@@ -24,7 +23,7 @@ const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 export function mayScrape(request: Pick<FastifyRequest, 'headers' | 'socket'>, token: string | undefined): boolean {
   if (token) {
     const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    return timingSafeEqual(sha256(given), sha256(token));
+    return safeEqual(given, token);
   }
   return LOOPBACK.has(request.socket.remoteAddress ?? '') && !FORWARDED.some((h) => h in request.headers);
 }

@@ -16,6 +16,8 @@ export interface CapturedRoute {
   url: string;
   schema: { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType };
   isPublic: boolean;
+  /** 5xx statuses the route declares as an answer of its own (readiness' 503 when not ready), not a crash. */
+  declared5xx: number[];
   /** The standard resource whose generic route this is, and its operation. */
   resource?: Resource;
   operation?: 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -66,6 +68,9 @@ export function apiRoutes(capture: Capture): CapturedRoute[] {
           body: schema.body,
         },
         isPublic: Boolean((r.config as { public?: boolean } | undefined)?.public),
+        declared5xx: Object.keys((schema as { response?: object }).response ?? {})
+          .map(Number)
+          .filter((n) => n >= 500),
       };
       for (const resource of resourceList) {
         const base = `/api/${resource.path}`;
