@@ -1,6 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionTest } from '../src/integrations/connection-test.js';
 import { createGraphTemplateClient } from '../src/integrations/meta/templates.js';
 import { internalRange, OutboundRefusal, outboundFetch, outboundSettings, urlRefusal } from '../src/integrations/outbound.js';
 import { type FakeInternalService, startInternalService } from './fakes/internal-service.js';
@@ -339,4 +341,61 @@ describe('with OUTBOUND_ALLOW_PRIVATE_URLS=1 (a self-hosted store on the server�
       await other.close();
     }
   });
+});
+
+describe('«Probar conexión» answers within 10 s even when the address never answers (decision 0061)', () => {
+  let t: TestApp;
+  let admin: Signed;
+  let silent: Server;
+  const connections: string[] = [];
+  let port = 0;
+
+  beforeAll(async () => {
+    // a service that accepts each connection and never answers: the worst a store can do to a waiting owner
+    silent = createServer((socket) => {
+      connections.push(String(socket.remotePort));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    port = (silent.address() as AddressInfo).port;
+    t = await startTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: '1' });
+    admin = await login(t, demo.admin);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    silent?.close();
+  });
+
+  it('WooCommerce, Gravity Forms, Seller Center and Genial: two tries of at most 3 s, then a Spanish reason', async () => {
+    const peru = as(admin, admin.company('Demo Perú'));
+    const chile = as(admin, admin.company('Demo Chile'));
+    const url = `http://127.0.0.1:${port}`;
+    const created = async (path: string, headers: Record<string, string>, payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url: path, headers, payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json()._id as string;
+    };
+    const storeId = await created('/api/woocommerces', chile, { name: 'Tienda muda', url, country: 'CL', consumerKey: 'ck_mudo1', consumerSecret: 'cs_mudo1' });
+    const formId = await created('/api/gravity-forms', peru, { name: 'Sitio mudo', formId: 5, siteUrl: url, consumerKey: 'ck_gf', consumerSecret: 'cs_gf' });
+    const sourceId = await created('/api/marketplace-sources', chile, { name: 'Seller mudo', platform: 'falabella', country: 'PE', sellerId: 'SC1', apiUser: 'api@demo.pe', apiKey: 'k-mudo', apiUrl: url });
+    const genial = await t.app.inject({ method: 'PUT', url: '/api/genial/settings/PE', headers: peru, payload: { apiUrl: url, token: 'gnl_mudo', issuerTaxId: '20601234565', issuerName: 'Demo Perú S.A.C.', seriesFactura: 'F001', seriesBoleta: 'B001' } });
+    expect(genial.statusCode, genial.body).toBe(200);
+    for (const [name, path, headers] of [
+      ['WooCommerce', `/api/woocommerces/${storeId}/test`, chile],
+      ['Gravity Forms', `/api/gravity-forms/${formId}/test`, peru],
+      ['Seller Center', `/api/marketplace-sources/${sourceId}/test`, chile],
+      ['Genial', '/api/genial/settings/PE/test', peru],
+    ] as const) {
+      connections.length = 0;
+      const started = Date.now();
+      const res = await t.app.inject({ method: 'POST', url: path, headers });
+      const took = Date.now() - started;
+      // a sync's own retries (five tries of 30 s for a store) would hold the owner for minutes
+      expect(connections.length, name).toBeGreaterThan(0);
+      expect(took, name).toBeLessThan(10_000);
+      expect(took, name).toBeGreaterThanOrEqual(connectionTest.timeoutMs);
+      expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);
+      expect(JSON.stringify(res.json()), name).toMatch(/[áéíóúñ]|conect|respond/i);
+    }
+  }, 60_000);
 });

@@ -16,3 +16,17 @@ export const connectionTest: Required<Pick<TransportOptions, 'retries' | 'backof
 
 /** The longest one request of a connection test can take: every try timing out, and the waits between them. */
 export const connectionTestBoundMs = (p = connectionTest) => p.retries * p.timeoutMs + (p.retries - 1) * p.maxBackoffMs;
+
+/**
+ * A client's retry settings for a connection test: its own (a test may shorten them), never longer
+ * than `connectionTest`'s, so every «Probar conexión» answers within `connectionTestBoundMs()`.
+ */
+export function forConnectionTest(d: Pick<TransportOptions, 'retries' | 'backoffMs' | 'maxBackoffMs' | 'timeoutMs'>) {
+  const c = connectionTest;
+  return {
+    retries: Math.min(d.retries ?? c.retries, c.retries),
+    backoffMs: Math.min(d.backoffMs ?? c.backoffMs, c.backoffMs),
+    maxBackoffMs: Math.min(d.maxBackoffMs ?? c.maxBackoffMs, c.maxBackoffMs),
+    timeoutMs: Math.min(d.timeoutMs ?? c.timeoutMs, c.timeoutMs),
+  };
+}

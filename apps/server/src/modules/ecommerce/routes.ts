@@ -113,7 +113,7 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: perm('integrations', 'read'), schema: { tags: ['woocommerces'], params: idParams, response: { 200: connectionTestOut } } },
     async (request) => {
       const store = await loadStore(db, app.secrets, tenantOf(request).companyId, request.params.id);
-      const client = clientFor(store);
+      const client = clientFor(store, { test: true });
       let products: number;
       try {
         products = (await client.page('/products', 1, {}, 1)).total;

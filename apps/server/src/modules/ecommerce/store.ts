@@ -1,3 +1,4 @@
+import { forConnectionTest } from '../../integrations/connection-test.js';
 import { and, eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
@@ -70,7 +71,9 @@ export async function storesOf(db: Db, secrets: Pick<SecretBox, 'open'>, company
 }
 
 /** The store's REST client: the sandbox in-process for `*.sandbox.test`, else HTTPS. */
-export function clientFor(store: StoreCtx): WooClient {
+export function clientFor(store: StoreCtx, { test = false }: { test?: boolean } = {}): WooClient {
+  // a «Probar conexión» answers within seconds; a sync keeps its patient retries
+  const policy = test ? forConnectionTest(wooDefaults) : wooDefaults;
   const fetch = isSandboxUrl(store.url)
     ? sandboxFetch(store.companyId, store.url, store.country, { consumerKey: store.consumerKey, consumerSecret: store.consumerSecret })
     : wooDefaults.fetch;
@@ -78,10 +81,10 @@ export function clientFor(store: StoreCtx): WooClient {
     url: store.url,
     consumerKey: store.consumerKey,
     consumerSecret: store.consumerSecret,
-    retries: wooDefaults.retries,
-    backoffMs: wooDefaults.backoffMs,
-    maxBackoffMs: wooDefaults.maxBackoffMs,
-    timeoutMs: wooDefaults.timeoutMs,
+    retries: policy.retries,
+    backoffMs: policy.backoffMs,
+    maxBackoffMs: policy.maxBackoffMs,
+    timeoutMs: policy.timeoutMs,
     fetch,
   });
 }

@@ -1,3 +1,4 @@
+import { forConnectionTest } from '../../integrations/connection-test.js';
 import { genialTaxRates, type GenialInvoiceOut, type GenialOrderKind, type GenialSettingsOut } from '@mostrador/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -183,8 +184,9 @@ async function save(db: Db, companyId: string, kind: GenialOrderKind, orderId: s
  * `GenialError` with the Spanish reason when it cannot be built (a token that does not open, an
  * address tests may not reach).
  */
-export function genialClientFor(settings: SettingsRow, companyId: string, secrets: Pick<SecretBox, 'open'>) {
-  const d = genialDefaults;
+export function genialClientFor(settings: SettingsRow, companyId: string, secrets: Pick<SecretBox, 'open'>, { test = false }: { test?: boolean } = {}) {
+  // a «Probar conexión» answers within seconds; issuing keeps its patient retries
+  const d = { ...genialDefaults, ...(test ? forConnectionTest(genialDefaults) : {}) };
   const sandbox = isGenialSandboxUrl(settings.apiUrl);
   let token: string;
   try {

@@ -95,7 +95,7 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
       const problemOf = (e: GenialError) => (e.kind === 'auth' ? ('token' as const) : e.kind === 'network' || e.kind === 'invalid' ? ('url' as const) : ('service' as const));
       let account: { taxId: string | null; name: string };
       try {
-        account = await genialClientFor(settings, companyId, app.secrets).account();
+        account = await genialClientFor(settings, companyId, app.secrets, { test: true }).account();
       } catch (error) {
         rethrowRefusalAs400(error, 'apiUrl');
         if (error instanceof GenialError) return { ok: false, msg: error.msg, problem: problemOf(error) };

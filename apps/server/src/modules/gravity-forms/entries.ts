@@ -1,3 +1,4 @@
+import { forConnectionTest } from '../../integrations/connection-test.js';
 import { type CountryCode, type GravityFieldMap, gravityMessages, isPhoneNumber, normalisePhone, type RealtimeEvent, resources, zEmail } from '@mostrador/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -68,14 +69,16 @@ export async function loadForm(db: Db, secrets: Pick<SecretBox, 'open'>, company
 }
 
 /** The site's REST client: the sandbox in-process for `*.sandbox.test`, else HTTPS. */
-export function clientFor(form: FormCtx): GravityClient {
+export function clientFor(form: FormCtx, { test = false }: { test?: boolean } = {}): GravityClient {
+  // a «Probar conexión» answers within seconds; a sync keeps its patient retries
+  const policy = test ? forConnectionTest(gravityDefaults) : gravityDefaults;
   const keys = { consumerKey: form.consumerKey, consumerSecret: form.consumerSecret };
   return createGravityClient({
     siteUrl: form.siteUrl,
     ...keys,
-    retries: gravityDefaults.retries,
-    backoffMs: gravityDefaults.backoffMs,
-    timeoutMs: gravityDefaults.timeoutMs,
+    retries: policy.retries,
+    backoffMs: policy.backoffMs,
+    timeoutMs: policy.timeoutMs,
     fetch: isGravitySandbox(form.siteUrl) ? gravitySandboxFetch(form.companyId, form.siteUrl, keys) : gravityDefaults.fetch,
   });
 }

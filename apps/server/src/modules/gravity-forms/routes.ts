@@ -218,7 +218,7 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/gravity-forms/:id/test', { config: may('update'), schema: { tags, params: gravityFormParams, response: { 200: gravityTestOut } } }, async (request) => {
     const { companyId } = tenantOf(request);
     const form = await loadForm(db, app.secrets, companyId, request.params.id);
-    const client = clientFor(form);
+    const client = clientFor(form, { test: true });
     try {
       const read = await client.form(form.formId);
       const { total } = await client.entries(form.formId, { afterId: 0, pageSize: 1 });

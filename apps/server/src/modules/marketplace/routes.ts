@@ -117,7 +117,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const source = await sourceOfTenant(tenantOf(request), request.params.id);
       try {
-        const { orders: count } = await adapterFor(source, { interactive: true }).test();
+        const { orders: count } = await adapterFor(source, { test: true }).test();
         const ordersNote = count !== undefined ? ` (${count} ${count === 1 ? 'orden' : 'órdenes'} en los últimos 30 días)` : '';
         return { ok: true, msg: `Conexión correcta con ${sourceLabel(source)}: lee productos y órdenes${ordersNote}`, ...(count !== undefined ? { orders: count } : {}) };
       } catch (error) {

@@ -1,3 +1,4 @@
+import { forConnectionTest } from '../../integrations/connection-test.js';
 import {
   connectedMarketplaceKinds,
   currencyOfCountry,
@@ -119,7 +120,7 @@ export function apiUrlOf(s: SourceCtx): string {
  * screen answers within its 60 s. Accounts of a kind not connected yet, or without credentials,
  * are refused with the reason.
  */
-export function adapterFor(s: SourceCtx, { interactive = false }: { interactive?: boolean } = {}): MarketplaceAdapter {
+export function adapterFor(s: SourceCtx, { interactive = false, test = false }: { interactive?: boolean; test?: boolean } = {}): MarketplaceAdapter {
   if (!connectedMarketplaceKinds.includes(s.kind)) {
     throw new MarketplaceError('unsupported', `${marketplacePlatformLabels[s.platform]} aún no se conecta desde Mostrador: por ahora solo Falabella y Linio (Seller Center)`);
   }
@@ -129,7 +130,8 @@ export function adapterFor(s: SourceCtx, { interactive = false }: { interactive?
   // what can be said of the address before calling it (the outbound client judges the rest on every call)
   const refusal = urlRefusal(url, { base: true });
   if (refusal) rethrowRefusal(refusal, (msg) => new MarketplaceError('config', msg));
-  const d = marketplaceDefaults;
+  // a «Probar conexión» answers within seconds (decision 0061); a send or a document a person waits for, within a minute
+  const d = { ...marketplaceDefaults, ...(test ? forConnectionTest(marketplaceDefaults) : {}) };
   return createSellerCenterAdapter({
     url,
     userId: s.apiUser,
