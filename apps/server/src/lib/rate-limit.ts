@@ -23,12 +23,14 @@ export interface Verdict {
   retryAfter: number;
 }
 
-// the pieces of the statement below, over the row as it was before this hit (`r`)
-const over = 'greatest(r.window_ends, r.blocked_until) <= now()';
-const refused = 'coalesce($6::boolean and (r.blocked_until > now() or ($4::int = 0 and r.hits >= $2::int)), false)';
-const windowFromNow = 'now() + make_interval(secs => $3::int)';
+// the pieces of the statement below, over the row as it was before this hit (`r`); the time is the
+// clock's when the statement runs, not its transaction's start: a hit that waited on the row lock
+// behind another must not see that one's block as longer than the rule's (a Retry-After of 31 s)
+const over = 'greatest(r.window_ends, r.blocked_until) <= clock_timestamp()';
+const refused = 'coalesce($6::boolean and (r.blocked_until > clock_timestamp() or ($4::int = 0 and r.hits >= $2::int)), false)';
+const windowFromNow = 'clock_timestamp() + make_interval(secs => $3::int)';
 const blockAfter = (hits: string) =>
-  `case when $4::int > 0 and ${hits} >= $2::int then now() + make_interval(secs => least($5::double precision, $4::int * power(2, least(${hits} - $2::int, 30)))) end`;
+  `case when $4::int > 0 and ${hits} >= $2::int then clock_timestamp() + make_interval(secs => least($5::double precision, $4::int * power(2, least(${hits} - $2::int, 30)))) end`;
 
 /**
  * ONE statement counts the hit and decides it: an upsert on the key's row, so concurrent hits on
@@ -52,7 +54,7 @@ on conflict (key) do update set
                        else coalesce(${blockAfter('(r.hits + 1)')}, r.blocked_until) end,
   admitted = ${over} or not ${refused}
 returning hits, admitted,
-  greatest(1, ceil(extract(epoch from (case when $4::int > 0 then coalesce(blocked_until, window_ends) else window_ends end) - now())))::int as retry_after`;
+  greatest(1, ceil(extract(epoch from (case when $4::int > 0 then coalesce(blocked_until, window_ends) else window_ends end) - clock_timestamp())))::int as retry_after`;
 
 /** Rows whose window and block ended over an hour ago: swept at most every 10 minutes per process. */
 const sweepStatement = `delete from rate_limits where greatest(window_ends, blocked_until) < now() - interval '1 hour'`;
