@@ -53,6 +53,12 @@ import { analysisJobsPlugin } from './modules/analysis/plugin.js';
 import { llmRoutes } from './modules/llm/routes.js';
 import { messageHistoryRoutes } from './modules/sending/history-routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
+import { createSpine, type Spine } from './spine/dispatcher.js';
+import { listenersOf } from './spine/listeners.js';
+import { createWebhookProcessor, type WebhookProcessor } from './modules/webhooks/process.js';
+import { type CommentService, createCommentService } from './modules/facebook-comments/service.js';
+import { createEntryProcessor, GRAVITY_PROVIDER } from './modules/gravity-forms/entries.js';
+import { botTakes } from './modules/dialogflow/bots.js';
 import { resourceRoutes } from './resources/crud.js';
 import { createSecretBox, type SecretBox } from './lib/secret-box.js';
 import { authPlugin, createPermissionService } from './plugins/auth.js';
@@ -81,6 +87,12 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Real-time events to the company's open browsers (GET /api/events). */
     realtime: Realtime;
+    /** The event spine: domain events to their listeners (spine/, decision 0068). */
+    spine: Spine;
+    /** The one webhook processor (modules/webhooks/process.ts): the queue's handler, the replay of dead letters, the tests. */
+    webhookProcessor: WebhookProcessor;
+    /** Facebook comments of the pages and their private replies (decision 0049), shared by the processor and the routes. */
+    comments: CommentService;
   }
 }
 
@@ -129,6 +141,20 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('mailer', mailer);
   app.decorate('realtime', createRealtime(database, app.log));
   app.decorate('permissions', createPermissionService(app));
+  // the spine's listeners use the services above: built after them, started by boot.ts where jobs are worked
+  app.decorate('spine', createSpine(database, listenersOf(app), { log: app.log, retentionDays: config.eventsRetentionDays }));
+  app.decorate('comments', createCommentService({ db: database.db, secrets: app.secrets, realtime: app.realtime, config, log: app.log }));
+  app.decorate(
+    'webhookProcessor',
+    createWebhookProcessor(database.db, app.secrets, app.realtime, app.log, {
+      comments: app.comments,
+      // form entries share the store, the queue and the dead letters (decision 0050)
+      providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) },
+      // a chat a Dialogflow bot answers is not assigned on arrival; its answer follows the event (spine/listeners.ts)
+      bots: config.bots ? { holds: botTakes } : undefined,
+      spine: app.spine,
+    }),
+  );
   app.decorate('sessions', createSessions(app));
 
   await app.register(errorsPlugin);
@@ -154,8 +180,12 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   await app.register(authPlugin);
   // a request naming another agent's lead or chat is a 404 for a caller who sees only their own (decision 0026)
   await app.register(rowScopePlugin);
-  // a write that labelled a Messenger lead wakes the job that puts the page's label on the person (decision 0057)
+  // a write that mapped a label to a page label wakes the job that puts it on the people (decision 0057)
   await app.register(facebookLabelWake);
+  // a committed write of a request wakes the spine: its events reach their listeners now (decision 0068)
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') app.spine.wake();
+  });
 
   await app.register(
     async (api) => {

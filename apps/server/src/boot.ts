@@ -29,7 +29,10 @@ export async function boot(
     await ensureModulePermissions(database.db);
     const app = await buildApp({ config, database, logger: options.logger });
     await app.realtime.start();
-    await app.jobs.start({ work: options.work ?? config.workers === 'inline' });
+    const work = options.work ?? config.workers === 'inline';
+    await app.jobs.start({ work });
+    // the processes that work jobs deliver the spine's events too (one at a time holds its lease)
+    if (work) await app.spine.start();
     await app.mailer.dispatchPending();
     return {
       app,
@@ -48,6 +51,8 @@ export async function boot(
         } finally {
           clearInterval(reap);
         }
+        // the spine's round in flight finishes (its listeners may still queue jobs), then the jobs stop
+        await app.spine.stop();
         await app.jobs.stop();
         await app.realtime.stop();
         await database.close();

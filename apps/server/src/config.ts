@@ -59,6 +59,7 @@ export const envSchema = z.object({
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80).describe('Mensajes por segundo de campañas y masivos por línea de WhatsApp'),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
+  EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30).describe('Días que se guardan los eventos de dominio ya repartidos (bus de eventos)'),
   OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('1: las direcciones que escribe una compañía (tienda, sitio, API, motor de IA, archivo de plantilla) pueden ser internas; 0 por defecto'),
   /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('Nombre anterior de OUTBOUND_ALLOW_PRIVATE_URLS (se sigue leyendo)'),
@@ -176,6 +177,8 @@ export interface Config {
   analysis: boolean;
   /** Seconds a company's analysis waits after a new message, folding the others that arrive meanwhile into one job. */
   analysisDebounceSeconds: number;
+  /** Days the spine keeps delivered domain events (decision 0068). */
+  eventsRetentionDays: number;
   /**
    * Whether the addresses a tenant types (a store, a site, an API or LLM base URL, a template's
    * file) may be private or loopback ones (OUTBOUND_ALLOW_PRIVATE_URLS=1, alias LLM_ALLOW_PRIVATE_URLS;
@@ -249,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
+    eventsRetentionDays: e.EVENTS_RETENTION_DAYS,
     outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
     metricsToken: e.METRICS_TOKEN || undefined,
     ...overrides,

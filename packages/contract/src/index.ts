@@ -40,3 +40,4 @@ export * from './google-people-api.js';
 export * from './comments-api.js';
 export * from './dialogflow-api.js';
 export * from './drive-api.js';
+export * from './domain-events.js';

@@ -24,6 +24,7 @@ import { seedDemoComments } from './demo-comments.js';
 import { seedDemoDialogflow } from './demo-dialogflow.js';
 import { seedDemoDrive } from './demo-drive.js';
 import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
+import { markHistory } from '../spine/outbox.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -107,6 +108,9 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
       companies: [{ name: 'Acme', country: 'CL' }],
       users: [{ email: 'admin@acme.com', first_name: 'Alicia', last_name: 'Acme', password: DEMO_PASSWORD, role: 'admin', companies: ['Acme'] }],
     });
+    // the seeded records' events are their history, not news: no listener acts on them (no bot
+    // answers a seeded message, no browser hears of it) — decision 0068
+    await markHistory(tx);
     return true;
   });
 }

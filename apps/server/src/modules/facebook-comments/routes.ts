@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { createCommentService } from './service.js';
 
 /**
  * Facebook comments (decision 0049), besides the standard resources comment-rules,
@@ -16,7 +15,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   const tags = ['comment-rules'];
   const may = (action: 'read' | 'update') => ({ permission: { module: 'chats' as const, action } });
-  const service = createCommentService({ db, secrets: app.secrets, realtime: app.realtime, config: app.settings, log: app.log });
+  const service = app.comments;
 
   app.get(
     '/comment-rules/:id/replies',

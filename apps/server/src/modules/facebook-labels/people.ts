@@ -1,6 +1,6 @@
 import type { FacebookLabelPeopleOut } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
@@ -163,24 +163,28 @@ export function createLabelPeople(deps: { db: Db; secrets: Pick<SecretBox, 'open
 export type LabelPeople = ReturnType<typeof createLabelPeople>;
 
 /**
- * Wakes the labels' job after any write of a company that left people's labels due (the trigger
- * cannot: it runs inside the write's transaction). Paths without a request (webhooks, imports run
- * as jobs) are sent by the job that runs each minute.
+ * Wakes the labels' job after a change of the labels' mapping (`/api/facebook-labels`): the
+ * trigger that leaves people due cannot (it runs inside the write's transaction). Labels put on or
+ * taken off leads wake it from their events, whatever wrote them (spine/listeners.ts); the job
+ * that runs each minute sends what is left.
  */
 export const facebookLabelWake: FastifyPluginAsync = fp(async (app) => {
-  const { db } = app.database;
   app.addHook('onResponse', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.tenant) return;
-    // a call that only reads (the metric calls are POSTs with a filter body) changes no label
-    if (request.routeOptions.config.permission?.action === 'read') return;
+    if (!request.url.startsWith('/api/facebook-labels')) return;
     try {
-      const [row] = await rowsOf<{ due: boolean }>(
-        db,
-        sql`select exists (select 1 from facebook_label_people where company_id = ${request.tenant.companyId} and due_at <= now() and claimed_at is null) as due`,
-      );
-      if (row?.due) await app.jobs.send(FACEBOOK_LABEL_PEOPLE_QUEUE, {});
+      await wakeFacebookLabels(app, request.tenant.companyId);
     } catch (error) {
       request.log.warn({ err: error }, 'no se pudo despertar el envío de etiquetas de Facebook');
     }
   });
 });
+
+/** Sends the Facebook labels' job when the company has people whose labels are due. */
+export async function wakeFacebookLabels(app: Pick<FastifyInstance, 'database' | 'jobs'>, companyId: string): Promise<void> {
+  const [row] = await rowsOf<{ due: boolean }>(
+    app.database.db,
+    sql`select exists (select 1 from facebook_label_people where company_id = ${companyId} and due_at <= now() and claimed_at is null) as due`,
+  );
+  if (row?.due) await app.jobs.send(FACEBOOK_LABEL_PEOPLE_QUEUE, {});
+}

@@ -29,8 +29,8 @@ import { onWrite } from '../../resources/crud.js';
 import { safeEqual } from '../../lib/safe-equal.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { createWebhookProcessor, WEBHOOK_QUEUE } from '../webhooks/process.js';
-import { clientFor, createEntryProcessor, formColumns, formOf, GRAVITY_PROVIDER, loadForm, storeEntry } from './entries.js';
+import { WEBHOOK_QUEUE } from '../webhooks/process.js';
+import { clientFor, formColumns, formOf, loadForm, storeEntry } from './entries.js';
 import { GRAVITY_SYNC_QUEUE, pullEntries, stateOf, syncOf } from './sync.js';
 
 const webhookPathOf = (id: string) => `/api/webhooks/gravity-forms/${id}`;
@@ -99,7 +99,8 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
   const tags = ['gravity-forms'];
   const may = (action: 'read' | 'update') => ({ permission: { module: 'marketing' as const, action } });
-  const processor = createWebhookProcessor(db, app.secrets, app.realtime, app.log, { providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) } });
+  // the one webhook processor (app.ts): a form's entries take the same path as its webhook's
+  const processor = app.webhookProcessor;
   const deps = {
     db,
     secrets: app.secrets,

@@ -136,8 +136,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const { out, companyId, created, effects } = await orders.place(db, request.body, { key });
       if (created) {
-        // committed: the company's open /ordenes and /chat hear it
-        await app.realtime.publish(companyId, { type: 'order.updated', orderId: out._id, code: out.order.code, status: out.order.status, created: true });
+        // committed: the open /ordenes hear of the order from its event (order.created, spine/listeners.ts), the chat of its message here
         for (const effect of effects) await publishChatEffect(db, app.realtime, companyId, effect, app.log);
       }
       return reply.status(created ? 201 : 200).send(out);
@@ -168,7 +167,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tenant = tenantOf(request);
       const moved = await orders.move(db, tenant.companyId, request.params.id, request.body.status);
-      await app.realtime.publish(tenant.companyId, { type: 'order.updated', orderId: moved.id, code: moved.code, status: moved.status, created: false });
+      // the open screens hear of it from its event (order.status_changed, spine/listeners.ts)
       return (await orderRepo.get(db, tenant, moved.id)) as OrderOut;
     },
   );

@@ -4,11 +4,11 @@ import type { Db } from '../../db/database.js';
 import { channels, webhookEvents } from '../../db/join-tables.js';
 import { companies } from '../../db/schema.js';
 import type { InboundMessage, PageComment, ProviderEvent, ReadReceipt, StatusUpdate, TemplateStatusUpdate } from '../../integrations/meta/events.js';
-import { type CommentService, createCommentService } from '../facebook-comments/service.js';
+import type { CommentService } from '../facebook-comments/service.js';
 import { applyTemplateStatus } from '../whatsapp-templates/status.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { publishChatEffect } from '../chats/events.js';
+import type { Spine } from '../../spine/dispatcher.js';
 import { sanitizeJson, sanitizeText } from '../../lib/third-party-text.js';
 import { assignOnArrival } from '../assignment/auto.js';
 import { createInbound, type Outcome } from './inbound.js';
@@ -109,10 +109,10 @@ export function createWebhookProcessor(
   log?: { warn: (obj: unknown, msg?: string) => void },
   {
     maxAttempts = MAX_ATTEMPTS,
-    afterMessage,
     providers = {},
     comments,
     bots,
+    spine,
   }: {
     maxAttempts?: number;
     /**
@@ -121,26 +121,23 @@ export function createWebhookProcessor(
      * and matched, and their replies wait for the webhook queue's processor (routes.ts).
      */
     comments?: Pick<CommentService, 'receive' | 'sendReply'>;
-    afterMessage?: (companyId: string) => Promise<void>;
     /**
      * Events of providers that are not channels (Gravity Forms entries, decision 0050): processed
      * by their own handler in the event's transaction; `failed` makes the event a dead letter at
      * once (nothing a retry alone would change).
      */
     providers?: Record<string, ProviderHandler>;
+    /** Dialogflow bots (decision 0053): `holds` keeps a chat a bot answers out of the automatic assignment. */
+    bots?: { holds: (tx: Db, companyId: string, chatId: string) => Promise<boolean> };
     /**
-     * Dialogflow bots (decision 0053): `holds` keeps a chat a bot answers out of the automatic
-     * assignment; `answer` is told of each new customer message once the event has committed.
+     * The event spine (decision 0068): what follows a message (the browsers, the analysis, the
+     * bots) listens to the events its rows emitted; the spine is woken once the event commits.
      */
-    bots?: {
-      holds: (tx: Db, companyId: string, chatId: string) => Promise<boolean>;
-      answer: (companyId: string, chatId: string, messageId: string) => Promise<void>;
-    };
+    spine?: Pick<Spine, 'wake'>;
   } = {},
 ) {
   const inbound = createInbound(secrets);
   const orders = createOrders(secrets);
-  const commentService = comments ?? createCommentService({ db, secrets, config: { sendProvider: 'sandbox', graphApiUrl: '' } });
 
   async function run(
     id: string,
@@ -155,8 +152,14 @@ export function createWebhookProcessor(
     return db.transaction(async (tx) => {
       // the event, locked, with the channel it was addressed to (phone number id, page id, Instagram
       // account id; a template's status names the WhatsApp Business Account, decision 0038) and its company
+      // the events this transaction's rows emit name the provider as their actor (the emitters read
+      // it, decision 0068): set in the statement that locks the event, so it costs no statement of its own
       const [row] = await tx
-        .select({ event: webhookEvents, channel: { companyId: channels.companyId, country: companies.country } })
+        .select({
+          event: webhookEvents,
+          channel: { companyId: channels.companyId, country: companies.country },
+          actor: sql<string>`set_config('mostrador.actor', json_build_object('type', 'provider', 'id', ${webhookEvents.provider})::text, true)`,
+        })
         .from(webhookEvents)
         .leftJoin(
           channels,
@@ -206,7 +209,10 @@ export function createWebhookProcessor(
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'template_status') outcome = await applyTemplateStatus(tx, event.accountId, event.payload as TemplateStatusUpdate);
       else if (event.type === 'comment') {
-        const received = await commentService.receive(tx as unknown as Db, owner.companyId, event.payload as PageComment);
+        // a processor built without the comment service (the seed's, for form entries) cannot take
+        // one: the event fails and waits as a dead letter, never answered by a stand-in
+        if (!comments) throw new Error('Este procesador no atiende comentarios de Facebook');
+        const received = await comments.receive(tx as unknown as Db, owner.companyId, event.payload as PageComment);
         replyId = received.replyId;
         outcome = received.status === 'processed' ? { status: 'processed', effects: received.effects } : { status: 'ignored', reason: received.reason };
       } else if (event.type === 'read') outcome = await inbound.read(tx, owner.companyId, event.provider as ProviderEvent['provider'], event.payload as ReadReceipt);
@@ -254,22 +260,13 @@ export function createWebhookProcessor(
         }
         throw error;
       }
-      // committed: now the browsers may read it
-      const { outcome, companyId, order, replyId } = result;
+      // committed: the spine hands its events to their listeners (spine/listeners.ts)
+      const { companyId, replyId } = result;
+      if (result.status === 'processed') spine?.wake();
       // a rule's private reply goes to Facebook now that the comment is committed; it records its
       // own outcome (sent, or failed with the reason) and never throws
       if (replyId && comments) {
         await comments.sendReply(replyId).catch((error: unknown) => log?.warn({ err: error, replyId }, 'respuesta privada no enviada: queda pendiente'));
-      }
-      // a new message: the company's conversation analysis is woken (modules/analysis, debounced)
-      if (afterMessage && companyId && outcome?.status === 'processed' && outcome.effects?.some((e) => e.type === 'message.created')) await afterMessage(companyId);
-      if (bots && companyId && outcome?.status === 'processed') {
-        for (const effect of outcome.effects ?? []) if (effect.type === 'message.created') await bots.answer(companyId, effect.chatId, effect.messageId);
-      }
-      if (realtime && companyId && outcome?.status === 'processed') {
-        for (const effect of outcome.effects ?? []) await publishChatEffect(db, realtime, companyId, effect, log);
-        // a WhatsApp catalogue order reaches the open /ordenes too
-        if (order) await realtime.publish(companyId, { type: 'order.updated', orderId: order.id, code: order.code, status: 'created', created: true });
       }
       // what a non-channel provider's event changed (a form entry that became a lead, or was rejected)
       if (realtime && companyId) {

@@ -8,12 +8,7 @@ import { AppError, errorBody } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/safe-equal.js';
 import { contactLeadRoutes } from './contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
-import { createWebhookProcessor, storeEvents, WEBHOOK_QUEUE } from './process.js';
-import { wakeAnalysis } from '../analysis/jobs.js';
-import { createEntryProcessor, GRAVITY_PROVIDER } from '../gravity-forms/entries.js';
-import { BOT_ANSWER_QUEUE } from '../dialogflow/answer.js';
-import { botTakes } from '../dialogflow/bots.js';
-import { createCommentService } from '../facebook-comments/service.js';
+import { storeEvents, WEBHOOK_QUEUE } from './process.js';
 
 /** Webhook events this process works at once (the queue's lanes). */
 export const WEBHOOK_LANES = 4;
@@ -33,26 +28,9 @@ const handshakeQuery = z.looseObject({
  * A verified event is stored once (a replay changes nothing), queued, and answered at once.
  */
 export async function webhookRoutes(app: FastifyInstance) {
-  // Facebook comments of the page's feed and their private replies (decision 0049)
-  const comments = createCommentService({ db: app.database.db, secrets: app.secrets, realtime: app.realtime, config: app.settings, log: app.log });
-  const processor = createWebhookProcessor(app.database.db, app.secrets, app.realtime, app.log, {
-    comments,
-    afterMessage: app.settings.analysis ? (companyId) => wakeAnalysis(app.jobs, app.log, companyId, app.settings.analysisDebounceSeconds) : undefined,
-    // form entries share the store, the queue and the dead letters (decision 0050)
-    providers: { [GRAVITY_PROVIDER]: createEntryProcessor(app.secrets) },
-    // a customer message in a chat a Dialogflow bot answers: its turn is a job (decision 0053)
-    bots: app.settings.bots
-      ? {
-          holds: botTakes,
-          answer: async (companyId, chatId, messageId) => {
-            if (!(await botTakes(app.database.db, companyId, chatId))) return;
-            await app.jobs.send(BOT_ANSWER_QUEUE, { companyId, chatId, messageId }, { singletonKey: messageId }).catch((error: unknown) => {
-              app.log.error({ err: error, chatId }, 'no se pudo encolar la respuesta del bot');
-            });
-          },
-        }
-      : undefined,
-  });
+  // the one processor and comment service (app.ts): the same here, in the dead letters' replay and in the forms' sync
+  const processor = app.webhookProcessor;
+  const { comments } = app;
   // an event takes milliseconds: one a killed worker held is tried again after a minute, not 15.
   // Four lanes: an event mostly waits on the database, and events side by side are safe (one
   // person's are serialised by a lock on the person, inbound.ts); one lane held a burst of 10,000

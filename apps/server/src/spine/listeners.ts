@@ -1,0 +1,108 @@
+import type { DomainEvent } from '@mostrador/contract';
+import type { FastifyInstance } from 'fastify';
+import { wakeAnalysis } from '../modules/analysis/jobs.js';
+import { publishChatEffect } from '../modules/chats/events.js';
+import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
+import { botTakes } from '../modules/dialogflow/bots.js';
+import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
+import type { Listener } from './dispatcher.js';
+
+/**
+ * Everything that follows a domain event, in one place (decision 0068). Each listener takes the
+ * types it names, in the outbox's order; what it does outside the database is keyed by the event
+ * (a job's singleton key, an idempotent publish), since an event may reach it twice after a
+ * crash. The automation rules, outbound webhooks and audit log of the next issues are added here.
+ */
+export function listenersOf(app: FastifyInstance): Listener[] {
+  const { db } = app.database;
+  const { realtime, jobs, settings, log } = app;
+  const listeners: Listener[] = [
+    {
+      // what the company's open screens hear (GET /api/events): the webhooks' messages, statuses
+      // and reactions, and the catalogue's orders; read fresh once the change has committed
+      name: 'realtime',
+      on: ['message.received', 'message.status', 'message.updated', 'order.created', 'order.status_changed'],
+      handle: (events) =>
+        inOrderPerAggregate(events, 8, async (e) => {
+          if (e.type === 'message.received') {
+            const p = e.payload as DomainEvent<'message.received'>['payload'];
+            await publishChatEffect(db, realtime, e.companyId, { type: 'message.created', chatId: p.chatId, messageId: p.messageId }, log);
+          } else if (e.type === 'message.status' || e.type === 'message.updated') {
+            // the provider's (a webhook's) changes; the product's own sends publish theirs as they
+            // send (modules/chats/service.ts, modules/sending), where a campaign's burst is throttled
+            if (e.actor.type !== 'provider') return;
+            const p = e.payload as DomainEvent<'message.updated'>['payload'];
+            await publishChatEffect(db, realtime, e.companyId, { type: 'message.updated', chatId: p.chatId, messageId: p.messageId }, log);
+          } else if (e.type === 'order.created') {
+            const p = e.payload as DomainEvent<'order.created'>['payload'];
+            await realtime.publish(e.companyId, { type: 'order.updated', orderId: p.orderId, code: p.code, status: p.status, created: true });
+          } else if (e.type === 'order.status_changed') {
+            const p = e.payload as DomainEvent<'order.status_changed'>['payload'];
+            await realtime.publish(e.companyId, { type: 'order.updated', orderId: p.orderId, code: p.code, status: p.status, created: false });
+          }
+        }),
+    },
+    {
+      // a customer wrote: the company's conversation analysis is woken (debounced per company, modules/analysis)
+      name: 'analysis.wake',
+      on: ['message.received'],
+      handle: async (events) => {
+        if (!settings.analysis) return;
+        for (const companyId of new Set(events.map((e) => e.companyId))) await wakeAnalysis(jobs, log, companyId, settings.analysisDebounceSeconds);
+      },
+    },
+    {
+      // a customer message in a chat a Dialogflow bot answers: its turn is a job, one per message (decision 0053)
+      name: 'bots.answer',
+      on: ['message.received'],
+      handle: (events) =>
+        inOrderPerAggregate(events, 4, async (e) => {
+          if (!settings.bots) return;
+          const p = e.payload as DomainEvent<'message.received'>['payload'];
+          if (!(await botTakes(db, e.companyId, p.chatId))) return;
+          await jobs.send(BOT_ANSWER_QUEUE, { companyId: e.companyId, chatId: p.chatId, messageId: p.messageId }, { singletonKey: p.messageId });
+        }),
+    },
+    {
+      // labels put on or taken off Messenger people: the job that puts the page's labels on them
+      // (decision 0057) runs now, not at its next minute, whatever wrote the labels (a request, an import, a webhook)
+      name: 'facebook-labels.wake',
+      on: ['lead.created', 'lead.labelled', 'lead.unlabelled', 'person.labelled', 'person.unlabelled', 'person.merged'],
+      handle: async (events) => {
+        for (const companyId of new Set(events.map((e) => e.companyId))) await wakeFacebookLabels(app, companyId);
+      },
+    },
+  ];
+  return listeners;
+}
+
+/**
+ * Runs `fn` over events keeping each aggregate's order (one after another) while different
+ * aggregates run side by side, at most `limit` at once. The first error is thrown once all have
+ * settled (the spine then retries event by event).
+ */
+export async function inOrderPerAggregate(events: DomainEvent[], limit: number, fn: (e: DomainEvent) => Promise<void>): Promise<void> {
+  const groups = new Map<string, DomainEvent[]>();
+  for (const e of events) {
+    const key = `${e.aggregate.type}:${e.aggregate.id}`;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  const queue = [...groups.values()];
+  let failure: unknown;
+  const lane = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      for (const e of group) {
+        try {
+          await fn(e);
+        } catch (error) {
+          failure ??= error;
+          break;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, lane));
+  if (failure) throw failure;
+}

@@ -1,0 +1,261 @@
+import { type DomainEvent, domainEventCatalogue, type RealtimeEvent } from '@mostrador/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSpine, type Listener } from '../src/spine/dispatcher.js';
+import { listenersOf } from '../src/spine/listeners.js';
+import { emit } from '../src/spine/outbox.js';
+import { pruneEvents } from '../src/spine/retention.js';
+import { startChannelSuite, TEST_TOKEN } from './channel-suite.js';
+import { deliver, whatsappStatus, whatsappText } from './fakes/meta.js';
+import { type TestApp, until } from './helpers.js';
+
+/**
+ * The event spine (issue 27, decision 0068): events written with the change that caused them,
+ * delivered at least once, in order per aggregate, once per listener, retried with their error
+ * kept, replayed from a time, dropped when old; and what followed a customer's message now
+ * follows its event.
+ */
+
+let t: TestApp;
+let peru: string;
+const LINE = '109000000000077';
+const log = { warn: () => {}, error: () => {} };
+
+beforeAll(async () => {
+  ({ t, peru } = await startChannelSuite([
+    { company: 'peru', url: '/api/channels/whatsapp', payload: { phoneNumberId: LINE, businessAccountId: '102290129340398', accessToken: TEST_TOKEN } },
+  ]));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type EventRow = { position: number; type: string; aggregate_type: string; aggregate_id: string; actor: { type: string; id?: string }; payload: Record<string, unknown> };
+const eventsOf = (company: string, after = 0) =>
+  t.sql<EventRow>('select position, type, aggregate_type, aggregate_id, actor, payload from domain_events where company_id = $1 and position > $2 order by position', [
+    company,
+    after,
+  ]);
+const lastPosition = async () => Number((await t.sql<{ p: number | null }>('select max(position) as p from domain_events'))[0]?.p ?? 0);
+
+async function receive(from: string, text: string) {
+  const res = await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }));
+  expect(res.statusCode, res.body).toBe(200);
+  for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
+}
+
+describe('events are written with the change', () => {
+  it("a new customer's first message: lead, chat and message events in its transaction, the provider as actor, payloads the catalogue accepts", async () => {
+    const before = await lastPosition();
+    await receive('51911000001', 'Hola, ¿tienen envío a Arequipa?');
+    const events = await eventsOf(peru, before);
+    expect(events.map((e) => e.type)).toEqual(['lead.created', 'chat.created', 'message.received']);
+    const message = events[2];
+    expect(message?.actor).toEqual({ type: 'provider', id: 'whatsapp' });
+    expect(message?.aggregate_type).toBe('chat');
+    expect(message?.payload).toMatchObject({ channel: 'whatsapp', kind: 'text', chatId: message?.aggregate_id });
+    for (const e of events) expect(domainEventCatalogue[e.type as keyof typeof domainEventCatalogue].versions[1].safeParse(e.payload).success, e.type).toBe(true);
+  });
+
+  it('a change rolled back leaves no event; a burst of rows in one statement writes its events in that statement', async () => {
+    const before = await lastPosition();
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`insert into leads (company_id, name, platform, status) values ($1, 'Nadie', 'whatsapp', 'sin-asignar')`, [peru]);
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    expect(await eventsOf(peru, before)).toEqual([]);
+    // 300 leads by one insert: 300 events, in the same statement (no statement per event)
+    await t.sql(
+      `insert into leads (company_id, name, platform, status) select $1, 'Importado ' || g, 'whatsapp', 'sin-asignar' from generate_series(1, 300) g`,
+      [peru],
+    );
+    const burst = await eventsOf(peru, before);
+    expect(burst).toHaveLength(300);
+    expect(new Set(burst.map((e) => e.type))).toEqual(new Set(['lead.created']));
+  });
+
+  it('a lead whose status, labels and agent change says each: status_changed, labelled, unlabelled, chat.assigned per chat', async () => {
+    await receive('51911000002', 'Quiero cotizar');
+    const [lead] = await t.sql<{ id: string }>(`select id from leads where company_id = $1 and telefono like '%911000002'`, [peru]);
+    const [agent] = await t.sql<{ id: string }>(`select u.id from users u where u.email = 'agente@demo.com'`);
+    const before = await lastPosition();
+    await t.sql(`update leads set status = 'interesado', mostrador_labels = '["vip","mayorista"]'::jsonb, agente_id = $2 where id = $1`, [lead?.id, agent?.id]);
+    await t.sql(`update leads set mostrador_labels = '["vip"]'::jsonb where id = $1`, [lead?.id]);
+    const events = await eventsOf(peru, before);
+    expect(events.map((e) => e.type)).toEqual(['lead.status_changed', 'lead.labelled', 'chat.assigned', 'lead.unlabelled']);
+    expect(events[1]?.payload.labels).toEqual(['vip', 'mayorista']);
+    expect(events[2]?.payload).toMatchObject({ leadId: lead?.id, agentId: agent?.id, previousAgentId: null });
+    expect(events[3]?.payload.labels).toEqual(['mayorista']);
+  });
+});
+
+describe('what follows a customer message runs from its event', () => {
+  it('the browsers hear message.created from the event, once, even when the event is delivered again', async () => {
+    const heard: RealtimeEvent[] = [];
+    const stop = t.app.realtime.subscribe(peru, (e) => heard.push(e));
+    try {
+      await receive('51911000003', 'Buenas tardes');
+      await until(
+        async () => heard.filter((e) => e.type === 'message.created'),
+        (list) => list.length === 1,
+      );
+      const [event] = await t.sql<{ position: number }>(`select position from domain_events where company_id = $1 and type = 'message.received' order by position desc limit 1`, [peru]);
+      // as after a crash between the listener's work and the spine's record of it
+      await t.sql('update domain_events set dispatched_at = null where position = $1', [event?.position]);
+      await t.app.spine.drain();
+      expect(heard.filter((e) => e.type === 'message.created')).toHaveLength(1);
+      const receipts = await t.sql<{ listener: string }>('select listener from domain_event_receipts where position = $1 order by listener', [event?.position]);
+      expect(receipts.map((r) => r.listener)).toEqual(['analysis.wake', 'bots.answer', 'realtime']);
+      // a status the provider reports is heard as message.updated from its event
+      const [sent] = await t.sql<{ id: string; chat_id: string }>(
+        `insert into chat_messages (company_id, chat_id, direction, kind, text, provider_message_id, status)
+         select company_id, id, 'out', 'text', 'Hola', 'wamid.spine-status', 'sent' from chats where company_id = $1 order by created_at desc limit 1 returning id, chat_id`,
+        [peru],
+      );
+      const res = await deliver(t, '/api/webhooks/whatsapp', whatsappStatus({ phoneNumberId: LINE, id: 'wamid.spine-status', status: 'delivered' }));
+      expect(res.statusCode).toBe(200);
+      for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
+      await until(
+        async () => heard.filter((e) => e.type === 'message.updated' && e.message._id === sent?.id),
+        (list) => list.length === 1,
+      );
+    } finally {
+      stop();
+    }
+  });
+
+  it("the company's analysis is woken and the Facebook labels' job is sent from events", async () => {
+    const [listenerOfAnalysis, , , labels] = listenersOf(t.app);
+    const at = new Date().toISOString();
+    const event = (type: DomainEvent['type'], payload: object): DomainEvent =>
+      ({ position: 1, id: crypto.randomUUID(), type, version: 1, companyId: peru, aggregate: { type: 'lead', id: 'x' }, actor: { type: 'system' }, payload, occurredAt: at }) as DomainEvent;
+    const jobs = (name: string) => t.sql<{ n: number }>(`select count(*)::int as n from pgboss.job where name = $1 and created_on > $2`, [name, at]);
+    // analysis is off in tests: the listener wakes nothing then, and does once it is on
+    await listenerOfAnalysis?.handle([event('message.received', {})]);
+    expect((await jobs('analysis.company'))[0]?.n).toBe(0);
+    // a Messenger person whose page label is due: the labels' job is sent
+    await t.sql(`insert into facebook_label_people (company_id, page_label_id, psid, wanted, due_at) values ($1, 'spine-label', 'spine-psid', true, now() - interval '1 second')`, [peru]);
+    await labels?.handle([event('lead.labelled', { leadId: 'x', platform: 'facebook', labels: ['vip'] })]);
+    expect((await jobs('facebook-labels-people'))[0]?.n).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('delivery', () => {
+  /** A spine of its own on the suite's database (the app's is stopped for these). */
+  function spineWith(listeners: Listener[], options: { maxAttempts?: number } = {}) {
+    return createSpine(t.database, listeners, { log, retryDelay: () => 0, ...options });
+  }
+  const recorder = (name: string, fail: (e: DomainEvent) => boolean = () => false) => {
+    const seen: string[] = [];
+    const listener: Listener = {
+      name,
+      on: ['lead.updated'],
+      async handle(events) {
+        for (const e of events) {
+          if (fail(e)) throw new Error(`No se pudo con ${(e.payload as { leadId: string }).leadId}`);
+          seen.push((e.payload as { leadId: string }).leadId);
+        }
+      },
+    };
+    return { seen, listener };
+  };
+  const updated = (aggregateId: string, leadId = aggregateId) => ({ type: 'lead.updated' as const, companyId: peru, aggregateId, payload: { leadId } });
+
+  beforeAll(async () => {
+    await t.app.spine.stop();
+    // what the app wrote so far is its listeners' business, not these tests'
+    await t.sql('update domain_events set dispatched_at = now() where dispatched_at is null');
+  });
+
+  it('in order per aggregate: a failure is kept with its error and retried, the events behind it wait, other aggregates go on', async () => {
+    let failures = 2;
+    const { seen, listener } = recorder('test.order', (e) => (e.payload as { leadId: string }).leadId === 'a1' && failures-- > 0);
+    const spine = spineWith([listener]);
+    await emit(t.database.db, [updated('A', 'a1'), updated('A', 'a2'), updated('B', 'b1'), updated('A', 'a3')]);
+    // a1 fails twice (a2 and a3 wait behind it) while b1 is delivered; then a1, a2, a3 in order
+    await spine.drain();
+    expect(seen).toEqual(['b1', 'a1', 'a2', 'a3']);
+    expect(await t.sql('select * from domain_event_failures where listener = $1', ['test.order'])).toEqual([]);
+    await spine.stop();
+  });
+
+  it('given up after its tries: the error stays for an admin and the aggregate goes on', async () => {
+    const { seen, listener } = recorder('test.giveup', (e) => (e.payload as { leadId: string }).leadId === 'g1');
+    const spine = spineWith([listener], { maxAttempts: 3 });
+    await emit(t.database.db, [updated('G', 'g1'), updated('G', 'g2')]);
+    await spine.drain();
+    expect(seen).toEqual(['g2']);
+    const [kept] = await t.sql<{ attempts: number; last_error: string; given_up_at: Date | null }>(
+      'select attempts, last_error, given_up_at from domain_event_failures where listener = $1',
+      ['test.giveup'],
+    );
+    expect(kept).toMatchObject({ attempts: 3, last_error: 'Error: No se pudo con g1' });
+    expect(kept?.given_up_at).not.toBeNull();
+    expect(await spine.failures()).toContainEqual({ listener: 'test.giveup', retrying: 0, given_up: 1, last_error: 'Error: No se pudo con g1' });
+    await spine.stop();
+  });
+
+  it('once per listener: an event delivered again is not handed over again; a replay from a time is', async () => {
+    const { seen, listener } = recorder('test.once');
+    const spine = spineWith([listener]);
+    const since = new Date();
+    await emit(t.database.db, [updated('R', 'r1'), updated('R', 'r2')]);
+    await spine.drain();
+    await t.sql(`update domain_events set dispatched_at = null where occurred_at >= $1`, [since]);
+    await spine.drain();
+    expect(seen).toEqual(['r1', 'r2']);
+    expect(await spine.replay('test.once', since)).toBe(2);
+    expect(seen).toEqual(['r1', 'r2', 'r1', 'r2']);
+    await spine.stop();
+  });
+
+  it('an event the catalogue refuses never reaches a listener and is kept with the reason', async () => {
+    const { seen, listener } = recorder('test.invalid');
+    const spine = spineWith([listener]);
+    await t.sql(
+      `insert into domain_events (company_id, type, aggregate_type, aggregate_id, payload) values ($1, 'lead.updated', 'lead', 'X', '{"leadId": 42}')`,
+      [peru],
+    );
+    await spine.drain();
+    expect(seen).toEqual([]);
+    const [kept] = await t.sql<{ last_error: string; given_up_at: Date | null }>('select last_error, given_up_at from domain_event_failures where listener = $1', ['test.invalid']);
+    expect(kept?.last_error).toMatch(/^Datos no válidos: leadId/);
+    expect(kept?.given_up_at).not.toBeNull();
+    await spine.stop();
+  });
+
+  it('one process dispatches at a time; when it stops another takes over', async () => {
+    const first = recorder('test.lease');
+    const second = recorder('test.lease');
+    const a = spineWith([first.listener]);
+    const b = spineWith([second.listener]);
+    await emit(t.database.db, [updated('L', 'l1')]);
+    await a.drain();
+    await emit(t.database.db, [updated('L', 'l2')]);
+    await expect(b.drain()).rejects.toThrow('Otro proceso reparte los eventos');
+    await a.stop();
+    await b.drain();
+    expect(first.seen).toEqual(['l1']);
+    expect(second.seen).toEqual(['l2']);
+    await b.stop();
+  });
+
+  it('retention drops delivered events older than the window in short statements, keeping those still being retried', async () => {
+    await t.sql(
+      `insert into domain_events (company_id, type, aggregate_type, aggregate_id, payload, occurred_at, dispatched_at)
+       select $1, 'lead.updated', 'lead', 'old' || g, jsonb_build_object('leadId', 'old' || g), now() - interval '40 days', now() - interval '40 days' from generate_series(1, 5) g`,
+      [peru],
+    );
+    const old = await t.sql<{ position: number }>(`select position from domain_events where aggregate_id like 'old%' order by position`);
+    await t.sql(`insert into domain_event_receipts (listener, position) select 'test.retention', unnest($1::bigint[])`, [old.map((r) => r.position)]);
+    await t.sql(`insert into domain_event_failures (listener, position, aggregate) values ('test.retention', $1, 'lead:old1')`, [old[0]?.position]);
+    const recent = await t.sql<{ n: number }>(`select count(*)::int as n from domain_events where occurred_at > now() - interval '30 days'`);
+    expect(await pruneEvents(t.database.pool, 30, 2)).toBe(4);
+    expect(await t.sql(`select aggregate_id from domain_events where aggregate_id like 'old%'`)).toEqual([{ aggregate_id: 'old1' }]);
+    expect((await t.sql<{ n: number }>(`select count(*)::int as n from domain_event_receipts where listener = 'test.retention'`))[0]?.n).toBe(1);
+    expect((await t.sql<{ n: number }>(`select count(*)::int as n from domain_events where occurred_at > now() - interval '30 days'`))[0]?.n).toBe(recent[0]?.n);
+  });
+});
