@@ -119,7 +119,7 @@ export function createMassSending(deps: {
     return { content: { text: imagina.body, ...(template ? { template } : {}), imaginaTemplateId: imagina.id }, summary: imagina.body };
   }
 
-  /** The audience as the engine plans it, with its references checked for the caller's company. */
+  /** The audience as planning (planning.ts) plans it, with its references checked for the caller's company. */
   async function audienceOf(tenant: Tenant, audience: MassAudience): Promise<{ planned: PlannedAudience; filters: SegmentFilters }> {
     if (audience.segmentId) {
       const [segment] = await rowsOf<{ filters: SegmentFilters | null }>(db, sql`select filters from marketing_segments where company_id = ${tenant.companyId} and id = ${audience.segmentId}`);
@@ -248,7 +248,7 @@ export function createMassSending(deps: {
   }
 
   /**
-   * A massive send: its history row (massive-messages-logs) and its send, pending; the engine
+   * A massive send: its history row (massive-messages-logs) and its send, pending; the runner
    * plans who gets it when it starts (the pre-send check's verdicts, the outbox's one row per
    * person) and sends at the line's pace.
    */
