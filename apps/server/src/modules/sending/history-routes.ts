@@ -19,8 +19,7 @@ import { repositoryOf } from '../../resources/crud.js';
 import { csvLine, UTF8_BOM } from '../leads/csv.js';
 import { exportErrorLine } from '../leads/csv-routes.js';
 import { timezoneOf } from '../leads/summary.js';
-import { createSendingEngine } from './engine.js';
-import { recipientsOf } from './routes.js';
+import { recipientsOf, sendOfMassiveLog } from './read-model.js';
 import { sendCsv } from '../../lib/csv-response.js';
 
 const logNotFound = 'El envío masivo no existe en esta compañía';
@@ -46,8 +45,6 @@ export const templateLogCsvColumns = ['fecha', 'plantilla', 'nombre', 'telefono'
  */
 export const messageHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  // reading only: the runner of this process is sendingRoutes' (modules/sending/routes.ts)
-  const engine = createSendingEngine({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
   const tags = ['massive-messages-logs'];
   const may = (action: 'list' | 'read') => ({ permission: { module: 'messaging' as const, action } });
   const params = z.object({ id: zId() });
@@ -56,11 +53,7 @@ export const messageHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   async function sendOfLog(companyId: string, logId: string) {
     const [log] = await rowsOf<{ id: string }>(db, sql`select id from massive_messages_logs where company_id = ${companyId} and id = ${logId}`);
     if (!log) throw new AppError('NOT_FOUND', logNotFound);
-    const [send] = await rowsOf<Record<string, unknown> & { id: string }>(
-      db,
-      sql`select * from sends where company_id = ${companyId} and kind = 'massive' and content->>'logId' = ${logId} order by created_at desc limit 1`,
-    );
-    return send ? (await engine.sendsOut([send as never]))[0] : undefined;
+    return sendOfMassiveLog(db, companyId, logId);
   }
 
   app.get(

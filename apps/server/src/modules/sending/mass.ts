@@ -30,14 +30,16 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Db, rowsOf } from '../../db/database.js';
-import { ProviderError } from '../../integrations/meta/send.js';
+import { type MessageClient, ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
+import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { assertCompanyLabels } from '../leads/audience.js';
 import { segmentAudience } from '../leads/segment-audience.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
-import type { SendContent, SendingEngine } from './engine.js';
+import { chunkPeople, type SendContent } from './planning.js';
+import { publishSends, sendRow, sendsOut } from './read-model.js';
 
 type Row = Record<string, unknown>;
 /** How long a line's messaging limit read from Meta is trusted. */
@@ -57,16 +59,24 @@ export function bulkTemplate(out: WhatsappTemplate): NonNullable<SendContent['te
   return { _id: out._id, name: out.name, language: out.language, category: out.category, header: out.header, body: out.body, footer: out.footer, buttons: out.buttons, variableFields: out.variableFields };
 }
 
-/** Who a send goes to, as the engine plans it. */
+/** Who a send goes to, as planning (planning.ts) plans it. */
 export type PlannedAudience = NonNullable<SendContent['audience']>;
 
 /**
  * Massive sends to an audience (decision 0043): the pre-send check and the send itself, for
  * /marketing/massive-messages (POST /sends/check, POST /sends) and the Imagina template calls.
- * The engine does the sending (engine.ts); this writes what it should send and to whom.
+ * The runner does the sending (runner.ts); this writes what it should send and to whom.
  */
-export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets: Pick<SecretBox, 'open'>; wake: (companyId: string) => Promise<unknown> }) {
-  const { db, engine, secrets } = deps;
+export function createMassSending(deps: {
+  db: Db;
+  /** The provider client: the line's messaging limit. */
+  client: Pick<MessageClient, 'messagingLimit'>;
+  realtime: Pick<Realtime, 'publish'>;
+  log: { warn: (obj: unknown, msg?: string) => void };
+  secrets: Pick<SecretBox, 'open'>;
+  wake: (companyId: string) => Promise<unknown>;
+}) {
+  const { db, client, secrets } = deps;
   const limits = new Map<string, { tier: MessagingTier | null; at: number }>();
 
   /** A template of the company's WhatsApp line, by id or by name (+ language), approved. */
@@ -109,7 +119,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     return { content: { text: imagina.body, ...(template ? { template } : {}), imaginaTemplateId: imagina.id }, summary: imagina.body };
   }
 
-  /** The audience as the engine plans it, with its references checked for the caller's company. */
+  /** The audience as planning (planning.ts) plans it, with its references checked for the caller's company. */
   async function audienceOf(tenant: Tenant, audience: MassAudience): Promise<{ planned: PlannedAudience; filters: SegmentFilters }> {
     if (audience.segmentId) {
       const [segment] = await rowsOf<{ filters: SegmentFilters | null }>(db, sql`select filters from marketing_segments where company_id = ${tenant.companyId} and id = ${audience.segmentId}`);
@@ -131,7 +141,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     let tier: MessagingTier | null = null;
     try {
       const accessToken = line.access_token ? secrets.open<string>(line.access_token) : undefined;
-      tier = await engine.client.messagingLimit({ accountId: line.provider_id, accessToken });
+      tier = await client.messagingLimit({ accountId: line.provider_id, accessToken });
     } catch (error) {
       if (!(error instanceof ProviderError) && !(error instanceof Error && /seal|decrypt|auth/i.test(error.message))) throw error;
       tier = null;
@@ -173,7 +183,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
     }
     const people = blocking
       ? []
-      : await engine.chunkPeople(companyId, {
+      : await chunkPeople(db, companyId, {
           segmentId: input.audience.segmentId,
           filters: input.audience.segmentId ? undefined : input.filters,
           cleanLeadIds: input.audience.cleanLeadIds,
@@ -238,7 +248,7 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
   }
 
   /**
-   * A massive send: its history row (massive-messages-logs) and its send, pending; the engine
+   * A massive send: its history row (massive-messages-logs) and its send, pending; the runner
    * plans who gets it when it starts (the pre-send check's verdicts, the outbox's one row per
    * person) and sends at the line's pace.
    */
@@ -261,9 +271,9 @@ export function createMassSending(deps: { db: Db; engine: SendingEngine; secrets
       return { logId: log.id, sendId: send.id };
     });
     await deps.wake(companyId);
-    await engine.publishSends(companyId, [sendId]);
-    const row = await engine.sendRow(companyId, sendId);
-    return { msg: massSendMessages.queued, send: (await engine.sendsOut([row as never]))[0], logId, verdict };
+    await publishSends(deps, companyId, [sendId]);
+    const row = await sendRow(db, companyId, sendId);
+    return { msg: massSendMessages.queued, send: (await sendsOut(db, [row as never]))[0], logId, verdict };
   }
 
   /** The people of the given chats (each chat's clean lead), all of the caller's company. */

@@ -9,8 +9,6 @@ import {
   programmedChunksOut,
   recipientListOut,
   recipientQuery,
-  type RecipientOut,
-  type RecipientStatus,
   sendingMessages,
   sendOut,
   sendCheckOut,
@@ -23,16 +21,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
-import { containsPattern } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { segmentAudience } from '../leads/segment-audience.js';
 import { timezoneOf } from '../leads/summary.js';
 import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
-import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
+import { sendingJobs } from './jobs.js';
 import { bulkTemplate, createMassSending, massRoutes } from './mass.js';
+import { chunkPeople, type SendContent } from './planning.js';
+import { SEND_QUEUE } from './queues.js';
+import { publishSends, recipientsOf, sendRow, sendsOut } from './read-model.js';
+import { messageClientOf, refreshCampaign } from './runner.js';
 
 type Row = Record<string, unknown>;
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 
 interface CampaignRow extends Row {
   id: string;
@@ -45,59 +45,21 @@ interface CampaignRow extends Row {
 }
 
 /**
- * A send's recipients as the report lists them: the provider's later statuses come from the chat
- * message. `q`: a name or phone containing it. Also the massive history's report (decision 0042).
- */
-export async function recipientsOf(db: Db, companyId: string, sendId: string, filter: { status?: RecipientStatus; q?: string }, offset: number, limit: number) {
-  const status = sql`(case when r.status = 'sent' and m.status in ('delivered', 'read', 'failed') then m.status else r.status end)`;
-  const q = filter.q?.trim() ? containsPattern(filter.q.trim()) : undefined;
-  const where = sql`r.company_id = ${companyId} and r.send_id = ${sendId}${filter.status ? sql` and ${status} = ${filter.status}` : sql``}${q ? sql` and (r.name ilike ${q} or r.phone ilike ${q})` : sql``}`;
-  const rows = await rowsOf<{ id: string; clean_lead_id: string; name: string; phone: string | null; chat_id: string | null; status: RecipientStatus; reason: string | null; attempts: number; sent_at: Date | string | null; updated_at: Date | string; total: number }>(
-    db,
-    sql`select r.id, r.clean_lead_id, r.name, r.phone, r.chat_id, ${status} as status,
-               coalesce(case when m.status = 'failed' then m.status_error end, r.reason) as reason, r.attempts,
-               case when r.status = 'sent' then r.settled_at end as sent_at, greatest(r.updated_at, m.updated_at) as updated_at,
-               count(*) over ()::int as total
-        from send_recipients r left join chat_messages m on m.company_id = r.company_id and m.id = r.id
-        where ${where} order by r.position limit ${limit} offset ${offset}`,
-  );
-  const out: RecipientOut[] = rows.map((r) => ({
-    _id: r.id,
-    cleanLeadId: r.clean_lead_id,
-    name: r.name,
-    ...(r.phone ? { telefono: r.phone } : {}),
-    ...(r.chat_id ? { chatId: r.chat_id } : {}),
-    status: r.status,
-    ...(r.reason ? { reason: r.reason } : {}),
-    attempts: Number(r.attempts),
-    ...(r.sent_at ? { sentAt: iso(r.sent_at) } : {}),
-    updatedAt: iso(r.updated_at) as string,
-  }));
-  let total = rows[0]?.total;
-  if (total === undefined) [{ total }] = await rowsOf<{ total: number }>(db, sql`select count(*)::int as total from send_recipients r left join chat_messages m on m.id = r.id where ${where}`);
-  return { rows: out, total: Number(total) };
-}
-
-/**
  * Marketing campaign chunks (SPEC §7 "Marketing campaigns", issue 13, decision 0041): send or
  * program a chunk, who is in it, its plan, stop (scheduled, all scheduled, manually), and
  * beyond the spec resume and retry-failed; each recipient's report. The work is the sending
- * engine's (engine.ts): these calls only write what it should do and wake it.
+ * runner's (runner.ts, its jobs in jobs.ts): these calls only write what it should do and wake it.
  */
 export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const engine = createSendingEngine({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
-  // a runner hands over after 60 s: one a killed worker held is tried again after two minutes (the lease lets another go on sooner)
-  app.jobs.define<{ companyId: string }>(SEND_QUEUE, ({ companyId }) => engine.run(companyId), { expireInSeconds: 120 });
-  app.jobs.define<Record<string, never>>(SEND_SWEEP_QUEUE, () => engine.sweep(), { expireInSeconds: 60 });
-  // a worker that starts looks at once for sends a crash left halfway
-  app.jobs.every(SEND_SWEEP_QUEUE, '* * * * *', {}, { onStart: true });
+  await app.register(sendingJobs);
+  const progress = { db, realtime: app.realtime, log: app.log };
 
   const tags = ['marketing-campaigns'];
   const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'marketing' as const, action } });
   const wake = (companyId: string) => app.jobs.send(SEND_QUEUE, { companyId });
-  // massive sends to an audience and the Imagina template calls (decision 0043), on the same engine
-  const mass = createMassSending({ db, engine, secrets: app.secrets, wake });
+  // massive sends to an audience and the Imagina template calls (decision 0043), sent by the same runner
+  const mass = createMassSending({ ...progress, client: messageClientOf(app.settings), secrets: app.secrets, wake });
   await app.register(massRoutes, { mass });
 
   async function campaignOf(companyId: string, id: string): Promise<CampaignRow> {
@@ -138,8 +100,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   async function chunkOut(companyId: string, id: string) {
-    const row = await engine.sendRow(companyId, id);
-    return (await engine.sendsOut([row as never]))[0];
+    const row = await sendRow(db, companyId, id);
+    return (await sendsOut(db, [row as never]))[0];
   }
 
   app.post(
@@ -169,11 +131,11 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!row) throw new AppError('CONFLICT', sendingMessages.chunkExists);
       if (status === 'pending') {
-        await engine.refreshCampaign(tenant.companyId, c.id);
+        await refreshCampaign(db, tenant.companyId, c.id);
         await wake(tenant.companyId);
       }
       const chunk = await chunkOut(tenant.companyId, row.id);
-      await engine.publishSends(tenant.companyId, [row.id]);
+      await publishSends(progress, tenant.companyId, [row.id]);
       const when = scheduledAt ? new Intl.DateTimeFormat('es-PE', { dateStyle: 'short', timeStyle: 'short', timeZone: await timezoneOf(db, tenant.companyId) }).format(scheduledAt) : '';
       return reply.code(202).send({ msg: status === 'scheduled' ? sendingMessages.chunkScheduled(when) : sendingMessages.chunkQueued, chunk });
     },
@@ -204,7 +166,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         // without a sendable template the list still says who is in the chunk
       }
-      const people = await engine.chunkPeople(companyId, { segmentId: c.segment_id, chunkPage: request.body.chunkPage, chunkSize, content, createdBy: tenantOf(request).userId, dedupeKey: c.id });
+      const people = await chunkPeople(db, companyId, { segmentId: c.segment_id, chunkPage: request.body.chunkPage, chunkSize, content, createdBy: tenantOf(request).userId, dedupeKey: c.id });
       const now = new Date().toISOString();
       return {
         chunkPage: request.body.chunkPage,
@@ -255,7 +217,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       const n = await audienceOf(companyId, c.segment_id);
       const rows = await rowsOf(db, sql`select * from sends where company_id = ${companyId} and campaign_id = ${c.id}
           order by (status = 'scheduled') desc, scheduled_at nulls last, chunk_page`);
-      return { campaignId: c.id, status: c.status, audience: Number(n), chunkSize: c.chunk_size, chunks: Math.ceil(Number(n) / Math.max(1, c.chunk_size)), payload: await engine.sendsOut(rows as never) };
+      return { campaignId: c.id, status: c.status, audience: Number(n), chunkSize: c.chunk_size, chunks: Math.ceil(Number(n) / Math.max(1, c.chunk_size)), payload: await sendsOut(db, rows as never) };
     },
   );
 
@@ -265,8 +227,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     const id = await chunkOf(companyId, body.campaignId, body.chunkPage);
     const rows = await rowsOf(db, sql`update sends set ${set}, updated_at = now() where company_id = ${companyId} and id = ${id} and ${from} returning id`);
     if (!rows.length) throw new AppError('CONFLICT', refused);
-    await engine.refreshCampaign(companyId, body.campaignId);
-    await engine.publishSends(companyId, [id]);
+    await refreshCampaign(db, companyId, body.campaignId);
+    await publishSends(progress, companyId, [id]);
     return { msg, chunk: await chunkOut(companyId, id) };
   }
 
@@ -284,7 +246,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         sql`update sends set status = 'stopped', updated_at = now() where company_id = ${companyId} and campaign_id = ${request.body.campaignId} and status = 'scheduled' returning id`,
       );
-      await engine.publishSends(companyId, rows.map((r) => r.id));
+      await publishSends(progress, companyId, rows.map((r) => r.id));
       return { msg: sendingMessages.scheduledStopped(rows.length), stopped: rows.length };
     },
   );
@@ -334,17 +296,17 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       return rows.length;
     });
     if (!retried) throw new AppError('CONFLICT', sendingMessages.nothingToRetry);
-    await engine.refreshCampaign(companyId, request.body.campaignId);
+    await refreshCampaign(db, companyId, request.body.campaignId);
     await wake(companyId);
-    await engine.publishSends(companyId, [id]);
+    await publishSends(progress, companyId, [id]);
     return { msg: sendingMessages.retryQueued(retried), chunk: await chunkOut(companyId, id) };
   });
 
   app.get('/sends/:id', { config: may('read'), schema: { tags: ['sends'], params: z.object({ id: zId() }), response: { 200: sendOut } } }, async (request) => {
     const { companyId } = tenantOf(request);
-    const row = await engine.sendRow(companyId, request.params.id);
+    const row = await sendRow(db, companyId, request.params.id);
     if (!row) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
-    return (await engine.sendsOut([row]))[0];
+    return (await sendsOut(db, [row]))[0];
   });
 
   app.get(
@@ -352,7 +314,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: may('read'), schema: { tags: ['sends'], params: z.object({ id: zId() }), querystring: recipientQuery, response: { 200: recipientListOut } } },
     async (request) => {
       const { companyId } = tenantOf(request);
-      if (!(await engine.sendRow(companyId, request.params.id))) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
+      if (!(await sendRow(db, companyId, request.params.id))) throw new AppError('NOT_FOUND', 'El envío no existe en esta compañía');
       const { page, limit, status } = request.query;
       const { rows, total } = await recipientsOf(db, companyId, request.params.id, { status }, (page - 1) * limit, limit);
       return { payload: rows, total, page, limit };
