@@ -31,9 +31,9 @@ import { publishChatEffect } from '../chats/events.js';
 import { SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from '../chats/service.js';
 import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
-import { toTemplatePayload } from '../whatsapp-templates/mapping.js';
+import { toTemplatePayload } from '../../integrations/meta/template-mapping.js';
 
-import { SEND_QUEUE, SEND_SWEEP_QUEUE } from './queues.js';
+import { SEND_QUEUE, SEND_SWEEP_QUEUE } from '../../jobs/sending-queues.js';
 
 export { SEND_QUEUE, SEND_SWEEP_QUEUE };
 

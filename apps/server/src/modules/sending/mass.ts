@@ -36,7 +36,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { assertCompanyLabels } from '../leads/audience.js';
 import { segmentAudience } from '../leads/segment-audience.js';
-import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
+import { toTemplateOut, type TemplateRow } from '../../integrations/meta/template-mapping.js';
 import type { SendContent, SendingEngine } from './engine.js';
 
 type Row = Record<string, unknown>;

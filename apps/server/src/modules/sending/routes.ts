@@ -27,7 +27,7 @@ import { containsPattern } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { segmentAudience } from '../leads/segment-audience.js';
 import { timezoneOf } from '../leads/summary.js';
-import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
+import { toTemplateOut, type TemplateRow } from '../../integrations/meta/template-mapping.js';
 import { createSendingEngine, SEND_QUEUE, SEND_SWEEP_QUEUE, type SendContent } from './engine.js';
 import { bulkTemplate, createMassSending, massRoutes } from './mass.js';
 
