@@ -3,7 +3,7 @@ import { type ChatMessage, type ChatSummary, type ChatThread, chatMessages_es, c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAIL_REASON } from '../src/integrations/sandbox/send.js';
 import { createChatService, INTERRUPTED_REASON } from '../src/modules/chats/service.js';
-import { createInbound } from '../src/modules/webhooks/inbound.js';
+import { createInbound } from '../src/modules/conversations/inbound.js';
 import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { DEMO_WHATSAPP_LINE } from '../src/seed/demo-chats.js';
 import { deliver, type FakeGraph, metaMessage, startFakeGraph, wamid, whatsappImage, whatsappStatus, whatsappText } from './fakes/meta.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DriveFileOut, DriveFoldersOut, DriveUploadOut, Page } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniff } from '../src/modules/drive/sniff.js';
-import { demoDriveFiles } from '../src/seed/demo-drive.js';
+import { demoDriveFiles } from '../src/seed/assets/demo-drive.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type GravityEntryOut, type GravityFormStatus, gravityMessages, type RealtimeEvent } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntryProcessor, GRAVITY_PROVIDER, gravityDefaults } from '../src/modules/gravity-forms/entries.js';
+import { createEntryProcessor, GRAVITY_PROVIDER, gravityDefaults } from '../src/modules/forms/entries.js';
 import { pullEntries } from '../src/modules/gravity-forms/sync.js';
 import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
 import { contactForm, type FakeGravityServer, GF_KEY, GF_SECRET, startFakeGravity } from './fakes/gravity-forms.js';

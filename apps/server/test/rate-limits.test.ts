@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { hashSecret } from '../src/modules/auth/tokens.js';
+import { hashSecret } from '../src/lib/tokens.js';
 import { as, demo, JWT_SECRET, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**

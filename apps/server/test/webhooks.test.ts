@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInbound } from '../src/modules/webhooks/inbound.js';
+import { createInbound } from '../src/modules/conversations/inbound.js';
 import type { WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { startChannelSuite, TEST_TOKEN } from './channel-suite.js';
 import { DEMO_VERIFY_TOKEN, deliver, metaMessage, sign, wamid, whatsappImage, whatsappStatus, whatsappText } from './fakes/meta.js';

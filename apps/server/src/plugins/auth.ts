@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
-import type { AccessClaims } from '../modules/auth/tokens.js';
+import type { AccessClaims } from '../lib/tokens.js';
 
 /** Who is calling: set for every request that carries a valid access token. */
 export interface AuthContext {

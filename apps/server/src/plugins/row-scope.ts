@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import { settleAuth } from './auth.js';
-import { hiddenMessage, isOwned, ownerOf, visibleIds } from '../modules/assignment/scope.js';
+import { hiddenMessage, isOwned, ownerOf, visibleIds } from '../resources/owned-rows.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ownedKeys = Object.keys(ownedRows) as OwnedResource[];

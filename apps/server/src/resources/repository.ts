@@ -11,9 +11,9 @@ import type pg from 'pg';
 import { namedStatements } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type AuthRow, authColumns, authStatement, type Tenant } from '../plugins/auth.js';
-import { clearedReference, needsCurrent, settleWrite } from '../modules/assignment/rules.js';
-import { isOwned, ownerCondition } from '../modules/assignment/scope.js';
-import type { ResourceTable } from './table-for.js';
+import { clearedReference, needsCurrent, settleWrite } from './assignment-rules.js';
+import { isOwned, ownerCondition } from './owned-rows.js';
+import type { ResourceTable } from '../db/table-for.js';
 
 /** Tables of the other resources, by key: references are checked and cleaned through them. */
 export type TableLookup = (key: string) => ResourceTable;

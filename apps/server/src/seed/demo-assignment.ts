@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/database.js';
-import { settledStatusSql } from '../modules/assignment/rules.js';
+import { settledStatusSql } from '../resources/assignment-rules.js';
 
 /**
  * Who holds what in the demo (decision 0025): the admin (Ana) and the agent user (Carlos) are

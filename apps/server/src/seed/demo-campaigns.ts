@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { createSandboxClient } from '../integrations/sandbox/send.js';
 import { createSendingEngine } from '../modules/sending/engine.js';
-import { toTemplateOut, type TemplateRow } from '../modules/whatsapp-templates/mapping.js';
+import { toTemplateOut, type TemplateRow } from '../integrations/meta/template-mapping.js';
 
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/database.js';
 import { sandboxDetectIntent } from '../integrations/dialogflow/sandbox.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import { createInbound } from '../modules/webhooks/inbound.js';
+import { createInbound } from '../modules/conversations/inbound.js';
 
 /** The demo's WhatsApp bot answers through the sandbox agent (no Google account, no internet). */
 export const DEMO_BOT_PROJECT = 'sandbox:bodega-lucho-wa';

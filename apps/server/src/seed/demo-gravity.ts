@@ -4,7 +4,8 @@ import { gravityFormStates } from '../db/gravity-forms-tables.js';
 import { gravityFormsTable } from '../db/resource-tables.js';
 import { isGravitySandbox, sandboxSite } from '../integrations/gravity-forms/sandbox.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import { createEntryProcessor, formColumns, formOf, GRAVITY_PROVIDER, storeEntry } from '../modules/gravity-forms/entries.js';
+import { createEntryProcessor, formColumns, formOf, GRAVITY_PROVIDER } from '../modules/forms/entries.js';
+import { storeEntry } from '../modules/gravity-forms/store.js';
 import { stateOf, pullEntries } from '../modules/gravity-forms/sync.js';
 import { createWebhookProcessor } from '../modules/webhooks/process.js';
 

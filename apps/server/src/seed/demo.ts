@@ -4,7 +4,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 import { corporations, users } from '../db/schema.js';
 import { createCorporation } from '../modules/corporations/service.js';
 import { seedDemoAssignment, seedDemoLabelRoutes } from './demo-assignment.js';
-import { seedDemoCatalog } from './demo-catalog.js';
+import { seedDemoCatalog } from './assets/demo-catalog.js';
 import { seedDemoChats } from './demo-chats.js';
 import { seedDemoPerson } from './demo-person.js';
 import { seedEcommerce } from './demo-ecommerce.js';
@@ -22,7 +22,7 @@ import { seedDemoGravity } from './demo-gravity.js';
 import { seedDemoMailchimp } from './demo-mailchimp.js';
 import { seedDemoComments } from './demo-comments.js';
 import { seedDemoDialogflow } from './demo-dialogflow.js';
-import { seedDemoDrive } from './demo-drive.js';
+import { seedDemoDrive } from './assets/demo-drive.js';
 import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
 import { markHistory } from '../spine/outbox.js';
 

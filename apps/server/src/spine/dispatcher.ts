@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { type AggregateType, type DomainActor, type DomainEvent, type DomainEventType, payloadSchema } from '@mostrador/contract';
 import pg from 'pg';
 import type { Database } from '../db/database.js';
-import { errorText } from '../modules/webhooks/process.js';
+import { errorText } from '../lib/error-text.js';
 import { pruneEvents } from './retention.js';
 
 /**

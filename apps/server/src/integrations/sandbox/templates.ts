@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { toGraphTemplate } from '../../modules/whatsapp-templates/mapping.js';
+import { toGraphTemplate } from '../meta/template-mapping.js';
 import { ProviderError } from '../meta/send.js';
 import type { GraphTemplate, TemplateClient } from '../meta/templates.js';
 

@@ -1,8 +1,8 @@
 import type { AssignmentStrategy } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
-import type { Outcome } from '../webhooks/inbound.js';
-import { settledStatusSql } from './rules.js';
+import type { Outcome } from '../conversations/inbound.js';
+import { settledStatusSql } from '../../resources/assignment-rules.js';
 
 /**
  * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message

@@ -26,7 +26,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { assertMayEditRole } from '../users/hierarchy.js';
-import { reassignHeld } from './rules.js';
+import { reassignHeld } from '../../resources/assignment-rules.js';
 
 const idParams = z.object({ id: zId() }).strict();
 

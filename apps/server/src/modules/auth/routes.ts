@@ -19,7 +19,7 @@ import { tenantOf } from '../../plugins/auth.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import { admitForgot, admitLogin } from './rate-limit.js';
 import { SESSION_COOKIE } from './session.js';
-import { hashSecret, newSecret } from './tokens.js';
+import { hashSecret, newSecret } from '../../lib/tokens.js';
 
 const okMessage = z.object({ status: z.literal(200), msg: z.string() });
 const RESET_TTL_MS = 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { companies, corporations, memberships, sessions, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import { hashSecret, newSecret } from './tokens.js';
+import { hashSecret, newSecret } from '../../lib/tokens.js';
 
 export const SESSION_COOKIE = 'mostrador_session';
 

@@ -1,12 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Realtime } from '../../lib/realtime.js';
+import type { ChatEffect } from '../conversations/effects.js';
 import { chatMessage, chatSummary } from './queries.js';
-
-/** What a committed change did to a chat, to tell the company's open browsers (GET /api/events). */
-export type ChatEffect =
-  | { type: 'message.created'; chatId: string; messageId: string }
-  | { type: 'message.updated'; chatId: string; messageId: string }
-  | { type: 'chat.updated'; chatId: string };
 
 /**
  * Publishes a chat effect as the contract's RealtimeEvent, read fresh after the transaction

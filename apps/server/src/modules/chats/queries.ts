@@ -8,7 +8,6 @@ import {
   type InboxCounts,
   type LeadStatus,
   type MessageContent,
-  messagePreview,
   type Page,
   type Platform,
   WHATSAPP_WINDOW_HOURS,
@@ -17,7 +16,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, decodeCursor, encodeCursor, pageResult } from '../../lib/list.js';
-import { type InboxScope, visibleAgent } from '../assignment/scope.js';
+import { type InboxScope, visibleAgent } from '../../resources/owned-rows.js';
 
 /**
  * The chat reads (SPEC §7 Chats): the inbox, a chat's summary, threads and messages, scoped
@@ -82,9 +81,6 @@ const activityOrder = sql`c.last_message_at desc, c.id desc`;
 /** When a free-form message may be sent until: the customer's last message + 24 h. */
 export const windowUntil = (lastInboundAt: Date | null | undefined) =>
   lastInboundAt ? new Date(new Date(lastInboundAt).getTime() + WINDOW_MS) : undefined;
-
-/** A chat's last-message preview of a message (received or sent): its text, else what it is, on one line, at most 300 characters. */
-export const previewOf = (m: { kind: ChatMessageKind; text?: string | null; content?: MessageContent | null }) => messagePreview(m);
 
 function toSummary(r: SummaryRow): ChatSummary {
   const until = windowUntil(r.last_inbound_at);

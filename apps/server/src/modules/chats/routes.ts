@@ -23,11 +23,11 @@ import { ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
 import { trustedPage } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { inboxScope } from '../assignment/scope.js';
+import { inboxScope } from '../../resources/owned-rows.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxCounts, inboxPage, recentChats, thread } from './queries.js';
 import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
 import { composerRoutes } from './composer-routes.js';
-import { chatTemplateRoutes } from '../whatsapp-templates/routes.js';
+import { chatTemplateRoutes } from './template-routes.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();

@@ -23,11 +23,12 @@ import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { StatusUpdate } from '../../integrations/meta/events.js';
 import type { Tenant } from '../../plugins/auth.js';
-import { ownerCondition } from '../assignment/scope.js';
-import { createInbound } from '../webhooks/inbound.js';
-import { SEND_QUEUE } from '../sending/queues.js';
-import { type ChatEffect, publishChatEffect } from './events.js';
-import { chatMessage, messageColumns, notFound, previewOf, toMessage, windowUntil } from './queries.js';
+import { ownerCondition } from '../../resources/owned-rows.js';
+import { createInbound } from '../conversations/inbound.js';
+import { SEND_QUEUE } from '../../jobs/sending-queues.js';
+import { type ChatEffect, previewOf } from '../conversations/effects.js';
+import { publishChatEffect } from './events.js';
+import { chatMessage, messageColumns, notFound, toMessage, windowUntil } from './queries.js';
 
 /** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
 export const CHAT_SEND_QUEUE = 'chat.send';

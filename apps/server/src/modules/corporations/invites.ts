@@ -1,4 +1,4 @@
-import { newSecret } from '../auth/tokens.js';
+import { newSecret } from '../../lib/tokens.js';
 
 /**
  * A one-time corporation registration link: the secret goes in the link, its hash in the

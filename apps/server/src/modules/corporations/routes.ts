@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { corporations, registrationTokens } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import { hashSecret } from '../auth/tokens.js';
+import { hashSecret } from '../../lib/tokens.js';
 import { createCorporation } from './service.js';
 
 const liveToken = (token: string) =>

@@ -28,7 +28,7 @@ import { driveFiles } from '../../db/drive-tables.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { writeDemoDriveBytes } from '../../seed/demo-drive.js';
+import { writeDemoDriveBytes } from '../../seed/assets/demo-drive.js';
 import { nameFor, SNIFF_BYTES, sniff } from './sniff.js';
 import { type DriveStorage, fileStorage } from './storage.js';
 
@@ -62,7 +62,7 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
   const storage: DriveStorage = fileStorage(app.settings.dataDir);
   const publicUrl = app.settings.publicUrl;
   const tags = ['drive'];
-  // the demo's files (seed/demo-drive.ts): their bytes in this server's storage when missing
+  // the demo's files (seed/assets/demo-drive.ts): their bytes in this server's storage when missing
   if (app.settings.seed) {
     await writeDemoDriveBytes(db, storage).catch((error: unknown) => app.log.warn({ err: error }, 'Drive: no se pudieron escribir los archivos del demo'));
   }

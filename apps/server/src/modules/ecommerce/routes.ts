@@ -37,7 +37,7 @@ import { AppError } from '../../lib/errors.js';
 import { containsPattern } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { onWrite, repositoryOf } from '../../resources/crud.js';
-import type { ResourceTable } from '../../resources/table-for.js';
+import type { ResourceTable } from '../../db/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';

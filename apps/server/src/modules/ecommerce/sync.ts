@@ -28,7 +28,7 @@ import {
 } from '../../integrations/woocommerce/types.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { ResourceTable } from '../../resources/table-for.js';
+import type { ResourceTable } from '../../db/table-for.js';
 import {
   canonicalLocalProduct,
   canonicalLocalVariation,

@@ -12,7 +12,7 @@ import { isValidWooSignature } from '../../integrations/woocommerce/signature.js
 import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/woocommerce/types.js';
 import { AppError } from '../../lib/errors.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
-import { errorText } from '../webhooks/process.js';
+import { errorText } from '../../lib/error-text.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { clientFor, loadStore, type StoreCtx, storeColumns, storeOf } from './store.js';
 import { pullCustomers, pullOrders, pullProducts, type Tally, variationsOfPage } from './sync.js';

@@ -1,7 +1,7 @@
 import type { RealtimeEvent } from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tenantOf } from '../../plugins/auth.js';
-import { realtimeFilter } from '../assignment/scope.js';
+import { realtimeFilter } from '../../resources/owned-rows.js';
 
 /** How often an idle stream sends a comment, so proxies keep it open (and a dead client is noticed). */
 export const HEARTBEAT_MS = 25_000;

@@ -9,8 +9,9 @@ import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { repositoryOf } from '../../resources/crud.js';
-import { type ChatEffect, publishChatEffect } from '../chats/events.js';
-import { channelTenant, createInbound, type Outcome } from '../webhooks/inbound.js';
+import { publishChatEffect } from '../chats/events.js';
+import type { ChatEffect } from '../conversations/effects.js';
+import { channelTenant, createInbound, type Outcome } from '../conversations/inbound.js';
 
 /**
  * Facebook comments answered by private Messenger replies (issue 15, decision 0049).

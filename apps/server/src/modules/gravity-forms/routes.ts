@@ -30,7 +30,8 @@ import { safeEqual } from '../../lib/safe-equal.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { WEBHOOK_QUEUE } from '../webhooks/process.js';
-import { clientFor, formColumns, formOf, loadForm, storeEntry } from './entries.js';
+import { clientFor, formColumns, formOf, loadForm } from '../forms/entries.js';
+import { storeEntry } from './store.js';
 import { GRAVITY_SYNC_QUEUE, pullEntries, stateOf, syncOf } from './sync.js';
 
 const webhookPathOf = (id: string) => `/api/webhooks/gravity-forms/${id}`;

@@ -7,7 +7,8 @@ import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import type { WebhookProcessor } from '../webhooks/process.js';
-import { clientFor, type FormCtx, gravityDefaults, loadForm, storeEntry } from './entries.js';
+import { clientFor, type FormCtx, gravityDefaults, loadForm } from '../forms/entries.js';
+import { storeEntry } from './store.js';
 
 export const GRAVITY_SYNC_QUEUE = 'gravity-forms.sync';
 /** Pages one pull reads at most (50 entries each: 100,000 entries); the next pull goes on from there. */

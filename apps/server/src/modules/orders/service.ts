@@ -19,8 +19,8 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { InboundMessage } from '../../integrations/meta/events.js';
-import type { ChatEffect } from '../chats/events.js';
-import { createInbound } from '../webhooks/inbound.js';
+import type { ChatEffect } from '../conversations/effects.js';
+import { createInbound } from '../conversations/inbound.js';
 
 type Row = Record<string, unknown>;
 type PlaceInput = z.output<typeof orderPlaceInput>;

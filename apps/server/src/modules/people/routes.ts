@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
-import { type ChatEffect, publishChatEffect } from '../chats/events.js';
+import { publishChatEffect } from '../chats/events.js';
+import type { ChatEffect } from '../conversations/effects.js';
 import { createPeople } from './service.js';
 
 /** Leads and clean leads are the `leads` module: reading a person needs leads · read, changing one leads · update. */

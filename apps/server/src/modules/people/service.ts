@@ -25,8 +25,8 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
 import { textArray } from '../../resources/repository.js';
-import { inboxScope, ownerCondition, visibleIds } from '../assignment/scope.js';
-import type { ChatEffect } from '../chats/events.js';
+import { inboxScope, ownerCondition, visibleIds } from '../../resources/owned-rows.js';
+import type { ChatEffect } from '../conversations/effects.js';
 import { chatsOfCleanLead, chatSummary, notFound } from '../chats/queries.js';
 import { byNewest, type Detail } from '../leads/merge.js';
 
@@ -43,7 +43,7 @@ type Row = Record<string, unknown>;
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 const unique = <T>(values: ReadonlyArray<T | null | undefined>): T[] => [...new Set(values.filter((v): v is T => v !== null && v !== undefined && v !== ''))];
-/** Serialises work on one key inside the transaction: the same keys inbound messages lock (webhooks/inbound.ts). */
+/** Serialises work on one key inside the transaction: the same keys inbound messages lock (conversations/inbound.ts). */
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 
 interface CleanLeadRow extends Row {

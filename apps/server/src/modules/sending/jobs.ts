@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SEND_QUEUE, SEND_SWEEP_QUEUE } from './queues.js';
+import { SEND_QUEUE, SEND_SWEEP_QUEUE } from '../../jobs/sending-queues.js';
 import { createSendingRunner } from './runner.js';
 
 /**

@@ -37,7 +37,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { assertCompanyLabels } from '../leads/audience.js';
 import { segmentAudience } from '../leads/segment-audience.js';
-import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
+import { toTemplateOut, type TemplateRow } from '../../integrations/meta/template-mapping.js';
 import { chunkPeople, type SendContent } from './planning.js';
 import { publishSends, sendRow, sendsOut } from './read-model.js';
 

@@ -18,7 +18,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import type { TemplatePayload } from '../../integrations/meta/send.js';
 import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
-import { toTemplatePayload } from '../whatsapp-templates/mapping.js';
+import { toTemplatePayload } from '../../integrations/meta/template-mapping.js';
 
 /**
  * Planning a send (issue 13, decisions 0041 and 0043): who a campaign chunk or a massive send

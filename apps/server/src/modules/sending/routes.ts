@@ -24,11 +24,11 @@ import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { segmentAudience } from '../leads/segment-audience.js';
 import { timezoneOf } from '../leads/summary.js';
-import { toTemplateOut, type TemplateRow } from '../whatsapp-templates/mapping.js';
+import { toTemplateOut, type TemplateRow } from '../../integrations/meta/template-mapping.js';
 import { sendingJobs } from './jobs.js';
 import { bulkTemplate, createMassSending, massRoutes } from './mass.js';
 import { chunkPeople, type SendContent } from './planning.js';
-import { SEND_QUEUE } from './queues.js';
+import { SEND_QUEUE } from '../../jobs/sending-queues.js';
 import { publishSends, recipientsOf, sendRow, sendsOut } from './read-model.js';
 import { messageClientOf, refreshCampaign } from './runner.js';
 

@@ -12,7 +12,7 @@ import { publishChatEffect } from '../chats/events.js';
 import { SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from '../chats/service.js';
 import { classify, type Outcome, Pacer, sleep } from './pacing.js';
 import { contentOf, payloadOf, planChunk, type RecipientValues, textOf } from './planning.js';
-import { SEND_QUEUE } from './queues.js';
+import { SEND_QUEUE } from '../../jobs/sending-queues.js';
 import { publishSends, type SendRow } from './read-model.js';
 
 /** A runner hands over to a fresh job after this long (a job stays short; the lease carries on). */

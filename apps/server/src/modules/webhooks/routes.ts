@@ -6,7 +6,7 @@ import { sanitizeJson } from '../../lib/third-party-text.js';
 import { isValidSignature } from '../../integrations/meta/signature.js';
 import { AppError, errorBody } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/safe-equal.js';
-import { contactLeadRoutes } from './contact-lead.js';
+import { contactLeadRoutes } from '../conversations/contact-lead.js';
 import { deadLetterRoutes } from './dead-letters.js';
 import { storeEvents, WEBHOOK_QUEUE } from './process.js';
 

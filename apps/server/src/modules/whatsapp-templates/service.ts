@@ -22,7 +22,7 @@ import { createSandboxTemplateClient } from '../../integrations/sandbox/template
 import { rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { fromGraphTemplate, isSendable, type TemplateRow, toGraphTemplate, toTemplateOut, toTemplatePayload } from './mapping.js';
+import { fromGraphTemplate, isSendable, type TemplateRow, toGraphTemplate, toTemplateOut, toTemplatePayload } from '../../integrations/meta/template-mapping.js';
 
 type Row = Record<string, unknown>;
 

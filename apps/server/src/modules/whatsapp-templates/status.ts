@@ -2,7 +2,7 @@ import { type WaTemplateStatus, waTemplateStatuses } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { TemplateStatusUpdate } from '../../integrations/meta/events.js';
-import type { Outcome } from '../webhooks/inbound.js';
+import type { Outcome } from '../conversations/inbound.js';
 
 /** Meta's words for a template's status change, as our five; FLAGGED changes nothing yet (a warning before a pause). */
 function statusOf(event: string): WaTemplateStatus | undefined {

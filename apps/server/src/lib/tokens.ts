@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { AppError } from '../../lib/errors.js';
+import { AppError } from './errors.js';
 
 export interface AccessClaims {
   sub: string;

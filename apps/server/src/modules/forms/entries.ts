@@ -4,18 +4,19 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../../db/database.js';
 import { gravityFormEntries } from '../../db/gravity-forms-tables.js';
-import { webhookEvents } from '../../db/join-tables.js';
 import { gravityFormsTable } from '../../db/resource-tables.js';
 import { createGravityClient, type FetchLike, type GravityClient, type GravityEntry } from '../../integrations/gravity-forms/client.js';
 import { gravitySandboxFetch, isGravitySandbox } from '../../integrations/gravity-forms/sandbox.js';
-import type { ProviderEvent } from '../../integrations/meta/events.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { sanitizeText } from '../../lib/third-party-text.js';
 import { repositoryOf } from '../../resources/crud.js';
-import { channelTenant, createInbound } from '../webhooks/inbound.js';
+import { channelTenant, createInbound } from '../conversations/inbound.js';
 import { cleanName, type Detail, mergeDetails } from '../leads/merge.js';
-import { storeEvents } from '../webhooks/process.js';
+
+// A Gravity Forms entry as the provider inbox dispatches it (webhooks/ → here): the form, its
+// mapping and the lead the entry becomes. The feeds that store entries (the public webhook, the
+// pull) are modules/gravity-forms, above the inbox (decision 0070).
 
 /** The provider name of form entries in `webhook_events` (the dead-letter list shows them beside WhatsApp's). */
 export const GRAVITY_PROVIDER = 'gravity-forms';
@@ -137,37 +138,6 @@ export function submittedAtOf(entry: GravityEntry): Date | undefined {
   if (!/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(raw)) return undefined;
   const d = new Date(`${raw.replace(' ', 'T')}Z`);
   return Number.isNaN(d.getTime()) ? undefined : d;
-}
-
-/**
- * Keeps an entry once per (form, entry id): its `webhook_events` row (provider gravity-forms,
- * event id `{form}:{entry}`; one the database refuses is kept as a dead letter, decision 0020)
- * and its line on the screen. Answers the event to process, or `duplicate` when it was already
- * kept (a replayed webhook, or a pull meeting what the webhook brought).
- */
-export async function storeEntry(db: Db, form: Pick<FormCtx, 'id' | 'companyId'>, entry: GravityEntry, source: 'webhook' | 'pull'): Promise<{ id?: string; duplicate: boolean }> {
-  const entryId = Number(entry.id);
-  const eventId = `${form.id}:${entryId}`;
-  // not a Meta event: the shared store keeps it once and turns a refused one into a dead letter
-  const event = { provider: GRAVITY_PROVIDER, eventId, accountId: form.id, type: 'entry', data: entry } as unknown as ProviderEvent;
-  const stored = await storeEvents(db, [event]);
-  const [row] = await db
-    .update(webhookEvents)
-    .set({ companyId: form.companyId })
-    .where(and(eq(webhookEvents.provider, GRAVITY_PROVIDER), eq(webhookEvents.eventId, eventId)))
-    .returning({ id: webhookEvents.id });
-  const inserted = await db
-    .insert(gravityFormEntries)
-    .values({ companyId: form.companyId, formId: form.id, entryId, eventId: row?.id ?? null, source, submittedAt: submittedAtOf(entry) ?? null })
-    .onConflictDoNothing({ target: [gravityFormEntries.formId, gravityFormEntries.entryId] })
-    .returning({ id: gravityFormEntries.id });
-  if (stored.deadLetters && inserted.length) {
-    await db
-      .update(gravityFormEntries)
-      .set({ status: 'rejected', reason: 'La entrada no se pudo guardar tal como llegó: está en Eventos fallidos', updatedAt: new Date() })
-      .where(eq(gravityFormEntries.id, inserted[0].id));
-  }
-  return { id: stored.ids[0], duplicate: stored.ids.length === 0 && stored.deadLetters === 0 };
 }
 
 export type GravityOutcome = ({ status: 'processed' } | { status: 'ignored'; reason: string } | { status: 'failed'; reason: string }) & { publish?: RealtimeEvent[] };

@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import { companies } from '../db/schema.js';
+import { companies } from './schema.js';
 
 function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
   const name = columnNameOf(field);

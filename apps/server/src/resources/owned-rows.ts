@@ -1,7 +1,7 @@
 import { columnNameOf, type OwnedResource, ownedRows, type RealtimeEvent, resources, tableNameOf } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { rowOwner, type Tenant } from '../../plugins/auth.js';
+import type { Db } from '../db/database.js';
+import { rowOwner, type Tenant } from '../plugins/auth.js';
 
 /**
  * Row scope of the owned resources (contract `ownedRows`, decision 0026): without its module's

@@ -1,8 +1,8 @@
 import { type Assignment, type Resource, settleAssignment, workingStatuses } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { AppError } from '../../lib/errors.js';
-import type { Tenant } from '../../plugins/auth.js';
+import type { Db } from '../db/database.js';
+import { AppError } from '../lib/errors.js';
+import type { Tenant } from '../plugins/auth.js';
 
 /**
  * The agent rules of decision 0025, applied by the repository to every create and update of a

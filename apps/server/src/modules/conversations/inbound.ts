@@ -5,9 +5,12 @@ import type { InboundMessage, Provider, ReadReceipt, StatusUpdate } from '../../
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
-import type { ChatEffect } from '../chats/events.js';
-import { previewOf } from '../chats/queries.js';
+import { type ChatEffect, previewOf } from './effects.js';
 import { cleanName, type Detail, mergeDetails } from '../leads/merge.js';
+
+// Conversation ingestion (decision 0070): what a customer's message, a delivery status or a read
+// receipt does to the company's leads, chats and messages. The provider inbox (webhooks/) stores
+// and dispatches the events; chats, comments, forms and orders build on this from above.
 
 /**
  * What processing an event did: processed (with what it changed in a chat, published to the

@@ -8,8 +8,8 @@ import {
   rejectedReasonText,
   templateVariables,
 } from '@mostrador/contract';
-import type { GraphTemplate, GraphTemplateComponent, NewGraphTemplate } from '../../integrations/meta/templates.js';
-import type { TemplatePayload } from '../../integrations/meta/send.js';
+import type { GraphTemplate, GraphTemplateComponent, NewGraphTemplate } from './templates.js';
+import type { TemplatePayload } from './send.js';
 
 /** A template's parts as we store them (the columns of whatsapp_templates). */
 export interface TemplateParts {

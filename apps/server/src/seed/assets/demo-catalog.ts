@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/database.js';
-import { productImagePath, type ProductShape } from '../modules/orders/product-images.js';
+import { type Db, rowsOf } from '../../db/database.js';
+import { productImagePath, type ProductShape } from '../../modules/orders/product-images.js';
 
 /**
  * The demo shop of Demo Perú (issue 12): dozens of products with pictures drawn by the product

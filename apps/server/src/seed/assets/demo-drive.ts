@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { DriveKind } from '@mostrador/contract';
 import { inArray } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
-import { driveFiles } from '../db/drive-tables.js';
-import type { ProductShape } from '../modules/orders/product-images.js';
+import type { Db } from '../../db/database.js';
+import { driveFiles } from '../../db/drive-tables.js';
+import type { ProductShape } from '../../modules/orders/product-images.js';
 import { demoProducts } from './demo-catalog.js';
 
 /**

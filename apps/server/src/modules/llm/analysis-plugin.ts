@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { companyAnalyzers } from '../llm/analyzer.js';
-import { embeddedAnalyzer } from './embedded.js';
-import { ANALYSIS_QUEUE, ANALYSIS_SWEEP_QUEUE, createAnalysisJobs } from './jobs.js';
-import type { Analyzer } from './types.js';
+import { companyAnalyzers } from './analyzer.js';
+import { embeddedAnalyzer } from '../analysis/embedded.js';
+import { ANALYSIS_QUEUE, ANALYSIS_SWEEP_QUEUE, createAnalysisJobs } from '../analysis/jobs.js';
+import type { Analyzer } from '../analysis/types.js';
 
 /**
  * The analysis of conversations (issue 14, decision 0044): its two queues, no routes (the
