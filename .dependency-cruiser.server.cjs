@@ -15,7 +15,7 @@ const layers = [
   {
     name: 'base',
     comment: 'utilities, the database and its schema, the job queue, mail, the settings',
-    path: [`${src}(lib|db|jobs|mail)/`, `${src}config\\.ts$`],
+    path: [`${src}(lib|db|jobs|mail)/`, `${src}config\\.ts$`, `${src}spine/(dispatcher|outbox|retention)\\.ts$`],
   },
   { name: 'integrations', comment: "provider clients and their sandboxes: speak a provider's API, know no domain", path: [`${src}integrations/`] },
   {
@@ -60,6 +60,11 @@ const layers = [
     name: 'inbox',
     comment: 'provider events stored, verified and dispatched down (webhooks), and the form feeds that use the same store',
     path: [modules(['webhooks', 'gravity-forms'])],
+  },
+  {
+    name: 'listeners',
+    comment: "what follows each domain event (decision 0068): the spine's listeners, which call down into the modules",
+    path: [`${src}spine/listeners\\.ts$`],
   },
   {
     name: 'entry',
