@@ -9,7 +9,6 @@ import { sanitizeJson } from '../../lib/third-party-text.js';
 import type { WebhookProcessor } from '../webhooks/process.js';
 import { clientFor, type FormCtx, gravityDefaults, loadForm, storeEntry } from './entries.js';
 
-export const GRAVITY_SYNC_QUEUE = 'gravity-forms.sync';
 /** Pages one pull reads at most (50 entries each: 100,000 entries); the next pull goes on from there. */
 const MAX_PAGES = 2000;
 
