@@ -21,9 +21,13 @@ const slow = (lane: keyof typeof seen, ms: number) => async () => {
 
 beforeAll(async () => {
   t = await startTestApp();
-  queue = createJobQueue(t.database, t.app.log);
+  // the test's own catalogue: its lanes are written there, as the product's are in jobs/catalogue.ts
+  queue = createJobQueue(t.database, t.app.log, {
+    'test.lanes-wide': { module: 'test', does: 'a slow job', lanes: 3 },
+    'test.lanes-narrow': { module: 'test', does: 'a quick job' },
+  });
   // a batch of 20 takes 2 s in the wide queue: each lane polls every second, so all three find work
-  queue.define('test.lanes-wide', slow('wide', 100), { lanes: 3 });
+  queue.define('test.lanes-wide', slow('wide', 100));
   queue.define('test.lanes-narrow', slow('narrow', 10));
   await queue.start({ work: true });
 });

@@ -1,7 +1,7 @@
 import { metaAdsMessages, type MetaAdAccountOut } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdsClient } from '../src/integrations/meta/ads.js';
-import { syncAdSpend } from '../src/modules/meta-ads/routes.js';
+import { syncAdSpend } from '../src/modules/meta-ads/sync.js';
 import { type FakeAdAccount, fakeAdAccount } from './fakes/meta-ads.js';
 import { type FakeGraph, startFakeGraph } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';

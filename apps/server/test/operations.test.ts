@@ -115,7 +115,7 @@ describe('GET /metrics', () => {
 
   it('reads the queues, the webhook intake and the sends under way from the database on each scrape', async () => {
     // a queue nobody works here: one job ready, one for later
-    const other = createJobQueue(t.database, silent);
+    const other = createJobQueue(t.database, silent, { 'ops.metrics-probe': { module: 'test', does: 'nothing' } });
     other.define('ops.metrics-probe', async () => {});
     await other.start({ work: false });
     await other.send('ops.metrics-probe', {});

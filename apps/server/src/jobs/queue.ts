@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PgBoss } from 'pg-boss';
 import type { Database } from '../db/database.js';
+import { type QueueCatalogue, queueCatalogue } from './catalogue.js';
 
 export type JobHandler<T> = (data: T) => Promise<void>;
 
@@ -18,20 +19,23 @@ const WORK_BATCH = 20;
  */
 export const HEARTBEAT_SECONDS = 15;
 
+type QueueOptions = { expireInSeconds?: number; lanes?: number };
+
 /**
  * The job queue: pg-boss on the product's own database (ARCHITECTURE §6), sharing its
  * pool so the embedded database keeps a single connection. Handlers are registered by
  * modules; `start({ work: false })` lets an API server only enqueue while `npm run worker`
- * processes run the handlers.
+ * processes run the handlers. Only the queues of `catalogue` (catalogue.ts: the product's; a
+ * test passes its own) may be defined, with the options and schedule written there.
  */
-export function createJobQueue(database: Database, log: { error: (obj: unknown, msg?: string) => void }) {
+export function createJobQueue(database: Database, log: { error: (obj: unknown, msg?: string) => void }, catalogue: QueueCatalogue = queueCatalogue) {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values as unknown[]) },
     schema: 'pgboss',
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const handlers = new Map<string, JobHandler<unknown>>();
-  const queueOptions = new Map<string, { expireInSeconds?: number; lanes?: number }>();
+  const queueOptions = new Map<string, QueueOptions>();
   const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
   /** This process's row in worker_heartbeats while it works jobs. */
@@ -45,25 +49,51 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       [workerId],
     );
 
+  const entryOf = (name: string) => {
+    const entry = Object.hasOwn(catalogue, name) ? catalogue[name] : undefined;
+    if (!entry) throw new Error(`La cola ${name} no está en el catálogo (jobs/catalogue.ts)`);
+    return entry;
+  };
+
   return {
     /**
-     * Declares a queue and what processes its jobs. `expireInSeconds`: how long a job may stay
-     * active before it is tried again (pg-boss's default is 15 minutes; a job whose worker was
-     * killed waits that long) — short for quick jobs. `lanes`: how many batches this process
-     * works at once (default 1): for a queue whose jobs wait on the database more than they use
-     * the CPU, and whose handlers are safe side by side (the webhooks': a lock per person).
+     * Declares a queue of the catalogue and what processes its jobs, with the catalogue's options:
+     * `expireInSeconds`, how long a job may stay active before it is tried again (pg-boss's default
+     * is 15 minutes; a job whose worker was killed waits that long) — short for quick jobs;
+     * `lanes`, how many batches this process works at once (default 1): for a queue whose jobs
+     * wait on the database more than they use the CPU, and whose handlers are safe side by side
+     * (the webhooks': a lock per person). Options given here must be the catalogue's.
      */
-    define<T>(name: string, handler: JobHandler<T>, options: { expireInSeconds?: number; lanes?: number } = {}) {
+    define<T>(name: string, handler: JobHandler<T>, options: QueueOptions = {}) {
+      const entry = entryOf(name);
+      for (const key of ['expireInSeconds', 'lanes'] as const) {
+        if (options[key] !== undefined && options[key] !== entry[key]) throw new Error(`La cola ${name} no tiene ${key}=${options[key]} en el catálogo (jobs/catalogue.ts)`);
+      }
       handlers.set(name, handler as JobHandler<unknown>);
-      queueOptions.set(name, options);
+      // only the options written: pg-boss keeps its own default for the others
+      queueOptions.set(name, Object.fromEntries(Object.entries({ expireInSeconds: entry.expireInSeconds, lanes: entry.lanes }).filter(([, v]) => v !== undefined)));
     },
     /**
-     * Runs a defined queue on a cron expression (UTC), e.g. `* * * * *` every minute. pg-boss keeps
-     * the schedule in the database and one process sends each occurrence, however many run.
+     * Runs a defined queue on the catalogue's schedule (a cron expression, UTC; `onStart` as
+     * written there). pg-boss keeps the schedule in the database and one process sends each
+     * occurrence, however many run. A cron or `onStart` given here must be the catalogue's (the
+     * schedule is written once, there).
      */
-    every(name: string, cron: string, data: object = {}, options: { onStart?: boolean } = {}) {
+    every(name: string, cron?: string, data: object = {}, options: { onStart?: boolean } = {}) {
       if (!handlers.has(name)) throw new Error(`Cola desconocida: ${name}`);
-      schedules.set(name, { cron, data, ...options });
+      const schedule = entryOf(name).schedule;
+      if (!schedule) throw new Error(`La cola ${name} no tiene programación en el catálogo (jobs/catalogue.ts)`);
+      if ((cron !== undefined && cron !== schedule.cron) || (options.onStart !== undefined && options.onStart !== Boolean(schedule.onStart))) {
+        throw new Error(`La programación de ${name} es la del catálogo (jobs/catalogue.ts): ${schedule.cron}`);
+      }
+      schedules.set(name, { cron: schedule.cron, data, onStart: schedule.onStart });
+    },
+    /** The queues defined in this process, and the ones scheduled (the catalogue's test reads them). */
+    get defined(): string[] {
+      return [...handlers.keys()];
+    },
+    get scheduled(): string[] {
+      return [...schedules.keys()];
     },
     async start({ work }: { work: boolean }) {
       await boss.start();

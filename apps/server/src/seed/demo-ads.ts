@@ -3,7 +3,7 @@ import { metaAdAccounts } from '../db/meta-ads-tables.js';
 import { sql } from 'drizzle-orm';
 import { createSandboxAdsClient, sandboxAdId } from '../integrations/meta/ads.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import { keepAdSpend } from '../modules/meta-ads/routes.js';
+import { keepAdSpend } from '../modules/meta-ads/sync.js';
 
 /**
  * The demo's Meta ad account (decision 0047): a sandbox token (never reaches Meta) and six

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
-import { CHAT_WAKE_QUEUE, type ChatService, type ChatWakeJob } from './service.js';
+import type { ChatService } from './service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
@@ -19,9 +19,6 @@ export async function composerRoutes(parent: FastifyInstance, service: ChatServi
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'chats' as const, action } });
 
-  app.jobs.define<ChatWakeJob>(CHAT_WAKE_QUEUE, async (job) => {
-    await service.wake(job.companyId, job.chatId);
-  });
   app.addHook('onReady', async () => {
     try {
       const woken = await service.wake();

@@ -25,7 +25,8 @@ import { trustedPage } from '../../lib/list.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { inboxScope } from '../../resources/owned-rows.js';
 import { chatIdOfLead, chatMessage, chatsOfCleanLead, chatSummary, inboxCounts, inboxPage, recentChats, thread } from './queries.js';
-import { CHAT_SEND_QUEUE, type ChatSendJob, createChatService, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './service.js';
+import { chatJobs } from './jobs.js';
+import { createChatService } from './service.js';
 import { composerRoutes } from './composer-routes.js';
 import { chatTemplateRoutes } from './template-routes.js';
 
@@ -52,8 +53,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     config: app.settings,
     log: app.log,
   });
-  app.jobs.define<ChatSendJob>(CHAT_SEND_QUEUE, (job) => service.runSendJob(job));
-  app.jobs.define<SandboxStatusJob>(SANDBOX_STATUS_QUEUE, (job) => service.applyStatus(job));
+  await app.register(chatJobs, { service });
   app.addHook('onReady', async () => {
     try {
       const failed = await service.failInterrupted();

@@ -21,40 +21,17 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { StatusUpdate } from '../../integrations/meta/events.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { ownerCondition } from '../../resources/owned-rows.js';
 import { createInbound } from '../conversations/inbound.js';
 import { SEND_QUEUE } from '../../jobs/sending-queues.js';
 import { type ChatEffect, previewOf } from '../conversations/effects.js';
 import { publishChatEffect } from './events.js';
+import { CHAT_WAKE_QUEUE, type ChatSendJob, type ChatWakeJob, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './jobs.js';
 import { chatMessage, messageColumns, notFound, toMessage, windowUntil } from './queries.js';
 
-/** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
-export const CHAT_SEND_QUEUE = 'chat.send';
-export const SANDBOX_STATUS_QUEUE = 'chat.sandbox-status';
-/** A snoozed chat's wake-up (decision 0027): it opens again when its time comes. */
-export const CHAT_WAKE_QUEUE = 'chat.snooze-wake';
-export interface ChatWakeJob {
-  companyId: string;
-  chatId: string;
-}
-
-export interface ChatSendJob {
-  companyId: string;
-  chatId: string;
-  text: string;
-  sentBy: string;
-  /** Decided when queued: a retried job finds its message instead of sending twice. */
-  messageId: string;
-  logId?: string;
-}
-export interface SandboxStatusJob {
-  companyId: string;
-  providerMessageId: string;
-  status: StatusUpdate['status'];
-  error?: string;
-}
+// the sending module reports sandbox statuses on this queue, imported from here
+export { SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './jobs.js';
 
 /** Leads and chats name Messenger's platform 'facebook' (SPEC §9); channels name it 'messenger'. */
 export const channelKindOf = (platform: Platform): ChannelKind => (platform === 'facebook' ? 'messenger' : platform);

@@ -9,14 +9,10 @@ import { assignChat } from '../assignment/auto.js';
 import { publishChatEffect } from '../chats/events.js';
 import type { ChatService } from '../chats/service.js';
 import { ask, type BotRow, botForPlatform, botTakes, handoffWordIn, recordConnection } from './bots.js';
+import type { BotAnswerJob } from './jobs.js';
 
-/** One inbound message for the chat's bot (queued by the webhook job once it commits; never in the webhook's request). */
-export const BOT_ANSWER_QUEUE = 'dialogflow.answer';
-export interface BotAnswerJob {
-  companyId: string;
-  chatId: string;
-  messageId: string;
-}
+// the webhooks module queues the bot's answer by this name, imported from here
+export { BOT_ANSWER_QUEUE } from './jobs.js';
 
 /** Kinds the bot cannot read: the chat goes to a person. */
 const forAPerson = new Set<ChatMessageKind>(['image', 'audio', 'video', 'document', 'location', 'contacts', 'order']);

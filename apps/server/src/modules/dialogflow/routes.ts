@@ -7,7 +7,8 @@ import { isSandboxProject } from '../../integrations/dialogflow/sandbox.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createChatService } from '../chats/service.js';
-import { BOT_ANSWER_QUEUE, type BotAnswerJob, createBotAnswerer } from './answer.js';
+import { createBotAnswerer } from './answer.js';
+import { dialogflowJobs } from './jobs.js';
 import { ask, dialogflowDefaults, loadBot, notReadyReason, recordConnection } from './bots.js';
 
 /**
@@ -24,13 +25,7 @@ export const dialogflowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const chats = createChatService({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
   const answerer = createBotAnswerer({ db, secrets: app.secrets, chats, realtime: app.realtime, log: app.log });
-  app.jobs.define<BotAnswerJob>(
-    BOT_ANSWER_QUEUE,
-    async (job) => {
-      await answerer.run(job);
-    },
-    { expireInSeconds: 120, lanes: 2 },
-  );
+  await app.register(dialogflowJobs, { answerer });
 
   app.get('/bots/status', { config: may('read'), schema: { tags, response: { 200: botStatusListOut } } }, async (request) => {
     const { companyId } = tenantOf(request);

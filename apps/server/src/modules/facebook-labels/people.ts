@@ -6,10 +6,8 @@ import type { Config } from '../../config.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { isPassing, isThrottled, type LabelClient, personLabelFailure } from '../../integrations/meta/labels.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { FACEBOOK_LABEL_PEOPLE_QUEUE } from './jobs.js';
 import { labelClientOf, labelPageOf } from './page.js';
-
-/** The queue that sends the people's page labels (decision 0057). */
-export const FACEBOOK_LABEL_PEOPLE_QUEUE = 'facebook-labels-people';
 
 /** Rows taken per claim, and claims per run (a run ends when nothing is due, or after these). */
 const BATCH = 50;

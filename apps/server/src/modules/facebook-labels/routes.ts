@@ -1,7 +1,8 @@
 import { facebookLabelPeopleOut, facebookLabelRetryOut, facebookLabelSyncOut } from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tenantOf } from '../../plugins/auth.js';
-import { createLabelPeople, FACEBOOK_LABEL_PEOPLE_QUEUE } from './people.js';
+import { facebookLabelJobs } from './jobs.js';
+import { createLabelPeople } from './people.js';
 import { createFacebookLabelSync } from './sync.js';
 
 /**
@@ -19,9 +20,7 @@ export const facebookLabelRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const people = createLabelPeople({ db: app.database.db, secrets: app.secrets, config: app.settings });
-  app.jobs.define(FACEBOOK_LABEL_PEOPLE_QUEUE, async () => void (await people.run()), { expireInSeconds: 300 });
-  // a worker that starts sends what a crash or a job-run write left due
-  app.jobs.every(FACEBOOK_LABEL_PEOPLE_QUEUE, '* * * * *', {}, { onStart: true });
+  await app.register(facebookLabelJobs, { people });
   app.get(
     '/facebook-labels/people',
     { config: { permission: { module: 'leads' as const, action: 'list' as const } }, schema: { tags: ['facebook-labels'], response: { 200: facebookLabelPeopleOut } } },

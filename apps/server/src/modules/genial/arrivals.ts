@@ -2,7 +2,8 @@ import type { GenialOrderKind } from '@mostrador/contract';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { genialInvoices, genialSettings } from '../../db/genial-tables.js';
-import { GENIAL_ISSUE_QUEUE, noSettingsMessage, STALE_PENDING_MS } from './invoices.js';
+import { noSettingsMessage, STALE_PENDING_MS } from './invoices.js';
+import { GENIAL_ISSUE_QUEUE } from './jobs.js';
 
 /** An order a sync or a webhook has just written: whether it is to be invoiced and the customer's document, if the source gave one. */
 export interface OrderArrival {
@@ -12,9 +13,6 @@ export interface OrderArrival {
   invoiceable: boolean;
   customerTaxId?: string;
 }
-
-/** The queue of the sweep (scheduled every minute). */
-export const GENIAL_SWEEP_QUEUE = 'genial.sweep';
 
 /** A fresh arrival's job may wait this long for the page's commit hook before the sweep sends it. */
 export const FRESH_PENDING_MS = 30_000;

@@ -16,9 +16,6 @@ import type { SecretBox } from '../../lib/secret-box.js';
 /** A pending invoice older than this lost its job (a restart, a crash): it may be retried. */
 export const STALE_PENDING_MS = 2 * 60_000;
 
-/** The issuing job's queue (one job per order at a time). */
-export const GENIAL_ISSUE_QUEUE = 'genial.issue';
-
 /** Retries and transport of the Genial client; tests shorten the waits (what the API URL may reach: integrations/outbound.ts). */
 export const genialDefaults: { retries: number; backoffMs: number; maxBackoffMs: number; timeoutMs: number; fetch?: FetchLike } = {
   retries: 3,

@@ -22,13 +22,13 @@ import { digitsOf } from '../../integrations/genial/tax-ids.js';
 import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { countryName, GENIAL_ISSUE_QUEUE, genialClientFor, invoiceOut, invoiceRows, issueInvoice, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
-import { GENIAL_SWEEP_QUEUE, sweepInvoices } from './arrivals.js';
+import { countryName, genialClientFor, invoiceOut, invoiceRows, orderFor, queueInvoice, settingsOf, settingsOut } from './invoices.js';
+import { sweepInvoices } from './arrivals.js';
+import { GENIAL_ISSUE_QUEUE, type GenialIssueJob, genialJobs } from './jobs.js';
 import { invoicePdf, invoiceXml } from './files.js';
 
 const idParams = z.object({ id: zId() });
 const fileParams = z.object({ id: zId(), file: z.enum(['pdf', 'xml'], { error: 'Pide el PDF o el XML' }) });
-type Job = { companyId: string; kind: GenialOrderKind; orderId: string };
 
 /** Where each kind of order lives in the API, and whose permission reads and retries it. */
 const kinds: Array<{ kind: GenialOrderKind; path: string; module: 'marketplace' | 'ecommerce' }> = [
@@ -43,14 +43,7 @@ const kinds: Array<{ kind: GenialOrderKind; path: string; module: 'marketplace' 
  */
 export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  app.jobs.define<Job>(GENIAL_ISSUE_QUEUE, async ({ companyId, kind, orderId }) => {
-    await issueInvoice(db, app.secrets, companyId, kind, orderId);
-  });
-  // every minute: invoices of orders that arrived with no job yet, lost jobs, and Genial's «pending» asked again
-  app.jobs.define<{ companyId?: string }>(GENIAL_SWEEP_QUEUE, async ({ companyId }) => {
-    await sweepInvoices(db, app.jobs, companyId ? { companyId } : {});
-  });
-  app.jobs.every(GENIAL_SWEEP_QUEUE, '* * * * *');
+  await app.register(genialJobs, { sweepInvoices });
 
   // ---- settings per country -------------------------------------------------------------------
   const tags = ['genial'];
@@ -182,7 +175,7 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new AppError('VALIDATION', issue?.message ?? 'Solicitud no válida', [{ path: issue?.path.join('.') ?? '', msg: issue?.message ?? 'No válido' }]);
         }
         const row = await queueInvoice(db, companyId, kind, request.params.id, body.data.customerTaxId);
-        await app.jobs.send(GENIAL_ISSUE_QUEUE, { companyId, kind, orderId: row.orderId } satisfies Job, { singletonKey: `${kind}:${row.orderId}` });
+        await app.jobs.send(GENIAL_ISSUE_QUEUE, { companyId, kind, orderId: row.orderId } satisfies GenialIssueJob, { singletonKey: `${kind}:${row.orderId}` });
         return reply.status(202).send({ msg: row.attempts ? 'Reintentando la factura en Genial' : 'Emitiendo la factura en Genial', invoice: invoiceOut(kind, row.orderId, row) });
       },
     );

@@ -32,7 +32,8 @@ import { tenantOf } from '../../plugins/auth.js';
 import { WEBHOOK_QUEUE } from '../webhooks/process.js';
 import { clientFor, formColumns, formOf, loadForm } from '../forms/entries.js';
 import { storeEntry } from './store.js';
-import { GRAVITY_SYNC_QUEUE, pullEntries, stateOf, syncOf } from './sync.js';
+import { GRAVITY_SYNC_QUEUE, gravityFormJobs } from './jobs.js';
+import { stateOf, syncOf } from './sync.js';
 
 const webhookPathOf = (id: string) => `/api/webhooks/gravity-forms/${id}`;
 const fold = (s: string) =>
@@ -111,15 +112,7 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
     retry: (id: string) => app.jobs.send(WEBHOOK_QUEUE, { id }, { singletonKey: id }),
   };
 
-  app.jobs.define<{ companyId: string; formId: string }>(GRAVITY_SYNC_QUEUE, async ({ companyId, formId }) => {
-    try {
-      await pullEntries(deps, companyId, formId);
-    } catch (error) {
-      // a form deleted meanwhile has nothing left to pull
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return;
-      throw error;
-    }
-  }, { expireInSeconds: 900 });
+  await app.register(gravityFormJobs, { deps });
   app.addHook('onReady', async () => {
     try {
       const left = await db

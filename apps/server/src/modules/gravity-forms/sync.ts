@@ -10,7 +10,6 @@ import type { WebhookProcessor } from '../webhooks/process.js';
 import { clientFor, type FormCtx, gravityDefaults, loadForm } from '../forms/entries.js';
 import { storeEntry } from './store.js';
 
-export const GRAVITY_SYNC_QUEUE = 'gravity-forms.sync';
 /** Pages one pull reads at most (50 entries each: 100,000 entries); the next pull goes on from there. */
 const MAX_PAGES = 2000;
 

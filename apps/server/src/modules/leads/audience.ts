@@ -15,8 +15,7 @@ import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { textArray } from '../../resources/repository.js';
-
-export const AUDIENCE_UPLOAD_QUEUE = 'audience.upload';
+import { AUDIENCE_UPLOAD_QUEUE } from './jobs.js';
 
 /** Leads or clean leads: the two kinds of record a send, a by-labels list and a member row name. */
 export type AudienceKind = 'leads' | 'clean-leads';

@@ -10,9 +10,11 @@ import type { Tenant } from '../../plugins/auth.js';
 import { textArray } from '../../resources/repository.js';
 import { assertCompanyLabels } from './audience.js';
 import { cleanLeadOnPlatform } from './conditions.js';
+import { MAILCHIMP_SYNC_QUEUE } from './jobs.js';
 import { timezoneOf } from './summary.js';
 
-export const MAILCHIMP_SYNC_QUEUE = 'mailchimp.sync-labels';
+// the mailchimp module queues its syncs by this name, imported from here
+export { MAILCHIMP_SYNC_QUEUE } from './jobs.js';
 
 export type { SegmentFilters } from '@mostrador/contract';
 

@@ -23,7 +23,6 @@ import { tenantOf } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
 import type { FilteredQuery } from '../../resources/repository.js';
 import {
-  AUDIENCE_UPLOAD_QUEUE,
   type AudienceKind,
   assertCompanyLabels,
   assertOwnCompany,
@@ -36,7 +35,8 @@ import {
 import { audienceRoutes } from './audience-routes.js';
 import { createAudienceClient } from '../../integrations/meta/audiences.js';
 import { cleanLeadOnPlatform } from './conditions.js';
-import { MAILCHIMP_SYNC_QUEUE, processMailchimpSync, queuedMailchimpSyncs, previewSegment, setLabelsMassive } from './labels-massive.js';
+import { AUDIENCE_UPLOAD_QUEUE, leadJobs, MAILCHIMP_SYNC_QUEUE } from './jobs.js';
+import { processMailchimpSync, queuedMailchimpSyncs, previewSegment, setLabelsMassive } from './labels-massive.js';
 import { odooValues } from './odoo.js';
 import { leadSummary } from './summary.js';
 
@@ -60,9 +60,11 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
   // the upload to Meta's Custom Audiences (decision 0048): the company's ad account, its sandbox in the demo
   const audienceClient = createAudienceClient(app.settings.graphApiUrl);
   const audienceDeps = { db, secrets: app.secrets, client: audienceClient, realtime: app.realtime, log: app.log };
-  app.jobs.define<{ sendId: string }>(AUDIENCE_UPLOAD_QUEUE, ({ sendId }) => processAudienceSend(audienceDeps, sendId), { expireInSeconds: 1800 });
+  await app.register(leadJobs, {
+    uploadAudience: (sendId: string) => processAudienceSend(audienceDeps, sendId),
+    syncMailchimp: (syncId: string) => processMailchimpSync(db, syncId),
+  });
   await app.register(audienceRoutes, { deps: audienceDeps });
-  app.jobs.define<{ syncId: string }>(MAILCHIMP_SYNC_QUEUE, ({ syncId }) => processMailchimpSync(db, syncId));
   // sends recorded but never queued (a crash between the two) are queued again once the queue runs
   app.addHook('onReady', async () => {
     try {

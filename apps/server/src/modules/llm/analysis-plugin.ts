@@ -18,10 +18,10 @@ export async function analysisJobsPlugin(app: FastifyInstance, { analyzer }: { a
     analyzerFor: analyzer ? undefined : companyAnalyzers({ db: app.database.db, secrets: app.secrets }),
     log: app.log,
   });
-  app.jobs.define<{ companyId: string }>(ANALYSIS_QUEUE, ({ companyId }) => analysis.run(companyId), { expireInSeconds: 120 });
+  app.jobs.define<{ companyId: string }>(ANALYSIS_QUEUE, ({ companyId }) => analysis.run(companyId));
   app.jobs.define<Record<string, never>>(ANALYSIS_SWEEP_QUEUE, async () => {
     await analysis.sweep();
-  }, { expireInSeconds: 60 });
+  });
   // a worker that starts analyses at once what is dirty (a fresh demo: all its chats)
-  if (app.settings.analysis) app.jobs.every(ANALYSIS_SWEEP_QUEUE, '* * * * *', {}, { onStart: true });
+  if (app.settings.analysis) app.jobs.every(ANALYSIS_SWEEP_QUEUE);
 }

@@ -6,9 +6,8 @@ import { countryTimezone, validTimezone } from '../leads/summary.js';
  * The metrics rollups' upkeep (decision 0045). Triggers keep them in step with their sources
  * (migrations 0023–0026, staged since 0042 and folded here); this rebuilds them from scratch — for repair (`npm run
  * metrics:rebuild`), and when a company's time zone changed since its rollups were written (their
- * days are that zone's days): the metric calls check it on every read.
+ * days are that zone's days): the metric calls check it on every read (the jobs: jobs.ts).
  */
-export const METRICS_REBUILD_QUEUE = 'metrics.rebuild';
 
 /** Rebuilds one company's rollups in `timezone`, in one transaction (writers of the company wait for it). */
 export async function rebuildCompanyMetrics(db: Db, companyId: string, timezone: string): Promise<void> {
@@ -19,10 +18,9 @@ export async function rebuildCompanyMetrics(db: Db, companyId: string, timezone:
 
 /**
  * Writers stage their rollup rows; this moves them into the rollups (migration 0042). The metric
- * calls fold their company before they read; a job folds every company each minute, so the staging
- * stays small between calls.
+ * calls fold their company before they read; a job folds every company each minute (jobs.ts), so
+ * the staging stays small between calls.
  */
-export const METRICS_FOLD_QUEUE = 'metrics.fold';
 
 const stagingTables = ['metrics_messages_daily_pending', 'metrics_chat_months_pending', 'metrics_entities_daily_pending', 'metrics_analyses_daily_pending', 'metrics_sales_daily_pending'];
 

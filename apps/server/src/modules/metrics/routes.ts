@@ -5,7 +5,8 @@ import { rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { type MetricContext, metricDefinitions } from './definitions.js';
-import { foldMetrics, METRICS_FOLD_QUEUE, METRICS_REBUILD_QUEUE, metricsZone, rebuildIfStale } from './rollups.js';
+import { METRICS_REBUILD_QUEUE, metricsJobs } from './jobs.js';
+import { metricsZone } from './rollups.js';
 import { windowOf } from './window.js';
 
 const permission = { permission: { module: 'metrics' as const, action: 'read' as const } };
@@ -18,11 +19,7 @@ const permission = { permission: { module: 'metrics' as const, action: 'read' as
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  // a company whose zone changed: its rollups rebuilt in the new one, once (decision 0045)
-  app.jobs.define<{ companyId: string }>(METRICS_REBUILD_QUEUE, ({ companyId }) => rebuildIfStale(db, companyId), { expireInSeconds: 1800 });
-  // what writers staged is folded into the rollups each minute (the calls fold their company first anyway)
-  app.jobs.define(METRICS_FOLD_QUEUE, async () => void (await foldMetrics(db, { vacuum: app.database.kind === 'postgres' })), { expireInSeconds: 300 });
-  app.jobs.every(METRICS_FOLD_QUEUE, '* * * * *');
+  await app.register(metricsJobs);
 
   async function answer(name: MetricName, companyId: string, filter: MetricContext['filter']) {
     const allowed = metricFilters[name];

@@ -8,7 +8,6 @@ import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { timezoneOf } from '../leads/summary.js';
 
-export const TELEGRAM_SCHEDULE_QUEUE = 'telegram.schedule';
 /** A scheduled minute is still run this long after it passed (a late job, a worker restarting). */
 export const CATCH_UP_MINUTES = 2;
 

@@ -18,7 +18,8 @@ import { getChat, getMe, TelegramError } from '../../integrations/telegram/clien
 import { isSandboxToken } from '../../integrations/telegram/sandbox.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { executeRoutine, executionsOf, routineOf, runDueRoutines, settingsOf, TELEGRAM_SCHEDULE_QUEUE } from './executions.js';
+import { executeRoutine, executionsOf, routineOf, settingsOf } from './executions.js';
+import { telegramJobs } from './jobs.js';
 
 const idParams = z.object({ id: zId() });
 
@@ -37,10 +38,7 @@ const noBot = 'No hay bot de Telegram configurado: guarda primero su token';
  */
 export const telegramRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  app.jobs.define<{ companyId?: string }>(TELEGRAM_SCHEDULE_QUEUE, async ({ companyId }) => {
-    await runDueRoutines(db, app.secrets, new Date(), companyId ? { companyId } : undefined);
-  });
-  app.jobs.every(TELEGRAM_SCHEDULE_QUEUE, '* * * * *');
+  await app.register(telegramJobs);
 
   const tags = ['telegram'];
   const settingsOutOf = (row: Awaited<ReturnType<typeof settingsOf>>) =>

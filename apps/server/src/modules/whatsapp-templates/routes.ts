@@ -11,10 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
 import { SANDBOX_REVIEW_SECONDS } from '../../integrations/sandbox/templates.js';
+import { SANDBOX_REVIEW_QUEUE, whatsappTemplateJobs } from './jobs.js';
 import { createTemplateService } from './service.js';
-
-/** The sandbox's review of a new template, then a sync (SEND_PROVIDER=sandbox). */
-const SANDBOX_REVIEW_QUEUE = 'whatsapp-templates.sandbox-review';
 
 const idParams = z.object({ id: zId() }).strict();
 const tags = ['whatsapp-templates'];
@@ -26,10 +24,7 @@ const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ per
  */
 export const whatsappTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createTemplateService({ db: app.database.db, secrets: app.secrets, config: app.settings });
-  // the sandbox's review ends by itself: a sync of the company after it (decision 0038)
-  app.jobs.define<{ companyId: string }>(SANDBOX_REVIEW_QUEUE, async ({ companyId }) => {
-    await service.sync(companyId).catch((error: unknown) => app.log.warn({ err: error, companyId }, 'no se pudo sincronizar las plantillas del sandbox'));
-  });
+  await app.register(whatsappTemplateJobs, { service });
 
   app.get(
     '/whatsapp-templates',
