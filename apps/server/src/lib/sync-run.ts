@@ -98,12 +98,12 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-/** The requests a provider's client made since the last call (each commit adds its own to the run). */
-export function requestMeter(stats: { requests: number }): () => number {
-  let seen = stats.requests;
+/** The requests (or another count) a provider's client made since the last call: each commit adds its own to the run. */
+export function requestMeter<K extends string = 'requests'>(stats: { [k in K]: number }, key: K = 'requests' as K): () => number {
+  let seen = stats[key];
   return () => {
-    const n = stats.requests - seen;
-    seen = stats.requests;
+    const n = stats[key] - seen;
+    seen = stats[key];
     return n;
   };
 }
