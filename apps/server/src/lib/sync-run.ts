@@ -30,6 +30,16 @@ export interface FinishedRun {
   tally: Record<string, number>;
 }
 
+/** A finished run as the event carries it, from its row's id, company and message and its final counts. */
+export const finishedRun = (sync: string, outcome: SyncOutcome, row: { id: string; companyId: string; message: string | null }, tally: Record<string, number>): FinishedRun => ({
+  sync,
+  runId: row.id,
+  companyId: row.companyId,
+  status: outcome.status,
+  message: row.message,
+  tally,
+});
+
 export type SyncOutcome = { status: 'done'; message?: undefined } | { status: 'failed'; message: string };
 
 /** Called in the finishing transaction, once per finished run. */
@@ -82,6 +92,25 @@ export async function runSyncRun<Run>(spec: SyncRunSpec<Run>): Promise<'done' | 
     throw verdict.retry;
   }
 }
+
+/**
+ * The usual verdict on a provider's error: a permanent one (a wrong key, a refusal) ends the run
+ * failed with its message; one that may pass, or an error of ours, is noted on the run («… (se
+ * reintentará)») and goes to the queue, which retries the job: it resumes at its cursor.
+ */
+export async function retryOrFail(
+  error: unknown,
+  provider: { permanent: boolean; msg: string } | undefined,
+  note: (message: string) => Promise<void>,
+): Promise<{ fail: string } | { retry: unknown }> {
+  if (provider?.permanent) return { fail: provider.msg };
+  await note(provider ? `${provider.msg} (se reintentará)` : 'Error interno (se reintentará)');
+  return { retry: error };
+}
+
+/** What a run's end sets: its status and when, and a failure's message (a done run keeps the one it had). */
+export const endSet = (outcome: SyncOutcome) =>
+  outcome.status === 'done' ? { status: 'done' as const, finishedAt: new Date() } : { status: 'failed' as const, message: outcome.message, finishedAt: new Date() };
 
 /** Runs `fn` over items, `limit` at a time, answers in order. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

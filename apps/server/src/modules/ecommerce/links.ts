@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { woocommerceLinks } from '../../db/ecommerce-tables.js';
@@ -17,6 +17,13 @@ export type Row = Record<string, unknown> & { id: string };
 export const C = (table: ResourceTable) => table as unknown as Record<string, AnyPgColumn>;
 export const products = C(ecommercesTable);
 export const variationsT = C(ecommercesVariationsTable);
+
+/** Our products of the store's country (in its company), with any more conditions. */
+export const storeProducts = (db: Db, store: StoreCtx, ...more: Array<SQL | undefined>) =>
+  db
+    .select()
+    .from(ecommercesTable)
+    .where(and(eq(products.companyId, store.companyId), eq(products.country, store.country), ...more));
 
 /** What one page did: added to the run when its transaction commits. */
 export interface Tally extends PageTally {

@@ -17,7 +17,7 @@ import type { WooAttribute, WooCategory, WooCustomer, WooOrder, WooProduct, WooT
 import { mapLimit } from '../../lib/sync-run.js';
 import type { ResourceTable } from '../../resources/table-for.js';
 import { type OrderArrival, recordArrivals } from '../genial/arrivals.js';
-import { C, type LinkKind, linksByRecord, linksOf, productLabel, products, type Row, saveLinks, type Tally, type TermMaps, variationsT } from './links.js';
+import { C, type LinkKind, linksByRecord, linksOf, productLabel, products, type Row, saveLinks, storeProducts, type Tally, type TermMaps, variationsT } from './links.js';
 import {
   canonicalLocalProduct,
   canonicalLocalVariation,
@@ -159,16 +159,11 @@ export async function pullProducts(db: Db, store: StoreCtx, maps: TermMaps, item
     for (const r of (await db.select().from(ecommercesTable).where(and(eq(products.companyId, store.companyId), inArray(products.id, linkedIds)))) as unknown as ProductRow[]) rows.set(r.id, r);
   }
   if (unlinked.length) {
-    const found = (await db
-      .select()
-      .from(ecommercesTable)
-      .where(
-        and(
-          eq(products.companyId, store.companyId),
-          eq(products.country, store.country),
-          or(inArray(products.woocommerceId, unlinked.map((p) => p.id)), inArray(products.sku, unlinked.map((p) => skuOf(p.sku, p.id)))),
-        ),
-      )) as unknown as ProductRow[];
+    const found = (await storeProducts(
+      db,
+      store,
+      or(inArray(products.woocommerceId, unlinked.map((p) => p.id)), inArray(products.sku, unlinked.map((p) => skuOf(p.sku, p.id)))),
+    )) as unknown as ProductRow[];
     const taken = await linksByRecord(db, store.id, 'product', found.map((r) => r.id));
     candidates.push(...found.filter((r) => !taken.has(r.id)));
   }

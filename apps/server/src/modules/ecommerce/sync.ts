@@ -7,8 +7,8 @@ import { type WooClient, WooError } from '../../integrations/woocommerce/client.
 import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/woocommerce/types.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { commitPage, type FinishedRun, type OnSyncFinished, requestMeter, runSyncRun, SyncFailed, tallySet } from '../../lib/sync-run.js';
-import { products, type Tally, tally, termMaps } from './links.js';
+import { commitPage, endSet, finishedRun, type OnSyncFinished, requestMeter, retryOrFail, runSyncRun, SyncFailed, tallySet } from '../../lib/sync-run.js';
+import { products, storeProducts, type Tally, tally, termMaps } from './links.js';
 import type { ProductRow } from './mapping.js';
 import { fetchAttributes, pathOf, pullAttributes, pullCustomers, pullOrders, pullPhases, pullProducts, pullTerms, variationsOfPage } from './pull.js';
 import { pushProducts } from './push.js';
@@ -53,15 +53,8 @@ export function runOut(row: RunRow, store: { name: string; country: string }): S
   };
 }
 
-/** The run's end as the `sync.finished` event carries it. */
-const finishedOf = (row: RunRow): FinishedRun => ({
-  sync: 'ecommerce',
-  runId: row.id,
-  companyId: row.companyId,
-  status: row.status as FinishedRun['status'],
-  message: row.message,
-  tally: { total: row.total, done: row.done, created: row.created, updated: row.updated, unchanged: row.unchanged, storeWrites: row.storeWrites, requests: row.requests, failedItems: row.failedItems },
-});
+/** The counts a finished run carries to its `sync.finished` event. */
+const tallyOf = (row: RunRow) => ({ total: row.total, done: row.done, created: row.created, updated: row.updated, unchanged: row.unchanged, storeWrites: row.storeWrites, requests: row.requests, failedItems: row.failedItems });
 
 /**
  * Store sync jobs (decision 0034) on the sync-run engine (lib/sync-run.ts). A run pulls the store
@@ -156,17 +149,12 @@ export function createSyncEngine(deps: {
     }
     const maps = await termMaps(db, store);
     for (;;) {
-      const page = (await db
-        .select()
-        .from(ecommercesTable)
-        .where(
-          and(
-            eq(products.companyId, store.companyId),
-            eq(products.country, store.country),
-            ids ? inArray(products.id, ids.length ? ids : ['00000000-0000-0000-0000-000000000000']) : undefined,
-            cursor.after ? gt(products.id, cursor.after) : undefined,
-          ),
-        )
+      const page = (await storeProducts(
+        db,
+        store,
+        ids ? inArray(products.id, ids.length ? ids : ['00000000-0000-0000-0000-000000000000']) : undefined,
+        cursor.after ? gt(products.id, cursor.after) : undefined,
+      )
         .orderBy(asc(products.id))
         .limit(PUSH_PAGE)) as unknown as ProductRow[];
       if (!page.length) break;
@@ -198,28 +186,26 @@ export function createSyncEngine(deps: {
         await db.update(ecommerceSyncRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date() }).where(eq(ecommerceSyncRuns.id, runId));
         await pages(row, store, client, used);
       },
-      async onError(_row, error) {
-        if (error instanceof WooError && !['network', 'server', 'rate-limited'].includes(error.kind)) return { fail: error.msg };
+      onError: (_row, error) =>
         // transient: the run stays running with its cursor; the queue retries and it resumes there
-        await db
-          .update(ecommerceSyncRuns)
-          .set({ message: error instanceof WooError ? `${error.msg} (se reintentará)` : 'Error interno (se reintentará)', requests: sql`${ecommerceSyncRuns.requests} + ${used()}` })
-          .where(eq(ecommerceSyncRuns.id, runId));
-        if (store) await publish(runId, store);
-        return { retry: error };
-      },
+        retryOrFail(error, error instanceof WooError ? { permanent: !['network', 'server', 'rate-limited'].includes(error.kind), msg: error.msg } : undefined, async (message) => {
+          await db
+            .update(ecommerceSyncRuns)
+            .set({ message, requests: sql`${ecommerceSyncRuns.requests} + ${used()}` })
+            .where(eq(ecommerceSyncRuns.id, runId));
+          if (store) await publish(runId, store);
+        }),
       async finish(tx, _row, outcome) {
-        const requests = sql`${ecommerceSyncRuns.requests} + ${used()}`;
         const [end] = await tx
           .update(ecommerceSyncRuns)
-          .set(
-            outcome.status === 'done'
-              ? { status: 'done', finishedAt: new Date(), total: sql`greatest(${ecommerceSyncRuns.total}, ${ecommerceSyncRuns.done})`, requests }
-              : { status: 'failed', message: outcome.message, finishedAt: new Date(), requests },
-          )
+          .set({
+            ...endSet(outcome),
+            requests: sql`${ecommerceSyncRuns.requests} + ${used()}`,
+            ...(outcome.status === 'done' ? { total: sql`greatest(${ecommerceSyncRuns.total}, ${ecommerceSyncRuns.done})` } : {}),
+          })
           .where(eq(ecommerceSyncRuns.id, runId))
           .returning();
-        return finishedOf(end);
+        return finishedRun('ecommerce', outcome, end, tallyOf(end));
       },
       async published() {
         if (store) await publish(runId, store);

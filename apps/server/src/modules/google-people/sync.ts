@@ -4,7 +4,7 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
 import { type Db, rowsOf } from '../../db/database.js';
 import { type ContactIn, type GoogleCredentials, GoogleError, googleFailure, isSandboxClient, type PeopleClient, type PeopleSession } from '../../integrations/google/people.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type OnSyncFinished, runSyncRun, SyncFailed } from '../../lib/sync-run.js';
+import { finishedRun, type OnSyncFinished, runSyncRun, SyncFailed } from '../../lib/sync-run.js';
 
 /** A run that has not beaten for this long is taken as dead: another may take its sync. */
 export const GOOGLE_SYNC_LEASE_SECONDS = 120;
@@ -285,14 +285,13 @@ export async function runSync(deps: SyncDeps, syncId: string): Promise<'done' | 
              where id = ${row.id} returning *`,
       );
       ended = out ?? row;
-      return {
-        sync: 'google-people',
-        runId: ended.id,
-        companyId: ended.company_id,
-        status: outcome.status,
-        message: ended.message,
-        tally: { total: ended.total, done: ended.done, created: ended.created, failed: ended.failed, requests: ended.requests },
-      };
+      return finishedRun('google-people', outcome, { id: ended.id, companyId: ended.company_id, message: ended.message }, {
+        total: ended.total,
+        done: ended.done,
+        created: ended.created,
+        failed: ended.failed,
+        requests: ended.requests,
+      });
     },
     async published() {
       await publish(ended);

@@ -7,7 +7,7 @@ import { cleanLeadsTable } from '../../db/resource-tables.js';
 import { type MailchimpAccount, type MailchimpClient, MailchimpError, MAILCHIMP_PAGE_MAX, type RequestCounter } from '../../integrations/mailchimp/client.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type FinishedRun, type OnSyncFinished, runSyncRun, SyncFailed, type SyncOutcome, throttledPublish } from '../../lib/sync-run.js';
+import { type FinishedRun, finishedRun, type OnSyncFinished, runSyncRun, SyncFailed, type SyncOutcome, throttledPublish } from '../../lib/sync-run.js';
 import type { SegmentFilters } from '../leads/labels-massive.js';
 import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
@@ -141,14 +141,7 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
       .returning();
     // the list of people served the run; the report keeps who was done
     await tx.execute(sql`delete from mailchimp_sync_people where sync_id = ${row.id}`);
-    return {
-      sync: 'mailchimp',
-      runId: end.id,
-      companyId: end.companyId,
-      status: outcome.status,
-      message: end.message,
-      tally: { total: end.total, done: end.done, ok: end.ok, failed: end.failed, skipped: end.skipped, requests: end.requests },
-    };
+    return finishedRun('mailchimp', outcome, end, { total: end.total, done: end.done, ok: end.ok, failed: end.failed, skipped: end.skipped, requests: end.requests });
   }
 
   /** Takes the sync for this process: 'gone' when finished or removed, 'busy' while another of the company runs. */

@@ -7,11 +7,11 @@ import { type MarketplaceAdapter, MarketplaceError, type OfferResult } from '../
 import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type OnSyncFinished, requestMeter, runSyncRun, SyncFailed } from '../../lib/sync-run.js';
+import { endSet, finishedRun, type OnSyncFinished, requestMeter, retryOrFail, runSyncRun } from '../../lib/sync-run.js';
 import { decodeCsv, foldHeader, parseCsv } from '../leads/csv.js';
 import { offersOf, settleResults, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, remotePriceStock, variations } from './records.js';
-import { adapterFor, loadSource, type SourceCtx } from './sources.js';
+import { adapterFor, adapterOfRun, loadSource, type SourceCtx, sourceOfRun } from './sources.js';
 
 /**
  * The bulk update of prices and stock (/marketplaces/lote, decision 0035). A preview reads the
@@ -373,29 +373,22 @@ export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
         return !row || row.status === 'done' || row.status === 'failed' || row.status === 'preview' ? 'gone' : row;
       },
       async pages(row) {
-        source = await loadSource(db, deps.secrets, companyId, row.sourceId).catch(() => undefined);
-        if (!source) throw new SyncFailed('La fuente de marketplace ya no existe');
-        let adapter: MarketplaceAdapter;
-        try {
-          adapter = makeAdapter(source);
-        } catch (error) {
-          throw error instanceof MarketplaceError ? new SyncFailed(error.msg) : error;
-        }
+        source = await sourceOfRun(db, deps.secrets, companyId, row.sourceId);
+        const adapter = adapterOfRun(source, makeAdapter);
         await db.update(marketplaceBulkRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date(), message: null }).where(where);
         await publish(companyId, runId, source);
         requests = requestMeter(adapter.stats);
         writes = requestMeter(adapter.stats, 'writes');
         await apply(companyId, runId, source, adapter, counts);
       },
-      async onError(_row, error) {
-        if (error instanceof MarketplaceError && !error.transient) return { fail: error.msg };
-        await db
-          .update(marketplaceBulkRuns)
-          .set({ message: error instanceof MarketplaceError ? `${error.msg} (se reintentará)` : 'Error interno (se reintentará)', ...counts() })
-          .where(where);
-        if (source) await publish(companyId, runId, source);
-        return { retry: error };
-      },
+      onError: (_row, error) =>
+        retryOrFail(error, error instanceof MarketplaceError ? { permanent: !error.transient, msg: error.msg } : undefined, async (message) => {
+          await db
+            .update(marketplaceBulkRuns)
+            .set({ message, ...counts() })
+            .where(where);
+          if (source) await publish(companyId, runId, source);
+        }),
       async finish(tx, _row, outcome) {
         let message = outcome.message ?? null;
         if (outcome.status === 'done') {
@@ -405,17 +398,11 @@ export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
         }
         const [end] = await tx
           .update(marketplaceBulkRuns)
-          .set({ status: outcome.status, finishedAt: new Date(), ...counts(), message })
+          .set({ ...endSet(outcome), ...counts(), message })
           .where(where)
           .returning();
-        return {
-          sync: 'marketplace-bulk',
-          runId: end.id,
-          companyId: end.companyId,
-          status: outcome.status,
-          message: end.message,
-          tally: { total: end.total, changes: end.changes, unchanged: end.unchanged, invalid: end.invalid, sent: end.sent, refused: end.refused, requests: end.requests, updates: end.updates },
-        };
+        const { total, changes, unchanged, invalid, sent, refused, requests, updates } = end;
+        return finishedRun('marketplace-bulk', outcome, end, { total, changes, unchanged, invalid, sent, refused, requests, updates });
       },
       async published() {
         if (source) await publish(companyId, runId, source);

@@ -8,7 +8,7 @@ import { marketplaceOrdersTable, marketplaceProductsTable, marketplaceVariations
 import { type MarketplaceAdapter, MarketplaceError, type RemoteListing, type RemoteOrder, type RemoteOrderItem } from '../../integrations/marketplace.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { commitPage, type FinishedRun, mapLimit, type OnSyncFinished, type PageTally, pageTally, requestMeter, runSyncRun, SyncFailed, tallySet } from '../../lib/sync-run.js';
+import { commitPage, endSet, finishedRun, mapLimit, type OnSyncFinished, type PageTally, pageTally, requestMeter, retryOrFail, runSyncRun, tallySet } from '../../lib/sync-run.js';
 import {
   clip,
   cents,
@@ -22,7 +22,7 @@ import {
   variations,
 } from './records.js';
 import { recordArrivals, type OrderArrival } from '../genial/arrivals.js';
-import { adapterFor, loadSource, type SourceCtx } from './sources.js';
+import { adapterFor, adapterOfRun, type SourceCtx, sourceOfRun } from './sources.js';
 
 /** The first sync of an account reads the orders placed in the last 90 days; later ones, what changed since the last one began (less 10 minutes). */
 const FIRST_ORDERS_DAYS = 90;
@@ -349,15 +349,8 @@ export function runOut(row: RunRow, source: { name: string; country: string }): 
   };
 }
 
-/** The run's end as the `sync.finished` event carries it. */
-const finishedOf = (row: RunRow): FinishedRun => ({
-  sync: 'marketplace',
-  runId: row.id,
-  companyId: row.companyId,
-  status: row.status as FinishedRun['status'],
-  message: row.message,
-  tally: { total: row.total, done: row.done, created: row.created, updated: row.updated, unchanged: row.unchanged, requests: row.requests, failedItems: row.failedItems },
-});
+/** The counts a finished run carries to its `sync.finished` event. */
+const tallyOf = (row: RunRow) => ({ total: row.total, done: row.done, created: row.created, updated: row.updated, unchanged: row.unchanged, requests: row.requests, failedItems: row.failedItems });
 
 /**
  * Marketplace sync jobs (decision 0035) on the sync-run engine (lib/sync-run.ts): a run reads the
@@ -455,14 +448,8 @@ export function createMarketplaceSync(deps: {
         return row;
       },
       async pages(row) {
-        source = await loadSource(db, deps.secrets, row.companyId, row.sourceId).catch(() => undefined);
-        if (!source) throw new SyncFailed('La fuente de marketplace ya no existe');
-        let adapter: MarketplaceAdapter;
-        try {
-          adapter = makeAdapter(source);
-        } catch (error) {
-          throw error instanceof MarketplaceError ? new SyncFailed(error.msg) : error;
-        }
+        source = await sourceOfRun(db, deps.secrets, row.companyId, row.sourceId);
+        const adapter = adapterOfRun(source, makeAdapter);
         used = requestMeter(adapter.stats);
         let cursor = (row.cursor ?? {}) as Cursor;
         if (!cursor.phase) cursor = { phase: 'products', offset: 0, started: new Date(now()).toISOString(), ...(await ordersSince(source)) };
@@ -470,31 +457,22 @@ export function createMarketplaceSync(deps: {
         await publish(runId, source);
         await pages({ ...row, cursor }, source, adapter, used);
       },
-      async onError(_row, error) {
-        if (error instanceof MarketplaceError && !error.transient) return { fail: error.msg };
+      onError: (_row, error) =>
         // transient (or unexpected): the run stays running at its cursor; the queue retries it and it resumes there
-        await db
-          .update(marketplaceSyncRuns)
-          .set({
-            message: error instanceof MarketplaceError ? `${error.msg} (se reintentará)` : 'Error interno (se reintentará)',
-            requests: sql`${marketplaceSyncRuns.requests} + ${used()}`,
-          })
-          .where(where);
-        if (source) await publish(runId, source);
-        return { retry: error };
-      },
+        retryOrFail(error, error instanceof MarketplaceError ? { permanent: !error.transient, msg: error.msg } : undefined, async (message) => {
+          await db
+            .update(marketplaceSyncRuns)
+            .set({ message, requests: sql`${marketplaceSyncRuns.requests} + ${used()}` })
+            .where(where);
+          if (source) await publish(runId, source);
+        }),
       async finish(tx, _row, outcome) {
-        const requests = sql`${marketplaceSyncRuns.requests} + ${used()}`;
         const [end] = await tx
           .update(marketplaceSyncRuns)
-          .set(
-            outcome.status === 'done'
-              ? { status: 'done', finishedAt: new Date(), total: sql`${marketplaceSyncRuns.done}`, requests }
-              : { status: 'failed', message: outcome.message, finishedAt: new Date(), requests },
-          )
+          .set({ ...endSet(outcome), requests: sql`${marketplaceSyncRuns.requests} + ${used()}`, ...(outcome.status === 'done' ? { total: sql`${marketplaceSyncRuns.done}` } : {}) })
           .where(where)
           .returning();
-        return finishedOf(end);
+        return finishedRun('marketplace', outcome, end, tallyOf(end));
       },
       async published() {
         if (source) await publish(runId, source);
