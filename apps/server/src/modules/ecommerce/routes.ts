@@ -41,8 +41,8 @@ import type { ResourceTable } from '../../db/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';
-import { defineTrashJob } from './removal.js';
-import { createSyncEngine, runOut, SYNC_QUEUE } from './sync.js';
+import { ecommerceJobs, SYNC_QUEUE } from './jobs.js';
+import { createSyncEngine, runOut } from './sync.js';
 import { woocommerceWebhookRoutes } from './webhooks.js';
 
 const C = (t: ResourceTable) => t as unknown as Record<string, AnyPgColumn>;
@@ -76,17 +76,7 @@ export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
   const variationRepo = repositoryOf(resources['ecommerces-variations'], app.secrets);
   const tags = ['ecommerces'];
 
-  app.jobs.define<{ runId: string }>(SYNC_QUEUE, async ({ runId }) => engine.run(runId));
-  defineTrashJob(app, db);
-  // runs a crash left queued or running are queued again when the queue has started: they resume at their cursor
-  app.addHook('onReady', async () => {
-    try {
-      const open = await db.select({ id: ecommerceSyncRuns.id }).from(ecommerceSyncRuns).where(inArray(ecommerceSyncRuns.status, ['queued', 'running']));
-      for (const { id } of open) await app.jobs.send(SYNC_QUEUE, { runId: id }, { singletonKey: id });
-    } catch (error) {
-      app.log.warn({ err: error }, 'no se pudieron reencolar las sincronizaciones pendientes');
-    }
-  });
+  await ecommerceJobs(app);
 
   await app.register(woocommerceWebhookRoutes);
 

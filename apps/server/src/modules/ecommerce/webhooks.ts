@@ -13,9 +13,9 @@ import type { WooCustomer, WooOrder, WooProduct } from '../../integrations/wooco
 import { AppError } from '../../lib/errors.js';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { errorText } from '../../lib/error-text.js';
-import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { clientFor, loadStore, type StoreCtx, storeColumns, storeOf } from './store.js';
-import { pullCustomers, pullOrders, pullProducts, type Tally, variationsOfPage } from './sync.js';
+import type { Tally } from './links.js';
+import { pullCustomers, pullOrders, pullProducts, variationsOfPage } from './pull.js';
 
 export const WOO_WEBHOOK_QUEUE = 'woocommerce.webhook';
 const topics = /^(product|order|customer)\.(created|updated|deleted|restored)$/;
@@ -166,16 +166,7 @@ export async function processWooEvent(
  */
 export async function woocommerceWebhookRoutes(app: FastifyInstance) {
   const { db } = app.database;
-  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id, issueArrivedInvoices(db, app.jobs)));
-  app.addHook('onReady', async () => {
-    try {
-      const pending = await db.select({ id: woocommerceWebhookEvents.id }).from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.status, 'pending')).limit(1000);
-      for (const { id } of pending) await app.jobs.send(WOO_WEBHOOK_QUEUE, { id }, { singletonKey: id });
-    } catch (error) {
-      app.log.warn({ err: error }, 'no se pudieron reencolar los webhooks de WooCommerce pendientes');
-    }
-  });
-
+  // its job and the requeue of pending deliveries are in jobs.ts
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 

@@ -18,7 +18,8 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { createPeopleClient, type GoogleCredentials, GoogleError, isSandboxClient, type PeopleClient } from '../../integrations/google/people.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
-import { clientIdHint, credentialsOf, GOOGLE_SYNC_QUEUE, loadPhone, pendingCount, phonesOut, runSync, syncOut } from './sync.js';
+import { GOOGLE_SYNC_QUEUE, googlePeopleJobs } from './jobs.js';
+import { clientIdHint, credentialsOf, loadPhone, pendingCount, phonesOut, syncOut } from './sync.js';
 
 /** How long a consent may take between «Conectar con Google» and Google's redirect back. */
 const STATE_TTL_MS = 15 * 60_000;
@@ -57,13 +58,7 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
     publish: (companyId: string, sync: z.infer<typeof googleSyncOut>) => app.realtime.publish(companyId, { type: 'google.sync', sync }),
   };
 
-  app.jobs.define<{ syncId: string }>(
-    GOOGLE_SYNC_QUEUE,
-    async ({ syncId }) => {
-      await runSync(deps, syncId);
-    },
-    { expireInSeconds: 900 },
-  );
+  await googlePeopleJobs(app, deps);
 
   async function phoneOf(tenant: Tenant, id: string) {
     const phone = await loadPhone(db, tenant.companyId, id);

@@ -4,8 +4,8 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
 import { type Db, rowsOf } from '../../db/database.js';
 import { type ContactIn, type GoogleCredentials, GoogleError, googleFailure, isSandboxClient, type PeopleClient, type PeopleSession } from '../../integrations/google/people.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { finishedRun, type OnSyncFinished, runSyncRun, SyncFailed } from '../../lib/sync-run.js';
 
-export const GOOGLE_SYNC_QUEUE = 'google-people.sync';
 /** A run that has not beaten for this long is taken as dead: another may take its sync. */
 export const GOOGLE_SYNC_LEASE_SECONDS = 120;
 /** Tries of one batch that Google answers 429 before the sync gives up (the leads left stay pending). */
@@ -166,6 +166,7 @@ export interface SyncDeps {
   sleep?: (ms: number) => Promise<void>;
   /** First wait after a 429 without Retry-After, doubled each time (1 s). */
   backoffMs?: number;
+  onFinished?: OnSyncFinished;
 }
 
 type Lead = { id: string; name: string; telefono: string | null; email: string | null };
@@ -177,103 +178,125 @@ type Outcome = { leadId: string; resourceName?: string; problem?: string };
  * and cursor in one transaction, so a run cut anywhere resumes where it was and never creates a
  * lead twice (a batch sent but not recorded is looked up by its external ids first). A 429 waits
  * (Retry-After, else 1 s doubling) and tries the batch again; a 400 splits the batch to find the
- * contacts Google refuses; a lost grant marks the phone «Reconectar con Google».
+ * contacts Google refuses; a lost grant marks the phone «Reconectar con Google». On the sync-run
+ * engine (lib/sync-run.ts); its job is in jobs.ts.
  */
 export async function runSync(deps: SyncDeps, syncId: string): Promise<'done' | 'failed' | 'gone' | 'busy'> {
   const { db } = deps;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const claimed = await claim(db, syncId);
-  if (claimed === 'gone' || claimed === 'busy') return claimed;
-  let row = claimed;
-  await publish(row);
-  const phone = await loadPhone(db, row.company_id, row.telefono_id);
-  const creds = phone ? credentialsOf(deps.secrets, phone.credenciales) : undefined;
-  if (!phone || !creds?.clientId || !creds.clientSecret || !(creds.refresh_token || creds.access_token) || phone.status === 'reconectar') {
-    return finish(row, 'failed', phone?.status === 'reconectar' ? (phone.reason ?? googleMessages.invalidGrant) : googleMessages.notConnected);
-  }
-  const [company] = await rowsOf<{ country: string }>(db, sql`select country from companies where id = ${row.company_id}`);
-  const country = company?.country ?? 'PE';
-
-  let current: GoogleCredentials = creds as GoogleCredentials;
-  let tokensChanged = false;
-  const session: PeopleSession = deps.client.session(current, (tokens) => {
-    // a refresh answers no refresh_token: the kept one stays
-    current = { ...current, ...tokens, refresh_token: tokens.refresh_token ?? current.refresh_token };
-    tokensChanged = true;
-  });
-  const keepTokens = async () => {
-    if (!tokensChanged) return;
-    tokensChanged = false;
-    await db.execute(sql`update telefonos set credenciales = ${JSON.stringify(deps.secrets.seal(current))}::jsonb, updated_at = now()
-                          where id = ${row.telefono_id} and company_id = ${row.company_id}`);
-  };
-
-  let requests = 0;
-  try {
-    // a batch sent by a run that died before recording it: find what Google made of it
-    if (row.in_flight?.length) {
-      requests++;
-      const found = await withRateRetry(() => session.findLeads(new Set(row.in_flight ?? [])), sleep, deps.backoffMs, () => requests++);
-      const outcomes: Outcome[] = [...found].map(([leadId, resourceName]) => ({ leadId, resourceName }));
-      row = await record(db, row, outcomes, outcomes.length, requests, row.cursor);
-      requests = 0;
-      await publish(row);
-    }
-    for (;;) {
-      const leads = await rowsOf<Lead & Record<string, unknown>>(
-        db,
-        sql`select l.id, l.name, l.telefono, l.email from leads l
-             where l.company_id = ${row.company_id} and l.telefono_id = ${row.telefono_id} ${row.cursor ? sql`and l.id > ${row.cursor}` : sql``}
-               and not exists (select 1 from google_contacts g where g.telefono_id = ${row.telefono_id} and g.lead_id = l.id and g.resource_name is not null)
-             order by l.id limit ${GOOGLE_BATCH_MAX}`,
-      );
-      if (!leads.length) break;
-      const outcomes: Outcome[] = [];
-      const contacts: ContactIn[] = [];
-      for (const l of leads) {
-        const phoneE164 = toE164(l.telefono, country);
-        if (!phoneE164) outcomes.push({ leadId: l.id, problem: l.telefono ? googleMessages.badPhone : googleMessages.noPhone });
-        else contacts.push({ leadId: l.id, name: l.name, phone: phoneE164, ...(l.email ? { email: l.email } : {}) });
-      }
-      if (contacts.length) {
-        // recorded before the call: a run cut during it looks these up instead of creating them again
-        await db.execute(sql`update google_contact_syncs set in_flight = ${JSON.stringify(contacts.map((c) => c.leadId))}::jsonb, heartbeat_at = now() where id = ${row.id}`);
-        outcomes.push(...(await createAll(session, contacts, sleep, deps.backoffMs, () => requests++)));
-      }
-      row = await record(db, row, outcomes, leads.length, requests, leads[leads.length - 1].id);
-      requests = 0;
-      await keepTokens();
-      await publish(row);
-    }
-    await keepTokens();
-    return finish(row, 'done', googleMessages.done(row.created, row.failed));
-  } catch (error) {
-    await keepTokens().catch(() => undefined);
-    if (!(error instanceof GoogleError)) {
-      // not Google's answer (the database, a bug): the job is tried again and resumes from the cursor
-      await db.execute(sql`update google_contact_syncs set heartbeat_at = null, requests = requests + ${requests} where id = ${row.id}`).catch(() => undefined);
-      throw error;
-    }
-    if (requests) await db.execute(sql`update google_contact_syncs set requests = requests + ${requests} where id = ${row.id}`);
-    if (error.kind === 'reauth') {
-      await db.execute(sql`insert into google_people_phones (telefono_id, company_id, status, reason) values (${row.telefono_id}, ${row.company_id}, 'reconectar', ${error.reason})
-        on conflict (telefono_id) do update set status = 'reconectar', reason = excluded.reason, updated_at = now()`);
-    }
-    return finish(row, 'failed', error.reason);
-  }
-
-  async function publish(r: SyncRow) {
+  const publish = async (r: SyncRow) => {
     await deps.publish?.(r.company_id, syncOut(r)).catch(() => undefined);
-  }
-  async function finish(r: SyncRow, status: 'done' | 'failed', message: string) {
-    const [out] = await rowsOf<SyncRow & Record<string, unknown>>(
-      db,
-      sql`update google_contact_syncs set status = ${status === 'done' ? 'terminada' : 'fallida'}, message = ${message}, finished_at = now(), heartbeat_at = null
-           where id = ${r.id} returning *`,
-    );
-    await publish(out ?? r);
-    return status;
-  }
+  };
+  // the sync as its last commit left it (each batch's record answers it)
+  let row: SyncRow;
+  let requests = 0;
+  let keepTokens = async () => {};
+  let ended: SyncRow;
+
+  return runSyncRun<SyncRow>({
+    db,
+    onFinished: deps.onFinished,
+    async claim() {
+      const claimed = await claim(db, syncId);
+      if (claimed === 'gone' || claimed === 'busy') return claimed;
+      row = claimed;
+      await publish(row);
+      return row;
+    },
+    async pages() {
+      const phone = await loadPhone(db, row.company_id, row.telefono_id);
+      const creds = phone ? credentialsOf(deps.secrets, phone.credenciales) : undefined;
+      if (!phone || !creds?.clientId || !creds.clientSecret || !(creds.refresh_token || creds.access_token) || phone.status === 'reconectar') {
+        throw new SyncFailed(phone?.status === 'reconectar' ? (phone.reason ?? googleMessages.invalidGrant) : googleMessages.notConnected);
+      }
+      const [company] = await rowsOf<{ country: string }>(db, sql`select country from companies where id = ${row.company_id}`);
+      const country = company?.country ?? 'PE';
+
+      let current: GoogleCredentials = creds as GoogleCredentials;
+      let tokensChanged = false;
+      const session: PeopleSession = deps.client.session(current, (tokens) => {
+        // a refresh answers no refresh_token: the kept one stays
+        current = { ...current, ...tokens, refresh_token: tokens.refresh_token ?? current.refresh_token };
+        tokensChanged = true;
+      });
+      keepTokens = async () => {
+        if (!tokensChanged) return;
+        tokensChanged = false;
+        await db.execute(sql`update telefonos set credenciales = ${JSON.stringify(deps.secrets.seal(current))}::jsonb, updated_at = now()
+                              where id = ${row.telefono_id} and company_id = ${row.company_id}`);
+      };
+
+      // a batch sent by a run that died before recording it: find what Google made of it
+      if (row.in_flight?.length) {
+        requests++;
+        const found = await withRateRetry(() => session.findLeads(new Set(row.in_flight ?? [])), sleep, deps.backoffMs, () => requests++);
+        const outcomes: Outcome[] = [...found].map(([leadId, resourceName]) => ({ leadId, resourceName }));
+        row = await record(db, row, outcomes, outcomes.length, requests, row.cursor);
+        requests = 0;
+        await publish(row);
+      }
+      for (;;) {
+        const leads = await rowsOf<Lead & Record<string, unknown>>(
+          db,
+          sql`select l.id, l.name, l.telefono, l.email from leads l
+               where l.company_id = ${row.company_id} and l.telefono_id = ${row.telefono_id} ${row.cursor ? sql`and l.id > ${row.cursor}` : sql``}
+                 and not exists (select 1 from google_contacts g where g.telefono_id = ${row.telefono_id} and g.lead_id = l.id and g.resource_name is not null)
+               order by l.id limit ${GOOGLE_BATCH_MAX}`,
+        );
+        if (!leads.length) break;
+        const outcomes: Outcome[] = [];
+        const contacts: ContactIn[] = [];
+        for (const l of leads) {
+          const phoneE164 = toE164(l.telefono, country);
+          if (!phoneE164) outcomes.push({ leadId: l.id, problem: l.telefono ? googleMessages.badPhone : googleMessages.noPhone });
+          else contacts.push({ leadId: l.id, name: l.name, phone: phoneE164, ...(l.email ? { email: l.email } : {}) });
+        }
+        if (contacts.length) {
+          // recorded before the call: a run cut during it looks these up instead of creating them again
+          await db.execute(sql`update google_contact_syncs set in_flight = ${JSON.stringify(contacts.map((c) => c.leadId))}::jsonb, heartbeat_at = now() where id = ${row.id}`);
+          outcomes.push(...(await createAll(session, contacts, sleep, deps.backoffMs, () => requests++)));
+        }
+        row = await record(db, row, outcomes, leads.length, requests, leads[leads.length - 1].id);
+        requests = 0;
+        await keepTokens();
+        await publish(row);
+      }
+      await keepTokens();
+    },
+    async onError(_claimed, error) {
+      await keepTokens().catch(() => undefined);
+      if (!(error instanceof GoogleError)) {
+        // not Google's answer (the database, a bug): the job is tried again and resumes from the cursor
+        await db.execute(sql`update google_contact_syncs set heartbeat_at = null, requests = requests + ${requests} where id = ${row.id}`).catch(() => undefined);
+        return { retry: error };
+      }
+      if (requests) await db.execute(sql`update google_contact_syncs set requests = requests + ${requests} where id = ${row.id}`);
+      if (error.kind === 'reauth') {
+        await db.execute(sql`insert into google_people_phones (telefono_id, company_id, status, reason) values (${row.telefono_id}, ${row.company_id}, 'reconectar', ${error.reason})
+          on conflict (telefono_id) do update set status = 'reconectar', reason = excluded.reason, updated_at = now()`);
+      }
+      return { fail: error.reason };
+    },
+    async finish(tx, _claimed, outcome) {
+      const message = outcome.status === 'done' ? googleMessages.done(row.created, row.failed) : outcome.message;
+      const [out] = await rowsOf<SyncRow & Record<string, unknown>>(
+        tx,
+        sql`update google_contact_syncs set status = ${outcome.status === 'done' ? 'terminada' : 'fallida'}, message = ${message}, finished_at = now(), heartbeat_at = null
+             where id = ${row.id} returning *`,
+      );
+      ended = out ?? row;
+      return finishedRun('google-people', outcome, { id: ended.id, companyId: ended.company_id, message: ended.message }, {
+        total: ended.total,
+        done: ended.done,
+        created: ended.created,
+        failed: ended.failed,
+        requests: ended.requests,
+      });
+    },
+    async published() {
+      await publish(ended);
+    },
+  });
 }
 
 /** One batch created, splitting it when Google refuses it (400) to name the contacts at fault; 429s waited out. */

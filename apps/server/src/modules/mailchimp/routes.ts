@@ -17,11 +17,8 @@ import { connectionTest } from '../../integrations/connection-test.js';
 import { createMailchimpClient, isSandboxKey, keyHint, type MailchimpClient, testConnection } from '../../integrations/mailchimp/client.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { MAILCHIMP_SYNC_QUEUE, setMailchimpSyncRunner } from '../leads/labels-massive.js';
+import { MAILCHIMP_SYNC_QUEUE, mailchimpJobs } from './jobs.js';
 import { createMailchimpSync } from './sync.js';
-
-/** How long a sync waits before trying again while another sync of its company runs. */
-const BUSY_RETRY_SECONDS = 15;
 
 /**
  * Mailchimp (issue 15, decision 0051): the credentials' connection test and key hint, the pull of
@@ -38,10 +35,7 @@ export const mailchimpRoutes: FastifyPluginAsyncZod<{ client?: MailchimpClient }
   const tags = ['mailchimp'];
   const may = (action: 'list' | 'read' | 'update') => ({ permission: { module: 'marketing' as const, action } });
 
-  // the queue is declared with the leads (set_mostrador_labels_massive queues it); its work is here
-  setMailchimpSyncRunner(db, async (syncId) => {
-    if ((await engine.run(syncId)) === 'busy') await app.jobs.send(MAILCHIMP_SYNC_QUEUE, { syncId }, { startAfter: BUSY_RETRY_SECONDS });
-  });
+  await mailchimpJobs(app, engine);
 
   async function credential(companyId: string, id: string) {
     const [row] = await rowsOf<{ id: string; name: string; server_prefix: string; list_id: string; api_key: string | null }>(

@@ -7,12 +7,14 @@ import { cleanLeadsTable } from '../../db/resource-tables.js';
 import { type MailchimpAccount, type MailchimpClient, MailchimpError, MAILCHIMP_PAGE_MAX, type RequestCounter } from '../../integrations/mailchimp/client.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { type FinishedRun, finishedRun, type OnSyncFinished, runSyncRun, SyncFailed, type SyncOutcome, throttledPublish } from '../../lib/sync-run.js';
 import type { SegmentFilters } from '../leads/labels-massive.js';
 import { segmentCondition } from '../leads/labels-massive.js';
 import { timezoneOf } from '../leads/summary.js';
 
 /**
- * The Mailchimp sync engine (decision 0051), run by the `mailchimp.sync-labels` job.
+ * The Mailchimp sync (decision 0051) on the sync-run engine (lib/sync-run.ts), run by the
+ * `mailchimp.sync-labels` job (jobs.ts).
  *
  * `labels`: for every audience of the company, the people of the call (the segment's clean leads
  * carrying one of its labels; the labels alone if the segment was removed) are upserted
@@ -42,6 +44,8 @@ type SyncRow = typeof mailchimpLabelSyncs.$inferSelect;
 type Outcome = { contactKey: string; cleanLeadId?: string; email?: string; name?: string; outcome: 'ok' | 'error' | 'skipped'; reason?: string; tags: string[]; status?: string; phone?: string };
 
 export class RetryLater extends Error {}
+/** A failure that may pass: the job is tried again. */
+const passing = (error: MailchimpError) => error.kind === 'rate-limited' || error.kind === 'server' || error.kind === 'network';
 
 /** One audience's calls, bound to its credentials. */
 type AudienceOps = {
@@ -60,6 +64,7 @@ export interface MailchimpSyncDeps {
   realtime?: Pick<Realtime, 'publish'>;
   log: { warn: (obj: unknown, msg?: string) => void };
   chunk?: number;
+  onFinished?: OnSyncFinished;
 }
 
 export function createMailchimpSync(deps: MailchimpSyncDeps) {
@@ -117,25 +122,26 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
     };
   }
 
-  const lastPublished = new Map<string, number>();
   /** Tells the company's browsers; while a sync runs, at most every `PUBLISH_MS` (its end always). */
+  const publisher = throttledPublish(async (syncId) => {
+    const [row] = await db.select().from(mailchimpLabelSyncs).where(eq(mailchimpLabelSyncs.id, syncId));
+    if (row) await deps.realtime?.publish(row.companyId, { type: 'mailchimp.sync', sync: await out(row) });
+  }, PUBLISH_MS);
   async function publish(syncId: string, throttle = false) {
     if (!deps.realtime) return;
-    const now = Date.now();
-    if (throttle && now - (lastPublished.get(syncId) ?? 0) < PUBLISH_MS) return;
-    lastPublished.set(syncId, now);
-    const [row] = await db.select().from(mailchimpLabelSyncs).where(eq(mailchimpLabelSyncs.id, syncId));
-    if (row) await deps.realtime.publish(row.companyId, { type: 'mailchimp.sync', sync: await out(row) });
+    await publisher.publish(syncId, throttle);
   }
 
-  async function finish(syncId: string, status: 'done' | 'failed', message: string | null) {
-    await db.transaction(async (tx) => {
-      await tx.update(mailchimpLabelSyncs).set({ status, message, processedAt: new Date(), heartbeatAt: null }).where(eq(mailchimpLabelSyncs.id, syncId));
-      // the list of people served the run; the report keeps who was done
-      await tx.execute(sql`delete from mailchimp_sync_people where sync_id = ${syncId}`);
-    });
-    lastPublished.delete(syncId);
-    await publish(syncId);
+  /** The sync's one end (the engine's finish): its status, and the list of people it served dropped. */
+  async function finish(tx: Db, row: SyncRow, outcome: SyncOutcome): Promise<FinishedRun> {
+    const [end] = await tx
+      .update(mailchimpLabelSyncs)
+      .set({ status: outcome.status, message: outcome.message ?? null, processedAt: new Date(), heartbeatAt: null })
+      .where(eq(mailchimpLabelSyncs.id, row.id))
+      .returning();
+    // the list of people served the run; the report keeps who was done
+    await tx.execute(sql`delete from mailchimp_sync_people where sync_id = ${row.id}`);
+    return finishedRun('mailchimp', outcome, end, { total: end.total, done: end.done, ok: end.ok, failed: end.failed, skipped: end.skipped, requests: end.requests });
   }
 
   /** Takes the sync for this process: 'gone' when finished or removed, 'busy' while another of the company runs. */
@@ -224,9 +230,19 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
     }
   }
 
+  /** A 429 / 5xx / network failure the client's retries outlived: the sync stays running «… se reintentará» and the job is retried (and resumes). */
+  async function retryLater(row: SyncRow, error: MailchimpError, requests: number): Promise<never> {
+    await db
+      .update(mailchimpLabelSyncs)
+      .set({ message: `${error.reason.replace(/: se reintentará$/, '')}: se reintentará`, requests: sql`requests + ${requests}`, heartbeatAt: null })
+      .where(eq(mailchimpLabelSyncs.id, row.id));
+    await publish(row.id);
+    throw new RetryLater(error.reason);
+  }
+
   async function runLabels(row: SyncRow) {
     const accounts = await accountsOf(row.companyId);
-    if (!accounts.length) return finish(row.id, 'failed', mailchimpMessages.noAccounts);
+    if (!accounts.length) throw new SyncFailed(mailchimpMessages.noAccounts);
     const labelIds = (row.labelIds as string[]) ?? [];
     const labelNames = new Map(
       (await rowsOf<{ id: string; name: string }>(db, sql`select id::text as id, name from mostrador_labels where company_id = ${row.companyId}`)).map((l) => [l.id, l.name]),
@@ -264,7 +280,7 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
         upsert: (m: Parameters<MailchimpClient['upsertMember']>[1], c: RequestCounter) => deps.client.upsertMember(audience.account, m, c),
         tag: (email: string, tags: string[], c: RequestCounter) => deps.client.tagMember(audience.account, email, tags, c),
       };
-      if (!audience.account.apiKey) return finish(row.id, 'failed', `${mailchimpMessages.keyInvalid} (${audience.name})`);
+      if (!audience.account.apiKey) throw new SyncFailed(`${mailchimpMessages.keyInvalid} (${audience.name})`);
       // the people go in the list's order: the next chunk starts after the last one's place; a
       // resumed run skips those with their row in the report (done before the crash)
       let after = 0;
@@ -315,28 +331,20 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
         );
         await flush();
         if (stop) {
-          if (stop instanceof MailchimpError && (stop.kind === 'rate-limited' || stop.kind === 'server' || stop.kind === 'network')) {
-            await db
-              .update(mailchimpLabelSyncs)
-              .set({ message: `${stop.reason.replace(/: se reintentará$/, '')}: se reintentará`, heartbeatAt: null })
-              .where(eq(mailchimpLabelSyncs.id, row.id));
-            await publish(row.id);
-            throw new RetryLater(stop.reason);
-          }
-          if (stop instanceof MailchimpError) return finish(row.id, 'failed', `${audience.name}: ${stop.reason}`);
+          if (stop instanceof MailchimpError && passing(stop)) await retryLater(row, stop, 0);
+          if (stop instanceof MailchimpError) throw new SyncFailed(`${audience.name}: ${stop.reason}`);
           // anything else (a bug, the database): the job is retried and resumes at once, not after the lease
           await db.update(mailchimpLabelSyncs).set({ heartbeatAt: null }).where(eq(mailchimpLabelSyncs.id, row.id));
           throw stop;
         }
       }
     }
-    return finish(row.id, 'done', null);
   }
 
   async function runPull(row: SyncRow) {
     const [audience] = row.mailchimpId ? await accountsOf(row.companyId, row.mailchimpId) : [];
-    if (!audience) return finish(row.id, 'failed', 'La credencial de Mailchimp ya no existe');
-    if (!audience.account.apiKey) return finish(row.id, 'failed', mailchimpMessages.keyInvalid);
+    if (!audience) throw new SyncFailed('La credencial de Mailchimp ya no existe');
+    if (!audience.account.apiKey) throw new SyncFailed(mailchimpMessages.keyInvalid);
     let offset = row.done;
     for (;;) {
       const counter = { requests: 0 };
@@ -345,15 +353,8 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
         page = await deps.client.members(audience.account, offset, MAILCHIMP_PAGE_MAX, counter);
       } catch (error) {
         if (!(error instanceof MailchimpError)) throw error;
-        if (error.kind === 'rate-limited' || error.kind === 'server' || error.kind === 'network') {
-          await db
-            .update(mailchimpLabelSyncs)
-            .set({ message: `${error.reason.replace(/: se reintentará$/, '')}: se reintentará`, requests: sql`requests + ${counter.requests}`, heartbeatAt: null })
-            .where(eq(mailchimpLabelSyncs.id, row.id));
-          await publish(row.id);
-          throw new RetryLater(error.reason);
-        }
-        return finish(row.id, 'failed', error.reason);
+        if (passing(error)) await retryLater(row, error, counter.requests);
+        throw new SyncFailed(error.reason);
       }
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
@@ -372,7 +373,6 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
       offset += page.members.length;
       if (!page.members.length || offset >= page.total) break;
     }
-    return finish(row.id, 'done', null);
   }
 
   return {
@@ -380,12 +380,19 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
     publish,
     /** Runs (or resumes) a sync. 'busy': another sync of the company runs; the caller queues this one again later. */
     async run(syncId: string): Promise<'done' | 'busy'> {
-      const row = await claim(syncId);
-      if (row === 'gone') return 'done';
-      if (row === 'busy') return 'busy';
-      if (row.kind === 'pull') await runPull(row);
-      else await runLabels(row);
-      return 'done';
+      const status = await runSyncRun<SyncRow>({
+        db,
+        onFinished: deps.onFinished,
+        claim: () => claim(syncId),
+        pages: (row) => (row.kind === 'pull' ? runPull(row) : runLabels(row)),
+        finish,
+        async published(row) {
+          publisher.forget(row.id);
+          await publish(row.id);
+        },
+      });
+      return status === 'busy' ? 'busy' : 'done';
     },
   };
 }
+export type MailchimpSync = ReturnType<typeof createMailchimpSync>;

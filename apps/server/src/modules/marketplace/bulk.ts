@@ -1,5 +1,5 @@
 import { AMOUNT_MAX, BULK_MAX_ROWS, type BulkRowInput, type BulkRowOut, type BulkRunOut, INT4_MAX } from '@mostrador/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { marketplaceBulkRows, marketplaceBulkRuns } from '../../db/marketplace-tables.js';
 import { marketplaceVariationsTable } from '../../db/resource-tables.js';
@@ -7,19 +7,20 @@ import { type MarketplaceAdapter, MarketplaceError, type OfferResult } from '../
 import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { endSet, finishedRun, type OnSyncFinished, requestMeter, retryOrFail, runSyncRun } from '../../lib/sync-run.js';
 import { decodeCsv, foldHeader, parseCsv } from '../leads/csv.js';
 import { offersOf, settleResults, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, remotePriceStock, variations } from './records.js';
-import { adapterFor, loadSource, type SourceCtx } from './sources.js';
+import { adapterFor, adapterOfRun, loadSource, type SourceCtx, sourceOfRun } from './sources.js';
 
 /**
  * The bulk update of prices and stock (/marketplaces/lote, decision 0035). A preview reads the
  * rows (JSON, a pasted table or a CSV file decoded as decision 0022 says), checks each one and
  * answers exactly what will change (old → new, against what the marketplace has) or why a row
  * is not valid; nothing is sent. Applying it is a job that sends only the rows that change, in
- * feeds of up to 1,000 SKUs, and records what the marketplace did with each row.
+ * feeds of up to 1,000 SKUs, and records what the marketplace did with each row. Its job is in
+ * jobs.ts; it runs on the sync-run engine (lib/sync-run.ts).
  */
-export const MARKETPLACE_BULK_QUEUE = 'marketplace.bulk';
 
 /** Decimals a price may have in a currency (Chilean and Colombian pesos have none). */
 const decimalsOf = (currency: string) => (currency === 'CLP' || currency === 'COP' ? 0 : 2);
@@ -273,7 +274,7 @@ export async function loadBulk(db: Db, secrets: Pick<SecretBox, 'open'>, company
  * or refused with the marketplace's reason) in one transaction, so a retried job sends only what
  * was not settled. Progress goes out as `marketplace.bulk`.
  */
-export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'>; realtime?: Realtime; adapter?: (s: SourceCtx) => MarketplaceAdapter }) {
+export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'>; realtime?: Realtime; adapter?: (s: SourceCtx) => MarketplaceAdapter; onFinished?: OnSyncFinished }) {
   const { db } = deps;
   const makeAdapter = deps.adapter ?? ((s: SourceCtx) => adapterFor(s));
 
@@ -283,135 +284,130 @@ export function createBulkEngine(deps: { db: Db; secrets: Pick<SecretBox, 'open'
     if (run) await deps.realtime.publish(companyId, { type: 'marketplace.bulk', run: bulkRunOut(run, source) });
   }
 
+  /** Sends the rows still to send, in feeds; each feed's rows settled with the run's counts in one transaction. */
+  async function apply(companyId: string, runId: string, source: SourceCtx, adapter: MarketplaceAdapter, counts: () => Record<'requests' | 'updates', SQL>) {
+    const where = and(eq(marketplaceBulkRuns.companyId, companyId), eq(marketplaceBulkRuns.id, runId));
+    // the rows still to send (a retried job skips the settled ones)
+    const todo = await db
+      .select()
+      .from(marketplaceBulkRows)
+      .where(and(eq(marketplaceBulkRows.companyId, companyId), eq(marketplaceBulkRows.runId, runId), eq(marketplaceBulkRows.status, 'change')))
+      .orderBy(asc(marketplaceBulkRows.row));
+    const byVariation = new Map(todo.filter((r) => r.variationId).map((r) => [r.variationId as string, r]));
+    // their new values become the variations' own (not sent yet), in one statement per thousand
+    const ids = [...byVariation.keys()];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000).map((id) => byVariation.get(id) as BulkRowRow);
+      await db.execute(sql`
+        update ${marketplaceVariationsTable} v
+           set price = coalesce(x.price, v.price), stock = coalesce(x.stock, v.stock), sync_status = 'pending', sync_message = null, updated_at = now()
+          from (values ${sql.join(
+            chunk.map((r) => sql`(${r.variationId}::uuid, ${r.newPrice}::float8, ${r.newStock}::int)`),
+            sql`, `,
+          )}) as x(id, price, stock)
+         where v.company_id = ${companyId} and v.id = x.id`);
+    }
+    const rows = [];
+    for (let i = 0; i < ids.length; i += 1000) rows.push(...(await variationRows(db, companyId, ids.slice(i, i + 1000))));
+    const sent = (await offersOf(db, companyId, rows)).filter((x) => x.changed);
+    const bySku = new Map(sent.map((x) => [x.offer.sku, x]));
+    const settle = async (results: OfferResult[]) => {
+      await db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        await settleResults(t, source, results.map((r) => bySku.get(r.sku)).filter((x): x is (typeof sent)[number] => !!x), results);
+        const taken = results.filter((r) => r.status === 'taken');
+        const refused = results.filter((r) => r.status === 'refused');
+        // the rows of this feed, settled in one statement per thousand
+        const marks = results
+          .map((r) => {
+            const variationId = bySku.get(r.sku)?.row.id;
+            if (!variationId) return undefined;
+            const status = r.status === 'taken' ? 'sent' : r.status === 'refused' ? 'refused' : 'change';
+            const reason = r.status === 'taken' ? null : (r.reason ?? (r.status === 'refused' ? 'Rechazada sin motivo' : 'El marketplace aún la procesa')).slice(0, 500);
+            return { variationId, status, reason };
+          })
+          .filter((m): m is { variationId: string; status: string; reason: string | null } => !!m);
+        for (let i = 0; i < marks.length; i += 1000) {
+          await t.execute(sql`
+            update ${marketplaceBulkRows} b set status = x.status, reason = x.reason
+              from (values ${sql.join(
+                marks.slice(i, i + 1000).map((m) => sql`(${m.variationId}::uuid, ${m.status}, ${m.reason}::text)`),
+                sql`, `,
+              )}) as x(variation_id, status, reason)
+             where b.company_id = ${companyId} and b.run_id = ${runId}::uuid and b.variation_id = x.variation_id`);
+        }
+        await t
+          .update(marketplaceBulkRuns)
+          .set({
+            sent: sql`${marketplaceBulkRuns.sent} + ${taken.length}`,
+            refused: sql`${marketplaceBulkRuns.refused} + ${refused.length}`,
+            ...counts(),
+          })
+          .where(where);
+      });
+      await publish(companyId, runId, source);
+    };
+    // rows whose values the marketplace already has by now are settled without sending
+    const already = todo.filter((r) => r.variationId && !sent.some((x) => x.row.id === r.variationId));
+    if (already.length) {
+      await db
+        .update(marketplaceBulkRows)
+        .set({ status: 'sent', reason: 'El marketplace ya tenía estos valores' })
+        .where(and(eq(marketplaceBulkRows.companyId, companyId), eq(marketplaceBulkRows.runId, runId), inArray(marketplaceBulkRows.row, already.map((r) => r.row))));
+      await db.update(marketplaceBulkRuns).set({ sent: sql`${marketplaceBulkRuns.sent} + ${already.length}` }).where(where);
+    }
+    if (sent.length) await adapter.pushOffers(sent.map((x) => x.offer), settle);
+  }
+
   async function run(runId: string, companyId: string): Promise<void> {
     const where = and(eq(marketplaceBulkRuns.companyId, companyId), eq(marketplaceBulkRuns.id, runId));
-    const [row] = await db.select().from(marketplaceBulkRuns).where(where);
-    if (!row || row.status === 'done' || row.status === 'failed' || row.status === 'preview') return;
-    const source = await loadSource(db, deps.secrets, companyId, row.sourceId).catch(() => undefined);
-    if (!source) {
-      await db.update(marketplaceBulkRuns).set({ status: 'failed', message: 'La fuente de marketplace ya no existe', finishedAt: new Date() }).where(where);
-      return;
-    }
-    let adapter: MarketplaceAdapter;
-    try {
-      adapter = makeAdapter(source);
-    } catch (error) {
-      if (!(error instanceof MarketplaceError)) throw error;
-      await db.update(marketplaceBulkRuns).set({ status: 'failed', message: error.msg, finishedAt: new Date() }).where(where);
-      await publish(companyId, runId, source);
-      return;
-    }
-    await db.update(marketplaceBulkRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date(), message: null }).where(where);
-    await publish(companyId, runId, source);
-    const counted = { requests: adapter.stats.requests, writes: adapter.stats.writes };
-    const usage = () => {
-      const out = { requests: adapter.stats.requests - counted.requests, writes: adapter.stats.writes - counted.writes };
-      counted.requests = adapter.stats.requests;
-      counted.writes = adapter.stats.writes;
-      return out;
-    };
-    try {
-      // the rows still to send (a retried job skips the settled ones)
-      const todo = await db
-        .select()
-        .from(marketplaceBulkRows)
-        .where(and(eq(marketplaceBulkRows.companyId, companyId), eq(marketplaceBulkRows.runId, runId), eq(marketplaceBulkRows.status, 'change')))
-        .orderBy(asc(marketplaceBulkRows.row));
-      const byVariation = new Map(todo.filter((r) => r.variationId).map((r) => [r.variationId as string, r]));
-      // their new values become the variations' own (not sent yet), in one statement per thousand
-      const ids = [...byVariation.keys()];
-      for (let i = 0; i < ids.length; i += 1000) {
-        const chunk = ids.slice(i, i + 1000).map((id) => byVariation.get(id) as BulkRowRow);
-        await db.execute(sql`
-          update ${marketplaceVariationsTable} v
-             set price = coalesce(x.price, v.price), stock = coalesce(x.stock, v.stock), sync_status = 'pending', sync_message = null, updated_at = now()
-            from (values ${sql.join(
-              chunk.map((r) => sql`(${r.variationId}::uuid, ${r.newPrice}::float8, ${r.newStock}::int)`),
-              sql`, `,
-            )}) as x(id, price, stock)
-           where v.company_id = ${companyId} and v.id = x.id`);
-      }
-      const rows = [];
-      for (let i = 0; i < ids.length; i += 1000) rows.push(...(await variationRows(db, companyId, ids.slice(i, i + 1000))));
-      const sent = (await offersOf(db, companyId, rows)).filter((x) => x.changed);
-      const bySku = new Map(sent.map((x) => [x.offer.sku, x]));
-      const settle = async (results: OfferResult[]) => {
-        const { requests, writes } = usage();
-        await db.transaction(async (tx) => {
-          const t = tx as unknown as Db;
-          await settleResults(t, source, results.map((r) => bySku.get(r.sku)).filter((x): x is (typeof sent)[number] => !!x), results);
-          const taken = results.filter((r) => r.status === 'taken');
-          const refused = results.filter((r) => r.status === 'refused');
-          // the rows of this feed, settled in one statement per thousand
-          const marks = results
-            .map((r) => {
-              const variationId = bySku.get(r.sku)?.row.id;
-              if (!variationId) return undefined;
-              const status = r.status === 'taken' ? 'sent' : r.status === 'refused' ? 'refused' : 'change';
-              const reason = r.status === 'taken' ? null : (r.reason ?? (r.status === 'refused' ? 'Rechazada sin motivo' : 'El marketplace aún la procesa')).slice(0, 500);
-              return { variationId, status, reason };
-            })
-            .filter((m): m is { variationId: string; status: string; reason: string | null } => !!m);
-          for (let i = 0; i < marks.length; i += 1000) {
-            await t.execute(sql`
-              update ${marketplaceBulkRows} b set status = x.status, reason = x.reason
-                from (values ${sql.join(
-                  marks.slice(i, i + 1000).map((m) => sql`(${m.variationId}::uuid, ${m.status}, ${m.reason}::text)`),
-                  sql`, `,
-                )}) as x(variation_id, status, reason)
-               where b.company_id = ${companyId} and b.run_id = ${runId}::uuid and b.variation_id = x.variation_id`);
-          }
-          await t
+    let source: SourceCtx | undefined;
+    let requests = () => 0;
+    let writes = () => 0;
+    const counts = () => ({ requests: sql`${marketplaceBulkRuns.requests} + ${requests()}`, updates: sql`${marketplaceBulkRuns.updates} + ${writes()}` });
+    await runSyncRun<RunRow>({
+      db,
+      onFinished: deps.onFinished,
+      async claim() {
+        const [row] = await db.select().from(marketplaceBulkRuns).where(where);
+        return !row || row.status === 'done' || row.status === 'failed' || row.status === 'preview' ? 'gone' : row;
+      },
+      async pages(row) {
+        source = await sourceOfRun(db, deps.secrets, companyId, row.sourceId);
+        const adapter = adapterOfRun(source, makeAdapter);
+        await db.update(marketplaceBulkRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date(), message: null }).where(where);
+        await publish(companyId, runId, source);
+        requests = requestMeter(adapter.stats);
+        writes = requestMeter(adapter.stats, 'writes');
+        await apply(companyId, runId, source, adapter, counts);
+      },
+      onError: (_row, error) =>
+        retryOrFail(error, error instanceof MarketplaceError ? { permanent: !error.transient, msg: error.msg } : undefined, async (message) => {
+          await db
             .update(marketplaceBulkRuns)
-            .set({
-              sent: sql`${marketplaceBulkRuns.sent} + ${taken.length}`,
-              refused: sql`${marketplaceBulkRuns.refused} + ${refused.length}`,
-              requests: sql`${marketplaceBulkRuns.requests} + ${requests}`,
-              updates: sql`${marketplaceBulkRuns.updates} + ${writes}`,
-            })
+            .set({ message, ...counts() })
             .where(where);
-        });
-        await publish(companyId, runId, source);
-      };
-      // rows whose values the marketplace already has by now are settled without sending
-      const already = todo.filter((r) => r.variationId && !sent.some((x) => x.row.id === r.variationId));
-      if (already.length) {
-        await db
-          .update(marketplaceBulkRows)
-          .set({ status: 'sent', reason: 'El marketplace ya tenía estos valores' })
-          .where(and(eq(marketplaceBulkRows.companyId, companyId), eq(marketplaceBulkRows.runId, runId), inArray(marketplaceBulkRows.row, already.map((r) => r.row))));
-        await db.update(marketplaceBulkRuns).set({ sent: sql`${marketplaceBulkRuns.sent} + ${already.length}` }).where(where);
-      }
-      if (sent.length) await adapter.pushOffers(sent.map((x) => x.offer), settle);
-      const [end] = await db.select().from(marketplaceBulkRuns).where(where);
-      const pending = end ? end.changes - end.sent - end.refused : 0;
-      const { requests, writes } = usage();
-      await db
-        .update(marketplaceBulkRuns)
-        .set({
-          status: 'done',
-          finishedAt: new Date(),
-          requests: sql`${marketplaceBulkRuns.requests} + ${requests}`,
-          updates: sql`${marketplaceBulkRuns.updates} + ${writes}`,
-          message: pending > 0 ? `${pending} filas siguen en proceso en ${source.name}: revisa sus variaciones más tarde` : null,
-        })
-        .where(where);
-      await publish(companyId, runId, source);
-    } catch (error) {
-      const { requests, writes } = usage();
-      const counts = { requests: sql`${marketplaceBulkRuns.requests} + ${requests}`, updates: sql`${marketplaceBulkRuns.updates} + ${writes}` };
-      if (error instanceof MarketplaceError && !error.transient) {
-        await db.update(marketplaceBulkRuns).set({ status: 'failed', message: error.msg, finishedAt: new Date(), ...counts }).where(where);
-        await publish(companyId, runId, source);
-        return;
-      }
-      await db
-        .update(marketplaceBulkRuns)
-        .set({ message: error instanceof MarketplaceError ? `${error.msg} (se reintentará)` : 'Error interno (se reintentará)', ...counts })
-        .where(where);
-      await publish(companyId, runId, source);
-      throw error;
-    }
+          if (source) await publish(companyId, runId, source);
+        }),
+      async finish(tx, _row, outcome) {
+        let message = outcome.message ?? null;
+        if (outcome.status === 'done') {
+          const [end] = await tx.select().from(marketplaceBulkRuns).where(where);
+          const pending = end ? end.changes - end.sent - end.refused : 0;
+          message = pending > 0 ? `${pending} filas siguen en proceso en ${source?.name}: revisa sus variaciones más tarde` : null;
+        }
+        const [end] = await tx
+          .update(marketplaceBulkRuns)
+          .set({ ...endSet(outcome), ...counts(), message })
+          .where(where)
+          .returning();
+        const { total, changes, unchanged, invalid, sent, refused, requests, updates } = end;
+        return finishedRun('marketplace-bulk', outcome, end, { total, changes, unchanged, invalid, sent, refused, requests, updates });
+      },
+      async published() {
+        if (source) await publish(companyId, runId, source);
+      },
+    });
   }
 
   /** Queues a previewed bulk update (a 409 when it was already applied, a 400 when nothing changes). */

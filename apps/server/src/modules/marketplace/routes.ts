@@ -28,7 +28,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
-import { marketplaceBulkRuns, marketplaceOrderItems, marketplaceSyncRuns } from '../../db/marketplace-tables.js';
+import { marketplaceOrderItems, marketplaceSyncRuns } from '../../db/marketplace-tables.js';
 import { marketplaceOrdersTable, marketplaceProductsTable } from '../../db/resource-tables.js';
 import { MarketplaceError, type RemoteOrderItem } from '../../integrations/marketplace.js';
 import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
@@ -36,12 +36,13 @@ import { AppError } from '../../lib/errors.js';
 import { containsPattern, trustedPage } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { onWrite, repositoryOf } from '../../resources/crud.js';
-import { bulkRunOut, createBulkEngine, loadBulk, MARKETPLACE_BULK_QUEUE, preview, rowsOfCsv, rowsOfInput, rowsOfTable } from './bulk.js';
+import { bulkRunOut, createBulkEngine, loadBulk, preview, rowsOfCsv, rowsOfInput, rowsOfTable } from './bulk.js';
+import { MARKETPLACE_BULK_QUEUE, MARKETPLACE_SYNC_QUEUE, marketplaceJobs } from './jobs.js';
 import { pushOne, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, products, refreshProductTotals, remotePriceStock } from './records.js';
 import { adapterFor, httpErrorOf, loadSource, sourceLabel, sourcesOf } from './sources.js';
 import { issueArrivedInvoices } from '../genial/arrivals.js';
-import { createMarketplaceSync, MARKETPLACE_SYNC_QUEUE, runOut, writeOrderItems } from './sync.js';
+import { createMarketplaceSync, runOut, writeOrderItems } from './sync.js';
 
 const idParams = z.object({ id: zId() });
 const perm = (action: 'list' | 'read' | 'update') => ({ permission: { module: 'marketplace' as const, action } });
@@ -87,25 +88,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['marketplace-products'];
   // no test reaches the internet, whatever address a generated request gives an account
 
-  app.jobs.define<{ runId: string; companyId: string }>(MARKETPLACE_SYNC_QUEUE, async ({ runId, companyId }) => sync.run(runId, companyId));
-  app.jobs.define<{ runId: string; companyId: string }>(MARKETPLACE_BULK_QUEUE, async ({ runId, companyId }) => bulk.run(runId, companyId));
-  // jobs a crash left queued or running are queued again: they resume where they were
-  app.addHook('onReady', async () => {
-    try {
-      const open = await db
-        .select({ id: marketplaceSyncRuns.id, companyId: marketplaceSyncRuns.companyId })
-        .from(marketplaceSyncRuns)
-        .where(inArray(marketplaceSyncRuns.status, ['queued', 'running']));
-      for (const r of open) await app.jobs.send(MARKETPLACE_SYNC_QUEUE, { runId: r.id, companyId: r.companyId }, { singletonKey: r.id });
-      const bulks = await db
-        .select({ id: marketplaceBulkRuns.id, companyId: marketplaceBulkRuns.companyId })
-        .from(marketplaceBulkRuns)
-        .where(inArray(marketplaceBulkRuns.status, ['queued', 'running']));
-      for (const r of bulks) await app.jobs.send(MARKETPLACE_BULK_QUEUE, { runId: r.id, companyId: r.companyId }, { singletonKey: r.id });
-    } catch (error) {
-      app.log.warn({ err: error }, 'no se pudieron reencolar los trabajos de marketplaces pendientes');
-    }
-  });
+  await marketplaceJobs(app);
 
   const sourceOfTenant = (tenant: Tenant, id: string) => loadSource(db, app.secrets, tenant.companyId, id);
   const sourceNames = async (tenant: Tenant) => new Map((await sourcesOf(db, app.secrets, tenant.companyId)).map((s) => [s.id, s]));

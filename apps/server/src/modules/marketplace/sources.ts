@@ -19,6 +19,7 @@ import type { FetchLike } from '../../integrations/seller-center/client.js';
 import { isSandboxUrl, sandboxFetch } from '../../integrations/seller-center/sandbox.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { SyncFailed } from '../../lib/sync-run.js';
 
 /** A marketplace account with its API key opened: only the integration code holds it. */
 export interface SourceCtx {
@@ -172,5 +173,21 @@ export function httpErrorOf(error: unknown): AppError {
       return new AppError('PROVIDER_ERROR', error.msg);
     default:
       return new AppError('CONFLICT', error.msg);
+  }
+}
+
+/** The account a run (a sync, a bulk update) works for: its end, failed, when the account is gone. */
+export async function sourceOfRun(db: Db, secrets: Pick<SecretBox, 'open'>, companyId: string, sourceId: string): Promise<SourceCtx> {
+  const source = await loadSource(db, secrets, companyId, sourceId).catch(() => undefined);
+  if (!source) throw new SyncFailed('La fuente de marketplace ya no existe');
+  return source;
+}
+
+/** The run's adapter: its end, failed with the reason, when the account's settings cannot make one. */
+export function adapterOfRun(source: SourceCtx, makeAdapter: (s: SourceCtx) => MarketplaceAdapter): MarketplaceAdapter {
+  try {
+    return makeAdapter(source);
+  } catch (error) {
+    throw error instanceof MarketplaceError ? new SyncFailed(error.msg) : error;
   }
 }

@@ -8,6 +8,7 @@ import { marketplaceOrdersTable, marketplaceProductsTable, marketplaceVariations
 import { type MarketplaceAdapter, MarketplaceError, type RemoteListing, type RemoteOrder, type RemoteOrderItem } from '../../integrations/marketplace.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { commitPage, endSet, finishedRun, mapLimit, type OnSyncFinished, type PageTally, pageTally, requestMeter, retryOrFail, runSyncRun, tallySet } from '../../lib/sync-run.js';
 import {
   clip,
   cents,
@@ -21,11 +22,8 @@ import {
   variations,
 } from './records.js';
 import { recordArrivals, type OrderArrival } from '../genial/arrivals.js';
-import { adapterFor, loadSource, type SourceCtx } from './sources.js';
+import { adapterFor, adapterOfRun, type SourceCtx, sourceOfRun } from './sources.js';
 
-export const MARKETPLACE_SYNC_QUEUE = 'marketplace.sync';
-/** Errors kept per run (the count goes on). */
-const MAX_ERRORS = 200;
 /** The first sync of an account reads the orders placed in the last 90 days; later ones, what changed since the last one began (less 10 minutes). */
 const FIRST_ORDERS_DAYS = 90;
 const ORDERS_OVERLAP_MS = 10 * 60_000;
@@ -47,16 +45,11 @@ interface Cursor {
 }
 
 /** What one page did: added to the run when its transaction commits. */
-export interface Tally {
-  done: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  errors: Array<{ item: string; msg: string }>;
+export interface Tally extends PageTally {
   /** Orders whose invoice this page left pending for Genial (decision 0037). */
   invoices: string[];
 }
-const tally = (): Tally => ({ done: 0, created: 0, updated: 0, unchanged: 0, errors: [], invoices: [] });
+const tally = (): Tally => ({ ...pageTally(), invoices: [] });
 
 /** Marketplace orders that are invoiced: those not cancelled, failed or on their way back. */
 const notInvoiced = new Set(['canceled', 'failed', 'returning', 'returned']);
@@ -265,21 +258,6 @@ export async function writeOrderItems(db: Db, source: SourceCtx, orderId: string
   );
 }
 
-/** Runs `fn` over items, `limit` at a time, answers in order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
-}
-
 /** The orders of a page that changed since their link, with their items fetched (outside any transaction). */
 export async function changedOrders(db: Db, source: SourceCtx, adapter: MarketplaceAdapter, page: RemoteOrder[]) {
   const links = await linksOf(db, source.companyId, source.id, 'order', page.map((o) => o.externalId));
@@ -371,11 +349,15 @@ export function runOut(row: RunRow, source: { name: string; country: string }): 
   };
 }
 
+/** The counts a finished run carries to its `sync.finished` event. */
+const tallyOf = (row: RunRow) => ({ total: row.total, done: row.done, created: row.created, updated: row.updated, unchanged: row.unchanged, requests: row.requests, failedItems: row.failedItems });
+
 /**
- * Marketplace sync jobs (decision 0035): a run reads the account's SKUs page by page (Offset and
- * Limit), then its orders created (first run) or changed since the last run began, page by
- * page; each page commits its records, its counts and the cursor of the next page in one
- * transaction, so a job resumed after a crash starts where the last commit left off.
+ * Marketplace sync jobs (decision 0035) on the sync-run engine (lib/sync-run.ts): a run reads the
+ * account's SKUs page by page (Offset and Limit), then its orders created (first run) or changed
+ * since the last run began, page by page; each page commits its records, its counts and the
+ * cursor of the next page in one transaction, so a job resumed after a crash starts where the
+ * last commit left off.
  */
 export function createMarketplaceSync(deps: {
   db: Db;
@@ -385,6 +367,7 @@ export function createMarketplaceSync(deps: {
   now?: () => number;
   /** After a page committed orders whose invoices are pending: sends their issuing jobs. */
   onInvoices?: (companyId: string) => Promise<unknown>;
+  onFinished?: OnSyncFinished;
 }) {
   const { db } = deps;
   const makeAdapter = deps.adapter ?? ((s: SourceCtx) => adapterFor(s));
@@ -399,26 +382,11 @@ export function createMarketplaceSync(deps: {
 
   /** Commits one page: its writes, its counts, the next cursor and how many more items are known to come. */
   async function commit(runId: string, source: SourceCtx, cursor: Cursor, requests: number, ahead: number, work: (tx: Db, t: Tally) => Promise<void>) {
-    const t = tally();
-    await db.transaction(async (tx) => {
-      await work(tx as unknown as Db, t);
+    const t = await commitPage(db, tally(), work, async (tx, t) => {
       const r = marketplaceSyncRuns;
       await tx
         .update(r)
-        .set({
-          cursor,
-          done: sql`${r.done} + ${t.done}`,
-          total: sql`${r.done} + ${t.done} + ${ahead}`,
-          created: sql`${r.created} + ${t.created}`,
-          updated: sql`${r.updated} + ${t.updated}`,
-          unchanged: sql`${r.unchanged} + ${t.unchanged}`,
-          requests: sql`${r.requests} + ${requests}`,
-          failedItems: sql`${r.failedItems} + ${t.errors.length}`,
-          message: null,
-          errors: t.errors.length
-            ? sql`(select coalesce(jsonb_agg(e), '[]'::jsonb) from (select e from jsonb_array_elements(${r.errors} || ${JSON.stringify(t.errors)}::jsonb) e limit ${MAX_ERRORS}) x)`
-            : r.errors,
-        })
+        .set({ cursor, ...tallySet(r, t, requests), total: sql`${r.done} + ${t.done} + ${ahead}`, message: null })
         .where(and(eq(r.companyId, source.companyId), byId(runId)));
     });
     await publish(runId, source);
@@ -438,82 +406,78 @@ export function createMarketplaceSync(deps: {
     return { since: new Date(now() - FIRST_ORDERS_DAYS * 86_400_000).toISOString(), by: 'created' };
   }
 
-  async function run(runId: string, companyId?: string): Promise<void> {
-    const [row] = await db
-      .select()
-      .from(marketplaceSyncRuns)
-      .where(companyId ? and(eq(marketplaceSyncRuns.companyId, companyId), byId(runId)) : byId(runId));
-    if (!row || row.status === 'done' || row.status === 'failed') return;
-    const where = and(eq(marketplaceSyncRuns.companyId, row.companyId), byId(runId));
-    const source = await loadSource(db, deps.secrets, row.companyId, row.sourceId).catch(() => undefined);
-    if (!source) {
-      await db.update(marketplaceSyncRuns).set({ status: 'failed', message: 'La fuente de marketplace ya no existe', finishedAt: new Date() }).where(where);
-      return;
-    }
-    let adapter: MarketplaceAdapter;
-    try {
-      adapter = makeAdapter(source);
-    } catch (error) {
-      if (!(error instanceof MarketplaceError)) throw error;
-      await db.update(marketplaceSyncRuns).set({ status: 'failed', message: error.msg, finishedAt: new Date() }).where(where);
-      await publish(runId, source);
-      return;
-    }
-    let seen = adapter.stats.requests;
-    const used = () => {
-      const n = adapter.stats.requests - seen;
-      seen = adapter.stats.requests;
-      return n;
-    };
+  /** The run's pages from its cursor: the SKUs, then the orders. */
+  async function pages(row: RunRow, source: SourceCtx, adapter: MarketplaceAdapter, used: () => number) {
+    const runId = row.id;
     let cursor = (row.cursor ?? {}) as Cursor;
-    if (!cursor.phase) cursor = { phase: 'products', offset: 0, started: new Date(now()).toISOString(), ...(await ordersSince(source)) };
-    await db.update(marketplaceSyncRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date(), cursor }).where(where);
-    await publish(runId, source);
-    try {
-      while (cursor.phase === 'products') {
-        const page = await adapter.listings(cursor.offset ?? 0);
-        const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'orders', offset: 0 };
-        await commit(runId, source, next, used(), page.next !== undefined ? page.items.length : 0, (tx, t) => pullListings(tx, source, page.items, t));
-        cursor = next;
-      }
-      while (cursor.phase === 'orders') {
-        const page = await adapter.orders(cursor.since as string, cursor.offset ?? 0, cursor.by ?? 'updated');
-        const { links, changed, unchanged } = await changedOrders(db, source, adapter, page.items);
-        const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'done', offset: 0 };
-        const ahead = page.total !== undefined ? Math.max(0, page.total - (cursor.offset ?? 0) - page.items.length) : 0;
-        const written = await commit(runId, source, next, used(), ahead, async (tx, t) => {
-          t.done += page.items.length;
-          t.unchanged += unchanged;
-          await pullOrders(tx, source, changed, links, t);
-        });
-        if (written.invoices.length) await deps.onInvoices?.(source.companyId);
-        cursor = next;
-      }
-      await db
-        .update(marketplaceSyncRuns)
-        .set({ status: 'done', finishedAt: new Date(), total: sql`${marketplaceSyncRuns.done}`, requests: sql`${marketplaceSyncRuns.requests} + ${used()}` })
-        .where(where);
-      await publish(runId, source);
-    } catch (error) {
-      if (error instanceof MarketplaceError && !error.transient) {
-        await db
-          .update(marketplaceSyncRuns)
-          .set({ status: 'failed', message: error.msg, finishedAt: new Date(), requests: sql`${marketplaceSyncRuns.requests} + ${used()}` })
-          .where(where);
-        await publish(runId, source);
-        return;
-      }
-      // transient (or unexpected): the run stays running at its cursor; the queue retries it and it resumes there
-      await db
-        .update(marketplaceSyncRuns)
-        .set({
-          message: error instanceof MarketplaceError ? `${error.msg} (se reintentará)` : 'Error interno (se reintentará)',
-          requests: sql`${marketplaceSyncRuns.requests} + ${used()}`,
-        })
-        .where(where);
-      await publish(runId, source);
-      throw error;
+    while (cursor.phase === 'products') {
+      const page = await adapter.listings(cursor.offset ?? 0);
+      const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'orders', offset: 0 };
+      await commit(runId, source, next, used(), page.next !== undefined ? page.items.length : 0, (tx, t) => pullListings(tx, source, page.items, t));
+      cursor = next;
     }
+    while (cursor.phase === 'orders') {
+      const page = await adapter.orders(cursor.since as string, cursor.offset ?? 0, cursor.by ?? 'updated');
+      const { links, changed, unchanged } = await changedOrders(db, source, adapter, page.items);
+      const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'done', offset: 0 };
+      const ahead = page.total !== undefined ? Math.max(0, page.total - (cursor.offset ?? 0) - page.items.length) : 0;
+      const written = await commit(runId, source, next, used(), ahead, async (tx, t) => {
+        t.done += page.items.length;
+        t.unchanged += unchanged;
+        await pullOrders(tx, source, changed, links, t);
+      });
+      if (written.invoices.length) await deps.onInvoices?.(source.companyId);
+      cursor = next;
+    }
+  }
+
+  async function run(runId: string, companyId?: string): Promise<void> {
+    let source: SourceCtx | undefined;
+    let used = () => 0;
+    let where = byId(runId);
+    await runSyncRun<RunRow>({
+      db,
+      onFinished: deps.onFinished,
+      async claim() {
+        const [row] = await db
+          .select()
+          .from(marketplaceSyncRuns)
+          .where(companyId ? and(eq(marketplaceSyncRuns.companyId, companyId), byId(runId)) : byId(runId));
+        if (!row || row.status === 'done' || row.status === 'failed') return 'gone';
+        where = and(eq(marketplaceSyncRuns.companyId, row.companyId), byId(runId)) ?? where;
+        return row;
+      },
+      async pages(row) {
+        source = await sourceOfRun(db, deps.secrets, row.companyId, row.sourceId);
+        const adapter = adapterOfRun(source, makeAdapter);
+        used = requestMeter(adapter.stats);
+        let cursor = (row.cursor ?? {}) as Cursor;
+        if (!cursor.phase) cursor = { phase: 'products', offset: 0, started: new Date(now()).toISOString(), ...(await ordersSince(source)) };
+        await db.update(marketplaceSyncRuns).set({ status: 'running', startedAt: row.startedAt ?? new Date(), cursor }).where(where);
+        await publish(runId, source);
+        await pages({ ...row, cursor }, source, adapter, used);
+      },
+      onError: (_row, error) =>
+        // transient (or unexpected): the run stays running at its cursor; the queue retries it and it resumes there
+        retryOrFail(error, error instanceof MarketplaceError ? { permanent: !error.transient, msg: error.msg } : undefined, async (message) => {
+          await db
+            .update(marketplaceSyncRuns)
+            .set({ message, requests: sql`${marketplaceSyncRuns.requests} + ${used()}` })
+            .where(where);
+          if (source) await publish(runId, source);
+        }),
+      async finish(tx, _row, outcome) {
+        const [end] = await tx
+          .update(marketplaceSyncRuns)
+          .set({ ...endSet(outcome), requests: sql`${marketplaceSyncRuns.requests} + ${used()}`, ...(outcome.status === 'done' ? { total: sql`${marketplaceSyncRuns.done}` } : {}) })
+          .where(where)
+          .returning();
+        return finishedRun('marketplace', outcome, end, tallyOf(end));
+      },
+      async published() {
+        if (source) await publish(runId, source);
+      },
+    });
   }
 
   /** A run for an account, or the one already queued or running for it (a second click changes nothing). */
