@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
-import { screen } from '../../resources/massive-messages-logs';
+import { screen } from './massive-messages-logs-screen';
 import { RecipientsReportDialog } from '../campaigns/recipients-dialog';
 import { isSending, massiveRecipients, useMassiveSend } from './api';
 import { SendProgress } from './massive-cells';

@@ -1,7 +1,7 @@
 import { templateDeliveryStatuses, templateDeliveryStatusLabels } from '@mostrador/contract';
 import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
-import { screen } from '../../resources/template-messages-logs';
+import { screen } from './template-messages-logs-screen';
 import { useTemplateNames } from './api';
 import { HistoryFilterBar } from './history-filter-bar';
 import { emptyHistoryFilters, type HistoryFilterValues, historyApiFilters, historyFiltersFromParams, withHistoryFilters } from './history-filters';

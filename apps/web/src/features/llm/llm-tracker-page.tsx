@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import type { ListFilters } from '../../components/crud/types';
 import { useCompanyMoney } from '../../lib/money';
-import { screen } from '../../resources/llm-tracker';
+import { screen } from './llm-tracker-screen';
 import { HistoryFilterBar } from '../histories/history-filter-bar';
 import { historyRangeError } from '../histories/history-filters';
 import { dayStartIso } from '../orders/order-filters';
