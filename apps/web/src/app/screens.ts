@@ -142,8 +142,8 @@ export const screens: ScreenEntry[] = [
     children: [
       { path: 'contactos/:id', page: () => import('../features/contacts/phone-contacts-page') },
       // the spec's route: the credentials leave the address at once (decision 0052)
-      { path: 'googlepeople/:id/:clientId/:clientSecret', page: () => import('../features/google-contacts/google-connect-page') },
-      { path: 'googlepeople/:id', page: () => import('../features/google-contacts/google-connect-page') },
+      { path: 'googlepeople/:id/:clientId/:clientSecret', page: () => import('../features/contacts/google-connect-page') },
+      { path: 'googlepeople/:id', page: () => import('../features/contacts/google-connect-page') },
     ],
   },
   { path: '/bots', aliases: ['/facebook', '/dialogflow'], group: 'integrations', label: 'Bots', icon: SmartToy, module: 'integrations', resource: 'bots', load: () => import('../features/dialogflow/bots-screen') },

@@ -124,3 +124,40 @@ export function useRecipients(sendId: string | undefined, query: { status?: Reci
 /** The whole chunk for the CSV (a chunk holds at most 1000 people). */
 export const fetchChunkDetail = (campaignId: string, chunkPage: number) =>
   api.post<ChunkDetail>('/marketing-campaigns/chunk_detail', { campaignId, chunkPage }, { overlay: false });
+
+/** What a report is asked: a status, a search on name or phone, a page. */
+export interface RecipientQuery {
+  status?: RecipientStatus;
+  q?: string;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Where a report's people come from: a chunk's (`/sends/{id}/recipients`), a chunk's preview
+ * (chunk_detail, filtered here), a massive send's (`/massive-messages-logs/{id}/recipients`).
+ */
+export interface RecipientFetcher {
+  /** The report's query key; the query is appended. */
+  key: readonly unknown[];
+  page: (query: RecipientQuery) => Promise<RecipientList>;
+  /** Everyone, for the CSV (`preview`: the people are who would receive it). */
+  all: () => Promise<{ rows: RecipientOut[]; preview?: boolean }>;
+}
+
+/** A report read from the server page by page: GET `path?status&q&page&limit` (its `all` pages through it for the CSV). */
+export function serverRecipients(path: string, key: readonly unknown[]): RecipientFetcher {
+  const page = (query: RecipientQuery) => api.get<RecipientList>(path, { query: { ...query }, overlay: false });
+  return {
+    key,
+    page,
+    all: async () => {
+      const rows: RecipientOut[] = [];
+      for (let p = 1; ; p++) {
+        const next = await page({ page: p, limit: 500 });
+        rows.push(...next.payload);
+        if (next.payload.length < 500 || rows.length >= next.total) return { rows };
+      }
+    },
+  };
+}

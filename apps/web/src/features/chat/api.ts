@@ -11,8 +11,10 @@ import {
   type SendMessageInput,
   successMessages,
 } from '@mostrador/contract';
+import { useQuery } from '@tanstack/react-query';
 import { API_BASE, api, buildHeaders, refreshSession } from '../../lib/api-client';
 import { createQueryKeys } from '../../lib/query-keys';
+import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
 
@@ -70,4 +72,15 @@ export async function fetchMediaBlob(messageId: string, signal?: AbortSignal): P
   if (response.status === 401 && (await refreshSession().catch(() => false))) response = await get();
   if (!response.ok) throw new Error(`media ${response.status}`);
   return response.blob();
+}
+
+/** The other chats of the same person (clean lead). */
+export function usePersonChats(cleanLeadId: string | undefined) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: chatKeys.person(cleanLeadId ?? '', companyId),
+    queryFn: ({ signal }) => chatApi.byCleanLead(cleanLeadId ?? '', signal),
+    enabled: !!cleanLeadId,
+    meta: { quiet: true },
+  });
 }

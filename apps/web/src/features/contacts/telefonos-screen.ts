@@ -2,7 +2,7 @@ import { resources } from '@mostrador/contract';
 import Contacts from '@mui/icons-material/Contacts';
 import { createElement } from 'react';
 import { defineScreen } from '../../components/crud/types';
-import { GoogleCallbackNotice, GoogleRowAction, GoogleStateCell } from '../google-contacts/google-phones';
+import { GoogleCallbackNotice, GoogleRowAction, GoogleStateCell } from './google-phones';
 
 /**
  * /telefonos: the company's WhatsApp numbers and the Google account each syncs its contacts with

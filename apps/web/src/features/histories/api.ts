@@ -4,7 +4,7 @@ import { api } from '../../lib/api-client';
 import { resourceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
-import { serverRecipients } from '../campaigns/recipients-dialog';
+import { serverRecipients } from '../campaigns/api';
 
 /**
  * The message histories' calls (decision 0042): a massive send's send (status and live counts)

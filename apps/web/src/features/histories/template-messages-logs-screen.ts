@@ -1,7 +1,7 @@
 import { resources, templateDeliveryStatusLabels, templateLogSourceLabels } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../../components/crud/types';
-import { InstantCell } from '../orders/order-cells';
+import { InstantCell } from '../../components/crud/instant-cell';
 import { ChatLink, RecipientCell, SourceCell, TemplateLogCsvButton, TemplateStatusCell } from './template-cells';
 
 /**

@@ -1,7 +1,8 @@
 import { orderSourceLabels, orderStatusLabels, resources } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../../components/crud/types';
-import { InstantCell, OrderCodeCell } from './order-cells';
+import { InstantCell } from '../../components/crud/instant-cell';
+import { OrderCodeCell } from './order-cells';
 import { OrderStatusChip } from './order-status-chip';
 
 /**

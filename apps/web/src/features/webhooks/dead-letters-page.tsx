@@ -16,7 +16,7 @@ import { ChannelIcon } from '../../components/ui/channel-icon';
 import { PageHeader } from '../../components/ui/page-header';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { fullDateTime } from '../chat/lib/time';
+import { fullDateTime } from '../../lib/time';
 import { deadLetterKeys, deadLettersApi } from './api';
 
 export const deadLetterTexts = {

@@ -39,7 +39,7 @@ import { useMyAgent } from '../../../lib/my-agent';
 import { currentMembership, useSession } from '../../../lib/session';
 import { chatKeys, type InboxFilters } from '../api';
 import { useNow } from '../hooks/use-now';
-import { fullDateTime, relativeTime } from '../lib/time';
+import { fullDateTime, relativeTime } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
 
 /** The filters that narrow the inbox (search and unread have their own controls). */

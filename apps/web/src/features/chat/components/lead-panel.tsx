@@ -26,7 +26,8 @@ import { chatApi, chatKeys } from '../api';
 import { DuplicatesSection, errorFor, InlineEdit, PersonContacts, PersonConversations } from '../../person/person-sections';
 import { channelsOf, personTexts } from '../../person/texts';
 import { usePerson, useUpdatePerson } from '../../person/use-person';
-import { storeChatSummary, usePersonChats } from '../hooks/use-chat-data';
+import { usePersonChats } from '../api';
+import { storeChatSummary } from '../hooks/use-chat-data';
 import { channelNames, chatTexts } from '../texts';
 
 type LeadPatch = { status?: LeadStatus; agenteId?: string | null; mostradorLabels?: string[] };

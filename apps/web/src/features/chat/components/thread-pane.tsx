@@ -25,7 +25,7 @@ import { useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../
 import { useRerenderAt } from '../hooks/use-now';
 import { type ThreadData, threadChat, threadMessages, upsertMessage } from '../lib/cache';
 import { chatKeys } from '../api';
-import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../lib/time';
+import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
 import { ChatActions } from './chat-actions';
 import { Composer } from './composer';

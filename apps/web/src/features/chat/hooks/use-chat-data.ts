@@ -38,17 +38,6 @@ export function useThread(chatId: string | undefined) {
   });
 }
 
-/** The other chats of the same person (clean lead). */
-export function usePersonChats(cleanLeadId: string | undefined) {
-  const { companyId } = useSession();
-  return useQuery({
-    queryKey: chatKeys.person(cleanLeadId ?? '', companyId),
-    queryFn: ({ signal }) => chatApi.byCleanLead(cleanLeadId ?? '', signal),
-    enabled: !!cleanLeadId,
-    meta: { quiet: true },
-  });
-}
-
 /** Writes a chat's new summary everywhere it shows: its thread, every inbox list, the person's chats. */
 export function storeChatSummary(
   queryClient: QueryClient,

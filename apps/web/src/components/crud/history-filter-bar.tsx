@@ -1,4 +1,4 @@
-import { DateRangeFilter, FilterBar, FilterSelect, optionsOf } from '../../components/crud/filter-bar';
+import { DateRangeFilter, FilterBar, FilterSelect, optionsOf } from './filter-bar';
 import { historyFilterCount, type HistoryFilterValues, historyRangeError } from './history-filters';
 
 export interface HistoryFilterBarProps {

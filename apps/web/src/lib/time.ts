@@ -1,6 +1,6 @@
 /** Times in the inbox and the thread, in Spanish (dates in the display locale). `now` is passed in. */
 
-import { displayLocale } from '../../../i18n';
+import { displayLocale } from '../i18n';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortInstant } from './order-cells';
+import { shortInstant } from './instant-cell';
 
 describe('shortInstant', () => {
   const now = new Date(2026, 10, 25, 20, 0);

@@ -11,7 +11,7 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
-import { phoneLabel } from '../contacts/phone-contacts-page';
+import { phoneLabel } from './phone-contacts-page';
 import { googleApi, goToConsent } from './api';
 import { ConnectGoogleDialog } from './google-phones';
 

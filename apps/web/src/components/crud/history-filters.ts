@@ -1,5 +1,5 @@
-import type { ListFilters } from '../../components/crud/types';
-import { dayStartIso, orderRangeError } from '../orders/order-filters';
+import { dayRangeError, dayStartIso } from './day-range';
+import type { ListFilters } from './types';
 
 /**
  * The filters of the two message histories (decision 0042), kept in the address like /ordenes'
@@ -53,7 +53,7 @@ export function withHistoryFilters(params: URLSearchParams, changes: Partial<His
 
 export const historyFilterCount = (values: HistoryFilterValues) => [values.status, values.template, values.from, values.to].filter(Boolean).length;
 
-export const historyRangeError = (values: Pick<HistoryFilterValues, 'from' | 'to'>) => orderRangeError(values);
+export const historyRangeError = (values: Pick<HistoryFilterValues, 'from' | 'to'>) => dayRangeError(values);
 
 /**
  * The list's query (the contract's `status`, `templateName`, `from`, `to`): the days as
