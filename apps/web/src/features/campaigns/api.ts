@@ -2,7 +2,7 @@ import type { ChunkDetail, ProgrammedChunks, RecipientOut, RecipientStatus, Send
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, massKeys, campaignKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
@@ -11,13 +11,6 @@ import { useSession } from '../../lib/session';
  * who is in a chunk and each recipient's outcome. `send.progress` events keep the plan live.
  */
 const enc = encodeURIComponent;
-
-export const campaignKeys = {
-  plan: (campaignId: string, companyId: string | null) => [...resourceKeys('marketing-campaigns').detail(campaignId), 'plan', companyId] as const,
-  chunkDetail: (campaignId: string, chunkPage: number, companyId: string | null) =>
-    [...resourceKeys('marketing-campaigns').detail(campaignId), 'chunk', chunkPage, companyId] as const,
-  recipients: (sendId: string, query: { status?: string; page: number; limit: number }) => ['sends', sendId, 'recipients', query] as const,
-};
 
 export interface RecipientList {
   payload: RecipientOut[];
@@ -57,7 +50,7 @@ export function useCampaignPlan(campaignId: string, enabled = true) {
       const before = queryClient.getQueryData<ProgrammedChunks>(key)?.payload.find((c) => c._id === send._id);
       storeChunk(queryClient, campaignId, companyId, send);
       // the recipients shown of this chunk moved too
-      void queryClient.invalidateQueries({ queryKey: ['sends', send._id] });
+      void queryClient.invalidateQueries({ queryKey: massKeys.send(send._id) });
       // a chunk that started or finished changes the campaign's own status
       if (!before || before.status !== send.status) void queryClient.invalidateQueries({ queryKey: key });
     } else if (event.type === 'message.updated') {

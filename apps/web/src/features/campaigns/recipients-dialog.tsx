@@ -33,6 +33,7 @@ import { formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
 import { saveBlob } from '../../lib/file-transfer';
 import { fetchChunkDetail, type RecipientFetcher, type RecipientQuery, serverRecipients, useChunkDetail } from './api';
+import { massKeys } from '../../lib/query-keys';
 
 export const PAGE_SIZE = 50;
 
@@ -321,7 +322,7 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
       const detail = await fetchChunkDetail(campaignId, chunkPage);
       return { rows: detail.payload, preview: !detail.chunk };
     };
-    fetcher = { ...serverRecipients(`/sends/${encodeURIComponent(chunk._id)}/recipients`, ['sends', chunk._id, 'recipients']), all };
+    fetcher = { ...serverRecipients(`/sends/${encodeURIComponent(chunk._id)}/recipients`, massKeys.sendRecipients(chunk._id)), all };
   } else if (!waiting) {
     const key = preview.data ? ['chunk-preview', campaignId, chunkPage, preview.dataUpdatedAt] : undefined;
     if (key) fetcher = localRecipients(key, async () => previewRows);

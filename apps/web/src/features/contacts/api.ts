@@ -1,19 +1,11 @@
 import type { GoogleConsentOut, GoogleCredentialsInput, GoogleLeadsOut, GooglePhoneOut, GoogleSyncOut } from '@mostrador/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { googleKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Under the telefonos resource's keys: saving a phone refreshes its Google state too. */
-export const googleKeys = {
-  all: [...resourceKeys('telefonos').all, 'google'] as const,
-  phones: (companyId: string | null) => [...resourceKeys('telefonos').all, 'google', 'phones', companyId] as const,
-  phone: (id: string, companyId: string | null) => [...resourceKeys('telefonos').all, 'google', 'phone', id, companyId] as const,
-  leads: (id: string, companyId: string | null, page: number, q: string) => [...resourceKeys('telefonos').all, 'google', 'leads', id, companyId, page, q] as const,
-};
 
 /** The calls of the phones' Google contacts (contract google-people-api.ts, decision 0052). */
 export const googleApi = {

@@ -23,8 +23,9 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { googleApi, googleKeys, goToConsent, syncGoing, useGooglePhone } from './api';
+import { googleApi, goToConsent, syncGoing, useGooglePhone } from './api';
 import { ConnectGoogleDialog, GoogleStateChip } from './google-phones';
+import { googleKeys } from '../../lib/query-keys';
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('es')} ${n === 1 ? one : many}`;
 

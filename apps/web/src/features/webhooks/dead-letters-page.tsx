@@ -17,7 +17,8 @@ import { PageHeader } from '../../components/ui/page-header';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import { fullDateTime } from '../../lib/time';
-import { deadLetterKeys, deadLettersApi } from './api';
+import { deadLettersApi } from './api';
+import { deadLetterKeys } from '../../lib/query-keys';
 
 export const deadLetterTexts = {
   title: 'Eventos fallidos',
