@@ -8,7 +8,7 @@ import { RouteErrorBoundary } from './route-error';
  * Every screen is a lazy route, so /login loads only what it needs (≤ 150 kB gzip).
  * Paths are the spec's Spanish routes (SPEC §2). The sign-in pages are listed here; the
  * authenticated area and the not-found page come from screen-routes.tsx, which generates
- * them from resources/registry.ts (a new screen adds a line there, not here).
+ * them from app/screens.ts (a new screen adds a line there, not here).
  */
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));

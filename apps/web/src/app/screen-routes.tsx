@@ -1,6 +1,6 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router';
-import { isConfigEntry, type ScreenEntry, screens } from '../resources/registry';
+import { isConfigEntry, type ScreenEntry, screens } from './screens';
 import { AppShell } from './layout/app-shell';
 import { QueryLayout } from './query-layout';
 import { RequireAuth } from './require-auth';
@@ -51,7 +51,7 @@ const routes: RouteDef[] = screens.flatMap((entry) => {
 const routeOf = ({ path, Page }: RouteDef) => <Route key={path} path={path.replace(/^\//, '')} element={<Page />} />;
 
 /**
- * The authenticated area (and /test), generated from resources/registry.ts, with the app
+ * The authenticated area (and /test), generated from app/screens.ts, with the app
  * shell around it, and the not-found page for every other path. Loaded lazily by
  * app-routes.tsx, so /login does not pay for the registry, its icons or its screens.
  */

@@ -1,5 +1,4 @@
 import { currencyOfCountry, type CountryCode } from '@mostrador/contract';
-import type { FieldConfig, ResourceRecord } from '../components/crud/types';
 import { currentMembership, useSession } from './session';
 
 /**
@@ -9,7 +8,7 @@ import { currentMembership, useSession } from './session';
  */
 
 /** The locale a company's country writes amounts in. */
-const localeOfCountry: Record<CountryCode, string> = { PE: 'es-PE', CL: 'es-CL', CO: 'es-CO', ES: 'es-ES' };
+export const localeOfCountry: Record<CountryCode, string> = { PE: 'es-PE', CL: 'es-CL', CO: 'es-CO', ES: 'es-ES' };
 
 export interface Money {
   currency: string;
@@ -55,16 +54,4 @@ export function moneyOf(company: { country?: string; currency?: string } | undef
 /** The current company's money, for screens: `formatMoney(price, money)`. */
 export function useCompanyMoney(): Money {
   return moneyOf(currentMembership(useSession())?.company);
-}
-
-/** The money a field's amounts are in (`FieldConfig.money`): the company's, or the currency its record names. */
-export function moneyFor(config: FieldConfig | undefined, row: ResourceRecord | undefined, company: Money): Money | undefined {
-  const money = config?.money;
-  if (!money) return undefined;
-  if (money !== true && 'countryField' in money) {
-    const country = row?.[money.countryField];
-    return typeof country === 'string' && country in localeOfCountry ? moneyOf({ country }) : company;
-  }
-  const own = money === true ? undefined : row?.[money.currencyField];
-  return typeof own === 'string' && /^[A-Z]{3}$/.test(own) ? { ...company, currency: own } : company;
 }

@@ -1,11 +1,8 @@
 import type { MyAgent } from '@mostrador/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
-import { createQueryKeys } from './query-keys';
+import { myAgentKeys } from './query-keys';
 import { useSession } from './session';
-
-/** `['my-agent', 'detail', companyId]`: the signed-in user's agent in the current company (decision 0025). */
-export const myAgentKeys = createQueryKeys('my-agent');
 
 export const myAgentApi = {
   get: () => api.get<MyAgent>('/assignment/me', { overlay: false, notify: false }),

@@ -24,7 +24,7 @@ import { rememberScreen } from '../../lib/landing';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
-import type { NavGroup } from '../../resources/registry';
+import type { NavGroup } from '../screens';
 import { CompanySwitcher } from './company-switcher';
 import { activePath, filterNavItems, groupLabelKey, groupNavItems, type NavItem, navItems, openByDefault, pinnedNavItems } from './nav-items';
 import { UserMenu } from './user-menu';

@@ -1,11 +1,11 @@
 import type { Module } from '@mostrador/contract';
 import type { SvgIconComponent } from '@mui/icons-material';
 import type { MessageKey } from '../../i18n';
-import { type NavGroup, navGroups, screens } from '../../resources/registry';
+import { type NavGroup, navGroups, screens } from '../screens';
 import { fold } from '../../lib/text';
 
 /**
- * The navigation drawer, generated from the screen registry (resources/registry.ts) and
+ * The navigation drawer, generated from the screen registry (app/screens.ts) and
  * grouped as SPEC §2 groups the routes. A new screen adds its line there.
  */
 export interface NavItem {

@@ -1,9 +1,13 @@
 import { type CountryCode, countries, normalisePhone } from '@mostrador/contract';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
+import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
@@ -11,12 +15,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ChangeEvent, useId } from 'react';
 import { useT } from '../../i18n';
-import { currencySymbol, moneyFor, useCompanyMoney } from '../../lib/money';
+import { currencySymbol, useCompanyMoney } from '../../lib/money';
+import { moneyFor } from './field-money';
 import { labelOf } from './common-labels';
 import type { FieldSpec } from './field-model';
-import type { FormMode, FormValue, FormValues } from './form-values';
+import { type FormMode, type FormValue, type FormValues, valuesOf } from './form-values';
 import { ChipsField } from './chips-field';
-import { ObjectRowsField } from './object-rows-field';
 
 import { RefField } from './ref-field';
 import type { FieldConfig, ResourceRecord } from './types';
@@ -288,4 +292,68 @@ export function FieldInput({ spec, config, value, onChange, errors, path, mode, 
         />
       );
   }
+}
+
+export interface ObjectRowsFieldProps {
+  label: string;
+  /** The fields of one item. */
+  specs: FieldSpec[];
+  config?: FieldConfig;
+  value: FormValues[];
+  onChange: (value: FormValues[]) => void;
+  errors: FieldErrors;
+  path: string;
+  error?: string;
+  country?: CountryCode;
+}
+
+/**
+ * An array of small objects (an attribute's terms): one row of inputs per item, add and remove.
+ * In this file, not its own: its rows are FieldInputs and FieldInput renders it, so apart they
+ * would import each other.
+ */
+export function ObjectRowsField({ label, specs, config, value, onChange, errors, path, error, country }: ObjectRowsFieldProps) {
+  const t = useT();
+  const columns = specs.length > 2 ? { xs: '1fr', sm: '1fr 1fr' } : { xs: '1fr', sm: `repeat(${specs.length}, 1fr)` };
+  return (
+    <Box component="fieldset" sx={{ border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 2, px: 2, pt: 1, pb: 1.5, m: 0, minWidth: 0 }}>
+      <Typography component="legend" variant="body2" sx={{ px: 0.5, color: 'text.secondary', fontWeight: 600 }}>
+        {label}
+      </Typography>
+      {error && <FormHelperText error>{error}</FormHelperText>}
+      <Box sx={{ display: 'grid', gap: 1.5 }}>
+        {value.map((row, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity before they are saved
+          <Box key={index} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }} data-testid={`${path}-row`}>
+            <Box sx={{ flex: 1, display: 'grid', gap: 1.5, gridTemplateColumns: columns, minWidth: 0 }}>
+              {specs.map((spec) => (
+                <Box key={spec.name} data-field={`${path}.${index}.${spec.name}`} sx={{ minWidth: 0 }}>
+                  <FieldInput
+                    spec={spec}
+                    config={config?.fields?.[spec.name]}
+                    value={row[spec.name] ?? ''}
+                    onChange={(next) => onChange(value.map((r, i) => (i === index ? { ...r, [spec.name]: next } : r)))}
+                    errors={errors}
+                    path={`${path}.${index}.${spec.name}`}
+                    mode="create"
+                    country={country}
+                  />
+                </Box>
+              ))}
+            </Box>
+            <IconButton
+              aria-label={`${t('crud.removeRow')} ${index + 1}`}
+              onClick={() => onChange(value.filter((_, i) => i !== index))}
+              sx={{ mt: 1 }}
+            >
+              <DeleteOutlineIcon fontSize="small" />
+            </IconButton>
+          </Box>
+        ))}
+      </Box>
+      <Button size="small" startIcon={<AddIcon />} onClick={() => onChange([...value, valuesOf(specs, undefined)])} sx={{ mt: 1 }}>
+        {t('crud.addRow')}
+      </Button>
+    </Box>
+  );
 }

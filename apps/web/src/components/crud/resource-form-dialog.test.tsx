@@ -168,7 +168,7 @@ describe('ResourceFormDialog', () => {
 
 describe('the roles a caller may give (decision 0059)', () => {
   it('offers a supervisor only Agente in the new user form, an admin every role', async () => {
-    const { screen: users } = await import('../../resources/users');
+    const { screen: users } = await import('../../features/organization/users-screen');
     for (const [role, offered] of [
       ['supervisor', ['Agente']],
       ['admin', ['Administrador', 'Supervisor', 'Agente']],

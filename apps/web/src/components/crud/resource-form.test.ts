@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen as telegramRoutines } from '../../resources/telegram-routines';
+import { screen as telegramRoutines } from '../../features/telegram/telegram-routines-screen';
 import { formSpecsOf } from './resource-form';
 
 describe('formSpecsOf', () => {

@@ -127,7 +127,7 @@ export interface ResourceListPageProps {
 
 /**
  * The one list screen of every standard resource: title, New, search, sortable columns,
- * server-side pages, Edit and Delete, all driven by a screen config (resources/<key>.ts).
+ * server-side pages, Edit and Delete, all driven by a screen config (`features/<feature>/<key>-screen.ts`).
  * Screens with more (the lead buckets) add fixed filters, toolbar content, row actions and
  * cells edited in place through the config, and a filter bar through the props.
  */

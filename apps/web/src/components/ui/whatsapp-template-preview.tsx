@@ -7,7 +7,7 @@ import ReplyIcon from '@mui/icons-material/Reply';
 import VideocamOutlinedIcon from '@mui/icons-material/VideocamOutlined';
 import Box from '@mui/material/Box';
 import type { ReactNode } from 'react';
-import { imageSrc } from '../../features/shop/money';
+import { imageSrc } from '../../lib/image-src';
 
 export type TemplateParts = Pick<WhatsappTemplate, 'header' | 'body' | 'footer' | 'buttons'>;
 

@@ -27,7 +27,8 @@ import { displayNameOf, useRefOptions, useResourceList } from '../../components/
 import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { agentKeys, agentsApi, useAssignmentSettings, useReassign, useWorkload } from './api';
+import { agentsApi, useAssignmentSettings, useReassign, useWorkload } from './api';
+import { agentKeys } from '../../lib/query-keys';
 
 const UNASSIGNED = '__sin_asignar__';
 const held = (w: { leads: number; cleanLeads: number } | undefined) => (w ? w.leads + w.cleanLeads : 0);

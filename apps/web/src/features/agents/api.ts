@@ -1,16 +1,10 @@
 import type { AgentWorkload, AssignmentSettings } from '@mostrador/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, agentKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Under `agentes` (so anything that refreshes agents refreshes these): `['agentes','workload',companyId]`, `['agentes','auto',companyId]`. */
-export const agentKeys = {
-  workload: (companyId: string | null) => [...resourceKeys('agentes').all, 'workload', companyId] as const,
-  settings: (companyId: string | null) => [...resourceKeys('agentes').all, 'auto', companyId] as const,
-};
 
 /** The agent calls of decision 0025 (contract assignment.ts). */
 export const agentsApi = {

@@ -2,7 +2,7 @@ import type { AudienceOverview, AudienceOverviewItem, AudienceSendOut, audienceS
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, audienceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
@@ -13,10 +13,6 @@ import { useSession } from '../../lib/session';
  * The overview sits under the resource's list keys: creating or deleting an audience reads it again.
  */
 const enc = encodeURIComponent;
-export const audienceKeys = {
-  overview: (companyId: string | null) => [...resourceKeys('facebook-audiences').lists(), 'overview', companyId] as const,
-  sends: (companyId: string | null, audienceId: string) => [...resourceKeys('facebook-audiences').lists(), 'sends', companyId, audienceId] as const,
-};
 
 export type AudienceKind = 'leads' | 'clean-leads';
 export type AudienceSendResult = z.infer<typeof audienceSendResult>;

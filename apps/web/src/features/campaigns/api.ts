@@ -2,7 +2,7 @@ import type { ChunkDetail, ProgrammedChunks, RecipientOut, RecipientStatus, Send
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, massKeys, campaignKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
@@ -11,13 +11,6 @@ import { useSession } from '../../lib/session';
  * who is in a chunk and each recipient's outcome. `send.progress` events keep the plan live.
  */
 const enc = encodeURIComponent;
-
-export const campaignKeys = {
-  plan: (campaignId: string, companyId: string | null) => [...resourceKeys('marketing-campaigns').detail(campaignId), 'plan', companyId] as const,
-  chunkDetail: (campaignId: string, chunkPage: number, companyId: string | null) =>
-    [...resourceKeys('marketing-campaigns').detail(campaignId), 'chunk', chunkPage, companyId] as const,
-  recipients: (sendId: string, query: { status?: string; page: number; limit: number }) => ['sends', sendId, 'recipients', query] as const,
-};
 
 export interface RecipientList {
   payload: RecipientOut[];
@@ -57,7 +50,7 @@ export function useCampaignPlan(campaignId: string, enabled = true) {
       const before = queryClient.getQueryData<ProgrammedChunks>(key)?.payload.find((c) => c._id === send._id);
       storeChunk(queryClient, campaignId, companyId, send);
       // the recipients shown of this chunk moved too
-      void queryClient.invalidateQueries({ queryKey: ['sends', send._id] });
+      void queryClient.invalidateQueries({ queryKey: massKeys.send(send._id) });
       // a chunk that started or finished changes the campaign's own status
       if (!before || before.status !== send.status) void queryClient.invalidateQueries({ queryKey: key });
     } else if (event.type === 'message.updated') {
@@ -124,3 +117,40 @@ export function useRecipients(sendId: string | undefined, query: { status?: Reci
 /** The whole chunk for the CSV (a chunk holds at most 1000 people). */
 export const fetchChunkDetail = (campaignId: string, chunkPage: number) =>
   api.post<ChunkDetail>('/marketing-campaigns/chunk_detail', { campaignId, chunkPage }, { overlay: false });
+
+/** What a report is asked: a status, a search on name or phone, a page. */
+export interface RecipientQuery {
+  status?: RecipientStatus;
+  q?: string;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Where a report's people come from: a chunk's (`/sends/{id}/recipients`), a chunk's preview
+ * (chunk_detail, filtered here), a massive send's (`/massive-messages-logs/{id}/recipients`).
+ */
+export interface RecipientFetcher {
+  /** The report's query key; the query is appended. */
+  key: readonly unknown[];
+  page: (query: RecipientQuery) => Promise<RecipientList>;
+  /** Everyone, for the CSV (`preview`: the people are who would receive it). */
+  all: () => Promise<{ rows: RecipientOut[]; preview?: boolean }>;
+}
+
+/** A report read from the server page by page: GET `path?status&q&page&limit` (its `all` pages through it for the CSV). */
+export function serverRecipients(path: string, key: readonly unknown[]): RecipientFetcher {
+  const page = (query: RecipientQuery) => api.get<RecipientList>(path, { query: { ...query }, overlay: false });
+  return {
+    key,
+    page,
+    all: async () => {
+      const rows: RecipientOut[] = [];
+      for (let p = 1; ; p++) {
+        const next = await page({ page: p, limit: 500 });
+        rows.push(...next.payload);
+        if (next.payload.length < 500 || rows.length >= next.total) return { rows };
+      }
+    },
+  };
+}

@@ -30,9 +30,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatCount } from '../../i18n';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 import { saveBlob } from '../../lib/file-transfer';
-import { fetchChunkDetail, type RecipientList, useChunkDetail } from './api';
+import { fetchChunkDetail, type RecipientFetcher, type RecipientQuery, serverRecipients, useChunkDetail } from './api';
+import { massKeys } from '../../lib/query-keys';
 
 export const PAGE_SIZE = 50;
 
@@ -120,43 +121,6 @@ function RecipientsTable({ rows, compact, preview }: { rows: RecipientOut[]; com
       </Table>
     </TableContainer>
   );
-}
-
-/** What a report is asked: a status, a search on name or phone, a page. */
-export interface RecipientQuery {
-  status?: RecipientStatus;
-  q?: string;
-  page: number;
-  limit: number;
-}
-
-/**
- * Where a report's people come from: a chunk's (`/sends/{id}/recipients`), a chunk's preview
- * (chunk_detail, filtered here), a massive send's (`/massive-messages-logs/{id}/recipients`).
- */
-export interface RecipientFetcher {
-  /** The report's query key; the query is appended. */
-  key: readonly unknown[];
-  page: (query: RecipientQuery) => Promise<RecipientList>;
-  /** Everyone, for the CSV (`preview`: the people are who would receive it). */
-  all: () => Promise<{ rows: RecipientOut[]; preview?: boolean }>;
-}
-
-/** A report read from the server page by page: GET `path?status&q&page&limit` (its `all` pages through it for the CSV). */
-export function serverRecipients(path: string, key: readonly unknown[]): RecipientFetcher {
-  const page = (query: RecipientQuery) => api.get<RecipientList>(path, { query: { ...query }, overlay: false });
-  return {
-    key,
-    page,
-    all: async () => {
-      const rows: RecipientOut[] = [];
-      for (let p = 1; ; p++) {
-        const next = await page({ page: p, limit: 500 });
-        rows.push(...next.payload);
-        if (next.payload.length < 500 || rows.length >= next.total) return { rows };
-      }
-    },
-  };
 }
 
 /** The people of a list already in hand (a chunk's preview), filtered and paged here as the server would. */
@@ -358,7 +322,7 @@ export function RecipientsDialog({ open, onClose, campaignId, chunkPage, chunk }
       const detail = await fetchChunkDetail(campaignId, chunkPage);
       return { rows: detail.payload, preview: !detail.chunk };
     };
-    fetcher = { ...serverRecipients(`/sends/${encodeURIComponent(chunk._id)}/recipients`, ['sends', chunk._id, 'recipients']), all };
+    fetcher = { ...serverRecipients(`/sends/${encodeURIComponent(chunk._id)}/recipients`, massKeys.sendRecipients(chunk._id)), all };
   } else if (!waiting) {
     const key = preview.data ? ['chunk-preview', campaignId, chunkPage, preview.dataUpdatedAt] : undefined;
     if (key) fetcher = localRecipients(key, async () => previewRows);

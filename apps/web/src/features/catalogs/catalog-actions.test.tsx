@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import type { ResourceRecord } from '../../components/crud/types';
 import { sessionStore } from '../../lib/session';
-import { screen as catalogsScreen } from '../../resources/catalogs';
+import { screen as catalogsScreen } from './catalogs-screen';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 

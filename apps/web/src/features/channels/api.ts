@@ -1,7 +1,6 @@
 import { type Channel, type ChannelKind, type channelList, type MetaChannelInput, type PageTestOut, successMessages, type WhatsappChannelInput } from '@mostrador/contract';
 import type { z } from 'zod';
 import { api } from '../../lib/api-client';
-import { createQueryKeys } from '../../lib/query-keys';
 
 export type ChannelList = z.infer<typeof channelList>;
 
@@ -14,5 +13,3 @@ export const channelsApi = {
   testMeta: () => api.post<PageTestOut>('/channels/meta/test', undefined, { overlay: false }),
   disconnect: (kind: ChannelKind) => api.delete<{ status: number; kind: ChannelKind }>(`/channels/${kind}`, { success: successMessages.deleted }),
 };
-
-export const channelKeys = createQueryKeys('channels');

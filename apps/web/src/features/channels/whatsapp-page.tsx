@@ -40,7 +40,8 @@ import { ApiError } from '../../lib/api-client';
 import { copyText } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
-import { channelKeys, channelsApi } from './api';
+import { channelsApi } from './api';
+import { channelKeys } from '../../lib/query-keys';
 
 const cardTitle = { title: { variant: 'h3', component: 'h2' }, subheader: { component: 'div' } } as const;
 

@@ -11,27 +11,15 @@ import {
   type SendMessageInput,
   successMessages,
 } from '@mostrador/contract';
+import { useQuery } from '@tanstack/react-query';
 import { API_BASE, api, buildHeaders, refreshSession } from '../../lib/api-client';
-import { createQueryKeys } from '../../lib/query-keys';
+import { chatKeys } from '../../lib/query-keys';
+import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
 
 /** The inbox's filters (chatInboxQuery without paging). */
 export type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit'>;
-
-/**
- * Query keys under `chats` (the resource's key, so anything that refreshes chats refreshes
- * these): `['chats','inbox',…]`, `['chats','thread',id,…]`, `['chats','person',cleanLeadId,…]`.
- */
-const base = createQueryKeys('chats');
-export const chatKeys = {
-  all: base.all,
-  inboxes: () => [...base.all, 'inbox'] as const,
-  inbox: (companyId: string | null, filters: InboxFilters) => [...base.all, 'inbox', { companyId, ...filters }] as const,
-  threads: () => [...base.all, 'thread'] as const,
-  thread: (chatId: string, companyId: string | null) => [...base.all, 'thread', chatId, companyId] as const,
-  person: (cleanLeadId: string, companyId: string | null) => [...base.all, 'person', cleanLeadId, companyId] as const,
-};
 
 /** The chat calls (packages/contract chat-api.ts). Lists show their own progress, so no overlay. */
 export const chatApi = {
@@ -70,4 +58,15 @@ export async function fetchMediaBlob(messageId: string, signal?: AbortSignal): P
   if (response.status === 401 && (await refreshSession().catch(() => false))) response = await get();
   if (!response.ok) throw new Error(`media ${response.status}`);
   return response.blob();
+}
+
+/** The other chats of the same person (clean lead). */
+export function usePersonChats(cleanLeadId: string | undefined) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: chatKeys.person(cleanLeadId ?? '', companyId),
+    queryFn: ({ signal }) => chatApi.byCleanLead(cleanLeadId ?? '', signal),
+    enabled: !!cleanLeadId,
+    meta: { quiet: true },
+  });
 }

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { chatKeys, type InboxFilters } from './api';
+import type { InboxFilters } from './api';
 import { ConversationList } from './components/conversation-list';
 import { LeadPanel } from './components/lead-panel';
 import { MassiveMessageDialog } from './components/massive-message-dialog';
@@ -20,6 +20,7 @@ import { useChatAlerts } from './hooks/use-chat-alerts';
 import { useChatRealtime } from './hooks/use-chat-realtime';
 import { inboxChats, threadChat, type ThreadData } from './lib/cache';
 import { chatTexts } from './texts';
+import { chatKeys } from '../../lib/query-keys';
 
 const LIST_WIDTH = { sm: 300, lg: 340 } as const;
 const PANEL_WIDTH = 320;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
-import { screen as telefonosScreen } from '../../resources/telefonos';
+import { screen as telefonosScreen } from './telefonos-screen';
 import { PhoneContactsPage, phoneLabel } from './phone-contacts-page';
 
 const PHONE = '00000000-0000-4000-8000-000000000001';

@@ -9,8 +9,8 @@ import type { ScreenConfig } from '../../components/crud/types';
 import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../i18n';
-import { screen as contactosScreen } from '../../resources/contactos';
-import { GoogleContactsPanel } from '../google-contacts/google-contacts-panel';
+import { screen as contactosScreen } from './contactos-screen';
+import { GoogleContactsPanel } from './google-contacts-panel';
 
 /** '+51 987 654 321' for a number stored as digits with its country code. */
 export function phoneLabel(digits: string): string {

@@ -1,15 +1,10 @@
 import type { BotStatusOut, BotTestOut } from '@mostrador/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { botKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Under the resource's keys, so saving a bot refreshes its state too. */
-export const botKeys = {
-  status: (companyId: string | null) => [...resourceKeys('bots').all, 'status', companyId] as const,
-};
 
 /** The calls of /bots beyond the standard list (contract dialogflow-api.ts, decision 0053). */
 export const botsApi = {

@@ -24,7 +24,8 @@ import { displayNameOf } from '../../components/crud/use-resource';
 import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { botKeys, botsApi, useBotStatus } from './api';
+import { botsApi, useBotStatus } from './api';
+import { botKeys } from '../../lib/query-keys';
 
 export const botTexts = {
   test: 'Probar conexión',

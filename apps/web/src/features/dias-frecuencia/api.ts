@@ -13,7 +13,3 @@ export const frequencyApi = {
   /** Staff: the link to send to a clean lead. */
   link: (cleanLeadId: string) => api.post<FrequencyLink>(`/clean-leads/${enc(cleanLeadId)}/frequency-link`),
 };
-
-export const frequencyKeys = {
-  preference: (token: string) => ['dias-frecuencia', token] as const,
-};

@@ -14,7 +14,8 @@ import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { PublicLayout } from '../../components/ui/public-layout';
 import { ApiError } from '../../lib/api-client';
-import { frequencyApi, frequencyKeys } from './api';
+import { frequencyApi } from './api';
+import { frequencyKeys } from '../../lib/query-keys';
 
 const CONNECTION = 'No hay conexión. Revisa tu internet e inténtalo de nuevo.';
 const messageOf = (error: unknown) => (error instanceof ApiError ? (error.messages[0] ?? 'El enlace no es válido') : CONNECTION);

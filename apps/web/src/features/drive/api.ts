@@ -2,6 +2,7 @@ import type { DriveFileOut, DriveFoldersOut, DriveKind, DriveUploadOut, Page } f
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { uploadFile } from '../../lib/file-transfer';
+import { driveKeys } from '../../lib/query-keys';
 
 /**
  * Drive's calls (decision 0056): the company's files page by page (search, folder, kind), its
@@ -15,12 +16,6 @@ export interface DriveQuery {
   page?: number;
   limit?: number;
 }
-
-export const driveKeys = {
-  all: ['drive'] as const,
-  files: (q: DriveQuery) => ['drive', 'files', q] as const,
-  folders: ['drive', 'folders'] as const,
-};
 
 export function useDriveFiles(q: DriveQuery) {
   return useQuery({

@@ -1,7 +1,7 @@
 import type { ConnectionTestOut, CountryCode, PushResult, SyncRunOut } from '@mostrador/contract';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, ecommerceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 import type { ResourceRecord } from '../../components/crud/types';
@@ -52,16 +52,6 @@ export interface VariationBatch {
   update?: Array<{ _id: string; sku?: string; price?: number; stock?: number }>;
   delete?: string[];
 }
-
-/** Keys under the resources they show, so a generic refresh of `ecommerces` refreshes them too. */
-export const ecommerceKeys = {
-  runs: (companyId: string | null) => [...resourceKeys('ecommerces').all, 'sync-runs', companyId] as const,
-  run: (id: string, companyId: string | null) => [...resourceKeys('ecommerces').all, 'sync-run', id, companyId] as const,
-  crossover: (country: string, sku: string, companyId: string | null) => [...resourceKeys('ecommerces').all, 'crossover', country, sku, companyId] as const,
-  variations: (productId: string, companyId: string | null) => [...resourceKeys('ecommerces-variations').lists(), 'of', productId, companyId] as const,
-  // under lists(): a category saved in the form dialog refreshes the tree
-  categoryTree: (companyId: string | null) => [...resourceKeys('ecommerces-categories').lists(), 'tree', companyId] as const,
-};
 
 /** The WooCommerce calls of SPEC §7 "Ecommerce products" (contract ecommerce-api.ts). */
 export const ecommerceApi = {

@@ -17,7 +17,7 @@ import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { usePermissions } from '../../lib/permissions';
 import { resourceKeys } from '../../lib/query-keys';
-import { screen as productsScreen } from '../../resources/ecommerces';
+import { screen as productsScreen } from './ecommerces-screen';
 import { ecommerceApi, useWatchedRuns } from './api';
 import { CopyMultimediaDialog } from './copy-multimedia';
 import { CrossoverTable } from './crossover';

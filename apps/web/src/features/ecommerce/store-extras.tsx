@@ -15,14 +15,13 @@ import type { ResourceRecord } from '../../components/crud/types';
 import { displayNameOf } from '../../components/crud/use-resource';
 import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
-import { resourceKeys } from '../../lib/query-keys';
+import { ecommerceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
 import { ecommerceApi, useStartSync, useSyncRuns } from './api';
 import { percentOf, SyncStatusChip } from './sync-progress';
 
 /** The last connection test of a store in this tab, kept beside the stores' list. */
-const connectionKey = (storeId: string, companyId: string | null) => [...resourceKeys('woocommerces').all, 'connection', storeId, companyId] as const;
 
 const problemLabels: Record<ConnectionProblem, string> = {
   url: 'revisa la URL',
@@ -54,7 +53,7 @@ export function StoreKeys({ store }: { store: ResourceRecord }) {
 /** The store's last connection test in this tab: «Conectada», what to check, or «Sin probar». */
 export function StoreConnection({ store }: { store: ResourceRecord }) {
   const { companyId } = useSession();
-  const { data } = useQuery<ConnectionTestOut>({ queryKey: connectionKey(store._id, companyId), queryFn: () => Promise.reject(new Error('sin probar')), enabled: false });
+  const { data } = useQuery<ConnectionTestOut>({ queryKey: ecommerceKeys.storeConnection(store._id, companyId), queryFn: () => Promise.reject(new Error('sin probar')), enabled: false });
   if (!data) return <Chip size="small" variant="outlined" label="Conexión sin probar" />;
   return (
     <Tooltip title={data.msg}>
@@ -122,7 +121,7 @@ export function StoreTestDialog({ store, open, onClose }: { store: ResourceRecor
       open={open}
       onClose={onClose}
       run={() => ecommerceApi.testConnection(store._id)}
-      onResult={(result) => queryClient.setQueryData(connectionKey(store._id, companyId), result)}
+      onResult={(result) => queryClient.setQueryData(ecommerceKeys.storeConnection(store._id, companyId), result)}
       subtitle={String(store.url ?? '')}
       pendingText="Probando la conexión con la tienda…"
       testId="connection-result"

@@ -29,9 +29,9 @@ import { ApiError } from '../../lib/api-client';
 import { showSuccess } from '../../lib/feedback';
 import { currencySymbol, type Money, moneyOf } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, ecommerceKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
-import { ecommerceApi, ecommerceKeys, type Variation, type VariationBatch, useVariations } from './api';
+import { ecommerceApi, type Variation, type VariationBatch, useVariations } from './api';
 
 type Draft = { price: string; stock: string };
 type Note = { severity: 'success' | 'info' | 'warning' | 'error'; msg: string };

@@ -1,15 +1,10 @@
 import type { CommentAnswer, CommentReply, CommentReplyInput } from '@mostrador/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { commentKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Keys under the rules' resource, so editing a rule refreshes its log too. */
-export const commentKeys = {
-  replies: (ruleId: string, companyId: string | null) => [...resourceKeys('comment-rules').all, 'replies', ruleId, companyId] as const,
-};
 
 /** The calls of /comment-to-msn and /comentarios-sin-respuesta beyond the standard lists (contract comments-api.ts, decision 0049). */
 export const commentsApi = {

@@ -24,7 +24,7 @@ import type { ResourceRecord } from '../../components/crud/types';
 import { useResourceRecord } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { usePermissions } from '../../lib/permissions';
-import { screen } from '../../resources/comment-rules';
+import { screen } from './comment-rules-screen';
 import { useRuleReplies } from './api';
 
 const when = (iso?: string) => (iso ? new Date(iso).toLocaleString('es-PE', { dateStyle: 'short', timeStyle: 'short' }) : '');

@@ -10,19 +10,18 @@ import { RunsPanel } from '../../components/ui/runs-panel';
 import { formatCount } from '../../i18n';
 import { api } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
-import { resourceKeys } from '../../lib/query-keys';
+import { facebookLabelKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 
 type Failure = FacebookLabelPeopleOut['failures'][number];
 
 /** Under the labels' keys, so the list's refresh (a sync, an edit) refreshes it too. */
-const peopleKey = (companyId: string | null) => [...resourceKeys('facebook-labels').all, 'people', companyId] as const;
 
 /** GET /facebook-labels/people (decision 0057): how many people each page label is on, and the last refusals; kept fresh while the screen is open. */
 export function useLabelPeople() {
   const { companyId } = useSession();
   return useQuery({
-    queryKey: peopleKey(companyId),
+    queryKey: facebookLabelKeys.people(companyId),
     queryFn: ({ signal }) => api.get<FacebookLabelPeopleOut>('/facebook-labels/people', { overlay: false, notify: false, signal }),
     refetchInterval: 15_000,
   });
@@ -71,7 +70,7 @@ export function LabelPeoplePanel() {
   const { data } = query;
   const { companyId } = useSession();
   const names = useQuery<{ payload: Array<{ name?: string; facebookLabelId?: string }> }>({
-    queryKey: [...resourceKeys('facebook-labels').all, 'names', companyId],
+    queryKey: facebookLabelKeys.names(companyId),
     queryFn: ({ signal }) => api.get('/facebook-labels', { query: { limit: 200 }, overlay: false, notify: false, signal }),
     enabled: Boolean(data?.failures.length),
   });
@@ -103,7 +102,7 @@ export function LabelPeopleRetryButton() {
   const { data } = useLabelPeople();
   const retry = useMutation({
     mutationFn: () => api.post<FacebookLabelRetryOut>('/facebook-labels/people/retry', undefined, { overlay: false, success: true }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKey(companyId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: facebookLabelKeys.people(companyId) }),
   });
   if (!can('leads', 'update') || !data?.failures.length) return null;
   return (

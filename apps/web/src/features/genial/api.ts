@@ -2,6 +2,7 @@ import type { GenialConnectionTestOut, GenialInvoiceOut, GenialOrderKind, Genial
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { downloadFile, saveBlob } from '../../lib/file-transfer';
+import { genialKeys } from '../../lib/query-keys';
 
 /**
  * Genial's calls from the screens (decision 0037): each order's invoice, read for a whole list
@@ -10,11 +11,6 @@ import { downloadFile, saveBlob } from '../../lib/file-transfer';
  * company's settings per country.
  */
 export const orderPathOf: Record<GenialOrderKind, string> = { marketplace: '/marketplace-orders', ecommerce: '/ecommerces-orders' };
-export const genialKeys = {
-  all: ['genial'] as const,
-  invoice: (kind: GenialOrderKind, orderId: string) => ['genial', 'invoice', kind, orderId] as const,
-  settings: ['genial', 'settings'] as const,
-};
 
 /** The invoices asked in the same tick travel in one request per kind. */
 const waiting = new Map<GenialOrderKind, Map<string, Array<(i: GenialInvoiceOut) => void>>>();

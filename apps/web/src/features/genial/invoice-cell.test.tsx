@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { sessionStore } from '../../lib/session';
-import { screen as ordersScreen } from '../../resources/ecommerces-orders';
+import { screen as ordersScreen } from '../ecommerce/ecommerces-orders-screen';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { InvoiceCell } from './invoice-cell';

@@ -2,18 +2,11 @@ import type { GravityEntryOut, GravityFieldsOut, GravityFormStatus, GravitySyncO
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { gravityKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Keys under the resource's, so saving a form (its mapping, its keys) refreshes them too. */
-export const gravityKeys = {
-  status: (id: string, companyId: string | null) => [...resourceKeys('gravity-forms').all, 'status', id, companyId] as const,
-  fields: (id: string, companyId: string | null) => [...resourceKeys('gravity-forms').all, 'fields', id, companyId] as const,
-  entries: (companyId: string | null, formId?: string) => [...resourceKeys('gravity-forms').all, 'entries', companyId, formId ?? 'all'] as const,
-};
 
 /** The calls of /gravity-forms beyond the standard list (contract gravity-forms-api.ts, decision 0050). */
 export const gravityApi = {
@@ -47,7 +40,7 @@ export function useFormStatus(id: string) {
       queryClient.setQueryData<GravityFormStatus>(gravityKeys.status(id, companyId), (old) => (old ? { ...old, sync: event.sync } : old));
       if (!syncGoing(event.sync)) {
         void queryClient.invalidateQueries({ queryKey: gravityKeys.status(id, companyId) });
-        void queryClient.invalidateQueries({ queryKey: [...resourceKeys('gravity-forms').all, 'entries'] });
+        void queryClient.invalidateQueries({ queryKey: gravityKeys.allEntries() });
       }
     }
   });
@@ -71,7 +64,7 @@ export function useEntriesLive(formId?: string) {
     if ((!settled && event.type !== 'resync') || timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: formId ? gravityKeys.status(formId, companyId) : [...resourceKeys('gravity-forms').all, 'entries'] });
+      void queryClient.invalidateQueries({ queryKey: formId ? gravityKeys.status(formId, companyId) : gravityKeys.allEntries() });
     }, 300);
   });
 }

@@ -33,10 +33,10 @@ import type { ResourceRecord } from '../../components/crud/types';
 import { displayNameOf } from '../../components/crud/use-resource';
 import { formatCount } from '../../i18n';
 import { usePermissions } from '../../lib/permissions';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, gravityKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
-import { gravityApi, gravityKeys, syncGoing, useEntriesLive, useFormStatus } from './api';
+import { gravityApi, syncGoing, useEntriesLive, useFormStatus } from './api';
 
 export const gravityTexts = {
   test: 'Probar conexión',

@@ -27,7 +27,7 @@ import { queryKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { fold } from '../../lib/text';
 import { useResourceList, useResourceRecord } from '../../components/crud/use-resource';
-import { usersResource } from '../../resources/users';
+import { usersResource } from '../organization/users-screen';
 import { groupsApi, MEMBER_CHOICES_LIMIT } from './api';
 
 

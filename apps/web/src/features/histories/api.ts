@@ -1,22 +1,16 @@
 import type { SendOut, WhatsappTemplateList } from '@mostrador/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { historyKeys, massiveLogKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
-import { serverRecipients } from '../campaigns/recipients-dialog';
+import { serverRecipients } from '../campaigns/api';
 
 /**
  * The message histories' calls (decision 0042): a massive send's send (status and live counts)
  * and its per-recipient report; the template names to filter by.
  */
 const enc = encodeURIComponent;
-const massiveKeys = resourceKeys('massive-messages-logs');
-
-export const historyKeys = {
-  send: (logId: string) => [...massiveKeys.detail(logId), 'send'] as const,
-  recipients: (logId: string) => [...massiveKeys.detail(logId), 'recipients'] as const,
-};
 
 /** A massive send still going out: its counts move by themselves. */
 export const isSending = (status: unknown) => status === 'pending' || status === 'processing';
@@ -45,7 +39,7 @@ export function useMassiveSend(logId: string | undefined, enabled = true) {
     queryClient.setQueryData(key, event.send);
     // the people shown of this send moved too
     void queryClient.invalidateQueries({ queryKey: historyKeys.recipients(logId) });
-    if (isSending(known.status) && !isSending(event.send.status)) void queryClient.invalidateQueries({ queryKey: massiveKeys.lists() });
+    if (isSending(known.status) && !isSending(event.send.status)) void queryClient.invalidateQueries({ queryKey: massiveLogKeys.lists() });
   });
   return query;
 }
@@ -57,7 +51,7 @@ export const massiveRecipients = (logId: string) => serverRecipients(`/massive-m
 export function useTemplateNames() {
   const { companyId } = useSession();
   return useQuery({
-    queryKey: ['whatsapp-templates', 'names', companyId],
+    queryKey: historyKeys.templateNames(companyId),
     queryFn: () => api.get<WhatsappTemplateList>('/whatsapp-templates', { query: { limit: 100 }, overlay: false, notify: false }),
     enabled: !!companyId,
     select: (list) => [...new Set(list.payload.map((t) => t.name))],

@@ -7,7 +7,7 @@ import type { ResourceRecord } from '../../components/crud/types';
 import { displayLocale, formatCount } from '../../i18n';
 import { isSending, useMassiveSend } from './api';
 
-/** The massive history's cells (resources/massive-messages-logs.ts), live while a send goes out. */
+/** The massive history's cells (massive-messages-logs-screen.ts), live while a send goes out. */
 export const massiveStatusColors: Record<CampaignStatus, 'default' | 'info' | 'success' | 'error' | 'warning'> = {
   pending: 'default',
   processing: 'info',

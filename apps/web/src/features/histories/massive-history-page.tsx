@@ -7,12 +7,12 @@ import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { formatCount } from '../../i18n';
 import { ApiError } from '../../lib/api-client';
-import { screen } from '../../resources/massive-messages-logs';
+import { screen } from './massive-messages-logs-screen';
 import { RecipientsReportDialog } from '../campaigns/recipients-dialog';
 import { isSending, massiveRecipients, useMassiveSend } from './api';
 import { SendProgress } from './massive-cells';
-import { HistoryFilterBar } from './history-filter-bar';
-import { emptyHistoryFilters, type HistoryFilterValues, historyApiFilters, historyFiltersFromParams, withHistoryFilters } from './history-filters';
+import { HistoryFilterBar } from '../../components/crud/history-filter-bar';
+import { emptyHistoryFilters, type HistoryFilterValues, historyApiFilters, historyFiltersFromParams, withHistoryFilters } from '../../components/crud/history-filters';
 
 /** `?envio={id}`: the massive send whose report is open. */
 export const SEND_PARAM = 'envio';

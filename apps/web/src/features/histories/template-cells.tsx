@@ -16,7 +16,7 @@ import { showErrors, showSuccess } from '../../lib/feedback';
 import { downloadFile, saveBlob } from '../../lib/file-transfer';
 import { usePermissions } from '../../lib/permissions';
 
-/** The template history's cells (resources/template-messages-logs.ts). */
+/** The template history's cells (template-messages-logs-screen.ts). */
 const statusColors: Record<TemplateDeliveryStatus, 'default' | 'primary' | 'success' | 'error'> = {
   pending: 'default',
   sent: 'primary',

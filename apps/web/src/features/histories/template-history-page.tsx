@@ -1,10 +1,10 @@
 import { templateDeliveryStatuses, templateDeliveryStatusLabels } from '@mostrador/contract';
 import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
-import { screen } from '../../resources/template-messages-logs';
+import { screen } from './template-messages-logs-screen';
 import { useTemplateNames } from './api';
-import { HistoryFilterBar } from './history-filter-bar';
-import { emptyHistoryFilters, type HistoryFilterValues, historyApiFilters, historyFiltersFromParams, withHistoryFilters } from './history-filters';
+import { HistoryFilterBar } from '../../components/crud/history-filter-bar';
+import { emptyHistoryFilters, type HistoryFilterValues, historyApiFilters, historyFiltersFromParams, withHistoryFilters } from '../../components/crud/history-filters';
 
 /**
  * /marketing/historial-plantillas (decision 0042): every template message, newest first, by

@@ -1,7 +1,6 @@
 import type { audienceSendResult, labelsMassiveInput, labelsMassiveResult, LeadSummary, sendToAudienceInput } from '@mostrador/contract';
 import type { z } from 'zod';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
 
 export type AudienceSendResult = z.infer<typeof audienceSendResult>;
 export type LabelsMassiveResult = z.infer<typeof labelsMassiveResult>;
@@ -15,9 +14,4 @@ export const leadsApi = {
     api.post<LabelsMassiveResult>('/clean-leads/set_mostrador_labels_massive', body, { success: true }),
   sendToAudience: (body: z.input<typeof sendToAudienceInput>) =>
     api.post<AudienceSendResult>('/clean-leads/send-to-audience', body, { success: true }),
-};
-
-/** Under the leads' keys, so a lead moved or assigned refreshes the summary too. */
-export const leadQueryKeys = {
-  summary: (query: object) => [...resourceKeys('leads').all, 'summary', query] as const,
 };

@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatInstant } from '../../components/crud/cell-value';
 import { useRefOptions, useResourceRecord } from '../../components/crud/use-resource';
 import { ChannelIcon, channelLabel } from '../../components/ui/channel-icon';
-import { usePersonChats } from '../chat/hooks/use-chat-data';
+import { usePersonChats } from '../chat/api';
 import { FrequencyLinkButton } from '../dias-frecuencia/frequency-link-button';
 import { DetailRow } from '../../components/detail-row';
 

@@ -19,10 +19,11 @@ import { ChannelIcon, channelColor, channelLabel } from '../../components/ui/cha
 import { PageHeader } from '../../components/ui/page-header';
 import { formatCount } from '../../i18n';
 import { useSession } from '../../lib/session';
-import { leadQueryKeys, leadsApi } from './api';
+import { leadsApi } from './api';
 import { statusPath } from './buckets';
 import { dayStartIso, rangeError } from './lead-filters';
 import { chartMonths, defaultRange, monthLabel, monthlySeries, monthsBetween } from './summary-model';
+import { leadQueryKeys } from '../../lib/query-keys';
 
 /** SPEC §8: what a metric screen says when its data did not load. */
 const METRIC_ERROR = 'Error al cargar los datos. Por favor, intente nuevamente.';

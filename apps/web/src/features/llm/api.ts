@@ -2,18 +2,13 @@ import type { LlmSettingsInput, LlmSettingsOut, LlmSummaryOut, LlmTestOut } from
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
+import { llmKeys } from '../../lib/query-keys';
 
 /**
  * /seguimiento-gpt's calls (decision 0046): the ledger's totals (`GET /llm-tracker/summary`), the
  * AI engine's settings and «Probar conexión». Keys carry the company: switching company never
  * shows the other one's figures.
  */
-export const llmKeys = {
-  all: ['llm'] as const,
-  summary: (companyId: string | null | undefined, range: { from?: string; to?: string }) => ['llm', 'summary', companyId, range] as const,
-  settings: (companyId: string | null | undefined) => ['llm', 'settings', companyId] as const,
-};
-
 export function useLlmSummary(range: { from?: string; to?: string } = {}) {
   const { companyId } = useSession();
   return useQuery({
@@ -41,6 +36,6 @@ export function useTestLlm() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post<LlmTestOut>('/llm/settings/test', undefined, { overlay: false, notify: false }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['llm', 'summary'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: llmKeys.summaries() }),
   });
 }

@@ -14,7 +14,8 @@ import { displayNameOf } from '../../components/crud/use-resource';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import { type ConnectionCheck, ConnectionTestDialog } from '../../components/ui/connection-checks';
-import { isActiveSync, mailchimpApi, mailchimpKeys, useMailchimpAccounts, useMailchimpSyncs, usePull } from './api';
+import { isActiveSync, mailchimpApi, useMailchimpAccounts, useMailchimpSyncs, usePull } from './api';
+import { mailchimpKeys } from '../../lib/query-keys';
 
 const problemLabels: Record<MailchimpProblem, string> = {
   apiKey: 'revisa la API key',

@@ -1,19 +1,11 @@
 import type { MailchimpAccountOut, MailchimpOutcome, MailchimpReportOut, MailchimpSyncOut, MailchimpTestOut } from '@mostrador/contract';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, mailchimpKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
 
 const enc = encodeURIComponent;
-
-/** Keys under the resources they show, so a generic refresh of `mailchimps` refreshes them too. */
-export const mailchimpKeys = {
-  accounts: (companyId: string | null) => [...resourceKeys('mailchimps').all, 'accounts', companyId] as const,
-  connection: (id: string, companyId: string | null) => [...resourceKeys('mailchimps').all, 'connection', id, companyId] as const,
-  syncs: (companyId: string | null) => [...resourceKeys('mailchimps').all, 'syncs', companyId] as const,
-  report: (id: string, outcome: string, page: number, companyId: string | null) => [...resourceKeys('mailchimps').all, 'report', id, outcome, page, companyId] as const,
-};
 
 /** The Mailchimp calls of decision 0051 (contract mailchimp-api.ts). */
 export const mailchimpApi = {

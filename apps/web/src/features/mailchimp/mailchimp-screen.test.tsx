@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { sessionStore } from '../../lib/session';
-import { screen as mailchimpScreen } from '../../resources/mailchimps';
+import { screen as mailchimpScreen } from './mailchimps-screen';
 import { type FakeAnswer, type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { emit } from '../../test/fake-realtime';
 import { renderApp } from '../../test/render';

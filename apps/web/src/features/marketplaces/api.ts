@@ -11,7 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ResourceRecord } from '../../components/crud/types';
 import { api } from '../../lib/api-client';
 import { downloadFile, saveBlob, uploadFile } from '../../lib/file-transfer';
-import { createQueryKeys, resourceKeys } from '../../lib/query-keys';
+import { marketplaceKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 
 /**
@@ -19,16 +19,6 @@ import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
  * generic ones (`['marketplace-products', 'list', …]`); a send, a sync or a bulk update that
  * moves on reloads them.
  */
-export const marketplaceKeys = {
-  sources: resourceKeys('marketplace-sources'),
-  products: resourceKeys('marketplace-products'),
-  variations: resourceKeys('marketplace-variations'),
-  orders: resourceKeys('marketplace-orders'),
-  runs: createQueryKeys('marketplace-sync-runs'),
-  bulk: createQueryKeys('marketplace-bulk'),
-  items: (orderId: string) => [...resourceKeys('marketplace-orders').detail(orderId), 'items'] as const,
-};
-
 const id = (value: string) => encodeURIComponent(value);
 
 /** POST /marketplace-sources/{id}/test: `{ ok, msg }`, shown where the person clicked. */

@@ -27,7 +27,7 @@ import { useResourceRecord } from '../../components/crud/use-resource';
 import { ApiError, NetworkError } from '../../lib/api-client';
 import { formatMoney, useCompanyMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
-import { screen } from '../../resources/marketplace-orders';
+import { screen } from './marketplace-orders-screen';
 import { InvoiceCell } from '../genial/invoice-cell';
 import { downloadDocument, useMarketplaceRealtime, useOrderItems, useReadyToShip } from './api';
 import { DetailRow } from '../../components/detail-row';

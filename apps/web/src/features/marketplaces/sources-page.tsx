@@ -14,7 +14,7 @@ import { ResourceListPage } from '../../components/crud/resource-list-page';
 import type { ResourceRecord } from '../../components/crud/types';
 import { showErrors, showSuccess } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
-import { screen } from '../../resources/marketplace-sources';
+import { screen } from './marketplace-sources-screen';
 import { useMarketplaceRealtime, useSyncRuns, useSyncSource, useTestSource } from './api';
 
 /** The connection test and the sync of one account, in its row. */

@@ -19,7 +19,7 @@ import { ResourceListPage } from '../../components/crud/resource-list-page';
 import type { ResourceRecord } from '../../components/crud/types';
 import { showErrors, showSuccess } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
-import { screen } from '../../resources/marketplace-variations';
+import { screen } from './marketplace-variations-screen';
 import { useMarketplaceRealtime, usePatchVariation, usePushVariation } from './api';
 
 /** A number as a person types it here: `59.90` or `59,90`. */

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
+import { massKeys } from '../../lib/query-keys';
 
 /**
  * The massive sends' calls (issue 13, decision 0043): the pre-send check as the form changes,
@@ -25,14 +26,6 @@ export function useSettled<T>(value: T, ms: number): T {
   }, [key, ms]);
   return settled;
 }
-
-export const massKeys = {
-  check: (companyId: string | null, input: SendCheckInput | null) => ['sends', 'check', companyId, JSON.stringify(input)] as const,
-  campaignCheck: (companyId: string | null, campaignId: string) => ['marketing-campaigns', 'check', companyId, campaignId] as const,
-  send: (sendId: string) => ['sends', sendId] as const,
-  templates: (companyId: string | null) => ['whatsapp-templates', 'approved', companyId] as const,
-  imagina: (companyId: string | null) => ['imagina_template_messages', 'all', companyId] as const,
-};
 
 /** POST /sends/check with the form as it settles; a newer form cancels the older check. `null`: nothing to check yet. */
 export function useSendCheck(input: SendCheckInput | null) {
@@ -67,7 +60,7 @@ export function useMassSend() {
   return useMutation({
     mutationFn: (body: MassSendInput) => api.post<MassSendOut>('/sends', body, { notify: false, success: true, idempotencyKey: crypto.randomUUID() }),
     // the line's use of its daily limit (and who already got what) moved: checks are read again
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sends', 'check'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: massKeys.checks() }),
   });
 }
 
@@ -85,7 +78,7 @@ export function useSendProgress(sendId: string | undefined, initial?: SendOut) {
     if (!sendId) return;
     if (event.type === 'send.progress' && event.send._id === sendId) {
       queryClient.setQueryData(massKeys.send(sendId), event.send);
-      if (event.send.status !== 'pending' && event.send.status !== 'processing') void queryClient.invalidateQueries({ queryKey: ['sends', 'check'] });
+      if (event.send.status !== 'pending' && event.send.status !== 'processing') void queryClient.invalidateQueries({ queryKey: massKeys.checks() });
     }
     else if (event.type === 'resync') void queryClient.invalidateQueries({ queryKey: massKeys.send(sendId) });
   });
@@ -139,7 +132,7 @@ export interface SegmentOption {
 export function useSegmentsWithSize(enabled = true) {
   const { companyId } = useSession();
   const list = useQuery({
-    queryKey: ['marketing-segments', 'with-size', companyId],
+    queryKey: massKeys.segmentsWithSize(companyId),
     queryFn: ({ signal }) => api.get<Page<{ _id: string; name: string; filters?: Record<string, unknown> }>>('/marketing-segments', { query: { page: 1, limit: 200 }, overlay: false, notify: false, signal }),
     enabled: enabled && !!companyId,
     staleTime: 60_000,
@@ -147,7 +140,7 @@ export function useSegmentsWithSize(enabled = true) {
   const segments = list.data?.payload ?? [];
   const sizes = useQueries({
     queries: segments.slice(0, SIZED_SEGMENTS).map((segment) => ({
-      queryKey: ['segment-preview', JSON.stringify(segment.filters ?? {})],
+      queryKey: massKeys.segmentPreview(JSON.stringify(segment.filters ?? {})),
       queryFn: ({ signal }: { signal: AbortSignal }) => api.post<SegmentPreviewOut>('/marketing-segments/preview', { filters: segment.filters ?? {} }, { overlay: false, notify: false, signal }),
       staleTime: 60_000,
       retry: false,

@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-client';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
 import { useSession } from '../../lib/session';
-import { massKeys, useCampaignCheck } from './api';
+import { useCampaignCheck } from './api';
 import { SendCheckPanel } from './send-check-panel';
+import { massKeys } from '../../lib/query-keys';
 
 /**
  * A campaign's «Revisión previa» (GET /marketing-campaigns/{id}/check): the same panel as the

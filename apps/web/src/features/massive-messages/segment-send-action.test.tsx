@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { sessionStore } from '../../lib/session';
-import { screen as segmentsScreen } from '../../resources/marketing-segments';
+import { screen as segmentsScreen } from '../segments/marketing-segments-screen';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 

@@ -11,9 +11,8 @@ import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
 import { formatMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { metricKeys } from './api';
+import { metricKeys } from '../../lib/query-keys';
 
-const accountKey = (companyId: string | null) => ['meta-ads', companyId, 'account'] as const;
 
 /**
  * The company's Meta ad account in «Ventas» (decision 0047): connect it (Meta confirms the
@@ -28,10 +27,10 @@ export function AdAccountPanel() {
   const canEdit = permissions.can('integrations', 'update');
   const timeZone = useCompanyTimezone();
   const client = useQueryClient();
-  const account = useQuery({ queryKey: accountKey(companyId), queryFn: () => api.get<MetaAdAccountOut>('/meta-ads/account', { overlay: false }), enabled: canRead });
+  const account = useQuery({ queryKey: metricKeys.adAccount(companyId), queryFn: () => api.get<MetaAdAccountOut>('/meta-ads/account', { overlay: false }), enabled: canRead });
   const [form, setForm] = useState<{ adAccountId: string; accessToken: string } | null>(null);
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: accountKey(companyId) });
+    void client.invalidateQueries({ queryKey: metricKeys.adAccount(companyId) });
     void client.invalidateQueries({ queryKey: metricKeys.all });
   };
   const save = useMutation({

@@ -2,6 +2,7 @@ import { type MetricName, type MetricOutput, type MetricsFilter, metricFilters }
 import { type UseQueryResult, keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, NetworkError } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
+import { metricKeys } from '../../lib/query-keys';
 
 /** The window and channel the screen asks for; each call gets only the filters it takes. */
 export interface MetricsQuery {
@@ -21,11 +22,6 @@ export function filterFor(name: MetricName, query: MetricsQuery): MetricsFilter 
 export function fetchMetric<N extends MetricName>(name: N, filter: MetricsFilter, signal?: AbortSignal): Promise<MetricOutput<N>> {
   return api.post<MetricOutput<N>>(`/metrics/${name}`, filter, { overlay: false, notify: false, signal });
 }
-
-export const metricKeys = {
-  all: ['metrics'] as const,
-  one: (companyId: string | null, name: MetricName, filter: MetricsFilter) => ['metrics', companyId, name, filter] as const,
-};
 
 /** A request the page gave up on (the filter changed, the page closed): SPEC §8 rethrows it silently. */
 export function isCancelled(error: unknown): boolean {

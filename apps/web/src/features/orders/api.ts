@@ -2,11 +2,8 @@ import { type OrderStatus, successMessages } from '@mostrador/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ResourceRecord } from '../../components/crud/types';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { orderKeys } from '../../lib/query-keys';
 import { type RealtimeMessage, useRealtimeEvents } from '../../lib/realtime';
-
-/** The orders' query keys: the generic list's (`['orders', 'list', …]`) and the detail's. */
-export const orderKeys = resourceKeys('orders');
 
 /**
  * POST /orders/{id}/status (decision 0032): 'Registro actualizado con éxito' on success; a

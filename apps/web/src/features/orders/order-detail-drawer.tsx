@@ -22,7 +22,7 @@ import { useDeleteOrder } from './api';
 import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
 import { DetailRow } from '../../components/detail-row';
-import { imageSrc } from '../shop/money';
+import { imageSrc } from '../../lib/image-src';
 
 type Shippment = { method?: keyof typeof shippingMethodLabels; address?: string; city?: string; reference?: string; notes?: string };
 type Customer = { name?: string; telefono?: string; email?: string; document?: string };

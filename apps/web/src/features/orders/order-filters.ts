@@ -1,4 +1,5 @@
 import { type OrderStatus, orderStatuses } from '@mostrador/contract';
+import { dayRangeError, dayStartIso } from '../../components/crud/day-range';
 import type { ListFilters } from '../../components/crud/types';
 
 /**
@@ -53,16 +54,8 @@ export function orderFilterCount(values: OrderFilterValues): number {
   return [values.status, values.from, values.to].filter(Boolean).length;
 }
 
-/** The start of a day in the browser's zone, plus `days`, as an ISO instant. */
-export function dayStartIso(day: string, days = 0): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y as number, (m as number) - 1, (d as number) + days).toISOString();
-}
-
 /** `to` before `from`: the range is empty. */
-export function orderRangeError(values: Pick<OrderFilterValues, 'from' | 'to'>): string | undefined {
-  return values.from && values.to && values.to < values.from ? 'La fecha final debe ser posterior a la inicial' : undefined;
-}
+export const orderRangeError = (values: Pick<OrderFilterValues, 'from' | 'to'>) => dayRangeError(values);
 
 /**
  * GET /orders's query (the contract's `status`, `from`, `to`): the days as instants, `to`

@@ -3,7 +3,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
-import { screen } from '../../resources/orders';
+import { screen } from './orders-screen';
 import { useOrdersRealtime } from './api';
 import { OrderDetailDrawer } from './order-detail-drawer';
 import { OrderFilterBar } from './order-filter-bar';

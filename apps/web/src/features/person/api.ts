@@ -6,16 +6,6 @@ const enc = encodeURIComponent;
 /** Which record names the person: the chat, the lead or the clean lead (one of them). */
 export type PersonKey = { chatId: string } | { leadId: string } | { cleanLeadId: string };
 
-/**
- * Query keys under `people`: `['people', companyId, 'by', key]` (the person of a chat, lead or
- * clean lead) and `['people', companyId, 'duplicates', id, filter]`.
- */
-export const personKeys = {
-  all: ['people'] as const,
-  person: (companyId: string | null, key: PersonKey) => ['people', companyId, 'by', key] as const,
-  duplicates: (companyId: string | null, id: string, filter: string) => ['people', companyId, 'duplicates', id, filter] as const,
-};
-
 /** The person calls (packages/contract person-api.ts). Reads show their own progress and failures. */
 export const personApi = {
   get: (key: PersonKey, signal?: AbortSignal) => api.get<Person>('/people', { query: key, overlay: false, notify: false, signal }),

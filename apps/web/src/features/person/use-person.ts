@@ -1,10 +1,9 @@
 import type { MergeResult, Person, PersonPatch } from '@mostrador/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, chatKeys, personKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
-import { chatKeys } from '../chat/api';
-import { type PersonKey, personApi, personKeys } from './api';
+import { type PersonKey, personApi } from './api';
 
 /**
  * The person behind a chat, lead or clean lead (GET /people). `liveAt`: when something the

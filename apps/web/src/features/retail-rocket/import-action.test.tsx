@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { sessionStore } from '../../lib/session';
-import { screen as retailRocketScreen } from '../../resources/retail-rocket-tags';
+import { screen as retailRocketScreen } from './retail-rocket-tags-screen';
 import { fakeApi, pageOf } from '../../test/fake-api';
 import { FakeXhr } from '../../test/fake-xhr';
 import { renderApp } from '../../test/render';

@@ -31,9 +31,8 @@ import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/ui/page-header';
 import { api } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
-import { createQueryKeys, queryKeys } from '../../lib/query-keys';
+import { queryKeys, rolesKeys } from '../../lib/query-keys';
 
-const rolesKeys = createQueryKeys('roles');
 const rolesApi = {
   get: () => api.get<RolesMatrix>('/roles', { overlay: false }),
   save: (role: Role, permissions: Partial<Record<Module, Action[]>>) =>

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../lib/api-client';
+import { massKeys } from '../../lib/query-keys';
 
 /** The filters stay still this long before they are counted (typing a date does not ask on every key). */
 const SETTLE_MS = 400;
@@ -30,7 +31,7 @@ const formatCount = (n: number) => new Intl.NumberFormat('es-PE').format(n);
 export function SegmentPreview({ filters }: { filters: Record<string, unknown> }) {
   const settled = useSettled(filters, SETTLE_MS);
   const preview = useQuery({
-    queryKey: ['segment-preview', JSON.stringify(settled)],
+    queryKey: massKeys.segmentPreview(JSON.stringify(settled)),
     queryFn: () => api.post<SegmentPreviewOut>('/marketing-segments/preview', { filters: settled }, { overlay: false, notify: false }),
     placeholderData: keepPreviousData,
     retry: false,

@@ -18,7 +18,7 @@ import { refreshSession } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { setPreference, usePreferences } from '../../lib/session-store';
-import { screen as companiesScreen } from '../../resources/companies';
+import { screen as companiesScreen } from '../organization/companies-screen';
 
 const cardTitle = { title: { variant: 'h3', component: 'h2' } } as const;
 

@@ -2,7 +2,8 @@ import type { OrderPlaceOut, PublicCatalog, PublicProduct } from '@mostrador/con
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type Cart, type CartLine, useCart } from './cart';
 import { Checkout } from './checkout';
-import { imageSrc, money } from './money';
+import { imageSrc } from '../../lib/image-src';
+import { money } from './money';
 import { ShopError, shopApi } from './shop-api';
 
 type View = { kind: 'list' } | { kind: 'cart' } | { kind: 'checkout' } | { kind: 'done'; placed: OrderPlaceOut };

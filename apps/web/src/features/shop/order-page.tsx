@@ -1,6 +1,7 @@
 import { type OrderStatus, orderStatusLabels, type PublicOrder, shippingMethodLabels } from '@mostrador/contract';
 import { useEffect, useState } from 'react';
-import { imageSrc, money } from './money';
+import { imageSrc } from '../../lib/image-src';
+import { money } from './money';
 import { ShopError, shopApi } from './shop-api';
 
 /** The steps a customer sees (a cancelled order shows that instead). */

@@ -1,14 +1,9 @@
 import type { TelegramExecuteOut, TelegramExecutionOut, TelegramGroupCheckOut, TelegramSettingsOut } from '@mostrador/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { resourceKeys } from '../../lib/query-keys';
+import { resourceKeys, telegramKeys } from '../../lib/query-keys';
 
 /** Telegram's calls from the screens (decision 0040): the bot, a group's check, a routine's execution and its log. */
-export const telegramKeys = {
-  settings: ['telegram', 'settings'] as const,
-  executions: (routineId: string) => ['telegram', 'executions', routineId] as const,
-};
-
 export function useTelegramSettings() {
   return useQuery({ queryKey: telegramKeys.settings, queryFn: () => api.get<TelegramSettingsOut>('/telegram/settings', { overlay: false }) });
 }

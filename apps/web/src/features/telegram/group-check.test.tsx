@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ResourceListPage } from '../../components/crud/resource-list-page';
 import { sessionStore } from '../../lib/session';
-import { screen as groupsScreen } from '../../resources/telegram-groups';
+import { screen as groupsScreen } from './telegram-groups-screen';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../lib/api-client';
+import { telegramKeys } from '../../lib/query-keys';
 
 const SETTLE_MS = 500;
 const chatIdPattern = /^(-?\d+|@[A-Za-z]\w{3,31})$/;
@@ -19,7 +20,7 @@ export function GroupCheckAside({ chatId }: { chatId: string }) {
   }, [chatId]);
   const valid = chatIdPattern.test(settled);
   const check = useQuery({
-    queryKey: ['telegram', 'group-check', settled],
+    queryKey: telegramKeys.groupCheck(settled),
     queryFn: () => api.post<TelegramGroupCheckOut>('/telegram/groups/check', { chatId: settled }, { overlay: false, notify: false }),
     enabled: valid,
     retry: false,

@@ -16,8 +16,9 @@ import { ChannelIcon } from '../../components/ui/channel-icon';
 import { PageHeader } from '../../components/ui/page-header';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { fullDateTime } from '../chat/lib/time';
-import { deadLetterKeys, deadLettersApi } from './api';
+import { fullDateTime } from '../../lib/time';
+import { deadLettersApi } from './api';
+import { deadLetterKeys } from '../../lib/query-keys';
 
 export const deadLetterTexts = {
   title: 'Eventos fallidos',

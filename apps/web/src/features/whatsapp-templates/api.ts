@@ -1,12 +1,10 @@
 import type { Page, TemplateSyncOut, WaTemplateStatus, WhatsappTemplate, WhatsappTemplateInput, WhatsappTemplateList } from '@mostrador/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { createQueryKeys } from '../../lib/query-keys';
+import { leadQueryKeys, templateKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 
 /** The template calls (contract whatsapp-templates.ts, decision 0038). */
-export const templateKeys = createQueryKeys('whatsapp-templates');
-
 export interface TemplateListQuery {
   status?: WaTemplateStatus;
   q?: string;
@@ -58,7 +56,7 @@ export interface PreviewLead {
 export function useLeadSearch(text: string) {
   const { companyId } = useSession();
   return useQuery({
-    queryKey: ['leads', 'list', { companyId, templatePreview: text }],
+    queryKey: leadQueryKeys.templatePreview(companyId, text),
     queryFn: ({ signal }) => api.get<Page<PreviewLead>>('/leads', { query: { filter: text || undefined, limit: 10 }, overlay: false, notify: false, signal }),
     enabled: !!companyId,
     staleTime: 30_000,

@@ -37,10 +37,11 @@ import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { api } from '../../../lib/api-client';
 import { useMyAgent } from '../../../lib/my-agent';
 import { currentMembership, useSession } from '../../../lib/session';
-import { chatKeys, type InboxFilters } from '../api';
+import type { InboxFilters } from '../api';
 import { useNow } from '../hooks/use-now';
-import { fullDateTime, relativeTime } from '../lib/time';
+import { fullDateTime, relativeTime } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
+import { chatKeys } from '../../../lib/query-keys';
 
 /** The filters that narrow the inbox (search and unread have their own controls). */
 const selectFilters = ['platform', 'leadStatus', 'agenteId', 'mostradorLabelId', 'chatGroupId'] as const;
@@ -77,7 +78,7 @@ function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters;
   const agentRole = currentMembership(session)?.role === 'agent';
   const { view: _view, ...rest } = filters;
   const counts = useQuery({
-    queryKey: [...chatKeys.all, 'counts', { companyId, ...rest }],
+    queryKey: chatKeys.counts(companyId, rest),
     queryFn: ({ signal }) => api.get<InboxCounts>('/chats/counts', { query: { ...rest }, overlay: false, notify: false, signal }),
     refetchInterval: 20_000,
     placeholderData: (previous) => previous,

@@ -20,13 +20,14 @@ import { type ReactNode, useState } from 'react';
 import { useRefOptions, useResourceList } from '../../../components/crud/use-resource';
 import { ChannelIcon } from '../../../components/ui/channel-icon';
 import { usePermissions } from '../../../lib/permissions';
-import { resourceKeys } from '../../../lib/query-keys';
+import { resourceKeys, chatKeys } from '../../../lib/query-keys';
 import { useSession } from '../../../lib/session';
-import { chatApi, chatKeys } from '../api';
+import { chatApi } from '../api';
 import { DuplicatesSection, errorFor, InlineEdit, PersonContacts, PersonConversations } from '../../person/person-sections';
 import { channelsOf, personTexts } from '../../person/texts';
 import { usePerson, useUpdatePerson } from '../../person/use-person';
-import { storeChatSummary, usePersonChats } from '../hooks/use-chat-data';
+import { usePersonChats } from '../api';
+import { storeChatSummary } from '../hooks/use-chat-data';
 import { channelNames, chatTexts } from '../texts';
 
 type LeadPatch = { status?: LeadStatus; agenteId?: string | null; mostradorLabels?: string[] };

@@ -16,9 +16,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { showSuccess } from '../../../lib/feedback';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
-import { chatApi, chatKeys } from '../api';
+import { chatApi } from '../api';
 import { massiveHeadline, massiveSkippedLine, skippedReasons } from '../lib/massive-summary';
 import { chatTexts } from '../texts';
+import { chatKeys } from '../../../lib/query-keys';
 
 export interface MassiveMessageDialogProps {
   open: boolean;

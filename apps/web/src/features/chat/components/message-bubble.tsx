@@ -11,7 +11,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { clockTime, fullDateTime } from '../lib/time';
+import { clockTime, fullDateTime } from '../../../lib/time';
 import { chatTexts, kindTexts } from '../texts';
 import { MessageContent } from './message-content';
 import { MessageStatus } from './message-status';

@@ -29,7 +29,7 @@ import { ApiError, api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useImaginaTemplates } from '../../massive-messages/api';
 import { ImaginaPreview } from '../../massive-messages/imagina-preview';
-import { chatKeys } from '../api';
+import { chatKeys } from '../../../lib/query-keys';
 
 const enc = encodeURIComponent;
 
@@ -98,7 +98,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
   const { companyId } = useSession();
   const fullScreen = useMediaQuery('(max-width:600px)');
   const templates = useQuery({
-    queryKey: [...chatKeys.all, 'templates', chatId, companyId],
+    queryKey: chatKeys.templates(chatId, companyId),
     queryFn: ({ signal }) => templatePickerApi.list(chatId, signal),
     enabled: open,
     retry: false,

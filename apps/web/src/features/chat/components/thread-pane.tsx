@@ -24,12 +24,12 @@ import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks
 import { useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../hooks/use-composer-data';
 import { useRerenderAt } from '../hooks/use-now';
 import { type ThreadData, threadChat, threadMessages, upsertMessage } from '../lib/cache';
-import { chatKeys } from '../api';
-import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../lib/time';
+import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
 import { ChatActions } from './chat-actions';
 import { Composer } from './composer';
 import { MessageBubble } from './message-bubble';
+import { chatKeys } from '../../../lib/query-keys';
 
 /** How close to the bottom (px) still counts as "at the bottom": new messages then scroll into view. */
 const STICK_DISTANCE = 160;

@@ -7,7 +7,8 @@ import type { RealtimeMessage } from '../../../lib/realtime';
 import { useSession } from '../../../lib/session';
 import { type AgentLink, getAlertPrefs, isOwnChat, playChime, showNotification, useAlertPrefs } from '../lib/alerts';
 import { chatTexts, previewOf } from '../texts';
-import { composerKeys, useUnreadCount } from './use-composer-data';
+import { useUnreadCount } from './use-composer-data';
+import { composerKeys, agentKeys } from '../../../lib/query-keys';
 
 const TITLE = 'Chat · Mostrador';
 
@@ -29,7 +30,7 @@ export function useChatAlerts(openChatId: string | undefined): (event: RealtimeM
   const prefs = useAlertPrefs();
   const unread = useUnreadCount();
   const agents = useQuery({
-    queryKey: ['agentes', 'alert-links', companyId],
+    queryKey: agentKeys.alertLinks(companyId),
     queryFn: ({ signal }) => api.get<Page<AgentLink>>('/agentes', { query: { limit: 100 }, overlay: false, notify: false, signal }),
     enabled: (prefs.notify || prefs.sound) && !!companyId,
     staleTime: 5 * 60_000,

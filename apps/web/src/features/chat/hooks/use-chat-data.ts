@@ -2,7 +2,7 @@ import type { ChatMessage, ChatSummary, Platform, SendMessageInput } from '@most
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSession } from '../../../lib/session';
-import { chatApi, chatKeys, type InboxFilters } from '../api';
+import { chatApi, type InboxFilters } from '../api';
 import {
   type InboxData,
   patchMessage,
@@ -14,6 +14,7 @@ import {
   upsertMessage,
 } from '../lib/cache';
 import { previewOf } from '../texts';
+import { chatKeys } from '../../../lib/query-keys';
 
 /** The inbox: pages of 10, newest activity first, "Cargar más" asks the next one. */
 export function useInbox(filters: InboxFilters) {
@@ -35,17 +36,6 @@ export function useThread(chatId: string | undefined) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.payload[0] ? last.payload[0].sentAt : undefined),
     enabled: !!chatId,
-  });
-}
-
-/** The other chats of the same person (clean lead). */
-export function usePersonChats(cleanLeadId: string | undefined) {
-  const { companyId } = useSession();
-  return useQuery({
-    queryKey: chatKeys.person(cleanLeadId ?? '', companyId),
-    queryFn: ({ signal }) => chatApi.byCleanLead(cleanLeadId ?? '', signal),
-    enabled: !!cleanLeadId,
-    meta: { quiet: true },
   });
 }
 
@@ -71,7 +61,7 @@ export function storeChatSummary(
     // A filtered list that did not have it may now: ask the server.
     else if (toTop) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
   }
-  queryClient.setQueriesData<{ payload: ChatSummary[] }>({ queryKey: [...chatKeys.all, 'person'] }, (data) =>
+  queryClient.setQueriesData<{ payload: ChatSummary[] }>({ queryKey: chatKeys.people() }, (data) =>
     data?.payload.some((c) => c._id === chat._id) ? { payload: data.payload.map((c) => (c._id === chat._id ? chat : c)) } : data,
   );
 }
@@ -166,7 +156,7 @@ export function useDeleteMessage(chatId: string) {
 export function useThreadByLead(leadId: string | undefined, platform: Platform | undefined) {
   const { companyId } = useSession();
   return useQuery({
-    queryKey: [...chatKeys.all, 'by-lead', leadId, platform, companyId],
+    queryKey: chatKeys.byLead(leadId, platform, companyId),
     queryFn: () => chatApi.threadByLead(leadId ?? '', platform ?? 'whatsapp'),
     enabled: !!leadId && !!platform,
     staleTime: Infinity,

@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type RealtimeMessage, useRealtimeEvents } from '../../../lib/realtime';
 import { useSession } from '../../../lib/session';
-import { chatKeys } from '../api';
 import { patchMessage, type ThreadData, upsertMessage } from '../lib/cache';
 import { storeChatSummary } from './use-chat-data';
-import { composerKeys } from './use-composer-data';
+import { chatKeys, composerKeys } from '../../../lib/query-keys';
 
 /**
  * Keeps the chat screen live (lib/realtime's shared stream): a new message lands in its
@@ -44,7 +43,7 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
       case 'lead.updated':
         // The lead shows inside chat summaries (status, agent, labels): reload the lists and the person's chats.
         void queryClient.invalidateQueries({ queryKey: chatKeys.inboxes() });
-        void queryClient.invalidateQueries({ queryKey: [...chatKeys.all, 'person'] });
+        void queryClient.invalidateQueries({ queryKey: chatKeys.people() });
         if (openChatId) {
           const open = queryClient.getQueryData<ThreadData>(chatKeys.thread(openChatId, companyId));
           if (open?.pages[0]?.chat.lead?._id === event.leadId) void queryClient.invalidateQueries({ queryKey: chatKeys.thread(openChatId, companyId) });

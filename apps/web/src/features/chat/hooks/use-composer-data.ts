@@ -2,8 +2,8 @@ import { type ChatMessage, type ChatState, type ChatStatusInput, type Page, succ
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
-import { chatKeys } from '../api';
 import { patchMessage, type ThreadData, upsertMessage } from '../lib/cache';
+import { chatKeys, composerKeys } from '../../../lib/query-keys';
 
 const enc = encodeURIComponent;
 
@@ -24,13 +24,6 @@ export const composerApi = {
   unread: (signal?: AbortSignal) => api.get<{ chats: number }>('/chats/unread_count', { overlay: false, notify: false, signal }),
   quickReplies: (signal?: AbortSignal) =>
     api.get<Page<QuickReply>>('/respuestas-rapidas', { query: { limit: 100, sort: 'atajo', order: 'asc' }, overlay: false, notify: false, signal }),
-};
-
-export const composerKeys = {
-  state: (chatId: string, companyId: string | null) => [...chatKeys.all, 'state', chatId, companyId] as const,
-  states: () => [...chatKeys.all, 'state'] as const,
-  unread: (companyId: string | null) => [...chatKeys.all, 'unread', companyId] as const,
-  quickReplies: (companyId: string | null) => ['respuestas-rapidas', 'composer', companyId] as const,
 };
 
 /** What the chat's channel allows now (connected, window open); undefined while it loads or when it could not be read. */

@@ -1,4 +1,4 @@
-import { imageSrc } from '../../shop/money';
+import { imageSrc } from '../../../lib/image-src';
 /**
  * Media links (SPEC §5): a link is classified by its extension, and YouTube links are
  * recognised and turned into an embed address. Pure functions, no DOM.
