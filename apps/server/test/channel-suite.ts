@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createWebhookProcessor, type WebhookProcessor } from '../src/modules/webhooks/process.js';
+import type { WebhookProcessor } from '../src/modules/webhooks/process.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 export const TEST_TOKEN = 'EAAGm0PX4ZCpsBAJ9ejemplotokendeprueba7Q2x';
@@ -12,7 +12,7 @@ export interface ChannelSuite {
   peru: string;
   chile: string;
   acmeCo: string;
-  /** Processes stored events here and now (the queue may be processing them too: each is done once). */
+  /** The app's processor: processes stored events here and now (the queue may be processing them too: each is done once). */
   processor: WebhookProcessor;
 }
 
@@ -28,8 +28,8 @@ export interface ChannelSetting {
  * The product with the demo tenant, its three users signed in and the channels a webhook suite
  * needs (Demo Perú and Demo Chile by the demo admin, Acme by its admin).
  */
-export async function startChannelSuite(channels: ChannelSetting[]): Promise<ChannelSuite> {
-  const t = await startTestApp();
+export async function startChannelSuite(channels: ChannelSetting[], env: Record<string, string> = {}): Promise<ChannelSuite> {
+  const t = await startTestApp(env);
   const [admin, agent, acme] = await Promise.all([login(t, demo.admin), login(t, demo.agent), login(t, demo.acme)]);
   const suite: ChannelSuite = {
     t,
@@ -39,7 +39,8 @@ export async function startChannelSuite(channels: ChannelSetting[]): Promise<Cha
     peru: admin.company('Demo Perú'),
     chile: admin.company('Demo Chile'),
     acmeCo: acme.company('Acme'),
-    processor: createWebhookProcessor(t.database.db, t.app.secrets),
+    // the app's one processor (app.ts), as the queue runs it
+    processor: t.app.webhookProcessor,
   };
   for (const c of channels) {
     const who = c.company === 'acmeCo' ? acme : admin;

@@ -133,13 +133,43 @@ describe('what follows a customer message runs from its event', () => {
     const event = (type: DomainEvent['type'], payload: object): DomainEvent =>
       ({ position: 1, id: crypto.randomUUID(), type, version: 1, companyId: peru, aggregate: { type: 'lead', id: 'x' }, actor: { type: 'system' }, payload, occurredAt: at }) as DomainEvent;
     const jobs = (name: string) => t.sql<{ n: number }>(`select count(*)::int as n from pgboss.job where name = $1 and created_on > $2`, [name, at]);
-    // analysis is off in tests: the listener wakes nothing then, and does once it is on
+    // analysis is off in tests: the listener wakes nothing (its queue is not even defined)
     await listenerOfAnalysis?.handle([event('message.received', {})]);
     expect((await jobs('analysis.company'))[0]?.n).toBe(0);
     // a Messenger person whose page label is due: the labels' job is sent
     await t.sql(`insert into facebook_label_people (company_id, page_label_id, psid, wanted, due_at) values ($1, 'spine-label', 'spine-psid', true, now() - interval '1 second')`, [peru]);
     await labels?.handle([event('lead.labelled', { leadId: 'x', platform: 'facebook', labels: ['vip'] })]);
     expect((await jobs('facebook-labels-people'))[0]?.n).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('with the analysis on', () => {
+  let on: TestApp;
+  beforeAll(async () => {
+    ({ t: on } = await startChannelSuite([{ company: 'peru', url: '/api/channels/whatsapp', payload: { phoneNumberId: LINE, accessToken: TEST_TOKEN } }], { ANALYSIS: 'on' }));
+  });
+  afterAll(async () => {
+    await on?.close();
+  });
+  it("a customer's message wakes its company's analysis from the event, once however often the event is delivered", async () => {
+    const peruOn = (await on.sql<{ id: string }>(`select id from companies where name = 'Demo Perú'`))[0]?.id;
+    const woken: unknown[] = [];
+    const send = on.app.jobs.send.bind(on.app.jobs);
+    on.app.jobs.send = async (name, data, options) => {
+      if (name === 'analysis.company') woken.push(data);
+      return send(name, data, options);
+    };
+    const res = await deliver(on, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from: '51911000009', text: 'Hola' }));
+    expect(res.statusCode).toBe(200);
+    for (const id of await on.app.webhookProcessor.pendingIds()) await on.app.webhookProcessor.process(id);
+    await on.app.spine.drain();
+    expect(woken).toEqual([{ companyId: peruOn }]);
+    const [event] = await on.sql<{ position: number }>(`select position from domain_events where type = 'message.received' order by position desc limit 1`);
+    await on.sql('update domain_events set dispatched_at = null where position = $1', [event?.position]);
+    await on.app.spine.drain();
+    expect(woken).toHaveLength(1);
+    const receipts = await on.sql<{ listener: string }>('select listener from domain_event_receipts where position = $1 order by listener', [event?.position]);
+    expect(receipts.map((r) => r.listener)).toContain('analysis.wake');
   });
 });
 
