@@ -74,7 +74,8 @@ export async function runSyncRun<Run>(spec: SyncRunSpec<Run>): Promise<'done' | 
     const finished = await spec.db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       const out = await spec.finish(t, run, outcome);
-      // spine: sync.finished — the domain event is written here, in the transaction that ends the run
+      // the run's sync.finished event is written by its status update (the emitters of migration 0051),
+      // in this transaction; `onFinished` is for what must commit with the end too
       await spec.onFinished?.(t, out);
       return out;
     });

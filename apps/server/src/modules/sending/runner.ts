@@ -62,16 +62,6 @@ export interface FinishedSend extends Row {
   log_id: string | null;
 }
 
-/**
- * The one point where sends finish: called inside the transaction that writes their final
- * status, so whatever follows a finished send commits with that status or not at all. The
- * massive history's counts and the campaign's status are written after it commits (as before).
- */
-async function sendsFinished(_tx: Pick<Db, 'execute'>, _companyId: string, _finished: FinishedSend[]): Promise<void> {
-  // spine: send.finished / campaign.chunk_finished — the event spine writes its events here, on `_tx`, one
-  // statement for the batch: send.finished for each send, campaign.chunk_finished for those with a campaign_id
-}
-
 export interface RunnerDeps {
   db: Db;
   secrets: Pick<SecretBox, 'open'>;
@@ -208,7 +198,8 @@ export function createSendingRunner(deps: RunnerDeps) {
             where s.id = c.id and c.open = 0
             returning s.id, s.kind, s.campaign_id, s.chunk_page, s.status, s.content->>'logId' as log_id`,
       );
-      if (finished.length) await sendsFinished(tx, companyId, finished);
+      // their send.finished / campaign.chunk_finished events are written by this very update (the
+      // emitter of `sends`, migration 0051), in this transaction: decision 0068
       return finished;
     });
     // a massive message's history row gets its final counts
