@@ -169,17 +169,15 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
     return rows.length > 0;
   }
 
-  /** Receipts and open failures of these positions' listeners: what each has taken, and which aggregates wait. */
-  async function stateOf(positions: number[]) {
-    const [receipts, heads] = await Promise.all([
-      pool.query<{ listener: string; position: number }>('select listener, position from domain_event_receipts where position = any($1::bigint[])', [positions]),
-      pool.query<{ listener: string; aggregate: string; position: number }>(
-        'select listener, aggregate, min(position) as position from domain_event_failures where given_up_at is null group by listener, aggregate',
-      ),
-    ]);
-    const taken = new Set(receipts.rows.map((r) => `${r.listener}:${Number(r.position)}`));
+  type State = { taken: Set<string>; blocked: Map<string, Map<string, number>> };
+  const receiptsSql = 'select listener, position from domain_event_receipts where position = any($1::bigint[])';
+  const headsSql = 'select listener, aggregate, min(position) as position from domain_event_failures where given_up_at is null group by listener, aggregate';
+
+  /** What each listener has taken of these events (receipts), and which of its aggregates wait behind a failure. */
+  function stateFrom(receipts: Array<{ listener: string; position: number }>, heads: Array<{ listener: string; aggregate: string; position: number }>): State {
+    const taken = new Set(receipts.map((r) => `${r.listener}:${Number(r.position)}`));
     const blocked = new Map<string, Map<string, number>>();
-    for (const h of heads.rows) {
+    for (const h of heads) {
       const m = blocked.get(h.listener) ?? new Map<string, number>();
       m.set(h.aggregate, Number(h.position));
       blocked.set(h.listener, m);
@@ -187,7 +185,12 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
     return { taken, blocked };
   }
 
-  async function record(outcomes: Array<{ listener: string; outcome: Outcome }>) {
+  /**
+   * Writes what the listeners made of the events — receipts, failures (a first failure waits its
+   * delay; one parked behind another is due once that one is settled), the refused ones given up —
+   * and, for a round, marks the events delivered: all in one statement.
+   */
+  async function record(outcomes: Array<{ listener: string; outcome: Outcome }>, invalid: number[], delivered: number[]) {
     const receiptListeners: string[] = [];
     const receiptPositions: number[] = [];
     const failures: Array<{ listener: string; position: number; aggregate: string; error: string; blocked_by: number | null }> = [];
@@ -199,30 +202,36 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
       for (const f of outcome.failed)
         failures.push({ listener, position: f.event.position, aggregate: aggregateKey(f.event), error: f.error.slice(0, 2000), blocked_by: f.blockedBy ?? null });
     }
-    if (receiptPositions.length) {
-      await pool.query(
-        'insert into domain_event_receipts (listener, position) select * from unnest($1::text[], $2::bigint[]) on conflict do nothing',
-        [receiptListeners, receiptPositions],
-      );
-    }
-    if (failures.length) {
-      // a first failure is tried again after its wait; one waiting behind another is due as soon as that one is settled
-      await pool.query(
-        `insert into domain_event_failures (listener, position, aggregate, attempts, last_error, blocked_by, next_at)
-         select listener, position, aggregate, case when blocked_by is null then 1 else 0 end, error, blocked_by,
-                case when blocked_by is null then now() + make_interval(secs => $2) else now() end
-         from jsonb_to_recordset($1::jsonb) as f(listener text, position bigint, aggregate text, error text, blocked_by bigint)
-         on conflict (listener, position) do nothing`,
-        [JSON.stringify(failures), retryDelay(1)],
-      );
-      for (const f of failures) if (f.blocked_by === null) log.warn({ listener: f.listener, position: f.position, error: f.error }, 'un oyente del bus de eventos falló: se reintenta');
-    }
+    const invalidSet = new Set(invalid);
+    const { rows } = await pool.query<{ n: number; lag: number | null }>(
+      `with receipts as (
+         insert into domain_event_receipts (listener, position) select * from unnest($1::text[], $2::bigint[]) on conflict do nothing),
+       failures as (
+         insert into domain_event_failures (listener, position, aggregate, attempts, last_error, blocked_by, next_at, given_up_at)
+         select listener, position, aggregate, case when refused then $5::int when blocked_by is null then 1 else 0 end, error, blocked_by,
+                case when blocked_by is null then now() + make_interval(secs => $3) else now() end, case when refused then now() end
+         from jsonb_to_recordset($4::jsonb) as f(listener text, position bigint, aggregate text, error text, blocked_by bigint, refused boolean)
+         on conflict (listener, position) do nothing),
+       done as (
+         update domain_events set dispatched_at = now() where position = any($6::bigint[]) and dispatched_at is null
+         returning extract(epoch from now() - occurred_at)::float8 as lag)
+       select count(*)::int as n, max(lag) as lag from done`,
+      [
+        receiptListeners,
+        receiptPositions,
+        retryDelay(1),
+        JSON.stringify(failures.map((f) => ({ ...f, refused: invalidSet.has(f.position) && f.blocked_by === null }))),
+        maxAttempts,
+        delivered,
+      ],
+    );
+    for (const f of failures) if (f.blocked_by === null) log.warn({ listener: f.listener, position: f.position, error: f.error }, 'un oyente del bus de eventos falló: se reintenta');
+    return rows[0];
   }
 
-  /** Hands events to their listeners, except what each has taken; records receipts and failures. */
-  async function handOut(events: DomainEvent[], only?: Listener) {
-    const positions = events.map((e) => e.position);
-    const { taken, blocked } = await stateOf(positions);
+  /** Hands events to their listeners, except what each has taken; records it (and marks `delivered` so). */
+  async function handOut(events: DomainEvent[], state: State, only?: Listener, delivered: number[] = []) {
+    const { taken, blocked } = state;
     const valid: DomainEvent[] = [];
     const invalid: Array<{ event: DomainEvent; error: string }> = [];
     for (const e of events) {
@@ -239,32 +248,37 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
         return { listener: listener.name, outcome };
       }),
     );
-    await record(outcomes);
-    if (invalid.length) {
-      await pool.query(
-        "update domain_event_failures set given_up_at = now(), attempts = $2 where position = any($1::bigint[]) and given_up_at is null and last_error not like 'Espera%'",
-        [invalid.map((f) => f.event.position), maxAttempts],
-      );
-    }
+    return record(
+      outcomes,
+      invalid.map((f) => f.event.position),
+      delivered,
+    );
   }
 
-  /** One round of new events: answers how many were read. */
+  /**
+   * One round of new events, in two statements: the next undelivered events with their receipts
+   * and the open failures' heads; then what the listeners made of them, and the events marked
+   * delivered. Answers how many were read.
+   */
   async function round(): Promise<number> {
-    const { rows } = await pool.query<Row>(
-      `select ${columns} from domain_events e where e.dispatched_at is null order by e.position limit $1`,
+    const { rows } = await pool.query<{ events: Row[]; receipts: Array<{ listener: string; position: number }>; heads: Array<{ listener: string; aggregate: string; position: number }> }>(
+      `with ev as (select ${columns} from domain_events e where e.dispatched_at is null order by e.position limit $1)
+       select (select coalesce(json_agg(ev order by ev.position), '[]'::json) from ev) as events,
+              (select coalesce(json_agg(r), '[]'::json) from (select r.listener, r.position from domain_event_receipts r where r.position in (select position from ev)) r) as receipts,
+              (select coalesce(json_agg(h), '[]'::json) from (${headsSql}) h) as heads`,
       [BATCH],
     );
-    if (!rows.length) return 0;
-    const events = rows.map(toEvent);
-    await handOut(events);
-    const { rows: done } = await pool.query<{ lag: number }>(
-      `update domain_events set dispatched_at = now() where position = any($1::bigint[])
-       returning extract(epoch from now() - occurred_at)::float8 as lag`,
-      [events.map((e) => e.position)],
+    const events = (rows[0]?.events ?? []).map(toEvent);
+    if (!events.length) return 0;
+    const done = await handOut(
+      events,
+      stateFrom(rows[0]?.receipts ?? [], rows[0]?.heads ?? []),
+      undefined,
+      events.map((e) => e.position),
     );
-    lag.count += done.length;
-    if (done.length) lag.lastSeconds = Number(done[done.length - 1]?.lag ?? 0);
-    return rows.length;
+    lag.count += done?.n ?? 0;
+    if (done?.lag !== null && done?.lag !== undefined) lag.lastSeconds = Number(done.lag);
+    return events.length;
   }
 
   /** Failed events whose wait is over, the first of each listener's aggregate: tried again. Answers how many. */
@@ -431,7 +445,10 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
            delete from domain_event_receipts where listener = $1 and position = any($2::bigint[])`,
           [name, events.map((e) => e.position)],
         );
-        await exclusive(() => handOut(events, listener));
+        await exclusive(async () => {
+          const [receipts, heads] = await Promise.all([pool.query(receiptsSql, [events.map((e) => e.position)]), pool.query(headsSql)]);
+          await handOut(events, stateFrom(receipts.rows, heads.rows), listener);
+        });
         count += events.length;
         after = events[events.length - 1]?.position ?? after;
       }
