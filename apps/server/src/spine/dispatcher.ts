@@ -43,6 +43,8 @@ export const MAX_ATTEMPTS = 8;
 export const LEASE_SECONDS = 15;
 /** How often an idle dispatcher looks for events nobody woke it for (another process's writes, a lost NOTIFY). */
 export const POLL_MS = 500;
+/** How long a round that found events waits before the next one, so the next takes what came meanwhile. */
+export const COALESCE_MS = 20;
 /** The PostgreSQL channel a write in a process that does not dispatch wakes the dispatcher on. */
 export const SPINE_CHANNEL = 'mostrador_spine';
 
@@ -139,9 +141,10 @@ export interface SpineOptions {
   retryDelay?: (attempts: number) => number;
   /** Days delivered events are kept (EVENTS_RETENTION_DAYS); the dispatcher drops older ones each hour. */
   retentionDays?: number;
+  coalesceMs?: number;
 }
 
-export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connectionString'>, listeners: Listener[], { log, pollMs = POLL_MS, maxAttempts = MAX_ATTEMPTS, retryDelay = retryDelaySeconds, retentionDays = 30 }: SpineOptions) {
+export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connectionString'>, listeners: Listener[], { log, pollMs = POLL_MS, maxAttempts = MAX_ATTEMPTS, retryDelay = retryDelaySeconds, retentionDays = 30, coalesceMs = COALESCE_MS }: SpineOptions) {
   const { pool } = database;
   const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const byName = new Map(listeners.map((l) => [l.name, l]));
@@ -380,7 +383,11 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
           }
           if (!running) break;
           // a full round: the backlog goes on at once; otherwise wait for a wake or the poll
-          if (n >= BATCH || woken) continue;
+          if (n >= BATCH) continue;
+          // a round that found events gathers the next ones a moment (COALESCE_MS): under a stream
+          // of single-message commits a round takes many events, not one (two statements each)
+          if (n > 0) await new Promise((r) => setTimeout(r, coalesceMs));
+          if (woken || !running) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, pollMs);
             wakeUp = () => {
