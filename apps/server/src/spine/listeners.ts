@@ -8,6 +8,13 @@ import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
 import type { Listener } from './dispatcher.js';
 
 /**
+ * Chats the realtime listener publishes side by side. Each publish reads the message and its chat
+ * on two connections: more lanes would take the pool's connections from the webhook lanes that
+ * write the messages (a burst measured slower with 8, bench/spine.ts).
+ */
+export const REALTIME_LANES = 2;
+
+/**
  * Everything that follows a domain event, in one place (decision 0068). Each listener takes the
  * types it names, in the outbox's order; what it does outside the database is keyed by the event
  * (a job's singleton key, an idempotent publish), since an event may reach it twice after a
@@ -23,7 +30,7 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'realtime',
       on: ['message.received', 'message.status', 'message.updated', 'order.created', 'order.status_changed'],
       handle: (events) =>
-        inOrderPerAggregate(events, 8, async (e) => {
+        inOrderPerAggregate(events, REALTIME_LANES, async (e) => {
           if (e.type === 'message.received') {
             const p = e.payload as DomainEvent<'message.received'>['payload'];
             await publishChatEffect(db, realtime, e.companyId, { type: 'message.created', chatId: p.chatId, messageId: p.messageId }, log);
@@ -56,7 +63,7 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'bots.answer',
       on: ['message.received'],
       handle: (events) =>
-        inOrderPerAggregate(events, 4, async (e) => {
+        inOrderPerAggregate(events, 2, async (e) => {
           if (!settings.bots) return;
           const p = e.payload as DomainEvent<'message.received'>['payload'];
           if (!(await botTakes(db, e.companyId, p.chatId))) return;
