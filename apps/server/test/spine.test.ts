@@ -127,6 +127,33 @@ describe('what follows a customer message runs from its event', () => {
     }
   });
 
+  it('an order written by any path is heard by the open /ordenes from its events, each once', async () => {
+    const heard: RealtimeEvent[] = [];
+    const stop = t.app.realtime.subscribe(peru, (e) => heard.push(e));
+    try {
+      // an order written straight to the table (as an import or another module would): its event still says so
+      const [order] = await t.sql<{ id: string }>(
+        `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency)
+         values ($1, 'SPINE-1', 'created', 'catalogo-digital', 'Rosa', '51911000010', '{}'::jsonb, '[]'::jsonb, 10, 10, 'PEN') returning id`,
+        [peru],
+      );
+      await t.sql(`update orders set status = 'paid' where id = $1`, [order?.id]);
+      const mine = () => heard.filter((e) => e.type === 'order.updated' && e.orderId === order?.id);
+      await until(async () => mine(), (list) => list.length === 2);
+      expect(mine().map((e) => e.type === 'order.updated' && [e.status, e.created])).toEqual([
+        ['created', true],
+        ['paid', false],
+      ]);
+      const types = await t.sql<{ type: string }>(`select type from domain_events where aggregate_id = $1 order by position`, [order?.id]);
+      expect(types.map((r) => r.type)).toEqual(['order.created', 'order.status_changed', 'order.paid']);
+      await t.sql(`update domain_events set dispatched_at = null where aggregate_id = $1`, [order?.id]);
+      await t.app.spine.drain();
+      expect(mine()).toHaveLength(2);
+    } finally {
+      stop();
+    }
+  });
+
   it("the company's analysis is woken and the Facebook labels' job is sent from events", async () => {
     const [listenerOfAnalysis, , , labels] = listenersOf(t.app);
     const at = new Date().toISOString();
