@@ -165,8 +165,23 @@ describe('what follows a customer message runs from its event', () => {
     expect((await jobs('analysis.company'))[0]?.n).toBe(0);
     // a Messenger person whose page label is due: the labels' job is sent
     await t.sql(`insert into facebook_label_people (company_id, page_label_id, psid, wanted, due_at) values ($1, 'spine-label', 'spine-psid', true, now() - interval '1 second')`, [peru]);
-    await labels?.handle([event('lead.labelled', { leadId: 'x', platform: 'facebook', labels: ['vip'] })]);
-    expect((await jobs('facebook-labels-people'))[0]?.n).toBeGreaterThanOrEqual(1);
+    // what the listener itself sends (the queue's minute schedule sends the same job on its own)
+    const sent: string[] = [];
+    const send = t.app.jobs.send.bind(t.app.jobs);
+    t.app.jobs.send = async (name, data, options) => {
+      sent.push(name);
+      return send(name, data, options);
+    };
+    try {
+      await labels?.handle([event('lead.labelled', { leadId: 'x', platform: 'facebook', labels: ['vip'] })]);
+      expect(sent).toEqual(['facebook-labels-people']);
+      // nobody due: nothing sent
+      await t.sql(`update facebook_label_people set due_at = null where company_id = $1`, [peru]);
+      await labels?.handle([event('lead.unlabelled', { leadId: 'x', platform: 'facebook', labels: ['vip'] })]);
+      expect(sent).toEqual(['facebook-labels-people']);
+    } finally {
+      t.app.jobs.send = send;
+    }
   });
 });
 

@@ -155,8 +155,6 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
   let leaseUntil = 0;
   let notifier: pg.Client | undefined;
   let lastNotify = 0;
-  /** Delivered events' lag (occurred → taken by every listener), for /metrics and the bench. */
-  const lag = { count: 0, lastSeconds: 0 };
 
   async function holdLease(): Promise<boolean> {
     if (Date.now() < leaseUntil - (LEASE_SECONDS * 1000) / 2) return true;
@@ -206,7 +204,7 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
         failures.push({ listener, position: f.event.position, aggregate: aggregateKey(f.event), error: f.error.slice(0, 2000), blocked_by: f.blockedBy ?? null });
     }
     const invalidSet = new Set(invalid);
-    const { rows } = await pool.query<{ n: number; lag: number | null }>(
+    await pool.query(
       `with receipts as (
          insert into domain_event_receipts (listener, position) select * from unnest($1::text[], $2::bigint[]) on conflict do nothing),
        failures as (
@@ -216,9 +214,8 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
          from jsonb_to_recordset($4::jsonb) as f(listener text, position bigint, aggregate text, error text, blocked_by bigint, refused boolean)
          on conflict (listener, position) do nothing),
        done as (
-         update domain_events set dispatched_at = now() where position = any($6::bigint[]) and dispatched_at is null
-         returning extract(epoch from now() - occurred_at)::float8 as lag)
-       select count(*)::int as n, max(lag) as lag from done`,
+         update domain_events set dispatched_at = now() where position = any($6::bigint[]) and dispatched_at is null)
+       select 1`,
       [
         receiptListeners,
         receiptPositions,
@@ -229,7 +226,6 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
       ],
     );
     for (const f of failures) if (f.blocked_by === null) log.warn({ listener: f.listener, position: f.position, error: f.error }, 'un oyente del bus de eventos falló: se reintenta');
-    return rows[0];
   }
 
   /** Hands events to their listeners, except what each has taken; records it (and marks `delivered` so). */
@@ -251,7 +247,7 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
         return { listener: listener.name, outcome };
       }),
     );
-    return record(
+    await record(
       outcomes,
       invalid.map((f) => f.event.position),
       delivered,
@@ -273,14 +269,12 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
     );
     const events = (rows[0]?.events ?? []).map(toEvent);
     if (!events.length) return 0;
-    const done = await handOut(
+    await handOut(
       events,
       stateFrom(rows[0]?.receipts ?? [], rows[0]?.heads ?? []),
       undefined,
       events.map((e) => e.position),
     );
-    lag.count += done?.n ?? 0;
-    if (done?.lag !== null && done?.lag !== undefined) lag.lastSeconds = Number(done.lag);
     return events.length;
   }
 
@@ -420,7 +414,7 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
       lastNotify = Date.now();
       pool.query(`select pg_notify('${SPINE_CHANNEL}', '')`).catch(() => {});
     },
-    /** Delivers everything undelivered now, due retries included (tests, the seed's first start, `npm run events`). */
+    /** Delivers everything undelivered now, due retries included (the tests; a drain waits for this process's round in flight). */
     async drain(): Promise<void> {
       for (let i = 0; i < 10_000; i++) {
         const n = await exclusive(async () => {
@@ -460,7 +454,7 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
         after = events[events.length - 1]?.position ?? after;
       }
     },
-    /** Each listener's failures: waiting to be retried, and given up (for `npm run events` and /metrics). */
+    /** Each listener's failures: waiting to be retried, and given up (`npm run events`). */
     async failures() {
       const { rows } = await pool.query<{ listener: string; retrying: number; given_up: number; last_error: string | null }>(
         `select listener, count(*) filter (where given_up_at is null)::int as retrying, count(*) filter (where given_up_at is not null)::int as given_up,
@@ -469,14 +463,13 @@ export function createSpine(database: Pick<Database, 'kind' | 'pool' | 'connecti
       );
       return rows;
     },
-    /** Undelivered events and the age of the oldest (`/metrics`). */
+    /** Undelivered events and the age of the oldest (`npm run events`). */
     async backlog() {
       const { rows } = await pool.query<{ pending: number; oldest: number | null }>(
         'select count(*)::int as pending, extract(epoch from now() - min(occurred_at))::float8 as oldest from domain_events where dispatched_at is null',
       );
       return { pending: rows[0]?.pending ?? 0, oldestSeconds: rows[0]?.oldest ?? 0 };
     },
-    lag,
   };
 }
 export type Spine = ReturnType<typeof createSpine>;

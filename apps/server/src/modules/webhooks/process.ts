@@ -132,7 +132,6 @@ export function createWebhookProcessor(
     status: 'processed' | 'ignored' | 'skipped' | 'failed';
     companyId?: string;
     outcome?: Outcome;
-    order?: { id: string; code: string };
     replyId?: string;
     publish?: RealtimeEvent[];
   }> {
@@ -185,14 +184,13 @@ export function createWebhookProcessor(
           ? await tx.select({ companyId: companies.id, country: companies.country }).from(companies).where(eq(companies.id, event.companyId))
           : [];
       let outcome: Outcome;
-      let order: { id: string; code: string } | undefined;
       let replyId: string | undefined;
       if (!owner) outcome = { status: 'ignored', reason: 'ningún canal tiene ese identificador' };
       else if (event.type === 'message') {
         const m = event.payload as InboundMessage;
         outcome = await inbound.message(tx, owner.companyId, owner.country as CountryCode, event.provider as ProviderEvent['provider'], m);
         // a WhatsApp catalogue order becomes an order of the company too (modules/orders)
-        if (outcome.status === 'processed' && m.kind === 'order') order = await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
+        if (outcome.status === 'processed' && m.kind === 'order') await orders.fromWhatsApp(tx, owner.companyId, owner.country as CountryCode, m);
       } else if (event.type === 'status') outcome = await inbound.status(tx, owner.companyId, event.payload as StatusUpdate);
       else if (event.type === 'template_status') outcome = await applyTemplateStatus(tx, event.accountId, event.payload as TemplateStatusUpdate);
       else if (event.type === 'comment') {
@@ -216,7 +214,7 @@ export function createWebhookProcessor(
           attempts: sql`${webhookEvents.attempts} + 1`,
         })
         .where(eq(webhookEvents.id, id));
-      return { status: outcome.status, companyId: owner?.companyId, outcome, order, replyId };
+      return { status: outcome.status, companyId: owner?.companyId, outcome, replyId };
     });
   }
 
