@@ -143,7 +143,9 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('permissions', createPermissionService(app));
   // the spine's listeners use the services above: built after them, started by boot.ts where jobs are worked
   app.decorate('spine', createSpine(database, listenersOf(app), { log: app.log, retentionDays: config.eventsRetentionDays }));
-  app.decorate('comments', createCommentService({ db: database.db, secrets: app.secrets, realtime: app.realtime, config, log: app.log }));
+  // likewise what a batch of jobs committed (a sync's page, a webhook's delivery)
+  app.jobs.afterJobs(() => app.spine.wake());
+  app.decorate('comments', createCommentService({ db: database.db, secrets: app.secrets, config, log: app.log }));
   app.decorate(
     'webhookProcessor',
     createWebhookProcessor(database.db, app.secrets, app.realtime, app.log, {

@@ -142,6 +142,13 @@ describe('the bot answers a chat', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await botMessages(chatId)).toHaveLength(1);
     expect(fake.calls.length).toBe(calls + 1);
+    // the turn follows the message's event (message.received, the spine's bots.answer): handed to the
+    // listener again, as after a crash before its receipt, it is not answered twice
+    const since = new Date(Date.now() - 60_000);
+    expect(await t.app.spine.replay('bots.answer', since)).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await botMessages(chatId)).toHaveLength(1);
+    expect(fake.calls.length).toBe(calls + 1);
   });
 });
 

@@ -46,7 +46,8 @@ async function invoicesOf(kind: 'marketplace' | 'ecommerce', headers = peru): Pr
 async function waitSettled(path: string, id: string, headers = peru): Promise<GenialInvoiceOut> {
   for (let i = 0; i < 300; i++) {
     const inv = (await inject('GET', `/api/${path}/${id}/invoice`, headers)).json() as GenialInvoiceOut;
-    if (inv.status !== 'pending') return inv;
+    // «none» until the order's event reached Genial's listener (spine/listeners.ts)
+    if (inv.status !== 'pending' && inv.status !== 'none') return inv;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('la factura no salió de pendiente');
@@ -303,6 +304,7 @@ describe('orders arriving from a marketplace or a store', () => {
       const created = await inject('POST', '/api/marketplace-sources', peru, { name: 'Falabella Genial', platform: 'falabella', country: 'PE', apiUser: USER, apiKey: KEY, apiUrl: sc.url });
       expect(created.statusCode, created.body).toBe(201);
       const before = fake.log.filter((l) => l.method === 'POST').length;
+      const startedAt = new Date();
       expect(await syncSource(created.json()._id)).toMatchObject({ status: 'done', failedItems: 0 });
 
       const orders = (await inject('GET', `/api/marketplace-orders?sourceId=${created.json()._id}&limit=50`)).json().payload as Rec[];
@@ -323,6 +325,11 @@ describe('orders arriving from a marketplace or a store', () => {
       // the next sync (nothing changed at the marketplace) invoices nothing again
       expect(await syncSource(created.json()._id)).toMatchObject({ status: 'done' });
       expect(oursSent()).toBe(sentSoFar);
+      // the invoicing follows the orders' events: handed to Genial's listener again (a redelivery), they issue nothing twice
+      expect(await t.app.spine.replay('genial.invoices', startedAt)).toBe(3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(oursSent()).toBe(sentSoFar);
+      expect(await waitSettled('marketplace-orders', byName.get('Grupo Andino') as string)).toMatchObject({ status: 'issued', number: factura.number });
     } finally {
       await sc.close();
     }
@@ -382,7 +389,10 @@ describe('orders arriving from a marketplace or a store', () => {
       // no Genial for Colombia yet: the paid order's invoice fails saying so; an unpaid one has none
       await deliver(order(5001, 'processing', [{ key: '_billing_nit', value: '900.123.456-8' }]));
       await deliver(order(5002, 'pending'));
-      const first = (await inject('GET', `/api/ecommerces-orders/${await orderId(5001)}/invoice`)).json();
+      // the invoice follows the order's event (store_order.arrived, the spine's genial.invoices listener)
+      const invoiceOf = async (wcId: number) => (await inject('GET', `/api/ecommerces-orders/${await orderId(wcId)}/invoice`)).json();
+      await expect.poll(async () => (await invoiceOf(5001)).status).not.toBe('none');
+      const first = await invoiceOf(5001);
       expect(first).toMatchObject({ status: 'failed', customerTaxId: '900.123.456-8', error: expect.stringContaining('Configura Genial para Colombia en /genial') });
       expect((await inject('GET', `/api/ecommerces-orders/${await orderId(5002)}/invoice`)).json()).toMatchObject({ status: 'none' });
 

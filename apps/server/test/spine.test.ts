@@ -154,6 +154,54 @@ describe('what follows a customer message runs from its event', () => {
     }
   });
 
+  it("the product's own messages are heard from their events: an agent's once on redelivery, a campaign's burst not one by one", async () => {
+    const heard: RealtimeEvent[] = [];
+    const stop = t.app.realtime.subscribe(peru, (e) => heard.push(e));
+    try {
+      await receive('51911000011', 'Hola');
+      const [chat] = await t.sql<{ id: string }>(`select c.id from chats c join leads l on l.id = c.lead_id where c.company_id = $1 and l.telefono like '%911000011'`, [peru]);
+      const [agent] = await t.sql<{ id: string }>(`select id from users where email = 'agente@demo.com'`);
+      const createdOf = (ids: Set<string>) => heard.filter((e) => e.type === 'message.created' && ids.has(e.message._id));
+      // an agent's message written by any path (a note, a reply, an import): heard, and once after a redelivery
+      const [note] = await t.sql<{ id: string }>(
+        `insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_by) values ($1, $2, 'out', 'note', 'Llamar mañana', 'received', $3) returning id`,
+        [peru, chat?.id, agent?.id],
+      );
+      await until(async () => createdOf(new Set([note?.id as string])), (list) => list.length === 1);
+      await t.sql(`update domain_events set dispatched_at = null where type = 'message.sent' and payload->>'messageId' = $1`, [note?.id]);
+      await t.app.spine.drain();
+      expect(createdOf(new Set([note?.id as string]))).toHaveLength(1);
+      // two sends: one of 3 messages, one of 25 written in one statement (a campaign's claimed batch)
+      const write = async (n: number) => {
+        const [send] = await t.sql<{ id: string }>(
+          `insert into sends (company_id, kind, name, status, content, planned) values ($1, 'massive', 'Spine ' || $2, 'processing', '{"text":"Oferta"}'::jsonb, true) returning id`,
+          [peru, n],
+        );
+        const rows = await t.sql<{ id: string }>(
+          `with r as (insert into send_recipients (company_id, send_id, dedupe_key, position, clean_lead_id, chat_id, name, status)
+             select $1, $2, $2, g, gen_random_uuid(), $3, 'Cliente ' || g, 'sending' from generate_series(1, $4::int) g returning id, chat_id)
+           insert into chat_messages (id, company_id, chat_id, direction, kind, text, status) select id, $1, chat_id, 'out', 'text', 'Oferta', 'pending' from r returning id`,
+          [peru, send?.id, chat?.id, n],
+        );
+        return new Set(rows.map((r) => r.id));
+      };
+      const burst = await write(25);
+      const small = await write(3);
+      await until(async () => createdOf(small), (list) => list.length === 3);
+      await t.app.spine.drain();
+      expect(createdOf(burst)).toHaveLength(0);
+      // the provider's statuses of a campaign's messages are still heard, one by one
+      const [one] = [...burst];
+      await t.sql(`update chat_messages set provider_message_id = 'wamid.spine-burst' where id = $1`, [one]);
+      const res = await deliver(t, '/api/webhooks/whatsapp', whatsappStatus({ phoneNumberId: LINE, id: 'wamid.spine-burst', status: 'delivered' }));
+      expect(res.statusCode).toBe(200);
+      for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
+      await until(async () => heard.filter((e) => e.type === 'message.updated' && e.message._id === one), (list) => list.length === 1);
+    } finally {
+      stop();
+    }
+  });
+
   it("the company's analysis is woken and the Facebook labels' job is sent from events", async () => {
     const [listenerOfAnalysis, , , labels] = listenersOf(t.app);
     const at = new Date().toISOString();

@@ -20,7 +20,7 @@ export const domainActor = z.object({
 });
 export type DomainActor = z.infer<typeof domainActor>;
 
-export const aggregateTypes = ['chat', 'lead', 'person', 'order', 'send', 'sync', 'comment', 'form_entry'] as const;
+export const aggregateTypes = ['chat', 'lead', 'person', 'order', 'store_order', 'send', 'sync', 'comment', 'form_entry'] as const;
 export type AggregateType = (typeof aggregateTypes)[number];
 
 const id = z.string().min(1).max(200);
@@ -122,6 +122,22 @@ export const domainEventCatalogue = {
     aggregate: 'order',
     summary: 'An order was paid',
     versions: { 1: z.object({ orderId: id, code: z.string(), total: z.number(), currency: z.string().nullable() }) },
+  },
+  'store_order.arrived': {
+    aggregate: 'store_order',
+    summary: 'An order from a store (WooCommerce) or a marketplace arrived or changed (a sync, a webhook)',
+    versions: {
+      1: z.object({
+        kind: z.enum(['ecommerce', 'marketplace']),
+        orderId: id,
+        status: z.string(),
+        country: z.string(),
+        /** Paid and not cancelled (decision 0037): what Genial invoices. */
+        invoiceable: z.boolean(),
+        /** The customer's document, when the source gave one. */
+        customerTaxId: z.string().max(40).nullable(),
+      }),
+    },
   },
   'send.finished': {
     aggregate: 'send',

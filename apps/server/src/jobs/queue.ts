@@ -38,6 +38,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
   const queueOptions = new Map<string, QueueOptions>();
   const schedules = new Map<string, { cron: string; data: object; onStart?: boolean }>();
   let started = false;
+  const afterBatch: Array<() => void> = [];
   /** This process's row in worker_heartbeats while it works jobs. */
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -88,6 +89,10 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
       }
       schedules.set(name, { cron: schedule.cron, data, onStart: schedule.onStart });
     },
+    /** Called after each batch of jobs this process worked (the spine's wake: what the jobs committed reaches its listeners now, not at the next poll). */
+    afterJobs(fn: () => void) {
+      afterBatch.push(fn);
+    },
     /** The queues defined in this process, and the ones scheduled (the catalogue's test reads them). */
     get defined(): string[] {
       return [...handlers.keys()];
@@ -120,6 +125,7 @@ export function createJobQueue(database: Database, log: { error: (obj: unknown, 
                 await boss.fail(name, job.id, { message: String(error).slice(0, 2000) });
               }
             }
+            for (const fn of afterBatch) fn();
           });
         }
       }

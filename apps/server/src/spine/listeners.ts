@@ -1,10 +1,13 @@
 import type { DomainEvent } from '@mostrador/contract';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
 import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
+import { invoiceArrivals } from '../modules/genial/arrivals.js';
 import type { Listener } from './dispatcher.js';
 
 /**
@@ -13,6 +16,9 @@ import type { Listener } from './dispatcher.js';
  * write the messages (a burst measured slower with 8, bench/spine.ts).
  */
 export const REALTIME_LANES = 2;
+
+/** More of one send's messages than this in a round are not published one by one (campaignBursts). */
+export const CAMPAIGN_BURST = 20;
 
 /**
  * Everything that follows a domain event, in one place (decision 0068). Each listener takes the
@@ -25,20 +31,21 @@ export function listenersOf(app: FastifyInstance): Listener[] {
   const { realtime, jobs, settings, log } = app;
   const listeners: Listener[] = [
     {
-      // what the company's open screens hear (GET /api/events): the webhooks' messages, statuses
-      // and reactions, and the catalogue's orders; read fresh once the change has committed
+      // what the company's open screens hear (GET /api/events), read fresh once the change has
+      // committed: every chat message written, sent, moved or changed (a webhook, an agent, a
+      // bot, a campaign, an order's summary), and the catalogue's orders
       name: 'realtime',
-      on: ['message.received', 'message.status', 'message.updated', 'order.created', 'order.status_changed'],
-      handle: (events) =>
-        inOrderPerAggregate(events, REALTIME_LANES, async (e) => {
-          if (e.type === 'message.received') {
+      on: ['message.received', 'message.sent', 'message.status', 'message.updated', 'order.created', 'order.status_changed'],
+      handle: async (events) => {
+        const quiet = await campaignBursts(db, events);
+        await inOrderPerAggregate(events, REALTIME_LANES, async (e) => {
+          if (e.type === 'message.received' || e.type === 'message.sent') {
             const p = e.payload as DomainEvent<'message.received'>['payload'];
+            if (quiet.has(p.messageId)) return;
             await publishChatEffect(db, realtime, e.companyId, { type: 'message.created', chatId: p.chatId, messageId: p.messageId }, log);
           } else if (e.type === 'message.status' || e.type === 'message.updated') {
-            // the provider's (a webhook's) changes; the product's own sends publish theirs as they
-            // send (modules/chats/service.ts, modules/sending), where a campaign's burst is throttled
-            if (e.actor.type !== 'provider') return;
             const p = e.payload as DomainEvent<'message.updated'>['payload'];
+            if (quiet.has(p.messageId)) return;
             await publishChatEffect(db, realtime, e.companyId, { type: 'message.updated', chatId: p.chatId, messageId: p.messageId }, log);
           } else if (e.type === 'order.created') {
             const p = e.payload as DomainEvent<'order.created'>['payload'];
@@ -47,7 +54,8 @@ export function listenersOf(app: FastifyInstance): Listener[] {
             const p = e.payload as DomainEvent<'order.status_changed'>['payload'];
             await realtime.publish(e.companyId, { type: 'order.updated', orderId: p.orderId, code: p.code, status: p.status, created: false });
           }
-        }),
+        });
+      },
     },
     {
       // a customer wrote: the company's conversation analysis is woken (debounced per company, modules/analysis)
@@ -79,8 +87,32 @@ export function listenersOf(app: FastifyInstance): Listener[] {
         for (const companyId of new Set(events.map((e) => e.companyId))) await wakeFacebookLabels(app, companyId);
       },
     },
+    {
+      // an order from a store or a marketplace arrived or changed: the paid ones of a company that
+      // uses Genial get their invoice, issued by a job now (decision 0037)
+      name: 'genial.invoices',
+      on: ['store_order.arrived'],
+      handle: (events) => invoiceArrivals(db, jobs, events),
+    },
   ];
   return listeners;
+}
+
+/**
+ * A campaign's messages the screens are not told of one by one: when a round holds more than
+ * `CAMPAIGN_BURST` of one send's messages being written or settled by the product (not a
+ * provider's statuses), one event per chat would flood the inbox, which refreshes its list from the
+ * send's progress instead. Answers their message ids; asks the database only for a round that
+ * could hold such a burst.
+ */
+export async function campaignBursts(db: Db, events: DomainEvent[]): Promise<Set<string>> {
+  const own = events.filter((e) => e.type === 'message.sent' || ((e.type === 'message.status' || e.type === 'message.updated') && e.actor.type !== 'provider'));
+  if (own.length <= CAMPAIGN_BURST) return new Set();
+  const ids = [...new Set(own.map((e) => (e.payload as { messageId: string }).messageId))];
+  const rows = await rowsOf<{ id: string; send_id: string }>(db, sql`select id::text, send_id::text from send_recipients where id = any(${`{${ids.join(',')}}`}::uuid[])`);
+  const bySend = new Map<string, string[]>();
+  for (const r of rows) bySend.set(r.send_id, [...(bySend.get(r.send_id) ?? []), r.id]);
+  return new Set([...bySend.values()].filter((group) => group.length > CAMPAIGN_BURST).flat());
 }
 
 /**

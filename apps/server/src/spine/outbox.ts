@@ -34,13 +34,7 @@ export async function emit(tx: Pick<Db, 'execute'>, events: NewEvent[]): Promise
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(company_id uuid, type text, version smallint, aggregate_type text, aggregate_id text, actor jsonb, payload jsonb)`);
 }
 
-/**
- * Names who acts in this transaction: the events its row changes emit carry this actor (the
- * emitters read `mostrador.actor`). Transaction-local: it ends with the transaction.
- */
-export async function actAs(tx: Pick<Db, 'execute'>, actor: DomainActor): Promise<void> {
-  await tx.execute(sql`select set_config('mostrador.actor', ${JSON.stringify(actor)}, true)`);
-}
+export { actAs } from '../db/actor.js';
 
 /** Marks every undelivered event as delivered history (the demo's seed: its records' events are not news). */
 export async function markHistory(tx: Pick<Db, 'execute'>): Promise<void> {

@@ -14,6 +14,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
+import { actAs } from '../../db/actor.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
@@ -239,7 +240,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const { mediaId: _, ...existing } = await chatMessage(db, companyId, options.messageId as string);
       return existing;
     }
-    await publish(companyId, { type: 'message.created', chatId, messageId: stored });
+    // the company's screens hear of it from its event (message.sent, spine/listeners.ts), as of every change below
     return deliver(companyId, chatId, stored, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
   }
 
@@ -255,12 +256,10 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const reason = error instanceof ProviderError ? error.reason : 'Error interno al enviar el mensaje';
       if (!(error instanceof ProviderError)) log.error({ err: error, chatId }, 'error inesperado al enviar un mensaje');
       await setOutcome(companyId, messageId, { error: reason, providerId: error instanceof ProviderError ? error.details.messageId : undefined });
-      await publish(companyId, { type: 'message.updated', chatId, messageId });
       if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `No se pudo enviar el mensaje: ${reason}`);
       throw error;
     }
     const message = await setOutcome(companyId, messageId, { providerId: result.messageId });
-    await publish(companyId, { type: 'message.updated', chatId, messageId });
     for (const follow of result.followUps ?? []) {
       const job: SandboxStatusJob = { companyId, providerMessageId: result.messageId, status: follow.status, error: follow.error };
       await jobs.send(SANDBOX_STATUS_QUEUE, job, { startAfter: follow.afterSeconds }).catch((error: unknown) => {
@@ -342,7 +341,6 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         const { mediaId: __, ...current } = await chatMessage(db, companyId, messageId);
         return current;
       }
-      await publish(companyId, { type: 'message.updated', chatId, messageId });
       const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
       const content: OutboundContent = { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl, template };
       return deliver(companyId, chatId, messageId, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
@@ -360,7 +358,6 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         sql`insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_by, sent_at)
             values (${companyId}, ${chatId}, 'out', 'note', ${text}, 'received', ${userId}, now()) returning id`,
       );
-      await publish(companyId, { type: 'message.created', chatId, messageId: row.id });
       const { mediaId: _, ...note } = await chatMessage(db, companyId, row.id);
       return note;
     },
@@ -419,12 +416,12 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       return rows.length;
     },
 
-    /** A status the provider reported (the sandbox's job): the webhooks' own status path, then published. */
+    /** A status the provider reported (the sandbox's job): the webhooks' own status path, its event the provider's. */
     async applyStatus(job: SandboxStatusJob): Promise<void> {
-      const outcome = await db.transaction((tx) =>
-        inbound.status(tx, job.companyId, { messageId: job.providerMessageId, status: job.status, timestamp: new Date().toISOString(), error: job.error }),
-      );
-      if (outcome.status === 'processed') for (const effect of outcome.effects ?? []) await publish(job.companyId, effect);
+      await db.transaction(async (tx) => {
+        await actAs(tx, { type: 'provider', id: 'sandbox' });
+        await inbound.status(tx, job.companyId, { messageId: job.providerMessageId, status: job.status, timestamp: new Date().toISOString(), error: job.error });
+      });
     },
 
     /** POST /chats/:id/read: nothing unread. */
@@ -442,7 +439,6 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
             where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id`,
       );
       if (rows.length === 0) throw notFound.message();
-      await publish(companyId, { type: 'message.updated', chatId, messageId });
     },
 
     /** The channel a message's media is downloaded through, with its token opened. */

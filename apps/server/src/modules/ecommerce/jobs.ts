@@ -1,7 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ecommerceSyncRuns, woocommerceWebhookEvents } from '../../db/ecommerce-tables.js';
-import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { defineTrashJob } from './removal.js';
 import { createSyncEngine } from './sync.js';
 import { processWooEvent, WOO_WEBHOOK_QUEUE } from './webhooks.js';
@@ -18,11 +17,11 @@ export { WOO_WEBHOOK_QUEUE } from './webhooks.js';
  */
 export async function ecommerceJobs(app: FastifyInstance) {
   const { db } = app.database;
-  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log, onInvoices: issueArrivedInvoices(db, app.jobs) });
+  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log });
 
   app.jobs.define<{ runId: string }>(SYNC_QUEUE, async ({ runId }) => engine.run(runId));
   defineTrashJob(app, db);
-  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id, issueArrivedInvoices(db, app.jobs)));
+  app.jobs.define<{ id: string }>(WOO_WEBHOOK_QUEUE, async ({ id }) => processWooEvent(db, app.secrets, id));
 
   app.addHook('onReady', async () => {
     try {

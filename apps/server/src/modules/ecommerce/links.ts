@@ -28,8 +28,6 @@ export const storeProducts = (db: Db, store: StoreCtx, ...more: Array<SQL | unde
 /** What one page did: added to the run when its transaction commits. */
 export interface Tally extends PageTally {
   storeWrites: number;
-  /** Orders whose invoice this page left pending for Genial (decision 0037). */
-  invoices?: string[];
 }
 export const tally = (): Tally => ({ done: 0, created: 0, updated: 0, unchanged: 0, storeWrites: 0, errors: [] });
 

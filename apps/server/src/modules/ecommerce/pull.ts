@@ -16,7 +16,7 @@ import type { WooClient } from '../../integrations/woocommerce/client.js';
 import type { WooAttribute, WooCategory, WooCustomer, WooOrder, WooProduct, WooTag, WooTerm, WooVariation } from '../../integrations/woocommerce/types.js';
 import { mapLimit } from '../../lib/sync-run.js';
 import type { ResourceTable } from '../../db/table-for.js';
-import { type OrderArrival, recordArrivals } from '../genial/arrivals.js';
+import { emit } from '../../spine/outbox.js';
 import { C, type LinkKind, linksByRecord, linksOf, productLabel, products, type Row, saveLinks, storeProducts, type Tally, type TermMaps, variationsT } from './links.js';
 import {
   canonicalLocalProduct,
@@ -363,16 +363,29 @@ async function productResolver(db: Db, store: StoreCtx, orders: WooOrder[]) {
   return (id: number) => links.get(id)?.recordId;
 }
 
-/** A page of the store's orders into ours; those created or changed that are paid get their invoice queued (decision 0037). */
+/**
+ * A page of the store's orders into ours. Each one created or changed is a `store_order.arrived`
+ * event in the page's transaction; Genial's listener invoices the paid ones (decision 0037).
+ */
 export async function pullOrders(db: Db, store: StoreCtx, orders: WooOrder[], t: Tally) {
   const productOf = await productResolver(db, store, orders);
   const k = simpleKinds.orders;
   const written = await pullSimple(db, store, k.kind, k.resource, k.table, k.idField, orders.map((o) => k.map(o, store, productOf)), t);
-  const arrivals: OrderArrival[] = orders
-    .filter((o) => written.has(o.id))
-    .map((o) => ({ orderId: written.get(o.id) as string, country: store.country, invoiceable: invoicedWooStatuses.has(o.status), customerTaxId: taxIdOf(o) }));
-  const pending = await recordArrivals(db, store.companyId, 'ecommerce', arrivals);
-  if (pending.length) (t.invoices ??= []).push(...pending);
+  await emit(
+    db,
+    orders
+      .filter((o) => written.has(o.id))
+      .map((o) => {
+        const orderId = written.get(o.id) as string;
+        return {
+          type: 'store_order.arrived' as const,
+          companyId: store.companyId,
+          aggregateId: orderId,
+          actor: { type: 'provider' as const, id: 'woocommerce' },
+          payload: { kind: 'ecommerce' as const, orderId, status: o.status, country: store.country, invoiceable: invoicedWooStatuses.has(o.status), customerTaxId: taxIdOf(o)?.slice(0, 40) ?? null },
+        };
+      }),
+  );
 }
 export async function pullCustomers(db: Db, store: StoreCtx, customers: WooCustomer[], t: Tally) {
   const k = simpleKinds.customers;

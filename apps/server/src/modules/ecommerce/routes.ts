@@ -40,7 +40,6 @@ import { onWrite, repositoryOf } from '../../resources/crud.js';
 import type { ResourceTable } from '../../db/table-for.js';
 import { pushOne } from './push.js';
 import { clientFor, loadStore, storesOf } from './store.js';
-import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { ecommerceJobs, SYNC_QUEUE } from './jobs.js';
 import { createSyncEngine, runOut } from './sync.js';
 import { woocommerceWebhookRoutes } from './webhooks.js';
@@ -71,7 +70,7 @@ const perm = (module: 'ecommerce' | 'integrations', action: 'list' | 'read' | 'u
  */
 export const ecommerceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log, onInvoices: issueArrivedInvoices(db, app.jobs) });
+  const engine = createSyncEngine({ db, secrets: app.secrets, realtime: app.realtime, log: app.log });
   const productRepo = repositoryOf(resources.ecommerces, app.secrets);
   const variationRepo = repositoryOf(resources['ecommerces-variations'], app.secrets);
   const tags = ['ecommerces'];

@@ -69,8 +69,6 @@ export function createSyncEngine(deps: {
   realtime?: Realtime;
   log?: { warn: (o: unknown, m?: string) => void };
   client?: (store: StoreCtx) => WooClient;
-  /** After a page committed orders whose invoices are pending: sends their issuing jobs (decision 0037). */
-  onInvoices?: (companyId: string) => Promise<unknown>;
   onFinished?: OnSyncFinished;
 }) {
   const { db } = deps;
@@ -126,8 +124,7 @@ export function createSyncEngine(deps: {
             const variations = await variationsOfPage(client, items as unknown as WooProduct[]);
             await commit(runId, next, used(), (tx, t) => pullProducts(tx, store, maps, items as unknown as WooProduct[], variations, t));
           } else if (phase === 'orders') {
-            const written = await commit(runId, next, used(), (tx, t) => pullOrders(tx, store, items as unknown as WooOrder[], t));
-            if (written.invoices?.length) await deps.onInvoices?.(store.companyId);
+            await commit(runId, next, used(), (tx, t) => pullOrders(tx, store, items as unknown as WooOrder[], t));
           } else if (phase === 'customers') {
             await commit(runId, next, used(), (tx, t) => pullCustomers(tx, store, items as unknown as WooCustomer[], t));
           } else {

@@ -82,7 +82,6 @@ export async function processWooEvent(
   db: Db,
   secrets: Parameters<typeof loadStore>[1],
   id: string,
-  onInvoices?: (companyId: string) => Promise<unknown>,
 ): Promise<void> {
   const [event] = await db.select().from(woocommerceWebhookEvents).where(eq(woocommerceWebhookEvents.id, id));
   if (event?.status !== 'pending') return;
@@ -139,7 +138,6 @@ export async function processWooEvent(
       await db.transaction(async (tx) => pullCustomers(tx as unknown as Db, store, [payload as WooCustomer], t));
     }
     await settle(t.errors.length ? 'failed' : 'processed', t.errors.length ? t.errors.map((e) => `${e.item}: ${e.msg}`).join('; ').slice(0, 2000) : null, topic);
-    if (t.invoices?.length) await onInvoices?.(store.companyId);
   } catch (error) {
     if (permanent(error)) {
       await settle('failed', `No se pudo comprobar la entrega con la tienda: ${(error as WooError).msg}`);

@@ -6,11 +6,8 @@ import type { Config } from '../../config.js';
 import { type CommentClient, commentFailureReason, createCommentClient, createSandboxCommentClient, PRIVATE_REPLY_WINDOW_DAYS } from '../../integrations/meta/comments.js';
 import type { PageComment } from '../../integrations/meta/events.js';
 import { AppError } from '../../lib/errors.js';
-import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { repositoryOf } from '../../resources/crud.js';
-import { publishChatEffect } from '../chats/events.js';
-import type { ChatEffect } from '../conversations/effects.js';
 import { channelTenant, createInbound, type Outcome } from '../conversations/inbound.js';
 
 /**
@@ -27,7 +24,6 @@ import { channelTenant, createInbound, type Outcome } from '../conversations/inb
 export interface CommentServiceDeps {
   db: Db;
   secrets: Pick<SecretBox, 'open' | 'seal'>;
-  realtime?: Pick<Realtime, 'publish'>;
   config: Pick<Config, 'sendProvider' | 'graphApiUrl'>;
   log?: { warn: (obj: unknown, msg?: string) => void };
   client?: CommentClient;
@@ -109,7 +105,7 @@ export function replyOut(r: ReplyRow): CommentReply {
 
 const lockOn = (db: Db, key: string) => db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 
-export function createCommentService({ db, secrets, realtime, config, log, client: given }: CommentServiceDeps) {
+export function createCommentService({ db, secrets, config, log, client: given }: CommentServiceDeps) {
   const client: CommentClient = given ?? (config.sendProvider === 'graph' ? createCommentClient(config.graphApiUrl) : createSandboxCommentClient());
   const comments = repositoryOf(resources['comments-facebook'], secrets);
   const unanswered = repositoryOf(resources['comments-without-responses'], secrets);
@@ -274,12 +270,12 @@ export function createCommentService({ db, secrets, realtime, config, log, clien
       log?.warn({ err: error, replyId }, 'respuesta privada rechazada por Facebook');
       return fail(row, commentFailureReason(error));
     }
-    const effects: ChatEffect[] = [];
+    // the chat's messages reach the company's screens from their events (spine/listeners.ts)
     const done = await db.transaction(async (tx) => {
       const [company] = await rowsOf<{ country: CountryCode }>(tx, sql`select country from companies where id = ${row.company_id}`);
       const at = iso(row.commented_at) ?? new Date().toISOString();
       // the comment opens the person's Messenger chat (as their words; it does not open the 24-hour window)
-      const outcome = await inbound.message(tx, row.company_id, company?.country ?? 'PE', 'messenger', {
+      await inbound.message(tx, row.company_id, company?.country ?? 'PE', 'messenger', {
         from: sent.recipientId,
         name: row.author_name === NO_NAME ? undefined : row.author_name,
         messageId: `comment:${row.comment_id}`,
@@ -288,7 +284,6 @@ export function createCommentService({ db, secrets, realtime, config, log, clien
         text: `Comentó en Facebook: «${row.comment_text ?? NO_TEXT}»`,
         internal: true,
       });
-      if (outcome.status === 'processed') effects.push(...(outcome.effects ?? []));
       const [identity] = await rowsOf<{ lead_id: string; chat_id: string }>(
         tx,
         sql`select lead_id, chat_id from lead_identities where company_id = ${row.company_id} and platform = 'facebook' and platform_user_id = ${sent.recipientId}`,
@@ -305,7 +300,6 @@ export function createCommentService({ db, secrets, realtime, config, log, clien
         if (message) {
           await tx.execute(sql`update chats set last_message_preview = ${row.text.slice(0, 200)}, last_message_at = ${now.toISOString()}, updated_at = now()
               where company_id = ${row.company_id} and id = ${chatId}`);
-          effects.push({ type: 'message.created', chatId, messageId: message.id });
         }
       }
       await markAnswered(tx, row.company_id, row.comment_id);
@@ -317,7 +311,6 @@ export function createCommentService({ db, secrets, realtime, config, log, clien
       );
       return updated;
     });
-    if (realtime) for (const effect of effects) await publishChatEffect(db, realtime, row.company_id, effect, log);
     return done;
   }
 

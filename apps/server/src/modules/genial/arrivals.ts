@@ -1,11 +1,11 @@
-import type { GenialOrderKind } from '@mostrador/contract';
+import type { DomainEvent, GenialOrderKind } from '@mostrador/contract';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { genialInvoices, genialSettings } from '../../db/genial-tables.js';
 import { noSettingsMessage, STALE_PENDING_MS } from './invoices.js';
 import { GENIAL_ISSUE_QUEUE } from './jobs.js';
 
-/** An order a sync or a webhook has just written: whether it is to be invoiced and the customer's document, if the source gave one. */
+/** An order a sync or a webhook has written (its `store_order.arrived` event): whether it is to be invoiced and the customer's document, if the source gave one. */
 export interface OrderArrival {
   orderId: string;
   country: string;
@@ -14,7 +14,7 @@ export interface OrderArrival {
   customerTaxId?: string;
 }
 
-/** A fresh arrival's job may wait this long for the page's commit hook before the sweep sends it. */
+/** A fresh arrival's job may wait this long for the spine's listener before the sweep sends it. */
 export const FRESH_PENDING_MS = 30_000;
 
 /** How many times Genial may answer «pending» before the invoice is left failed for a person to look at. */
@@ -24,8 +24,7 @@ export const tooManyPollsMessage = (polls: number) =>
   `Genial sigue sin confirmar la factura después de ${polls} consultas: revisa su estado en Genial y pulsa «Reintentar»`;
 
 /**
- * Records the invoices that orders arriving from a store or a marketplace need, in the caller's
- * transaction (so an order and its pending invoice are written together). Only for a company that
+ * Records the invoices that orders arriving from a store or a marketplace need. Only for a company that
  * uses Genial (settings for some country): an invoiceable order of a country with settings gets a
  * `pending` invoice (attempts 0) for the sweep to issue; one of a country without them a `failed`
  * invoice saying what to configure, so nothing is silently skipped. An order that already has an
@@ -59,8 +58,7 @@ interface Sender {
 
 /**
  * Sends the issuing job of the invoices that wait for one (decision 0037): new arrivals (attempts
- * 0, older than `FRESH_PENDING_MS` unless `fresh` — the commit hook of the page that wrote them
- * passes it), and invoices pending longer than `STALE_PENDING_MS` (a job lost to a crash, or
+ * 0, older than `FRESH_PENDING_MS` unless `fresh` — the spine's listener passes it), and invoices pending longer than `STALE_PENDING_MS` (a job lost to a crash, or
  * Genial answered «pending» and is asked again with the same Idempotency-Key). An invoice Genial
  * kept pending `MAX_PENDING_POLLS` times is left failed with a reason. Scheduled every minute;
  * answers how many jobs it sent.
@@ -68,7 +66,8 @@ interface Sender {
 export async function sweepInvoices(db: Db, jobs: Sender, options: { companyId?: string; fresh?: boolean; limit?: number } = {}): Promise<number> {
   const now = Date.now();
   const i = genialInvoices;
-  const freshBefore = new Date(now - (options.fresh ? 0 : FRESH_PENDING_MS));
+  // `fresh`: every new arrival, however recent (its updated_at may be this very millisecond)
+  const freshBefore = new Date(now - FRESH_PENDING_MS);
   const staleBefore = new Date(now - STALE_PENDING_MS);
   const rows = await db
     .select({ companyId: i.companyId, orderKind: i.orderKind, orderId: i.orderId, attempts: i.attempts })
@@ -77,7 +76,7 @@ export async function sweepInvoices(db: Db, jobs: Sender, options: { companyId?:
       and(
         eq(i.status, 'pending'),
         options.companyId ? eq(i.companyId, options.companyId) : undefined,
-        or(and(eq(i.attempts, 0), lt(i.updatedAt, freshBefore)), lt(i.updatedAt, staleBefore)),
+        or(and(eq(i.attempts, 0), options.fresh ? undefined : lt(i.updatedAt, freshBefore)), lt(i.updatedAt, staleBefore)),
       ),
     )
     .orderBy(i.updatedAt)
@@ -97,5 +96,22 @@ export async function sweepInvoices(db: Db, jobs: Sender, options: { companyId?:
   return sent;
 }
 
-/** The commit hook of syncs and webhooks: the company's fresh arrivals get their jobs now, not at the next sweep. */
-export const issueArrivedInvoices = (db: Db, jobs: Sender) => (companyId: string) => sweepInvoices(db, jobs, { companyId, fresh: true });
+/**
+ * The `genial.invoices` listener (spine/listeners.ts): the orders that arrived from a store or a
+ * marketplace get their invoices recorded, and the company's fresh ones their issuing jobs now.
+ * A redelivered event changes nothing: an order that has an invoice keeps it, and a job's
+ * singleton key is its order.
+ */
+export async function invoiceArrivals(db: Db, jobs: Sender, events: DomainEvent[]): Promise<void> {
+  const groups = new Map<string, { companyId: string; kind: GenialOrderKind; arrivals: OrderArrival[] }>();
+  for (const e of events) {
+    const p = e.payload as DomainEvent<'store_order.arrived'>['payload'];
+    const key = `${e.companyId}:${p.kind}`;
+    const group = groups.get(key) ?? { companyId: e.companyId, kind: p.kind, arrivals: [] };
+    group.arrivals.push({ orderId: p.orderId, country: p.country, invoiceable: p.invoiceable, customerTaxId: p.customerTaxId ?? undefined });
+    groups.set(key, group);
+  }
+  const due = new Set<string>();
+  for (const g of groups.values()) if ((await recordArrivals(db, g.companyId, g.kind, g.arrivals)).length) due.add(g.companyId);
+  for (const companyId of due) await sweepInvoices(db, jobs, { companyId, fresh: true });
+}

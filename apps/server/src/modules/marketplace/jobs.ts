@@ -1,7 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { marketplaceBulkRuns, marketplaceSyncRuns } from '../../db/marketplace-tables.js';
-import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { createBulkEngine } from './bulk.js';
 import { createMarketplaceSync } from './sync.js';
 
@@ -16,7 +15,7 @@ export const MARKETPLACE_BULK_QUEUE = 'marketplace.bulk';
  */
 export async function marketplaceJobs(app: FastifyInstance) {
   const { db } = app.database;
-  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime, onInvoices: issueArrivedInvoices(db, app.jobs) });
+  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime });
   const bulk = createBulkEngine({ db, secrets: app.secrets, realtime: app.realtime });
 
   app.jobs.define<{ runId: string; companyId: string }>(MARKETPLACE_SYNC_QUEUE, async ({ runId, companyId }) => sync.run(runId, companyId));

@@ -41,7 +41,6 @@ import { MARKETPLACE_BULK_QUEUE, MARKETPLACE_SYNC_QUEUE, marketplaceJobs } from 
 import { pushOne, type VariationRow, variationRows } from './push.js';
 import { linksByRecord, products, refreshProductTotals, remotePriceStock } from './records.js';
 import { adapterFor, httpErrorOf, loadSource, sourceLabel, sourcesOf } from './sources.js';
-import { issueArrivedInvoices } from '../genial/arrivals.js';
 import { createMarketplaceSync, runOut, writeOrderItems } from './sync.js';
 
 const idParams = z.object({ id: zId() });
@@ -81,7 +80,7 @@ onWrite('marketplace-sources', (source) => assertTargetUrl(source.apiUrl as stri
  */
 export const marketplaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime, onInvoices: issueArrivedInvoices(db, app.jobs) });
+  const sync = createMarketplaceSync({ db, secrets: app.secrets, realtime: app.realtime });
   const bulk = createBulkEngine({ db, secrets: app.secrets, realtime: app.realtime });
   const variationRepo = repositoryOf(resources['marketplace-variations'], app.secrets);
   const orderRepo = repositoryOf(resources['marketplace-orders'], app.secrets);

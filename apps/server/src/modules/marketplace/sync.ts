@@ -21,7 +21,7 @@ import {
   saveLinks,
   variations,
 } from './records.js';
-import { recordArrivals, type OrderArrival } from '../genial/arrivals.js';
+import { emit, type NewEvent } from '../../spine/outbox.js';
 import { adapterFor, adapterOfRun, type SourceCtx, sourceOfRun } from './sources.js';
 
 /** The first sync of an account reads the orders placed in the last 90 days; later ones, what changed since the last one began (less 10 minutes). */
@@ -45,11 +45,8 @@ interface Cursor {
 }
 
 /** What one page did: added to the run when its transaction commits. */
-export interface Tally extends PageTally {
-  /** Orders whose invoice this page left pending for Genial (decision 0037). */
-  invoices: string[];
-}
-const tally = (): Tally => ({ ...pageTally(), invoices: [] });
+export type Tally = PageTally;
+const tally = (): Tally => pageTally();
 
 /** Marketplace orders that are invoiced: those not cancelled, failed or on their way back. */
 const notInvoiced = new Set(['canceled', 'failed', 'returning', 'returned']);
@@ -294,7 +291,7 @@ export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ ord
     : [];
   const byId = new Map(linkedRows.map((r) => [r.id, r]));
   const newLinks: Array<{ remoteId: string; recordId: string; hash: string }> = [];
-  const arrivals: OrderArrival[] = [];
+  const arrivals: NewEvent<'store_order.arrived'>[] = [];
   for (const { order, items } of changed) {
     const fields = orderFields(order, source, items);
     const reason = invalidReason(resources['marketplace-orders'], fields);
@@ -320,10 +317,18 @@ export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ ord
     }
     await writeOrderItems(db, source, id, items);
     newLinks.push({ remoteId: order.externalId, recordId: id, hash: hashOf(order) });
-    arrivals.push({ orderId: id, country: source.country, invoiceable: !notInvoiced.has(String(fields.status)), customerTaxId: order.customerTaxId });
+    const status = String(fields.status);
+    arrivals.push({
+      type: 'store_order.arrived',
+      companyId,
+      aggregateId: id,
+      actor: { type: 'provider', id: source.platform },
+      payload: { kind: 'marketplace', orderId: id, status, country: source.country, invoiceable: !notInvoiced.has(status), customerTaxId: order.customerTaxId?.slice(0, 40) || null },
+    });
   }
   await saveLinks(db, companyId, source.id, 'order', newLinks);
-  t.invoices.push(...(await recordArrivals(db, companyId, 'marketplace', arrivals)));
+  // Genial's listener invoices the paid ones (decision 0037)
+  await emit(db, arrivals);
 }
 
 /** A run row as the screens see it. */
@@ -365,8 +370,6 @@ export function createMarketplaceSync(deps: {
   realtime?: Realtime;
   adapter?: (source: SourceCtx) => MarketplaceAdapter;
   now?: () => number;
-  /** After a page committed orders whose invoices are pending: sends their issuing jobs. */
-  onInvoices?: (companyId: string) => Promise<unknown>;
   onFinished?: OnSyncFinished;
 }) {
   const { db } = deps;
@@ -421,12 +424,11 @@ export function createMarketplaceSync(deps: {
       const { links, changed, unchanged } = await changedOrders(db, source, adapter, page.items);
       const next: Cursor = page.next !== undefined ? { ...cursor, offset: page.next } : { ...cursor, phase: 'done', offset: 0 };
       const ahead = page.total !== undefined ? Math.max(0, page.total - (cursor.offset ?? 0) - page.items.length) : 0;
-      const written = await commit(runId, source, next, used(), ahead, async (tx, t) => {
+      await commit(runId, source, next, used(), ahead, async (tx, t) => {
         t.done += page.items.length;
         t.unchanged += unchanged;
         await pullOrders(tx, source, changed, links, t);
       });
-      if (written.invoices.length) await deps.onInvoices?.(source.companyId);
       cursor = next;
     }
   }

@@ -18,7 +18,6 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { onRemoval, repositoryOf } from '../../resources/crud.js';
-import { publishChatEffect } from '../chats/events.js';
 import { productImageSvg } from './product-images.js';
 import { createPublicCatalog } from './public-catalog.js';
 import { createOrders, IDEMPOTENCY_KEY, ORDER_RATE_WINDOW_MINUTES } from './service.js';
@@ -134,11 +133,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           { path: 'Idempotency-Key', msg: 'Falta o no es válido' },
         ]);
       }
-      const { out, companyId, created, effects } = await orders.place(db, request.body, { key });
-      if (created) {
-        // committed: the open /ordenes hear of the order from its event (order.created, spine/listeners.ts), the chat of its message here
-        for (const effect of effects) await publishChatEffect(db, app.realtime, companyId, effect, app.log);
-      }
+      // committed: the open /ordenes hear of the order, and its chat of its summary, from their events (spine/listeners.ts)
+      const { out, created } = await orders.place(db, request.body, { key });
       return reply.status(created ? 201 : 200).send(out);
     },
   );

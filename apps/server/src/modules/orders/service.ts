@@ -19,7 +19,6 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { InboundMessage } from '../../integrations/meta/events.js';
-import type { ChatEffect } from '../conversations/effects.js';
 import { createInbound } from '../conversations/inbound.js';
 
 type Row = Record<string, unknown>;
@@ -190,7 +189,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
       content: { system: { type: 'order', body: text, unverified: true } },
       internal: true,
     };
-    const outcome = await inbound.message(tx, companyId, country, 'whatsapp', m);
+    await inbound.message(tx, companyId, country, 'whatsapp', m);
     const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null }>(
       tx,
       sql`select lead_id, chat_id from lead_identities where company_id = ${companyId} and platform = 'whatsapp' and platform_user_id = ${telefono}`,
@@ -198,7 +197,6 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
     if (identity) {
       await tx.execute(sql`update orders set lead_id = ${identity.lead_id}, chat_id = ${identity.chat_id} where company_id = ${companyId} and id = ${orderId}`);
     }
-    return outcome.status === 'processed' ? (outcome.effects ?? []) : [];
   }
 
   return {
@@ -208,7 +206,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
      * the Idempotency-Key (decision 0032). Answers the order, whether it was new, and the chat
      * effects to publish once committed.
      */
-    async place(db: Db, raw: PlaceInput, ctx: PlaceContext): Promise<{ out: OrderPlaceOut; companyId: string; created: boolean; effects: ChatEffect[] }> {
+    async place(db: Db, raw: PlaceInput, ctx: PlaceContext): Promise<{ out: OrderPlaceOut; companyId: string; created: boolean }> {
       const input = raw;
       const [catalog] = await rowsOf<{ id: string; company_id: string; product_ids: string[] | null; country: CountryCode; company: string }>(
         db,
@@ -235,13 +233,13 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
       };
       // a replay answers before anything else (the per-address limit, plugins/rate-limit.ts, counted it as a request)
       const early = await replay(db);
-      if (early) return { out: early, companyId, created: false, effects: [] };
+      if (early) return { out: early, companyId, created: false };
 
       return db.transaction(async (tx) => {
         // one placement per key at a time: the others wait here, then replay its answer
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-key:${companyId}:${ctx.key}`}, 0))`);
         const again = await replay(tx);
-        if (again) return { out: again, companyId, created: false, effects: [] };
+        if (again) return { out: again, companyId, created: false };
 
         const inCatalog = new Set(catalog.product_ids ?? []);
         const details: Array<{ path: string; msg: string }> = [];
@@ -317,7 +315,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
                       ${JSON.stringify(input.shippment)}::jsonb, ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${currency})
               returning *`,
         );
-        const effects = await noteInChat(
+        await noteInChat(
           tx,
           companyId,
           catalog.country,
@@ -331,7 +329,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         const out: OrderPlaceOut = { _id: order.id, token, order: publicOrderOf(order, catalog.company) };
         await tx.execute(sql`insert into order_requests (company_id, key, request_hash, order_id, response)
             values (${companyId}, ${ctx.key}, ${hash}, ${order.id}, ${secrets.seal(out)})`);
-        return { out, companyId, created: true, effects };
+        return { out, companyId, created: true };
       });
     },
 

@@ -8,7 +8,6 @@ import { createSandboxClient } from '../../integrations/sandbox/send.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { publishChatEffect } from '../chats/events.js';
 import { SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from '../chats/service.js';
 import { classify, type Outcome, Pacer, sleep } from './pacing.js';
 import { contentOf, payloadOf, planChunk, type RecipientValues, textOf } from './planning.js';
@@ -403,8 +402,6 @@ export function createSendingRunner(deps: RunnerDeps) {
         const t3 = performance.now();
         await publish(companyId, [send.id]);
         if (trace) trace(`lote ${rows.length}: reclamar ${(t1 - t0).toFixed(0)} ms, enviar ${(t2 - t1).toFixed(0)} ms, asentar ${(t3 - t2).toFixed(0)} ms, publicar ${(performance.now() - t3).toFixed(0)} ms`);
-        // each chat shows its new message (one event per chat would flood a big send: the inbox refreshes its list)
-        if (rows.length <= 20) for (const r of rows) await publishChatEffect(db, realtime, companyId, { type: 'message.created', chatId: r.chat_id, messageId: r.id }, log);
       }
     } finally {
       await releaseLease(companyId, holder).catch(() => undefined);
