@@ -37,6 +37,10 @@ const eventsOf = (company: string, after = 0) =>
   ]);
 const lastPosition = async () => Number((await t.sql<{ p: number | null }>('select max(position) as p from domain_events'))[0]?.p ?? 0);
 
+/** The chat of the Peruvian customer with this phone (their first message made it). */
+const chatOf = async (phone: string) =>
+  (await t.sql<{ id: string }>(`select c.id from chats c join leads l on l.id = c.lead_id where c.company_id = $1 and l.telefono like $2`, [peru, `%${phone.slice(-9)}`]))[0];
+
 async function receive(from: string, text: string) {
   const res = await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }));
   expect(res.statusCode, res.body).toBe(200);
@@ -99,7 +103,7 @@ describe('what follows a customer message runs from its event', () => {
     try {
       await receive('51911000003', 'Buenas tardes');
       // this customer's chat (an earlier test's message may still be on its way to the browsers)
-      const [chat] = await t.sql<{ id: string }>(`select c.id from chats c join leads l on l.id = c.lead_id where c.company_id = $1 and l.telefono like '%911000003'`, [peru]);
+      const chat = await chatOf('51911000003');
       const created = () => heard.filter((e) => e.type === 'message.created' && e.chat._id === chat?.id);
       await until(async () => created(), (list) => list.length === 1);
       const [event] = await t.sql<{ position: number }>(`select position from domain_events where company_id = $1 and type = 'message.received' order by position desc limit 1`, [peru]);
@@ -159,7 +163,7 @@ describe('what follows a customer message runs from its event', () => {
     const stop = t.app.realtime.subscribe(peru, (e) => heard.push(e));
     try {
       await receive('51911000011', 'Hola');
-      const [chat] = await t.sql<{ id: string }>(`select c.id from chats c join leads l on l.id = c.lead_id where c.company_id = $1 and l.telefono like '%911000011'`, [peru]);
+      const chat = await chatOf('51911000011');
       const [agent] = await t.sql<{ id: string }>(`select id from users where email = 'agente@demo.com'`);
       const createdOf = (ids: Set<string>) => heard.filter((e) => e.type === 'message.created' && ids.has(e.message._id));
       // an agent's message written by any path (a note, a reply, an import): heard, and once after a redelivery

@@ -44,9 +44,6 @@ interface Cursor {
   started?: string;
 }
 
-/** What one page did: added to the run when its transaction commits. */
-export type Tally = PageTally;
-const tally = (): Tally => pageTally();
 
 /** Marketplace orders that are invoiced: those not cancelled, failed or on their way back. */
 const notInvoiced = new Set(['canceled', 'failed', 'returning', 'returned']);
@@ -70,7 +67,7 @@ const differs = (row: Row, fields: Record<string, unknown>) => Object.entries(fi
  * offer price and status always win; its price and stock win unless ours changed and were not
  * sent yet (pending) or were refused (failed): then ours is kept until it is sent.
  */
-export async function pullListings(db: Db, source: SourceCtx, listings: RemoteListing[], t: Tally) {
+export async function pullListings(db: Db, source: SourceCtx, listings: RemoteListing[], t: PageTally) {
   const { companyId } = source;
   const byParent = new Map<string, RemoteListing[]>();
   for (const l of listings) byParent.set(l.parentSku, [...(byParent.get(l.parentSku) ?? []), l]);
@@ -274,7 +271,7 @@ export async function changedOrders(db: Db, source: SourceCtx, adapter: Marketpl
 }
 
 /** One page of changed orders into our records, with their items. */
-export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ order: RemoteOrder; items: RemoteOrderItem[] }>, links: Map<string, LinkRow>, t: Tally) {
+export async function pullOrders(db: Db, source: SourceCtx, changed: Array<{ order: RemoteOrder; items: RemoteOrderItem[] }>, links: Map<string, LinkRow>, t: PageTally) {
   const { companyId } = source;
   const unlinked = changed.filter((c) => !links.has(c.order.externalId)).map((c) => c.order.externalId);
   const byExternal = new Map<string, Row>();
@@ -384,8 +381,8 @@ export function createMarketplaceSync(deps: {
   }
 
   /** Commits one page: its writes, its counts, the next cursor and how many more items are known to come. */
-  async function commit(runId: string, source: SourceCtx, cursor: Cursor, requests: number, ahead: number, work: (tx: Db, t: Tally) => Promise<void>) {
-    const t = await commitPage(db, tally(), work, async (tx, t) => {
+  async function commit(runId: string, source: SourceCtx, cursor: Cursor, requests: number, ahead: number, work: (tx: Db, t: PageTally) => Promise<void>) {
+    const t = await commitPage(db, pageTally(), work, async (tx, t) => {
       const r = marketplaceSyncRuns;
       await tx
         .update(r)
