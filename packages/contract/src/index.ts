@@ -41,3 +41,4 @@ export * from './comments-api.js';
 export * from './dialogflow-api.js';
 export * from './drive-api.js';
 export * from './domain-events.js';
+export * from './api-keys.js';
