@@ -70,6 +70,7 @@ import { rowScopePlugin } from './plugins/row-scope.js';
 import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
+import { apiKeyRoutes } from './modules/api-keys/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -225,6 +226,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(facebookLabelRoutes);
       await api.register(mailchimpRoutes);
       await api.register(driveRoutes);
+      await api.register(apiKeyRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

@@ -55,6 +55,7 @@ export const envSchema = z.object({
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30).describe('Pedidos que una dirección puede hacer en el catálogo público cada 10 minutos'),
   RATE_LIMIT_PUBLIC_READS: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_READS es un número de solicitudes por minuto' }).int().min(1).default(600).describe('Lecturas por minuto que una dirección puede hacer en las rutas públicas (catálogo, pedido, archivos de Drive, docs)'),
   RATE_LIMIT_PUBLIC_WRITES: z.coerce.number({ error: 'RATE_LIMIT_PUBLIC_WRITES es un número de solicitudes por minuto' }).int().min(1).default(120).describe('Escrituras por minuto que una dirección puede hacer en las rutas públicas (login, olvido, registro)'),
+  RATE_LIMIT_API_KEYS: z.coerce.number({ error: 'RATE_LIMIT_API_KEYS es un número de solicitudes por minuto' }).int().min(1).default(600).describe('Solicitudes por minuto que una clave de API puede hacer (cada clave cuenta aparte; 429 con Retry-After al pasarse)'),
   RATE_LIMIT_WEBHOOKS: z.coerce.number({ error: 'RATE_LIMIT_WEBHOOKS es un número de solicitudes por minuto' }).int().min(1).default(12_000).describe('Solicitudes por minuto que una dirección puede hacer a los webhooks de proveedores'),
   WHATSAPP_THROUGHPUT: z.coerce.number().int().min(1).max(1_000_000).default(80).describe('Mensajes por segundo de campañas y masivos por línea de WhatsApp'),
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
@@ -168,7 +169,7 @@ export interface Config {
   /** Orders one client address may place on the public catalogue per 10 minutes (decision 0032). */
   orderRateLimit: number;
   /** Requests per minute one client address may make to the anonymous routes, by kind (decision 0004). */
-  rateLimits: { publicReads: number; publicWrites: number; webhooks: number };
+  rateLimits: { publicReads: number; publicWrites: number; webhooks: number; apiKeys: number };
   /**
    * Conversation analysis as jobs (issue 14, decision 0044): a new message wakes its company's
    * job and a sweep every minute catches the rest. ANALYSIS=on|off; on by default, off in tests
@@ -248,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dialogflowTokenUrl: e.DIALOGFLOW_TOKEN_URL,
     bots: (e.BOTS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     orderRateLimit: e.ORDER_RATE_LIMIT,
-    rateLimits: { publicReads: e.RATE_LIMIT_PUBLIC_READS, publicWrites: e.RATE_LIMIT_PUBLIC_WRITES, webhooks: e.RATE_LIMIT_WEBHOOKS },
+    rateLimits: { publicReads: e.RATE_LIMIT_PUBLIC_READS, publicWrites: e.RATE_LIMIT_PUBLIC_WRITES, webhooks: e.RATE_LIMIT_WEBHOOKS, apiKeys: e.RATE_LIMIT_API_KEYS },
     whatsappThroughput: e.WHATSAPP_THROUGHPUT,
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,

@@ -20,8 +20,13 @@ export const API_KEY_PREFIX = 'mst_';
 /** How many characters of the key are kept in clear to tell keys apart ("mst_1a2b3c4d"). */
 export const API_KEY_SHOWN = 12;
 
-/** The modules a key may be given: every module of the roles' matrix but the keys' own (a key never makes keys). */
-export const apiKeyModules: Module[] = moduleNames.filter((m) => m !== 'api' && m !== 'profile');
+/**
+ * The modules a key may be given: the business's records, not who may do what. A key never
+ * makes keys or webhooks (api), has no profile, and never manages the people, roles or
+ * companies of the corporation: those stay with a person's session.
+ */
+const sessionOnlyModules: readonly Module[] = ['api', 'profile', 'users', 'roles', 'companies'];
+export const apiKeyModules: Module[] = moduleNames.filter((m) => !sessionOnlyModules.includes(m));
 
 /** Every `module.action` a key may hold. */
 export const apiKeyPermissions: string[] = apiKeyModules.flatMap((m) => actionsOf(m).map((a) => `${m}.${a}`));

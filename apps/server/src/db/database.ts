@@ -6,6 +6,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { privateDir, privateSecret, writePrivateFile } from '../lib/data-dir.js';
+import { actingTransactions } from './actor.js';
 import { ensureChatHolders } from './chat-holders.js';
 import { ensureRowCounters } from './counters.js';
 import * as schema from './schema.js';
@@ -135,7 +136,7 @@ export async function openDatabase({ databaseUrl, dataDir, loadFrom }: StartOpti
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     pool.on('error', () => {});
     namedStatements.add(pool);
-    return { kind: 'postgres', pool, db: drizzle(pool, { schema }), connectionString: databaseUrl, close: () => pool.end() };
+    return { kind: 'postgres', pool, db: actingTransactions(drizzle(pool, { schema })), connectionString: databaseUrl, close: () => pool.end() };
   }
   const memory = dataDir === 'memory://';
   let pgDir = dataDir;
@@ -165,7 +166,7 @@ export async function openDatabase({ databaseUrl, dataDir, loadFrom }: StartOpti
   return {
     kind: 'pglite',
     pool,
-    db: drizzle(pool, { schema }),
+    db: actingTransactions(drizzle(pool, { schema })),
     connectionString,
     dumpTo: (file) => embedded.dump(file),
     async close() {

@@ -1,15 +1,24 @@
-import { type Action, deniedMessage, type Module, type Role } from '@mostrador/contract';
+import { createHash } from 'node:crypto';
+import { API_KEY_PREFIX, type Action, apiKeyMessages, deniedMessage, type Module, type Role } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { actAsInRequest, withActorScope } from '../db/actor.js';
+import { statementOf } from '../db/database.js';
 import { AppError } from '../lib/errors.js';
+import { limitKey } from '../lib/rate-limit.js';
 import type { AccessClaims } from '../lib/tokens.js';
+import { refuse, waitText } from './rate-limit.js';
 
 /** Who is calling: set for every request that carries a valid access token. */
 export interface AuthContext {
+  /** The person's id; for an API key, the id of who created it ('' once they were removed). */
   userId: string;
+  /** The session's id ('' for an API key). */
   sessionId: string;
   corporationId: string;
+  /** Set when the caller is an API key (decision 0071): the key's id. */
+  apiKeyId?: string;
 }
 
 /** The company a request works in: the ONE place tenant scope comes from. */
@@ -130,12 +139,52 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     return claims;
   }
 
-  app.addHook('onRequest', async (request) => {
+  // every request has a place for who it acts as: an API key names itself there (db/actor.ts)
+  app.addHook('onRequest', (_request, _reply, done) => withActorScope(done));
+
+  const keyQuery = (hash: string) => statementOf(app.database.pool, 'mostrador_api_key', apiKeyStatement, [hash]);
+  const keyRule = { points: app.settings.rateLimits.apiKeys, windowSeconds: 60 };
+
+  /**
+   * A request whose bearer is an API key (decision 0071): one statement finds the key by the
+   * hash of its secret (never revoked, never expired) and notes its use; then its per-key limit
+   * through the one limiter. The key is bound to its company: no X-Company-Id is needed and
+   * another company's is refused. It acts with its own permissions, nothing of its creator's.
+   */
+  async function admitKey(request: FastifyRequest, reply: FastifyReply, secret: string): Promise<void> {
+    const config = request.routeOptions.config;
+    const { rows } = await app.database.pool.query<ApiKeyRow>(keyQuery(hashOfSecret(secret)));
+    const key = rows[0];
+    if (!key) throw new AppError('TOKEN_INVALID', apiKeyMessages.invalid);
+    if (key.expired) throw new AppError('TOKEN_EXPIRED', apiKeyMessages.expired);
+    const companyHeader = request.headers['x-company-id'];
+    if (companyHeader !== undefined && companyHeader !== key.company_id) throw new AppError('COMPANY_FORBIDDEN', apiKeyMessages.otherCompany);
+    if (config.company === false) throw new AppError('FORBIDDEN', apiKeyMessages.sessionOnly);
+
+    const verdict = await app.limiter.hit(limitKey('api-key', key.id), keyRule);
+    reply.header('ratelimit-limit', String(keyRule.points));
+    reply.header('ratelimit-remaining', String(Math.max(0, keyRule.points - verdict.hits)));
+    reply.header('ratelimit-reset', String(verdict.retryAfter));
+    if (!verdict.admitted) refuse(reply, verdict.retryAfter, apiKeyMessages.rateLimited(waitText(verdict.retryAfter)));
+
+    const userId = key.created_by ?? '';
+    request.auth = { userId, sessionId: '', corporationId: key.corporation_id, apiKeyId: key.id };
+    request.tenant = { companyId: key.company_id, corporationId: key.corporation_id, userId, role: 'agent', agenteId: null };
+    const permissions = new Granted(key.permissions);
+    granted.set(request.tenant, permissions);
+    actAsInRequest({ type: 'api_key', id: key.id });
+    if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
+      throw new AppError('FORBIDDEN', deniedMessage(config.permission.module, config.permission.action));
+    }
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url?.startsWith('/api') || config.public) return;
 
     const token = bearer(request);
     if (!token) throw new AppError('TOKEN_MISSING');
+    if (token.startsWith(API_KEY_PREFIX)) return admitKey(request, reply, token);
     const claims = await verified(token);
 
     const companyHeader = request.headers['x-company-id'];
@@ -160,6 +209,39 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     await read();
   });
 });
+
+/** The SHA-256 of an API key's secret, as `api_keys.secret_hash` keeps it. */
+export function hashOfSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+interface ApiKeyRow {
+  id: string;
+  company_id: string;
+  corporation_id: string;
+  created_by: string | null;
+  expired: boolean;
+  permissions: string | null;
+}
+
+/**
+ * An API key by the hash of its secret ($1), unrevoked, with its permissions as the auth
+ * statement lists a role's (`module.action,…`), and whether it expired. Its last use is noted in
+ * the same statement, at most once a minute (a key called 600 times a minute writes once).
+ */
+export const apiKeyStatement = `with k as (
+  select id, company_id, corporation_id, created_by, permissions, last_used_at,
+         (expires_at is not null and expires_at <= now()) as expired
+    from api_keys where secret_hash = $1 and revoked_at is null
+), touched as (
+  update api_keys a set last_used_at = now() from k
+   where a.id = k.id and not k.expired and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
+  returning a.id
+)
+select k.id, k.company_id, k.corporation_id, k.created_by, k.expired,
+       (select string_agg(p, ',') from jsonb_array_elements_text(k.permissions) p) as permissions,
+       (select count(*) from touched) as touched
+  from k`;
 
 export interface AuthRow {
   corporation_id: string;

@@ -1,6 +1,7 @@
 import { columnNameOf, idsAtPath, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type ListQuery, ownedRows, type Page, type Resource, tableNameOf, totalPagesOf } from '@mostrador/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { requestActor } from '../db/actor.js';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
@@ -137,9 +138,12 @@ export function repositoryFor(
         .where(scope(tenant, and(eq(columns[f], true), except ? ne(columns.id, except) : undefined)));
     }
   }
-  /** `fn` in one transaction only when it must be (a resource with `onlyOne` flags). */
+  /**
+   * `fn` in one transaction only when it must be: a resource with `onlyOne` flags, or a request
+   * that names its actor (an API key's, db/actor.ts), which every transaction begins by saying.
+   */
   const inOne = <T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> =>
-    resource.onlyOne.length ? db.transaction((tx) => fn(tx as unknown as Db)) : fn(db);
+    resource.onlyOne.length || requestActor() ? db.transaction((tx) => fn(tx as unknown as Db)) : fn(db);
 
   /** Write-only fields are sealed before they reach the database (lib/secret-box.ts). */
   function sealSecrets(input: Record<string, unknown>): Record<string, unknown> {

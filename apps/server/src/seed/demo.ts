@@ -25,6 +25,7 @@ import { seedDemoDialogflow } from './demo-dialogflow.js';
 import { seedDemoDrive } from './assets/demo-drive.js';
 import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
 import { markHistory } from '../spine/outbox.js';
+import { seedDemoApiKeys } from './demo-api-keys.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -100,6 +101,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     // Drive (decision 0056): the products' packshots, catalogues and price lists; Chile the packshots
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, 'admin@demo.com'));
     await seedDemoDrive(tx, peru.id, admin?.id ?? null);
+    // the ERP's key in use and a Zapier flow's expired one (/configuracion/api, decision 0071)
+    await seedDemoApiKeys(tx, peru.id, admin?.id ?? null);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {
