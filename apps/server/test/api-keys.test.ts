@@ -73,7 +73,7 @@ describe('a key made on the screen', () => {
     try {
       const refused = await t.app.inject({ method: 'POST', url: '/api/api-keys', headers: as(agent), payload: { name: 'export', permissions: ['leads.list', 'leads.export'] } });
       expect(refused.statusCode).toBe(401);
-      expect(refused.json().errors.msg).toBe('No puedes darle a una clave un permiso que tú no tienes: Leads y contactos › export');
+      expect(refused.json().errors.msg).toBe('No puedes darle a una clave un permiso que tú no tienes: Leads y contactos › Exportar');
       const allowed = await t.app.inject({ method: 'POST', url: '/api/api-keys', headers: as(agent), payload: { name: 'lectura', permissions: ['leads.list'] } });
       expect(allowed.statusCode).toBe(201);
     } finally {

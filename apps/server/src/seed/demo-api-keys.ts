@@ -1,3 +1,4 @@
+import { apiKeyPermissions } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { newSecret } from '../modules/api-keys/service.js';
@@ -10,10 +11,12 @@ import { hashOfSecret } from '../plugins/auth.js';
  */
 export async function seedDemoApiKeys(tx: Db, companyId: string, adminId: string | null): Promise<void> {
   const keys = [
-    { name: 'ERP contable', permissions: ['orders.list', 'orders.read', 'leads.list', 'leads.read'], expires: null, used: "now() - interval '7 minutes'", made: '40 days' },
+    { name: 'ERP contable', permissions: ['catalog.list', 'catalog.read', 'leads.list', 'leads.read'], expires: null, used: "now() - interval '7 minutes'", made: '40 days' },
     { name: 'Zapier · formularios web', permissions: ['leads.create', 'leads.update'], expires: "now() - interval '6 days'", used: "now() - interval '6 days 2 hours'", made: '96 days' },
   ];
   for (const key of keys) {
+    const unknown = key.permissions.filter((p) => !apiKeyPermissions.includes(p));
+    if (unknown.length) throw new Error(`La clave de demostración ${key.name} tiene permisos que no existen: ${unknown.join(', ')}`);
     const secret = newSecret();
     await tx.execute(sql`insert into api_keys (company_id, corporation_id, name, prefix, secret_hash, permissions, expires_at, created_by, created_at, last_used_at)
       select id, corporation_id, ${key.name}, ${secret.slice(0, 12)}, ${hashOfSecret(secret)}, ${JSON.stringify(key.permissions)}::jsonb,

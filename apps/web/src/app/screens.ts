@@ -53,6 +53,7 @@ import Telegram from '@mui/icons-material/Telegram';
 import Textsms from '@mui/icons-material/Textsms';
 import Tune from '@mui/icons-material/Tune';
 import ViewModule from '@mui/icons-material/ViewModule';
+import VpnKey from '@mui/icons-material/VpnKey';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import type { ComponentType } from 'react';
 import type { ScreenConfig } from '../components/crud/types';
@@ -129,6 +130,7 @@ export const screens: ScreenEntry[] = [
   { path: '/vendedores', group: 'organization', label: 'Vendedores', icon: Badge, module: 'organization', resource: 'vendors', load: () => import('../features/organization/vendors-screen') },
   { path: '/perfil', group: 'organization', label: t('nav.profile'), icon: Person, page: () => import('../features/profile/profile-page') },
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
+  { path: '/configuracion/api', group: 'organization', label: 'API e integradores', icon: VpnKey, module: 'api', page: () => import('../features/api-keys/api-keys-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('../features/gravity-forms/gravity-forms-screen') },
   {

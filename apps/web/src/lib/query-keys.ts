@@ -102,6 +102,8 @@ export const agentKeys = {
 // Channels, providers and their failed events
 export const channelKeys = createQueryKeys('channels');
 export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
+/** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
+export const apiKeyKeys = createQueryKeys('api-keys');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_KEY_PREFIX, API_KEY_SHOWN, type ApiKeyCreated, type ApiKeyOut, type apiKeyIn, modules, type Module, type Action } from '@mostrador/contract';
+import { actionLabels, API_KEY_PREFIX, API_KEY_SHOWN, type ApiKeyCreated, type ApiKeyOut, type apiKeyIn, modules, type Module, type Action } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, rowsOf } from '../../db/database.js';
@@ -58,7 +58,7 @@ export async function createKey(db: Db, tenant: Tenant, held: ReadonlySet<string
   const missing = input.permissions.find((p) => !held.has(p));
   if (missing) {
     const [module, action] = missing.split('.') as [Module, Action];
-    throw new AppError('FORBIDDEN', `No puedes darle a una clave un permiso que tú no tienes: ${modules[module].label} › ${action}`);
+    throw new AppError('FORBIDDEN', `No puedes darle a una clave un permiso que tú no tienes: ${modules[module].label} › ${actionLabels[action]}`);
   }
   const secret = newSecret();
   const [row] = await rowsOf<KeyRow>(
