@@ -71,6 +71,8 @@ import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { createDeliverer, type Deliverer } from './modules/webhook-subscriptions/deliver.js';
+import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -92,6 +94,8 @@ declare module 'fastify' {
     spine: Spine;
     /** The one webhook processor (modules/webhooks/process.ts): the queue's handler, the replay of dead letters, the tests. */
     webhookProcessor: WebhookProcessor;
+    /** Outbound webhooks' sender (modules/webhook-subscriptions/deliver.ts, decision 0073). */
+    webhookDeliverer: Deliverer;
     /** Facebook comments of the pages and their private replies (decision 0049), shared by the processor and the routes. */
     comments: CommentService;
   }
@@ -142,6 +146,9 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('mailer', mailer);
   app.decorate('realtime', createRealtime(database, app.log));
   app.decorate('permissions', createPermissionService(app));
+  // outbound webhooks' sender (decision 0073): woken by the spine's fan-out, the minute's job and «Reenviar»
+  app.decorate('webhookDeliverer', createDeliverer({ database, secrets: app.secrets, timeoutSeconds: config.webhooks.timeoutSeconds, lanes: config.webhooks.lanes, log: app.log }));
+  app.addHook('onClose', () => app.webhookDeliverer.stop());
   // the spine's listeners use the services above: built after them, started by boot.ts where jobs are worked
   app.decorate('spine', createSpine(database, listenersOf(app), { log: app.log, retentionDays: config.eventsRetentionDays }));
   // likewise what a batch of jobs committed (a sync's page, a webhook's delivery)
@@ -227,6 +234,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(mailchimpRoutes);
       await api.register(driveRoutes);
       await api.register(apiKeyRoutes);
+      await api.register(webhookSubscriptionRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

@@ -62,6 +62,8 @@ export const envSchema = z.object({
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30).describe('Días que se guardan los eventos de dominio ya repartidos (bus de eventos)'),
   OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('1: las direcciones que escribe una compañía (tienda, sitio, API, motor de IA, archivo de plantilla) pueden ser internas; 0 por defecto'),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number({ error: 'WEBHOOK_TIMEOUT_SECONDS es un número de segundos' }).int().min(1).max(60).default(10).describe('Segundos que se espera la respuesta de un webhook de salida antes de contarlo como fallido y reintentarlo'),
+  WEBHOOK_DELIVERY_LANES: z.coerce.number({ error: 'WEBHOOK_DELIVERY_LANES es un número' }).int().min(1).max(256).default(32).describe('Entregas de webhooks de salida que un proceso envía a la vez (en orden por suscripción y elemento)'),
   /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('Nombre anterior de OUTBOUND_ALLOW_PRIVATE_URLS (se sigue leyendo)'),
   METRICS_TOKEN: z.string().min(32, { error: 'METRICS_TOKEN debe tener al menos 32 caracteres' }).optional().describe('Token (≥ 32 caracteres) que /metrics exige como Bearer; sin él, /metrics solo responde a esta misma máquina'),
@@ -186,6 +188,8 @@ export interface Config {
    * decision 0060): a self-hosted store on the server's own network. Off by default.
    */
   outboundAllowPrivateUrls: boolean;
+  /** Outbound webhooks (decision 0073): the receiver's answer is awaited this long; this many are sent at once. */
+  webhooks: { timeoutSeconds: number; lanes: number };
   /** The bearer token /metrics asks for; without it only a scraper on this machine reads it (decision 0066). */
   metricsToken?: string;
 }
@@ -255,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
     eventsRetentionDays: e.EVENTS_RETENTION_DAYS,
     outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
+    webhooks: { timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS, lanes: e.WEBHOOK_DELIVERY_LANES },
     metricsToken: e.METRICS_TOKEN || undefined,
     ...overrides,
   };

@@ -103,6 +103,12 @@ export const queueCatalogue = {
     // WEBHOOK_LANES (modules/webhooks/routes.ts): events mostly wait on the database, and one person's are serialised by a lock
     lanes: 4,
   },
+  'webhooks.deliver': {
+    module: 'webhook-subscriptions',
+    does: "Sends the outbound webhooks' deliveries that are due (retries, a dead worker's claims); the spine's fan-out sends new ones at once",
+    schedule: { cron: EVERY_MINUTE, onStart: true },
+    expireInSeconds: 300,
+  },
   'whatsapp-templates.sandbox-review': { module: 'whatsapp-templates', does: "Ends the sandbox's review of a new template with a sync of the company's templates" },
   'woocommerce.trash': { module: 'ecommerce', does: "Sends a removed product to its WooCommerce store's trash (retried while the store is unreachable)" },
   'woocommerce.webhook': { module: 'ecommerce', does: "Processes one stored WooCommerce webhook delivery (the topic asked of the store)" },

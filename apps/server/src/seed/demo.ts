@@ -26,6 +26,7 @@ import { seedDemoDrive } from './assets/demo-drive.js';
 import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
 import { markHistory } from '../spine/outbox.js';
 import { seedDemoApiKeys } from './demo-api-keys.js';
+import { seedDemoWebhooks } from './demo-webhooks.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -103,6 +104,7 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoDrive(tx, peru.id, admin?.id ?? null);
     // the ERP's key in use and a Zapier flow's expired one (/configuracion/api, decision 0071)
     await seedDemoApiKeys(tx, peru.id, admin?.id ?? null);
+    await seedDemoWebhooks(tx, peru.id, admin?.id ?? null, secrets);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {

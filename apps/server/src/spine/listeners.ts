@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@mostrador/contract';
+import { type DomainEvent, domainEventTypes } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
@@ -8,6 +8,7 @@ import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
 import { invoiceArrivals } from '../modules/genial/arrivals.js';
+import { fanOut } from '../modules/webhook-subscriptions/fanout.js';
 import type { Listener } from './dispatcher.js';
 
 /**
@@ -30,6 +31,15 @@ export function listenersOf(app: FastifyInstance): Listener[] {
   const { db } = app.database;
   const { realtime, jobs, settings, log } = app;
   const listeners: Listener[] = [
+    {
+      // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
+      // then the deliverer sends them, in order per subscription and aggregate, signed, retried
+      name: 'webhooks.fanout',
+      on: domainEventTypes,
+      handle: async (events) => {
+        if (await fanOut(app.database, events)) void app.webhookDeliverer.wake();
+      },
+    },
     {
       // what the company's open screens hear (GET /api/events), read fresh once the change has
       // committed: every chat message written, sent, moved or changed (a webhook, an agent, a

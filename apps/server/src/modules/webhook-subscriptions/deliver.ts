@@ -1,0 +1,221 @@
+import { createHmac } from 'node:crypto';
+import { WEBHOOK_PAUSE_AFTER_HOURS, WEBHOOK_RETRY_HOURS, webhookHeaders } from '@mostrador/contract';
+import type { Database } from '../../db/database.js';
+import { type OutboundResponse, outboundFetch, refusalOf } from '../../integrations/outbound.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+
+/** A claim older than this is taken again (its worker died mid-send): well above the receiver's timeout. */
+export const WEBHOOK_LEASE_SECONDS = 60;
+/** What is kept of a receiver's answer per attempt. */
+export const EXCERPT_CHARS = 500;
+
+/** The wait before the next try after `attempts` failed ones: 30 s doubling to 6 h, with ±50 % jitter. */
+export function retryDelayMs(attempts: number, random = Math.random): number {
+  const base = Math.min(6 * 3600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.5 + random()));
+}
+
+/** The signature header of a body sent at `t` (unix seconds): Stripe's `t=…,v1=…`. */
+export function signatureOf(secret: string, t: number, body: string): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  event_id: string;
+  event_type: string;
+  body: string;
+  url: string;
+  secret_sealed: string;
+}
+
+/**
+ * The due deliveries, claimed: pending, their time come, their subscription active, and none of
+ * an earlier event of the same subscription and aggregate still pending (order per subscription
+ * and aggregate: a retried delivery holds the later ones of its aggregate, not the others).
+ */
+const claimStatement = `with due as (
+  select d.id from webhook_deliveries d
+   where d.status = 'pending' and d.next_attempt_at <= now()
+     and (d.claimed_at is null or d.claimed_at < now() - make_interval(secs => ${WEBHOOK_LEASE_SECONDS}))
+     and exists (select 1 from webhook_subscriptions s where s.id = d.subscription_id and s.status = 'active')
+     and not exists (select 1 from webhook_deliveries e where e.subscription_id = d.subscription_id and e.aggregate_key = d.aggregate_key
+                        and e.status = 'pending' and e.event_position < d.event_position)
+   order by d.event_position
+   limit $1
+   for update of d skip locked
+)
+update webhook_deliveries d set claimed_at = now() from due, webhook_subscriptions s
+ where d.id = due.id and s.id = d.subscription_id
+returning d.id, d.attempts, d.event_id, d.event_type, d.body, s.url, s.secret_sealed`;
+
+/**
+ * An attempt's outcome, in one statement: the attempt logged; the delivery delivered, or due
+ * again after its wait, or given up after 3 days; its subscription's failing time cleared by a
+ * success, started by a failure, and past 24 h the subscription paused.
+ */
+const outcomeStatement = `with d as (
+  update webhook_deliveries set
+    attempts = attempts + 1,
+    claimed_at = null,
+    status = case when $2::boolean then 'delivered'
+                  when created_at <= now() - make_interval(hours => ${WEBHOOK_RETRY_HOURS}) then 'failed'
+                  else 'pending' end,
+    delivered_at = case when $2::boolean then now() end,
+    next_attempt_at = case when $2::boolean then next_attempt_at else now() + make_interval(secs => $7::double precision / 1000) end
+   where id = $1::uuid
+  returning id, subscription_id
+), a as (
+  insert into webhook_attempts (delivery_id, status, latency_ms, error, excerpt)
+  select id, $3::int, $4::int, $5::text, $6::text from d
+), s as (
+  update webhook_subscriptions w set
+    failing_since = case when $2::boolean then null else coalesce(w.failing_since, now()) end,
+    status = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) then 'paused' else w.status end,
+    paused_at = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) and w.status = 'active' then now() else w.paused_at end,
+    paused_reason = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) and w.status = 'active'
+                         then 'Se pausó sola: sus entregas fallaron durante 24 horas seguidas. Revisa la dirección y reanúdala.' else w.paused_reason end
+    from d where w.id = d.subscription_id and (($2::boolean and w.failing_since is not null) or not $2::boolean)
+)
+select 1`;
+
+/** The start of an answer, read no further than needed (a receiver's 100 MB page is not downloaded). */
+async function excerptOf(res: OutboundResponse): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < EXCERPT_CHARS * 4) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replaceAll(String.fromCharCode(0), '')
+    .slice(0, EXCERPT_CHARS);
+}
+
+/** Why there was no answer, in Spanish, without the remote's words. */
+function noAnswer(error: unknown, timeoutSeconds: number): string {
+  const refusal = refusalOf(error);
+  if (refusal) return refusal.msg;
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `Sin respuesta en ${timeoutSeconds} s`;
+  const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
+  if (code === 'ECONNREFUSED') return 'La dirección rechazó la conexión';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'No se encontró el servidor de la dirección';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'La conexión se cortó antes de la respuesta';
+  return 'No hubo respuesta de la dirección';
+}
+
+export interface DelivererOptions {
+  database: Pick<Database, 'pool'>;
+  secrets: Pick<SecretBox, 'open'>;
+  timeoutSeconds: number;
+  lanes: number;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Sends the due deliveries (decision 0073): woken in process by the spine's fan-out and by the
+ * minute's job, it claims up to `lanes` at a time, sends them side by side through the outbound
+ * client (private and loopback targets refused unless OUTBOUND_ALLOW_PRIVATE_URLS=1), signs each
+ * with its subscription's secret and records every attempt. A wake while it runs makes it look
+ * again when it ends; when the next retry is due within a minute, it sets a timer for it.
+ */
+export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log }: DelivererOptions) {
+  const send = outboundFetch();
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function deliver(row: Claimed): Promise<void> {
+    const t = Math.floor(Date.now() / 1000);
+    let ok = false;
+    let status: number | null = null;
+    let error: string | null = null;
+    let excerpt: string | null = null;
+    const started = performance.now();
+    try {
+      const secret = secrets.open<string>(row.secret_sealed);
+      const res = await send(row.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Mostrador-Webhooks/1.0',
+          [webhookHeaders.eventId]: row.event_id,
+          [webhookHeaders.eventType]: row.event_type,
+          [webhookHeaders.signature]: signatureOf(secret, t, row.body),
+        },
+        body: row.body,
+        signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      });
+      status = res.status;
+      excerpt = await excerptOf(res).catch(() => null);
+      ok = res.status >= 200 && res.status < 300;
+      if (!ok) error = `La dirección respondió HTTP ${res.status}`;
+    } catch (e) {
+      error = noAnswer(e, timeoutSeconds);
+    }
+    const latency = Math.round(performance.now() - started);
+    await database.pool.query(outcomeStatement, [row.id, ok, status, latency, error, excerpt, ok ? 0 : retryDelayMs(row.attempts + 1)]);
+  }
+
+  async function loop(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        if (stopped) return;
+        const { rows } = await database.pool.query<Claimed>(claimStatement, [lanes]);
+        if (!rows.length) break;
+        await Promise.all(rows.map((row) => deliver(row).catch((e: unknown) => log.warn({ err: e, delivery: row.id }, 'webhooks: no se pudo registrar una entrega'))));
+      }
+    } while (again && !stopped);
+    // the next retry, if it is due within the minute's sweep
+    const { rows } = await database.pool.query<{ wait: number | null }>(
+      `select extract(epoch from min(next_attempt_at) - now()) * 1000 as wait from webhook_deliveries where status = 'pending' and next_attempt_at > now()`,
+    );
+    const wait = rows[0]?.wait === null || rows[0]?.wait === undefined ? null : Number(rows[0].wait);
+    if (wait !== null && wait < 60_000 && !stopped) {
+      clearTimeout(timer);
+      timer = setTimeout(() => void wake(), Math.max(50, wait));
+      timer.unref();
+    }
+  }
+
+  /** Sends what is due now; resolves when the round (and any round a wake asked for) ends. */
+  function wake(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = loop()
+      .catch((e: unknown) => log.warn({ err: e }, 'webhooks: la ronda de entregas falló'))
+      .finally(() => {
+        running = null;
+        // a wake that came after the round's last look (while it set its timer) is not lost
+        if (again && !stopped) void wake();
+      });
+    return running;
+  }
+
+  return {
+    wake,
+    /** Stops waking (the app closes); the round in flight ends by itself. */
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+export type Deliverer = ReturnType<typeof createDeliverer>;
