@@ -101,6 +101,9 @@ describe('the document', () => {
       expect(record.required, resource.key).toEqual(expect.arrayContaining(['_id', 'createdAt', 'updatedAt']));
     }
     expect(schemas.Leads.required).toEqual(expect.arrayContaining(['name', 'platform', 'status']));
+    expect(schemas.Id).toMatchObject({ type: 'string', format: 'uuid' });
+    const put = doc.paths['/api/leads/{id}'].put as Operation & { parameters: Array<{ name: string; schema: Json }> };
+    expect(put.parameters.find((p) => p.name === 'id')?.schema).toEqual({ $ref: '#/components/schemas/Id' });
     const list = doc.paths['/api/leads'].get.responses['200'] as { content: Record<string, { schema: Json }> };
     expect(list.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LeadsPage' });
     expect(doc.paths['/api/leads'].post.requestBody?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LeadsCreate' });

@@ -291,6 +291,15 @@ function finish(doc: Document): Document {
       else delete op.tags;
       if (declared?.description) op.description = declared.description;
 
+      // an id in the path or the query is the one `Id`
+      for (const parameter of op.parameters ?? []) {
+        const schema = parameter.schema as Json | undefined;
+        if (schema?.type !== 'string' || schema.format !== 'uuid') continue;
+        const { description: _d, ...shape } = schema;
+        doc.components.schemas.Id ??= shape;
+        if (JSON.stringify(doc.components.schemas.Id) === JSON.stringify(shape)) parameter.schema = { $ref: '#/components/schemas/Id' };
+      }
+
       const access = fact?.access ?? 'company';
       op.security = securityOf[access];
 
