@@ -3,11 +3,10 @@ import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { pickLang, spanishIssue, type ZodIssueLike } from '@mostrador/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import { configureOutbound } from './integrations/outbound.js';
@@ -65,6 +64,7 @@ import { authPlugin, createPermissionService } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { rowScopePlugin } from './plugins/row-scope.js';
 import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -173,10 +173,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   // first: every route after it is timed, and GET /metrics answers them (decision 0066)
   await app.register(metricsPlugin);
   await app.register(cookie);
-  await app.register(swagger, {
-    openapi: { info: { title: 'Mostrador API', version: config.version } },
-    transform: jsonSchemaTransform,
-  });
+  // the OpenAPI 3.1 document of every route below, made in one place (plugins/openapi.ts, decision 0071)
+  await app.register(openapiPlugin, { version: config.version });
   // the API's description is public (decision 0021): a developer opens /api/docs in a browser
   // without a bearer token; the calls it describes still need one
   app.addHook('onRoute', (route) => {
