@@ -1,4 +1,4 @@
-// The API's OpenAPI document as CI checks it (`npm run lint`, decision 0071): the app built on an
+// The API's OpenAPI document as CI checks it (`npm run lint`, decision 0074): the app built on an
 // in-memory PGlite database as the tests build it, GET /api/docs/json written to a temp file,
 // `redocly lint` with the committed redocly.yaml (any error fails, and so does any ambiguous pair
 // of paths the config does not allow by name), then openapi-typescript writes the client's types

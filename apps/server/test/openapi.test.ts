@@ -2,10 +2,11 @@ import { resourceList } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagTable } from '../src/plugins/openapi-operations.js';
 import { resourceComponent } from '../src/plugins/openapi.js';
+import { apiKeyPermissions } from '@mostrador/contract';
 import { demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
- * The OpenAPI document (decision 0071): public, 3.1, every operation named, summed up, tagged,
+ * The OpenAPI document (decision 0074): public, 3.1, every operation named, summed up, tagged,
  * secured and with its 4xx answers; the ids stable (test/openapi/operation-ids.txt); and a client
  * generated from it (openapi-typescript + openapi-fetch) calls the API as an integrator would.
  */
@@ -152,8 +153,15 @@ describe('a client generated from the document', () => {
   it('lists, creates and updates a lead, places an order and reads a metric', async () => {
     const { apiClient } = (await typed('client')) as ClientModule;
     const calls = (await typed('calls')) as Calls;
-    // the one credential of every call: a session and its company (an API key once they exist)
-    const credential = { session: admin.token, companyId: admin.company('Demo Perú') };
+    // the integrator's one credential: an API key of Demo Perú (no session, no X-Company-Id)
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      headers: { authorization: `Bearer ${admin.token}`, 'x-company-id': admin.company('Demo Perú') },
+      payload: { name: 'Cliente OpenAPI', permissions: apiKeyPermissions },
+    });
+    expect(made.statusCode).toBe(201);
+    const credential = { apiKey: made.json().key as string };
     const api = apiClient('http://mostrador.test', credential, injectFetch);
 
     const lead = await calls.leadRoundTrip(api);

@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document (plugins/openapi.ts, decision 0071) cannot derive from a route,
+ * What the OpenAPI document (plugins/openapi.ts, decision 0074) cannot derive from a route,
  * declared once: the product areas its operations are grouped by, and, per operation that is
  * not a standard call of a declared resource, its Spanish summary and (where the derived one
  * reads badly or collides) its operationId, or what it answers when that is not JSON.
@@ -78,6 +78,12 @@ export const tagTable: readonly TagDeclaration[] = [
   { name: 'facturacion', displayName: 'Facturación', description: 'Facturas y boletas electrónicas con Genial', modules: ['genial'] },
   { name: 'metricas', displayName: 'Métricas e IA', description: 'Métricas del negocio, el motor de IA y su consumo', modules: ['metrics', 'llm', 'llm-tracker'] },
   { name: 'archivos', displayName: 'Archivos', description: 'Drive: la biblioteca de medios de la compañía', modules: ['drive'] },
+  {
+    name: 'integradores',
+    displayName: 'Integradores',
+    description: 'Claves de API de la compañía y webhooks de salida: suscripciones a los eventos, sus entregas firmadas y reintentos',
+    modules: ['api-keys', 'webhook-subscriptions'],
+  },
   { name: 'webhooks', displayName: 'Webhooks', description: 'Lo que envían los proveedores (Meta, WooCommerce, Gravity Forms) y los eventos que no se pudieron procesar', modules: ['webhooks'] },
   { name: 'sistema', displayName: 'Sistema', description: 'Salud, disponibilidad y versión del servidor', modules: ['system'] },
 ];
@@ -103,6 +109,16 @@ export interface OperationDeclaration {
 /** By `METHOD /api/path` (the OpenAPI path). */
 export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/health': { id: 'system.health', summary: 'Salud del servidor' },
+  'GET /api/api-keys': { id: 'apiKeys.list', summary: 'Lista las claves de API de la compañía (sin su secreto)' },
+  'POST /api/api-keys': { id: 'apiKeys.create', summary: 'Crea una clave de API (el secreto se muestra una sola vez)' },
+  'DELETE /api/api-keys/{id}': { id: 'apiKeys.revoke', summary: 'Revoca una clave de API: deja de funcionar desde la siguiente llamada' },
+  'GET /api/webhook-subscriptions': { id: 'webhookSubscriptions.list', summary: 'Lista las suscripciones de webhooks de salida' },
+  'POST /api/webhook-subscriptions': { id: 'webhookSubscriptions.create', summary: 'Crea una suscripción de webhook (el secreto de la firma se muestra una sola vez)' },
+  'GET /api/webhook-subscriptions/{id}': { id: 'webhookSubscriptions.get', summary: 'Una suscripción de webhook con sus cifras de entregas' },
+  'PUT /api/webhook-subscriptions/{id}': { id: 'webhookSubscriptions.update', summary: 'Edita, pausa o reanuda una suscripción de webhook' },
+  'DELETE /api/webhook-subscriptions/{id}': { id: 'webhookSubscriptions.remove', summary: 'Elimina una suscripción de webhook' },
+  'GET /api/webhook-subscriptions/{id}/deliveries': { id: 'webhookSubscriptions.deliveries', summary: 'Entregas de una suscripción, con cada intento' },
+  'POST /api/webhook-subscriptions/{id}/deliveries/{deliveryId}/redeliver': { id: 'webhookSubscriptions.redeliver', summary: 'Reenvía una entrega' },
   'GET /api/health/ready': { id: 'system.ready', summary: 'Disponibilidad (base de datos y colas)' },
   'GET /api/version': { id: 'system.version', summary: 'Versión del servidor (solo administradores)' },
   'POST /api/login': { id: 'auth.login', summary: 'Ingresa y obtiene el token de acceso' },

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type BodyKind, operationTable, type ProducedKind, tagOfArea, tagTable } from './openapi-operations.js';
 
 /**
- * The API's OpenAPI 3.1 document (GET /api/docs/json, decision 0071), made from the routes
+ * The API's OpenAPI 3.1 document (GET /api/docs/json, decision 0074), made from the routes
  * themselves in ONE place: the zod schemas of each route (fastify-type-provider-zod), then for
  * every operation a stable `operationId` (`leads.list`, `orders.place`), a Spanish summary, one
  * product-area tag, its security requirement, its 4xx answers in the one error shape, and the
