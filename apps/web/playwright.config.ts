@@ -46,8 +46,9 @@ export default defineConfig({
     cwd: repoRoot,
     url: `http://localhost:${PORT}/api/health`,
     // BOTS=off: the demo's sandbox Dialogflow bot would answer the flows' WhatsApp customers (and
-    // hold their chats from the automatic assignment); dialogflow.spec tests the bots' screen (decision 0053)
-    env: { PORT: String(PORT), DATA_DIR: process.env.MOSTRADOR_E2E_DATA_DIR, BOTS: 'off' },
+    // hold their chats from the automatic assignment); dialogflow.spec tests the bots' screen (decision 0053).
+    // OUTBOUND_ALLOW_PRIVATE_URLS=1: webhooks.spec's receiver listens on this machine's loopback (decision 0073)
+    env: { PORT: String(PORT), DATA_DIR: process.env.MOSTRADOR_E2E_DATA_DIR, BOTS: 'off', OUTBOUND_ALLOW_PRIVATE_URLS: '1' },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',

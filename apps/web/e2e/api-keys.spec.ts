@@ -22,9 +22,9 @@ for (const [width, height] of [
     await dialog.getByLabel('Nombre').fill(name);
     await dialog.getByLabel('Leads y contactos: Listar').check();
     await dialog.getByRole('button', { name: 'Crear clave' }).click();
-    const secret = await page.getByTestId('api-key-secret').inputValue();
+    const secret = await page.getByTestId('secret-once').inputValue();
     expect(secret).toMatch(/^mst_/);
-    await page.getByRole('button', { name: 'Listo, ya la copié' }).click();
+    await page.getByRole('button', { name: 'Listo, ya lo copié' }).click();
 
     const card = page.getByTestId('api-key').filter({ hasText: name });
     await expect(card).toContainText('Nunca usada');

@@ -34,7 +34,7 @@ export async function seedDemoWebhooks(tx: Db, companyId: string, adminId: strin
     const [delivery] = (
       await tx.execute<{ id: string }>(sql`insert into webhook_deliveries (subscription_id, company_id, event_id, event_position, event_type, aggregate_key, body, status, attempts, delivered_at, created_at)
         values (${sub.id}, ${companyId}, ${eventId}, ${i}, ${o.type}, ${`demo:${i}`}, ${body}, ${o.status}, ${o.attempts.length},
-                ${o.status === 'delivered' ? sql`now() - make_interval(mins => ${ageMinutes - 2})` : sql`null`}, now() - make_interval(mins => ${ageMinutes}))
+                ${o.status === 'delivered' ? sql`now() - make_interval(mins => ${ageMinutes - (o.attempts.length - 1) * 3})` : sql`null`}, now() - make_interval(mins => ${ageMinutes}))
         returning id`)
     ).rows;
     for (const [n, [status, latency, error, excerpt]] of o.attempts.entries()) {

@@ -54,6 +54,7 @@ import Textsms from '@mui/icons-material/Textsms';
 import Tune from '@mui/icons-material/Tune';
 import ViewModule from '@mui/icons-material/ViewModule';
 import VpnKey from '@mui/icons-material/VpnKey';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import type { ComponentType } from 'react';
 import type { ScreenConfig } from '../components/crud/types';
@@ -131,6 +132,7 @@ export const screens: ScreenEntry[] = [
   { path: '/perfil', group: 'organization', label: t('nav.profile'), icon: Person, page: () => import('../features/profile/profile-page') },
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
   { path: '/configuracion/api', group: 'organization', label: 'API e integradores', icon: VpnKey, module: 'api', page: () => import('../features/api-keys/api-keys-page') },
+  { path: '/configuracion/webhooks', group: 'organization', label: 'Webhooks de salida', icon: WebhookIcon, module: 'api', page: () => import('../features/webhook-subscriptions/webhook-subscriptions-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('../features/gravity-forms/gravity-forms-screen') },
   {

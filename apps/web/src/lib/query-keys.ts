@@ -104,6 +104,8 @@ export const channelKeys = createQueryKeys('channels');
 export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
 /** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
 export const apiKeyKeys = createQueryKeys('api-keys');
+/** `['webhook-subscriptions', …]`: outbound webhooks' subscriptions (/configuracion/webhooks) and a subscription's deliveries. */
+export const webhookSubscriptionKeys = createQueryKeys('webhook-subscriptions');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,

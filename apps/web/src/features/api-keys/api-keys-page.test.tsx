@@ -70,12 +70,12 @@ describe('ApiKeysPage (/configuracion/api)', () => {
     await userEvent.click(within(dialog).getByLabelText('Leads y contactos: Crear'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Crear clave' }));
 
-    const shown = await screen.findByTestId('api-key-secret');
+    const shown = await screen.findByTestId('secret-once');
     expect((shown as HTMLInputElement).value).toBe(secret);
     const post = api.calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({ name: 'Tienda', permissions: ['leads.list', 'leads.create'] });
-    await userEvent.click(screen.getByRole('button', { name: 'Listo, ya la copié' }));
-    await waitFor(() => expect(screen.queryByTestId('api-key-secret')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Listo, ya lo copié' }));
+    await waitFor(() => expect(screen.queryByTestId('secret-once')).toBeNull());
     expect(await screen.findByText('Tienda')).toBeTruthy();
     expect(screen.queryByText(secret)).toBeNull();
   });

@@ -11,7 +11,6 @@ import {
   permissionsByModule,
 } from '@mostrador/contract';
 import Add from '@mui/icons-material/Add';
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import Key from '@mui/icons-material/Key';
 import MenuBook from '@mui/icons-material/MenuBook';
 import Alert from '@mui/material/Alert';
@@ -36,7 +35,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { PageHeader } from '../../components/ui/page-header';
-import { showSuccess } from '../../lib/feedback';
+import { SecretOnceDialog } from '../../components/ui/secret-once-dialog';
 import { usePermissions } from '../../lib/permissions';
 import { apiKeyKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
@@ -82,11 +81,7 @@ export const apiKeyTexts = {
   },
   secret: {
     title: 'Tu nueva clave de API',
-    warning: 'Cópiala ahora y guárdala en un lugar seguro: por seguridad, Mostrador no la vuelve a mostrar.',
-    copy: 'Copiar',
-    copied: 'Clave copiada',
     example: 'Úsala así (no hace falta el encabezado X-Company-Id):',
-    done: 'Listo, ya la copié',
   },
 } as const;
 
@@ -327,53 +322,6 @@ function ModuleRow({
   );
 }
 
-function SecretDialog({ created, onClose }: { created: ApiKeyCreated | null; onClose: () => void }) {
-  const fullScreen = useMediaQuery('(max-width:599.95px)');
-  const copy = async () => {
-    if (!created) return;
-    await navigator.clipboard?.writeText(created.key);
-    showSuccess(apiKeyTexts.secret.copied);
-  };
-  const example = created ? `curl -H "Authorization: Bearer ${created.key}" ${window.location.origin}/api/leads` : '';
-  return (
-    <Dialog open={!!created} fullScreen={fullScreen} maxWidth="sm" fullWidth aria-labelledby="api-key-secret-title">
-      <DialogTitle id="api-key-secret-title">{apiKeyTexts.secret.title}</DialogTitle>
-      <DialogContent sx={{ display: 'grid', gap: 2 }}>
-        <Alert severity="warning">{apiKeyTexts.secret.warning}</Alert>
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-          <TextField
-            value={created?.key ?? ''}
-            label={created?.name}
-            fullWidth
-            slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'api-key-secret', style: { fontFamily: 'monospace' } } }}
-            onFocus={(e) => e.target.select()}
-          />
-          <Button variant="outlined" startIcon={<ContentCopy />} onClick={copy} sx={{ flexShrink: 0 }}>
-            {apiKeyTexts.secret.copy}
-          </Button>
-        </Box>
-        <Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
-            {apiKeyTexts.secret.example}
-          </Typography>
-          <Typography
-            component="pre"
-            variant="body2"
-            sx={{ m: 0, p: 1.25, bgcolor: 'action.hover', borderRadius: 1, fontFamily: 'monospace', fontSize: '0.8rem', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-          >
-            {example}
-          </Typography>
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button variant="contained" onClick={onClose}>
-          {apiKeyTexts.secret.done}
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
 /**
  * /configuracion/api (issue 28, decision 0071): the company's API keys. A key is made with a
  * name, what it may do (only what its maker may) and an optional expiry; its secret is shown
@@ -432,7 +380,15 @@ export function ApiKeysPage() {
           queryClient.invalidateQueries({ queryKey: apiKeyKeys.list(companyId) });
         }}
       />
-      <SecretDialog created={created} onClose={() => setCreated(null)} />
+      <SecretOnceDialog
+        open={!!created}
+        title={apiKeyTexts.secret.title}
+        label={created?.name ?? ''}
+        secret={created?.key ?? ''}
+        usage={apiKeyTexts.secret.example}
+        example={created ? `curl -H "Authorization: Bearer ${created.key}" ${window.location.origin}/api/leads` : ''}
+        onClose={() => setCreated(null)}
+      />
     </>
   );
 }
