@@ -51,34 +51,36 @@ update webhook_deliveries d set claimed_at = now() from due, webhook_subscriptio
 returning d.id, d.attempts, d.event_id, d.event_type, d.body, s.url, s.secret_sealed`;
 
 /**
- * An attempt's outcome, in one statement: the attempt logged; the delivery delivered, or due
- * again after its wait, or given up after 3 days; its subscription's failing time cleared by a
- * success, started by a failure, and past 24 h the subscription paused.
+ * A round's outcomes, in one statement (a recordset of `{id, ok, status, latency, error, excerpt,
+ * wait}`): every attempt logged; each delivery delivered, or due again after its wait, or given up
+ * 3 days after its event; each subscription's failing time cleared by a success of the round,
+ * started by a round of failures, and past 24 h of failures the subscription paused.
  */
-const outcomeStatement = `with d as (
-  update webhook_deliveries set
-    attempts = attempts + 1,
+const paused = `not per.ok and w.status = 'active' and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS})`;
+const outcomeStatement = `with o as (
+  select * from jsonb_to_recordset($1::jsonb) as o(id uuid, ok boolean, status int, latency int, error text, excerpt text, wait double precision)
+), d as (
+  update webhook_deliveries w set
+    attempts = w.attempts + 1,
     claimed_at = null,
-    status = case when $2::boolean then 'delivered'
-                  when created_at <= now() - make_interval(hours => ${WEBHOOK_RETRY_HOURS}) then 'failed'
-                  else 'pending' end,
-    delivered_at = case when $2::boolean then now() end,
-    next_attempt_at = case when $2::boolean then next_attempt_at else now() + make_interval(secs => $7::double precision / 1000) end
-   where id = $1::uuid
-  returning id, subscription_id
+    status = case when o.ok then 'delivered' when w.created_at <= now() - make_interval(hours => ${WEBHOOK_RETRY_HOURS}) then 'failed' else 'pending' end,
+    delivered_at = case when o.ok then now() end,
+    next_attempt_at = case when o.ok then w.next_attempt_at else now() + make_interval(secs => o.wait / 1000) end
+   from o where w.id = o.id
+  returning w.subscription_id, o.ok
 ), a as (
   insert into webhook_attempts (delivery_id, status, latency_ms, error, excerpt)
-  select id, $3::int, $4::int, $5::text, $6::text from d
-), s as (
-  update webhook_subscriptions w set
-    failing_since = case when $2::boolean then null else coalesce(w.failing_since, now()) end,
-    status = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) then 'paused' else w.status end,
-    paused_at = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) and w.status = 'active' then now() else w.paused_at end,
-    paused_reason = case when not $2::boolean and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS}) and w.status = 'active'
-                         then 'Se pausó sola: sus entregas fallaron durante 24 horas seguidas. Revisa la dirección y reanúdala.' else w.paused_reason end
-    from d where w.id = d.subscription_id and (($2::boolean and w.failing_since is not null) or not $2::boolean)
+  select o.id, o.status, o.latency, o.error, o.excerpt from o join webhook_deliveries x on x.id = o.id
+), per as (
+  select subscription_id, bool_or(ok) as ok from d group by subscription_id
 )
-select 1`;
+update webhook_subscriptions w set
+  failing_since = case when per.ok then null else coalesce(w.failing_since, now()) end,
+  status = case when ${paused} then 'paused' else w.status end,
+  paused_at = case when ${paused} then now() else w.paused_at end,
+  paused_reason = case when ${paused} then 'Se pausó sola: sus entregas fallaron durante 24 horas seguidas. Revisa la dirección y reanúdala.' else w.paused_reason end
+  from per
+ where w.id = per.subscription_id and (not per.ok or w.failing_since is not null)`;
 
 /** The start of an answer, read no further than needed (a receiver's 100 MB page is not downloaded). */
 async function excerptOf(res: OutboundResponse): Promise<string> {
@@ -137,7 +139,17 @@ export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log 
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  async function deliver(row: Claimed): Promise<void> {
+  interface Outcome {
+    id: string;
+    ok: boolean;
+    status: number | null;
+    latency: number;
+    error: string | null;
+    excerpt: string | null;
+    wait: number;
+  }
+
+  async function deliver(row: Claimed): Promise<Outcome> {
     const t = Math.floor(Date.now() / 1000);
     let ok = false;
     let status: number | null = null;
@@ -165,8 +177,7 @@ export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log 
     } catch (e) {
       error = noAnswer(e, timeoutSeconds);
     }
-    const latency = Math.round(performance.now() - started);
-    await database.pool.query(outcomeStatement, [row.id, ok, status, latency, error, excerpt, ok ? 0 : retryDelayMs(row.attempts + 1)]);
+    return { id: row.id, ok, status, latency: Math.round(performance.now() - started), error, excerpt, wait: ok ? 0 : retryDelayMs(row.attempts + 1) };
   }
 
   async function loop(): Promise<void> {
@@ -176,7 +187,8 @@ export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log 
         if (stopped) return;
         const { rows } = await database.pool.query<Claimed>(claimStatement, [lanes]);
         if (!rows.length) break;
-        await Promise.all(rows.map((row) => deliver(row).catch((e: unknown) => log.warn({ err: e, delivery: row.id }, 'webhooks: no se pudo registrar una entrega'))));
+        const outcomes = await Promise.all(rows.map(deliver));
+        await database.pool.query(outcomeStatement, [JSON.stringify(outcomes)]);
       }
     } while (again && !stopped);
     // the next retry, if it is due within the minute's sweep
