@@ -60,9 +60,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex('webhook_deliveries_event_uq').on(t.subscriptionId, t.eventId),
-    // the job's work: the pending ones, in the events' order per subscription and aggregate
+    // the claim's scan: the pending ones in the events' order, the first due ones taken (no sort of the backlog)
     index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt, t.eventPosition)
+      .on(t.eventPosition)
       .where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_order_idx')
       .on(t.subscriptionId, t.aggregateKey, t.eventPosition)
