@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoginResponse } from '@mostrador/contract';
@@ -103,3 +103,12 @@ export async function inviteToken(t: TestApp, expiresInMinutes = 60): Promise<st
   return secret;
 }
 
+
+/** A stand-in SPA build (WEB_DIST), so `npm start` does not run vite in the server suite. */
+export function fakeWebDist(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mostrador-web-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Mostrador</title>');
+  writeFileSync(path.join(dir, 'shop.html'), '<!doctype html><title>Tienda</title>');
+  return dir;
+}

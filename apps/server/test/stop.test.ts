@@ -1,19 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { descendantsOf, freePort, listening, openStream, requestInTwoParts, startProduct } from '../../../scripts/product-process.js';
 import { repoRoot } from '../src/config.js';
-import { createTestDatabase, demo, JWT_SECRET, until } from './helpers.js';
-
-/** A stand-in SPA build (WEB_DIST), so `npm start` does not run vite in the server suite. */
-function fakeWebDist(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mostrador-web-'));
-  mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Mostrador</title>');
-  writeFileSync(path.join(dir, 'shop.html'), '<!doctype html><title>Tienda</title>');
-  return dir;
-}
+import { createTestDatabase, demo, fakeWebDist, JWT_SECRET, until } from './helpers.js';
 
 describe('stopping npm start', () => {
   const drops: Array<() => Promise<void>> = [];

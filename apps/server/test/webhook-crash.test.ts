@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { descendantsOf, freePort, startProduct } from '../../../scripts/product-process.js';
 import { repoRoot } from '../src/config.js';
-import { createTestDatabase, demo, until } from './helpers.js';
+import { createTestDatabase, demo, fakeWebDist, until } from './helpers.js';
 
 /**
  * Outbound webhooks survive a crash (issue 28, decision 0073): `npm start` is killed with SIGKILL
@@ -17,13 +17,6 @@ import { createTestDatabase, demo, until } from './helpers.js';
  */
 const BURST = 10_000;
 
-function fakeWebDist(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mostrador-web-'));
-  mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Mostrador</title>');
-  writeFileSync(path.join(dir, 'shop.html'), '<!doctype html><title>Tienda</title>');
-  return dir;
-}
 
 describe('a burst of events and a SIGKILL', () => {
   const started: Array<ReturnType<typeof startProduct>> = [];

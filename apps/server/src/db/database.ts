@@ -16,6 +16,9 @@ export type Db = NodePgDatabase<typeof schema>;
 /** The rows of a raw statement, typed by the caller. */
 export const rowsOf = async <T extends Record<string, unknown>>(db: Pick<Db, 'execute'>, query: Parameters<Db['execute']>[0]) => (await db.execute(query)).rows as T[];
 
+/** A timestamp a row holds (text or Date) as the API's ISO string; null stays null. */
+export const isoOf = <T extends string | Date | null>(at: T): T extends null ? null : string => (at === null ? null : new Date(at).toISOString()) as never;
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   pool: pg.Pool;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { actionLabels, API_KEY_PREFIX, API_KEY_SHOWN, type ApiKeyCreated, type ApiKeyOut, type apiKeyIn, modules, type Module, type Action } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type Db, rowsOf } from '../../db/database.js';
+import { type Db, isoOf, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { hashOfSecret, type Tenant } from '../../plugins/auth.js';
 
@@ -24,7 +24,6 @@ interface KeyRow extends Record<string, unknown> {
   expired: boolean;
 }
 
-const iso = (at: string | Date | null) => (at === null ? null : new Date(at).toISOString());
 
 function keyOf(row: KeyRow): ApiKeyOut {
   return {
@@ -32,10 +31,10 @@ function keyOf(row: KeyRow): ApiKeyOut {
     name: row.name,
     prefix: row.prefix,
     permissions: row.permissions,
-    expiresAt: iso(row.expires_at),
-    createdAt: iso(row.created_at) as string,
+    expiresAt: isoOf(row.expires_at),
+    createdAt: isoOf(row.created_at) as string,
     createdBy: row.created_by ? { _id: row.created_by, name: row.creator ?? '' } : null,
-    lastUsedAt: iso(row.last_used_at),
+    lastUsedAt: isoOf(row.last_used_at),
     status: row.expired ? 'expired' : 'active',
   };
 }

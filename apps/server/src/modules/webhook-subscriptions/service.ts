@@ -9,14 +9,13 @@ import {
   type webhookSubscriptionUpdate,
 } from '@mostrador/contract';
 import type { z } from 'zod';
-import type { Database } from '../../db/database.js';
+import { type Database, isoOf } from '../../db/database.js';
 import { assertTargetUrl } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 
 const notFound = () => new AppError('NOT_FOUND', 'La suscripción de webhook no existe');
-const iso = (at: string | Date | null) => (at === null ? null : new Date(at).toISOString());
 
 interface SubscriptionRow {
   id: string;
@@ -48,11 +47,11 @@ function subscriptionOf(r: SubscriptionRow): WebhookSubscriptionOut {
     description: r.description,
     status: r.status,
     pausedReason: r.paused_reason,
-    pausedAt: iso(r.paused_at),
-    failingSince: iso(r.failing_since),
-    createdAt: iso(r.created_at) as string,
+    pausedAt: isoOf(r.paused_at),
+    failingSince: isoOf(r.failing_since),
+    createdAt: isoOf(r.created_at) as string,
     counts: { pending: Number(r.pending), delivered: Number(r.delivered), failed: Number(r.failed) },
-    lastDeliveryAt: iso(r.last_delivery_at),
+    lastDeliveryAt: isoOf(r.last_delivery_at),
   };
 }
 
@@ -135,10 +134,10 @@ export function createSubscriptionService(database: Pick<Database, 'pool'>, secr
         eventId: r.event_id,
         eventType: r.event_type,
         status: r.status,
-        attempts: (r.attempts ?? []).map((a) => ({ at: iso(a.at) as string, status: a.status, latencyMs: a.latency_ms, error: a.error, excerpt: a.excerpt })),
-        nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
-        deliveredAt: iso(r.delivered_at),
-        createdAt: iso(r.created_at) as string,
+        attempts: (r.attempts ?? []).map((a) => ({ at: isoOf(a.at) as string, status: a.status, latencyMs: a.latency_ms, error: a.error, excerpt: a.excerpt })),
+        nextAttemptAt: r.status === 'pending' ? isoOf(r.next_attempt_at) : null,
+        deliveredAt: isoOf(r.delivered_at),
+        createdAt: isoOf(r.created_at) as string,
       }));
     },
     /** «Reenviar»: the delivery is due again now, with the same body (its attempts stay in its log). */
