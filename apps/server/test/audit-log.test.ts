@@ -1,0 +1,119 @@
+import { type Resource, resourceList } from '@mostrador/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASKED } from '../src/db/audit.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+
+/**
+ * The audit log (issue 28, decision 0072): every write through the API leaves one row naming who,
+ * what (fields before → after, secrets masked), when and from where, in the change's own
+ * transaction; the log is read by company, filtered and keyset paged, and never written through the API.
+ */
+let t: TestApp;
+let admin: Signed;
+let home: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await login(t, demo.admin);
+  home = admin.company('Demo Chile');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Rec = Record<string, unknown>;
+interface AuditRow {
+  company_id: string;
+  actor: { type: string; id?: string };
+  action: string;
+  entity: string;
+  entity_id: string;
+  changes: Record<string, { from: unknown; to: unknown }>;
+  ip: string | null;
+  user_agent: string | null;
+}
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = as(admin, home)) =>
+  t.app.inject({ method, url: `/api${url}`, headers: { 'user-agent': 'audit-test/1.0', ...headers }, payload });
+const rowsOf = (entity: string, id: string) =>
+  t.sql<AuditRow>('select company_id, actor, action, entity, entity_id, changes, ip, user_agent from audit_log where entity = $1 and entity_id = $2 order by at, id', [entity, id]);
+
+/** An example with the references a create must name, filled with a record of the company. */
+async function filled(r: Resource, example: object, headers = as(admin, home)): Promise<Rec> {
+  const out: Rec = { ...(example as Rec) };
+  for (const field of Object.keys(r.requiredRefs ?? {})) {
+    if (out[field] !== undefined) continue;
+    const target = resourceList.find((x) => x.key === r.refs[field][0]) as Resource;
+    const made = await call('POST', `/${target.path}`, await filled(target, target.examples[0], headers), headers);
+    out[field] = made.json()._id;
+  }
+  return out;
+}
+const deleteBodyOf = (r: Resource, record: Rec) => (r.deleteBody ? Object.fromEntries(Object.keys(r.deleteBody.shape).map((k) => [k, record[k]])) : undefined);
+
+const writable = resourceList.filter((r) => ['create', 'update', 'delete'].every((op) => r.operations.includes(op as never)));
+
+describe.each(writable.map((r) => [r.key, r] as const))('the audit log of %s', (_key, r) => {
+  it('records create, update and delete through the API with the user, the fields before → after and secrets masked', async () => {
+    const [first, second] = r.examples as Rec[];
+    const created = await call('POST', `/${r.path}`, await filled(r, first));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json()._id as string;
+    const updated = await call('PUT', `/${r.path}/${id}`, second ?? first);
+    expect(updated.statusCode, updated.body).toBe(200);
+    const stored = r.stored.parse(second ?? first) as Rec;
+    const removed = await call('DELETE', `/${r.path}/${id}`, deleteBodyOf(r, stored));
+    expect(removed.statusCode, removed.body).toBe(200);
+
+    const rows = await rowsOf(r.key, id);
+    expect(rows.map((row) => row.action)).toEqual(['create', 'update', 'delete']);
+    for (const row of rows) {
+      expect(row).toMatchObject({ company_id: home, actor: { type: 'user', id: admin.user._id }, entity: r.key, entity_id: id, user_agent: 'audit-test/1.0' });
+      expect(row.ip).toBeTruthy();
+    }
+    const [create, , del] = rows;
+    // a creation names every field it stored, from nothing
+    for (const [field, value] of Object.entries(r.stored.parse(first) as Rec)) {
+      if (value === null || value === undefined) continue;
+      expect(create.changes[field]?.from, field).toBeNull();
+      if (r.writeOnly.includes(field)) expect(create.changes[field]?.to).toBe(MASKED);
+    }
+    expect(Object.keys(del.changes).length).toBeGreaterThan(0);
+    for (const row of rows) for (const field of r.writeOnly) for (const side of Object.values(row.changes[field] ?? {})) expect([null, MASKED]).toContain(side);
+    // never a secret's value anywhere in the log
+    const text = JSON.stringify(rows);
+    for (const field of r.writeOnly) {
+      const secret = (first as Rec)[field];
+      if (typeof secret === 'string' && secret.length > 3) expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe('who the audit log names', () => {
+  it('names the API key that wrote, not its creator', async () => {
+    const made = await call('POST', '/api-keys', { name: 'ERP auditado', permissions: ['leads.create', 'leads.update', 'leads.delete'] });
+    expect(made.statusCode, made.body).toBe(201);
+    const key = made.json() as { key: string; _id: string };
+    const headers = { authorization: `Bearer ${key.key}` };
+    const created = await call('POST', '/leads', { name: 'Por clave', telefono: '56911112222', platform: 'whatsapp', status: 'sin-asignar' }, headers);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json()._id as string;
+    expect((await call('PUT', `/leads/${id}`, { name: 'Por clave 2' }, headers)).statusCode).toBe(200);
+    const [row] = await rowsOf('leads', id);
+    expect(row.actor).toEqual({ type: 'api_key', id: key._id });
+    const [update] = (await rowsOf('leads', id)).slice(1);
+    expect(update.changes.name).toEqual({ from: 'Por clave', to: 'Por clave 2' });
+  });
+
+  it('writes no row for a write that was refused or rolled back', async () => {
+    const count = async () => (await t.sql<{ n: number }>('select count(*)::int as n from audit_log'))[0].n;
+    const brands = resourceList.find((r) => r.key === 'brands') as Resource;
+    const first = await call('POST', `/${brands.path}`, { ...(brands.examples[0] as Rec), name: 'Marca única' });
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await count();
+    // the same unique name: the statement fails, and its audit row with it
+    const twice = await call('POST', `/${brands.path}`, { ...(brands.examples[0] as Rec), name: 'Marca única' });
+    expect(twice.statusCode).toBe(409);
+    // a record that does not exist: nothing changed, nothing recorded
+    expect((await call('PUT', `/leads/${crypto.randomUUID()}`, { name: 'nadie' })).statusCode).toBe(404);
+    expect(await count()).toBe(before);
+  });
+});
