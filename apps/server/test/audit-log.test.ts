@@ -117,3 +117,57 @@ describe('who the audit log names', () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe('what else the audit log records', () => {
+  it('a sign-in, and a failed one, in every company of the account', async () => {
+    const agent = await login(t, demo.agent);
+    const failed = await t.app.inject({ method: 'POST', url: '/api/login', payload: { ...demo.agent, password: 'equivocada' }, headers: { 'user-agent': 'intruso/1' } });
+    expect(failed.statusCode).toBe(401);
+    const rows = await t.sql<AuditRow>(`select company_id, actor, action, user_agent, changes from audit_log where entity = 'users' and entity_id = $1 and action like 'sign_in%' order by id`, [
+      agent.user._id,
+    ]);
+    const companies = agent.user.corporation.companies.map((c) => c.company._id).sort();
+    expect(rows.filter((r) => r.action === 'sign_in').map((r) => r.company_id).sort()).toEqual(expect.arrayContaining(companies));
+    const failures = rows.filter((r) => r.action === 'sign_in_failed');
+    expect(failures.map((r) => r.company_id).sort()).toEqual(companies);
+    expect(failures[0]).toMatchObject({ actor: { type: 'user', id: agent.user._id }, user_agent: 'intruso/1', changes: { reason: { from: null, to: 'password' } } });
+    // a name that is no account: nothing of any company
+    const before = (await t.sql<{ n: number }>('select count(*)::int as n from audit_log'))[0].n;
+    await t.app.inject({ method: 'POST', url: '/api/login', payload: { ...demo.agent, email: 'nadie@demo.com' } });
+    expect((await t.sql<{ n: number }>('select count(*)::int as n from audit_log'))[0].n).toBe(before);
+  });
+
+  it('a role change, a disable and an enable of a user', async () => {
+    const agent = await login(t, demo.agent);
+    const put = (payload: object) => call('PUT', `/users/${agent.user._id}`, payload, as(admin, agent.user.companyId));
+    expect((await put({ role: 'supervisor' })).statusCode).toBe(200);
+    expect((await put({ role: 'agent' })).statusCode).toBe(200);
+    expect((await put({ disabled: true })).statusCode).toBe(200);
+    expect((await put({ disabled: false })).statusCode).toBe(200);
+    const rows = await t.sql<AuditRow>(
+      `select company_id, actor, action, changes from audit_log where entity = 'users' and entity_id = $1 and action in ('role_change', 'disable', 'enable') order by id`,
+      [agent.user._id],
+    );
+    expect(rows.map((r) => [r.action, r.changes])).toEqual([
+      ['role_change', { role: { from: 'agent', to: 'supervisor' } }],
+      ['role_change', { role: { from: 'supervisor', to: 'agent' } }],
+      ['disable', { disabled: { from: false, to: true } }],
+      ['enable', { disabled: { from: true, to: false } }],
+    ]);
+    expect(rows[0]).toMatchObject({ company_id: agent.user.companyId, actor: { type: 'user', id: admin.user._id } });
+  });
+
+  it('an API key made and revoked, never its secret, and an export of the leads', async () => {
+    const made = await call('POST', '/api-keys', { name: 'Zap', permissions: ['leads.list'] });
+    const key = made.json() as { key: string; _id: string };
+    expect((await call('DELETE', `/api-keys/${key._id}`)).statusCode).toBe(204);
+    const rows = await rowsOf('api_keys', key._id);
+    expect(rows.map((r) => r.action)).toEqual(['create', 'revoke']);
+    expect(rows[0].changes.name).toEqual({ from: null, to: 'Zap' });
+    expect(JSON.stringify(rows)).not.toContain(key.key.slice(12));
+    const exported = await call('GET', '/leads/export?status=sin-asignar');
+    expect(exported.statusCode).toBe(200);
+    const [last] = await t.sql<AuditRow>(`select action, entity, changes, actor from audit_log where action = 'export' order by id desc limit 1`);
+    expect(last).toMatchObject({ action: 'export', entity: 'leads', actor: { type: 'user', id: admin.user._id }, changes: { filters: { to: { status: 'sin-asignar' } } } });
+  });
+});
