@@ -71,6 +71,7 @@ import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { auditLogRoutes } from './modules/audit-log/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -227,6 +228,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(mailchimpRoutes);
       await api.register(driveRoutes);
       await api.register(apiKeyRoutes);
+      await api.register(auditLogRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

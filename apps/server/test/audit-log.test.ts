@@ -171,3 +171,92 @@ describe('what else the audit log records', () => {
     expect(last).toMatchObject({ action: 'export', entity: 'leads', actor: { type: 'user', id: admin.user._id }, changes: { filters: { to: { status: 'sin-asignar' } } } });
   });
 });
+
+describe('GET /api/audit-log', () => {
+  const read = (query: string, headers = as(admin, home)) => t.app.inject({ method: 'GET', url: `/api/audit-log${query}`, headers });
+
+  it('filters by entity, record, actor and dates, and pages by keyset without gaps or repeats', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const made = await call('POST', '/leads', { name: `Historial ${i}`, telefono: `5691234000${i}`, platform: 'whatsapp', status: 'sin-asignar' });
+      ids.push(made.json()._id);
+    }
+    await call('PUT', `/leads/${ids[0]}`, { name: 'Historial cero' });
+    const history = await read(`?entity=leads&entityId=${ids[0]}`);
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json().payload.map((e: Rec) => e.action)).toEqual(['update', 'create']);
+    expect(history.json().payload[0]).toMatchObject({
+      entity: 'leads',
+      entityId: ids[0],
+      actor: { type: 'user', id: admin.user._id, name: expect.stringMatching(/\S/) },
+      changes: { name: { from: 'Historial 0', to: 'Historial cero' } },
+    });
+    // keyset: pages of 2 over the company's lead entries
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let n = 0; n < 50; n++) {
+      const page = (await read(`?entity=leads&actor=${admin.user._id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      seen.push(...page.payload.map((e: Rec) => e._id as string));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    const all = (await read(`?entity=leads&actor=${admin.user._id}&limit=200`)).json().payload.map((e: Rec) => e._id);
+    expect(seen).toEqual(all);
+    expect(new Set(seen).size).toBe(seen.length);
+    // dates: nothing in the future, everything since an hour ago
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await read(`?from=${encodeURIComponent(future)}`)).json().payload).toEqual([]);
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    expect((await read(`?entity=leads&entityId=${ids[1]}&from=${encodeURIComponent(past)}`)).json().payload).toHaveLength(1);
+  });
+
+  it('refuses bad filters with a Spanish 400', async () => {
+    for (const [query, msg] of [
+      ['?entity=volar', /Esa entidad no existe/],
+      ['?actor=nadie', /El actor debe ser el id/],
+      ['?from=ayer', /«Desde» debe ser una fecha/],
+      ['?from=2026-12-02T00:00:00Z&to=2026-01-01T00:00:00Z', /«Desde» debe ser anterior a «Hasta»/],
+      ['?cursor=nada', /El cursor no es válido/],
+      ['?limit=5000', /como máximo 200/],
+      ['?otro=1', /./],
+    ] as const) {
+      const res = await read(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().errors.msg, query).toMatch(msg);
+    }
+  });
+
+  it("never shows another company's rows, is the owner's only, and cannot be written through the API", async () => {
+    const made = await call('POST', '/leads', { name: 'Sólo Chile', telefono: '56990000001', platform: 'whatsapp', status: 'sin-asignar' });
+    const id = made.json()._id as string;
+    const peru = admin.company('Demo Perú');
+    expect((await read(`?entity=leads&entityId=${id}`, as(admin, peru))).json().payload).toEqual([]);
+    for (const e of (await read('?limit=200', as(admin, peru))).json().payload as Rec[]) expect(e.entityId).not.toBe(id);
+    const agent = await login(t, demo.agent);
+    expect((await read('', as(agent))).statusCode).toBe(401);
+    // a key is never given the log
+    const key = await call('POST', '/api-keys', { name: 'lector', permissions: ['audit.list'] });
+    expect(key.statusCode).toBe(400);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      for (const url of ['/api/audit-log', '/api/audit-log/1']) {
+        const res = await t.app.inject({ method, url, headers: as(admin, home), payload: {} });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+      }
+    }
+  });
+
+  it('exports the filtered entries as CSV, and notes that it did', async () => {
+    const made = await call('POST', '/leads', { name: 'En CSV', telefono: '56990000002', platform: 'whatsapp', status: 'sin-asignar' });
+    const id = made.json()._id as string;
+    const res = await t.app.inject({ method: 'GET', url: `/api/audit-log.csv?entity=leads&entityId=${id}`, headers: as(admin, home) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Fecha,Quién,Tipo de actor,Acción,Entidad,Id del registro,Cambios,IP,Navegador');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('Creó');
+    expect(lines[1]).toContain(id);
+    const [last] = await t.sql<AuditRow>(`select action, entity from audit_log order by id desc limit 1`);
+    expect(last).toEqual({ action: 'export', entity: 'audit_log' });
+  });
+});

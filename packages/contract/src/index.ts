@@ -42,3 +42,4 @@ export * from './dialogflow-api.js';
 export * from './drive-api.js';
 export * from './domain-events.js';
 export * from './api-keys.js';
+export * from './audit-log.js';
