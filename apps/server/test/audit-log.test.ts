@@ -1,6 +1,7 @@
 import { type Resource, resourceList } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED } from '../src/db/audit.js';
+import { pruneAuditLog } from '../src/modules/audit-log/jobs.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
 
 /**
@@ -258,5 +259,19 @@ describe('GET /api/audit-log', () => {
     expect(lines[1]).toContain(id);
     const [last] = await t.sql<AuditRow>(`select action, entity from audit_log order by id desc limit 1`);
     expect(last).toEqual({ action: 'export', entity: 'audit_log' });
+  });
+});
+
+describe('retention', () => {
+  it('deletes only the rows older than the period, in batches', async () => {
+    const old = await t.sql<{ id: string }>(
+      `insert into audit_log (company_id, at, actor, action, entity, entity_id) select $1, now() - interval '400 days', '{"type":"system"}', 'update', 'leads', g::text from generate_series(1, 7) g returning id`,
+      [home],
+    );
+    expect(old).toHaveLength(7);
+    const recent = (await t.sql<{ n: number }>(`select count(*)::int as n from audit_log where at > now() - interval '365 days'`))[0].n;
+    expect(await pruneAuditLog(t.database.db, 365, 3)).toBe(7);
+    expect((await t.sql<{ n: number }>(`select count(*)::int as n from audit_log where at <= now() - interval '365 days'`))[0].n).toBe(0);
+    expect((await t.sql<{ n: number }>(`select count(*)::int as n from audit_log`))[0].n).toBe(recent);
   });
 });

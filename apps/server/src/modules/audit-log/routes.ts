@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../db/audit.js';
 import { sendCsv } from '../../lib/csv-response.js';
 import { tenantOf } from '../../plugins/auth.js';
+import { auditLogJobs } from './jobs.js';
 import { auditCsv, auditLogPage } from './service.js';
 
 const tags = ['audit-log'];
@@ -14,6 +15,7 @@ const config = { permission: { module: 'audit' as const, action: 'list' as const
  */
 export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
+  await app.register(auditLogJobs);
 
   app.get('/audit-log', { config, schema: { tags, querystring: auditQuery, response: { 200: auditPage } } }, async (request) =>
     auditLogPage(db, tenantOf(request), request.query),
