@@ -131,6 +131,7 @@ export const screens: ScreenEntry[] = [
   { path: '/perfil', group: 'organization', label: t('nav.profile'), icon: Person, page: () => import('../features/profile/profile-page') },
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
   { path: '/configuracion/api', group: 'organization', label: 'API e integradores', icon: VpnKey, module: 'api', page: () => import('../features/api-keys/api-keys-page') },
+  { path: '/auditoria', group: 'organization', label: 'Auditoría', icon: History, module: 'audit', page: () => import('../features/audit-log/audit-log-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('../features/gravity-forms/gravity-forms-screen') },
   {

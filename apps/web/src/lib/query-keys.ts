@@ -104,6 +104,7 @@ export const channelKeys = createQueryKeys('channels');
 export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
 /** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
 export const apiKeyKeys = createQueryKeys('api-keys');
+export const auditLogKeys = createQueryKeys('audit-log');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,
