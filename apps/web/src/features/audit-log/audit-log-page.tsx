@@ -1,4 +1,4 @@
-import { type AuditEntry, auditActionLabels, auditEntityLabels } from '@mostrador/contract';
+import { type AuditEntry, auditActionLabels, auditEntityLabels, fieldLabelOf } from '@mostrador/contract';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -51,7 +51,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
     <Stack spacing={0.25}>
       {fields.map(([field, c]) => (
         <Typography key={field} variant="body2" sx={{ wordBreak: 'break-word' }}>
-          <strong>{field}</strong>: {shown(c.from)} → {shown(c.to)}
+          <strong>{fieldLabelOf(field) || field}</strong>: {shown(c.from)} → {shown(c.to)}
         </Typography>
       ))}
     </Stack>
@@ -120,8 +120,8 @@ export function AuditLogPage() {
           </Button>
         }
       />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2, flexWrap: "wrap" }} useFlexGap>
-        <TextField select size="small" label="Entidad" value={params.get('entity') ?? ''} onChange={(e) => setFilter('entity', e.target.value)} sx={{ minWidth: 200 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2, '& > *': { flex: { xs: '1 1 100%', sm: '1 1 180px' }, maxWidth: { sm: 260 } } }}>
+        <TextField select size="small" label="Entidad" value={params.get('entity') ?? ''} onChange={(e) => setFilter('entity', e.target.value)} >
           <MenuItem value="">Todas</MenuItem>
           {entityOptions.map(([key, label]) => (
             <MenuItem key={key} value={key}>
@@ -130,7 +130,7 @@ export function AuditLogPage() {
           ))}
         </TextField>
         <TextField size="small" label="Id del registro" value={params.get('entityId') ?? ''} onChange={(e) => setFilter('entityId', e.target.value.trim())} />
-        <TextField select size="small" label="Quién" value={params.get('actor') ?? ''} onChange={(e) => setFilter('actor', e.target.value)} sx={{ minWidth: 180 }}>
+        <TextField select size="small" label="Quién" value={params.get('actor') ?? ''} onChange={(e) => setFilter('actor', e.target.value)} >
           <MenuItem value="">Todos</MenuItem>
           {actors.map(([id, name]) => (
             <MenuItem key={id} value={id}>
@@ -140,7 +140,7 @@ export function AuditLogPage() {
         </TextField>
         <TextField size="small" type="date" label="Desde" value={dateValue('from')} onChange={(e) => setFilter('from', e.target.value ? `${e.target.value}T00:00:00` : '')} slotProps={{ inputLabel: { shrink: true } }} />
         <TextField size="small" type="date" label="Hasta" value={dateValue('to')} onChange={(e) => setFilter('to', e.target.value ? `${e.target.value}T23:59:59` : '')} slotProps={{ inputLabel: { shrink: true } }} />
-      </Stack>
+      </Box>
 
       {log.isError ? (
         <Alert severity="error" action={<Button onClick={() => log.refetch()}>Reintentar</Button>}>
