@@ -61,6 +61,7 @@ export const envSchema = z.object({
   ANALYSIS: z.enum(['on', 'off'], { error: "ANALYSIS debe ser 'on' u 'off'" }).optional().describe('off: no se analizan conversaciones (on por defecto, off en pruebas)'),
   ANALYSIS_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe('Segundos que espera el análisis de una empresa tras un mensaje nuevo'),
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30).describe('Días que se guardan los eventos de dominio ya repartidos (bus de eventos)'),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365).describe('Días que se guarda el registro de auditoría; las filas más viejas se borran por tandas cada día'),
   OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('1: las direcciones que escribe una compañía (tienda, sitio, API, motor de IA, archivo de plantilla) pueden ser internas; 0 por defecto'),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number({ error: 'WEBHOOK_TIMEOUT_SECONDS es un número de segundos' }).int().min(1).max(60).default(10).describe('Segundos que se espera la respuesta de un webhook de salida antes de contarlo como fallido y reintentarlo'),
   WEBHOOK_DELIVERY_LANES: z.coerce.number({ error: 'WEBHOOK_DELIVERY_LANES es un número' }).int().min(1).max(256).default(32).describe('Entregas de webhooks de salida que un proceso envía a la vez (en orden por suscripción y elemento)'),
@@ -182,6 +183,8 @@ export interface Config {
   analysisDebounceSeconds: number;
   /** Days the spine keeps delivered domain events (decision 0068). */
   eventsRetentionDays: number;
+  /** Days the audit log keeps its rows (decision 0072): older ones are deleted in batches by a daily job. */
+  auditRetentionDays: number;
   /**
    * Whether the addresses a tenant types (a store, a site, an API or LLM base URL, a template's
    * file) may be private or loopback ones (OUTBOUND_ALLOW_PRIVATE_URLS=1, alias LLM_ALLOW_PRIVATE_URLS;
@@ -258,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysis: (e.ANALYSIS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     analysisDebounceSeconds: e.ANALYSIS_DEBOUNCE_SECONDS,
     eventsRetentionDays: e.EVENTS_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
     webhooks: { timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS, lanes: e.WEBHOOK_DELIVERY_LANES },
     metricsToken: e.METRICS_TOKEN || undefined,

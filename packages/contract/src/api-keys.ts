@@ -23,9 +23,9 @@ export const API_KEY_SHOWN = 12;
 /**
  * The modules a key may be given: the business's records, not who may do what. A key never
  * makes keys or webhooks (api), has no profile, and never manages the people, roles or
- * companies of the corporation: those stay with a person's session.
+ * companies of the corporation, nor reads the audit log: those stay with a person's session.
  */
-const sessionOnlyModules: readonly Module[] = ['api', 'profile', 'users', 'roles', 'companies'];
+const sessionOnlyModules: readonly Module[] = ['api', 'profile', 'users', 'roles', 'companies', 'audit'];
 export const apiKeyModules: Module[] = moduleNames.filter((m) => !sessionOnlyModules.includes(m));
 
 /** Every `module.action` a key may hold. */

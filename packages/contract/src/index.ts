@@ -43,3 +43,4 @@ export * from './drive-api.js';
 export * from './domain-events.js';
 export * from './api-keys.js';
 export * from './webhook-subscriptions.js';
+export * from './audit-log.js';

@@ -18,11 +18,33 @@ export async function actAs(tx: { execute(query: SQL): Promise<unknown> }, actor
  * request of a person's session names nobody: the emitters keep reading the row (the message's
  * `sent_by`), as before.
  */
-const requestActors = new AsyncLocalStorage<{ actor?: DomainActor }>();
+const requestActors = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * What a request's scope holds: the spine's actor (an API key's only), and for the audit log
+ * (decision 0072) who calls — a person's session or a key, set by the auth hook for both — and
+ * from where (the client's IP and user agent).
+ */
+interface RequestScope {
+  actor?: DomainActor;
+  caller?: { type: 'user' | 'api_key'; id: string };
+  ip?: string;
+  userAgent?: string;
+}
 
 /** Runs `next` (the rest of a request) with a place for its actor; set by `actAsInRequest`. */
-export function withActorScope(next: () => void): void {
-  requestActors.run({}, next);
+export function withActorScope(next: () => void, from: { ip?: string; userAgent?: string } = {}): void {
+  requestActors.run({ ip: from.ip, userAgent: from.userAgent }, next);
+}
+/** Names who calls in this request, for the audit log only (the spine's actor is untouched). */
+export function callerInRequest(caller: { type: 'user' | 'api_key'; id: string }): void {
+  const scope = requestActors.getStore();
+  if (scope) scope.caller = caller;
+}
+/** Who calls and from where, as the audit log records it: outside a request (a job), the system. */
+export function requestOrigin(): { actor: { type: 'user' | 'api_key' | 'system'; id?: string }; ip: string | null; userAgent: string | null } {
+  const scope = requestActors.getStore();
+  return { actor: scope?.caller ?? { type: 'system' }, ip: scope?.ip ?? null, userAgent: scope?.userAgent ?? null };
 }
 export function actAsInRequest(actor: DomainActor): void {
   const scope = requestActors.getStore();

@@ -43,6 +43,12 @@ export const queueCatalogue = {
     does: "Uploads a recorded send of leads to the company's Meta Custom Audience, batch by batch",
     expireInSeconds: 1800,
   },
+  'audit.retention': {
+    module: 'audit-log',
+    does: 'Deletes the audit log rows older than AUDIT_RETENTION_DAYS, in batches of 5,000',
+    schedule: { cron: '15 3 * * *' },
+    expireInSeconds: 900,
+  },
   'chat.sandbox-status': { module: 'chats', does: 'Applies a delivery status the sandbox provider reports for a sent message' },
   'chat.send': { module: 'chats', does: 'Sends one chat of a massive message (its message id decided when queued, so a retry never sends twice)' },
   'chat.snooze-wake': { module: 'chats', does: 'Opens a snoozed chat again when its time comes' },

@@ -3,7 +3,7 @@ import { API_KEY_PREFIX, type Action, apiKeyMessages, deniedMessage, type Module
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { actAsInRequest, withActorScope } from '../db/actor.js';
+import { actAsInRequest, callerInRequest, withActorScope } from '../db/actor.js';
 import { statementOf } from '../db/database.js';
 import { AppError } from '../lib/errors.js';
 import { limitKey } from '../lib/rate-limit.js';
@@ -87,6 +87,8 @@ export function admit(request: FastifyRequest, claims: AccessClaims, companyId: 
   const config = request.routeOptions.config;
   if (!row || row.revoked || row.disabled || row.token_version !== claims.ver) throw new AppError('SESSION_REVOKED');
   request.auth = { userId: claims.sub, sessionId: claims.sid, corporationId: row.corporation_id };
+  // the audit log's who (decision 0072); the spine's actor stays unnamed for a person's session
+  callerInRequest({ type: 'user', id: claims.sub });
 
   const permissions = new Granted(row.permissions);
   if (companyId && row.role) {
@@ -140,7 +142,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   }
 
   // every request has a place for who it acts as: an API key names itself there (db/actor.ts)
-  app.addHook('onRequest', (_request, _reply, done) => withActorScope(done));
+  // and the audit log reads who calls and from where (decision 0072)
+  app.addHook('onRequest', (request, _reply, done) => {
+    const agent = request.headers['user-agent'];
+    withActorScope(done, { ip: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 500) : undefined });
+  });
 
   const keyQuery = (hash: string) => statementOf(app.database.pool, 'mostrador_api_key', apiKeyStatement, [hash]);
   const keyRule = { points: app.settings.rateLimits.apiKeys, windowSeconds: 60 };
@@ -173,6 +179,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const permissions = new Granted(key.permissions);
     granted.set(request.tenant, permissions);
     actAsInRequest({ type: 'api_key', id: key.id });
+    callerInRequest({ type: 'api_key', id: key.id });
     if (config.permission && !permissions.has(`${config.permission.module}.${config.permission.action}`)) {
       throw new AppError('FORBIDDEN', deniedMessage(config.permission.module, config.permission.action));
     }

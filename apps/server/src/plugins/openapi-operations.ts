@@ -81,8 +81,8 @@ export const tagTable: readonly TagDeclaration[] = [
   {
     name: 'integradores',
     displayName: 'Integradores',
-    description: 'Claves de API de la compañía y webhooks de salida: suscripciones a los eventos, sus entregas firmadas y reintentos',
-    modules: ['api-keys', 'webhook-subscriptions'],
+    description: 'Claves de API de la compañía, webhooks de salida (suscripciones a los eventos, sus entregas firmadas y reintentos) y el registro de auditoría',
+    modules: ['api-keys', 'webhook-subscriptions', 'audit-log'],
   },
   { name: 'webhooks', displayName: 'Webhooks', description: 'Lo que envían los proveedores (Meta, WooCommerce, Gravity Forms) y los eventos que no se pudieron procesar', modules: ['webhooks'] },
   { name: 'sistema', displayName: 'Sistema', description: 'Salud, disponibilidad y versión del servidor', modules: ['system'] },
@@ -109,6 +109,8 @@ export interface OperationDeclaration {
 /** By `METHOD /api/path` (the OpenAPI path). */
 export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/health': { id: 'system.health', summary: 'Salud del servidor' },
+  'GET /api/audit-log': { id: 'auditLog.list', summary: 'Registro de auditoría: quién cambió qué, cuándo y desde dónde (por cursor)' },
+  'GET /api/audit-log.csv': { id: 'auditLog.export', summary: 'Exporta el registro de auditoría en CSV', produces: 'csv' },
   'GET /api/api-keys': { id: 'apiKeys.list', summary: 'Lista las claves de API de la compañía (sin su secreto)' },
   'POST /api/api-keys': { id: 'apiKeys.create', summary: 'Crea una clave de API (el secreto se muestra una sola vez)' },
   'DELETE /api/api-keys/{id}': { id: 'apiKeys.revoke', summary: 'Revoca una clave de API: deja de funcionar desde la siguiente llamada' },

@@ -2,6 +2,7 @@ import { columnNameOf, idsAtPath, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type ListQ
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { requestActor } from '../db/actor.js';
+import { MASKED, originSql } from '../db/audit.js';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
@@ -123,6 +124,39 @@ export function repositoryFor(
     }
     throw error;
   }
+
+  /**
+   * The audit log's changes of a write (decision 0072), computed by the database from the row
+   * before (`before`, a CTE alias or null for a creation) and after (`after`, null for a
+   * deletion): `{field: {from, to}}` for each declared field that differs, secrets as '••••'.
+   */
+  const changesSql = (before: string | null, after: string | null) => {
+    const masked = `'${JSON.stringify(MASKED)}'::jsonb`;
+    const parts = fieldNames.map((f) => {
+      const column = `"${columns[f].name}"`;
+      const b = before && `${before}.${column}`;
+      const a = after && `${after}.${column}`;
+      const differs = b && a ? `${b} is distinct from ${a}` : `${(b ?? a) as string} is not null`;
+      const value = (side: string | null) =>
+        side === null ? `'null'::jsonb` : secret.has(f) ? `case when ${side} is null then 'null'::jsonb else ${masked} end` : `to_jsonb(${side})`;
+      return `case when ${differs} then jsonb_build_object(${sqlString(f)}, jsonb_build_object('from', ${value(b)}, 'to', ${value(a)})) else '{}'::jsonb end`;
+    });
+    return sql.raw(`('{}'::jsonb${parts.map((p) => ` || ${p}`).join('')})`);
+  };
+  /** `insert into audit_log … select … from <rows>`: one audit row per changed record, in the write's own statement. */
+  const auditInsert = (action: 'create' | 'update' | 'delete', from: SQL, rowAlias: string, changes: SQL) =>
+    sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+        select ${sql.raw(rowAlias)}.company_id, ${originSql()}, ${action}, ${resource.key}, ${sql.raw(rowAlias)}.id::text, ${changes} from ${from}`;
+  /** A row as the database wrote it (column names, driver values) as drizzle's `returning()` answers it. */
+  const tableColumns = Object.entries(getTableColumns(table));
+  const rowOf = (raw: Record<string, unknown>): Row => {
+    const out: Record<string, unknown> = {};
+    for (const [key, column] of tableColumns) {
+      const value = raw[column.name];
+      out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return out as Row;
+  };
 
   /**
    * A write that sets a flag only one record may hold (`onlyOne`: a catalogue's isDefault)
@@ -524,12 +558,15 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
       const input = await settleWrite(db, tenant, resource, given);
       return inOne(db, async (tx) => {
         await clearOnlyOne(tx, tenant, input);
-        const [row] = await tx
+        // the row and its audit entry in ONE statement (decision 0072)
+        const insert = tx
           .insert(table)
           .values({ ...sealSecrets(input), companyId: tenant.companyId } as never)
-          .returning()
+          .returning();
+        const { rows } = await tx
+          .execute(sql`with r as (${insert.getSQL()}), audited as (${auditInsert('create', sql`r`, 'r', changesSql(null, 'r'))}) select * from r`)
           .catch(uniqueViolation);
-        return toWire(row as Row);
+        return toWire(rowOf(rows[0] as Record<string, unknown>));
       });
     },
     async update(db: Db, tenant: Tenant, id: string, given: Record<string, unknown>): Promise<WireRecord> {
@@ -543,14 +580,22 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
       const patch = await settleWrite(db, tenant, resource, given, current);
       return inOne(db, async (tx) => {
         await clearOnlyOne(tx, tenant, patch, id);
-        const [row] = await tx
+        // the row before, the update and its audit entry in ONE statement (decision 0072). Not
+        // `for update`: a CTE is read when first needed, after the update ran, and a row locked
+        // after this statement changed it is skipped; the statement's snapshot is the row before.
+        const before = tx.select().from(table).where(scope(tenant, eq(columns.id, id)));
+        const update = tx
           .update(table)
           .set({ ...sealSecrets(patch), updatedAt: new Date() } as never)
           .where(scope(tenant, eq(columns.id, id)))
-          .returning()
+          .returning();
+        const { rows } = await tx
+          .execute(
+            sql`with b as (${before.getSQL()}), r as (${update.getSQL()}), audited as (${auditInsert('update', sql`b join r on r.id = b.id`, 'r', changesSql('b', 'r'))}) select * from r`,
+          )
           .catch(uniqueViolation);
-        if (!row) throw new AppError('NOT_FOUND');
-        return toWire(row as Row);
+        if (!rows[0]) throw new AppError('NOT_FOUND');
+        return toWire(rowOf(rows[0] as Record<string, unknown>));
       });
     },
     /**
@@ -585,7 +630,9 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
           );
         }
         const extra = within ? await within(tx as unknown as Db, row as Row) : undefined;
-        await tx.delete(table).where(scope(tenant, eq(columns.id, id)));
+        // the deletion and its audit entry in one statement (decision 0072)
+        const deletion = tx.delete(table).where(scope(tenant, eq(columns.id, id))).returning();
+        await tx.execute(sql`with d as (${deletion.getSQL()}) ${auditInsert('delete', sql`d`, 'd', changesSql('d', null))}`);
         for (const ref of referrers()) {
           const other = ref.table as unknown as Record<string, AnyPgColumn>;
           const column = other[ref.field];

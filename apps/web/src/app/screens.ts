@@ -133,6 +133,7 @@ export const screens: ScreenEntry[] = [
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
   { path: '/configuracion/api', group: 'organization', label: 'API e integradores', icon: VpnKey, module: 'api', page: () => import('../features/api-keys/api-keys-page') },
   { path: '/configuracion/webhooks', group: 'organization', label: 'Webhooks de salida', icon: WebhookIcon, module: 'api', page: () => import('../features/webhook-subscriptions/webhook-subscriptions-page') },
+  { path: '/auditoria', group: 'organization', label: 'Auditoría', icon: History, module: 'audit', page: () => import('../features/audit-log/audit-log-page') },
   // Teléfonos e integraciones
   { path: '/gravity-forms', group: 'integrations', label: 'Gravity Forms', icon: DynamicForm, module: 'marketing', resource: 'gravity-forms', load: () => import('../features/gravity-forms/gravity-forms-screen') },
   {

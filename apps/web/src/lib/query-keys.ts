@@ -106,6 +106,7 @@ export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
 export const apiKeyKeys = createQueryKeys('api-keys');
 /** `['webhook-subscriptions', …]`: outbound webhooks' subscriptions (/configuracion/webhooks) and a subscription's deliveries. */
 export const webhookSubscriptionKeys = createQueryKeys('webhook-subscriptions');
+export const auditLogKeys = createQueryKeys('audit-log');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,

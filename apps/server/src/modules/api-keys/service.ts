@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { actionLabels, API_KEY_PREFIX, API_KEY_SHOWN, type ApiKeyCreated, type ApiKeyOut, type apiKeyIn, modules, type Module, type Action } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { audit, changesOf, originSql } from '../../db/audit.js';
 import { type Db, isoOf, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { hashOfSecret, type Tenant } from '../../plugins/auth.js';
@@ -60,8 +61,10 @@ export async function createKey(db: Db, tenant: Tenant, held: ReadonlySet<string
     throw new AppError('FORBIDDEN', `No puedes darle a una clave un permiso que tú no tienes: ${modules[module].label} › ${actionLabels[action]}`);
   }
   const secret = newSecret();
+  // the key and its audit entry in one transaction (decision 0072)
+  const row = await db.transaction(async (tx) => {
   const [row] = await rowsOf<KeyRow>(
-    db,
+    tx,
     sql`with k as (
           insert into api_keys (company_id, corporation_id, name, prefix, secret_hash, permissions, expires_at, created_by)
           values (${tenant.companyId}, ${tenant.corporationId}, ${input.name}, ${secret.slice(0, API_KEY_SHOWN)}, ${hashOfSecret(secret)},
@@ -69,15 +72,31 @@ export async function createKey(db: Db, tenant: Tenant, held: ReadonlySet<string
           returning *)
         select ${columns} from k`,
   );
+  await audit(tx, {
+    companyId: tenant.companyId,
+    action: 'create',
+    entity: 'api_keys',
+    entityId: row.id,
+    changes: changesOf(null, { name: row.name, prefix: row.prefix, permissions: row.permissions, expiresAt: isoOf(row.expires_at) }),
+  });
+  return row;
+  });
   return { ...keyOf(row), key: secret };
 }
 
 /** Revokes a key of the company: the very next request with it is refused (the auth statement asks every time). */
 export async function revokeKey(db: Db, tenant: Tenant, id: string): Promise<void> {
+  // the revocation and its audit entry in one statement (decision 0072)
   const rows = await rowsOf<{ id: string }>(
     db,
-    sql`update api_keys set revoked_at = now(), revoked_by = ${tenant.userId || null}
-         where id = ${id} and company_id = ${tenant.companyId} and revoked_at is null returning id`,
+    sql`with k as (
+          update api_keys set revoked_at = now(), revoked_by = ${tenant.userId || null}
+           where id = ${id} and company_id = ${tenant.companyId} and revoked_at is null returning id, company_id, name
+        ), audited as (
+          insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+          select k.company_id, ${originSql()}, 'revoke', 'api_keys', k.id::text, jsonb_build_object('revokedAt', jsonb_build_object('from', null, 'to', now())) from k
+        )
+        select id from k`,
   );
   if (!rows.length) throw new AppError('NOT_FOUND', 'La clave de API no existe o ya fue revocada');
 }

@@ -13,6 +13,7 @@ import {
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originSql } from '../../db/audit.js';
 import { corporations, memberships, passwordResets, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
@@ -37,6 +38,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return user;
   }
 
+  /**
+   * A sign-in is the corporation's, the audit log the company's (decision 0072): one row in each
+   * company the account belongs to, in one statement, naming the account as the actor. A name
+   * that is no account of the corporation is left to the login limiter.
+   */
+  async function signInAudit(userId: string, action: 'sign_in' | 'sign_in_failed', changes: Record<string, unknown> = {}) {
+    await db.execute(
+      sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+          select m.company_id, ${originSql({ type: 'user', id: userId })}, ${action}, 'users', ${userId}, ${JSON.stringify(changes)}::jsonb
+            from memberships m where m.user_id = ${userId}`,
+    );
+  }
+
   app.post(
     '/login',
     { config: { public: true }, schema: { tags: ['auth'], body: loginInput, response: { 200: loginResponse } } },
@@ -46,11 +60,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const attempt = await admitLogin(app, reply, request.ip, corporation, email);
       const user = await findAccount(corporation, email);
       const valid = user ? await verifyPassword(user.passwordHash, password) : await burnPasswordCheck(password).then(() => false);
-      if (!user || !valid || user.disabled) throw new AppError('INVALID_CREDENTIALS');
+      if (!user || !valid || user.disabled) {
+        // an account of the corporation: the failure is in its companies' audit logs (decision 0072)
+        if (user) await signInAudit(user.id, 'sign_in_failed', { reason: { from: null, to: user.disabled ? 'disabled' : 'password' } });
+        throw new AppError('INVALID_CREDENTIALS');
+      }
       const [{ n }] = await db.select({ n: count() }).from(memberships).where(eq(memberships.userId, user.id));
       if (Number(n) === 0) throw new AppError('FORBIDDEN', 'Tu usuario no tiene compañías asignadas. Pide acceso a un administrador');
       await attempt.succeeded();
       const session = await app.sessions.open(reply, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
+      await signInAudit(user.id, 'sign_in');
       return session.respond();
     },
   );

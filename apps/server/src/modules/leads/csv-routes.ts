@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { agentesTable, cleanLeadsTable, leadsTable, mostradorLabelsTable } from '../../db/resource-tables.js';
 import { companies } from '../../db/schema.js';
+import { audit } from '../../db/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
 import { repositoryOf } from '../../resources/crud.js';
@@ -210,7 +211,10 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       { config: { permission: { module: 'leads', action: 'export' } }, schema: { tags, querystring: leadFilterQuery } },
       async (request, reply) => {
         refuseNul(request.query);
-        const where = exportWhere(repos[kind], kind, tenantOf(request), request.query);
+        const tenant = tenantOf(request);
+        const where = exportWhere(repos[kind], kind, tenant, request.query);
+        // who took the company's leads away as a file, with which filters (decision 0072)
+        await audit(db, { companyId: tenant.companyId, action: 'export', entity: kind, changes: { filters: { from: null, to: request.query } } });
         // before the error line's stream failure cuts the connection, let that line reach the socket
         const flushed = async () => {
           const socket = reply.raw.socket;
@@ -240,7 +244,11 @@ export const leadCsvRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const body = csvBody(request.body);
       const tenant = tenantOf(request);
-      return db.transaction((tx) => importLeads(tx, tenant, body));
+      return db.transaction(async (tx) => {
+        const result = await importLeads(tx, tenant, body);
+        await audit(tx, { companyId: tenant.companyId, action: 'import', entity: 'leads', changes: { result: { from: null, to: result } } });
+        return result;
+      });
     },
   );
 

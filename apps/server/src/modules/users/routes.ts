@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { groupMembers } from '../../db/join-tables.js';
 import { memberships, users } from '../../db/schema.js';
+import { audit, changesOf } from '../../db/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
@@ -107,6 +108,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await assertMayTouch(tx, tenant, id, 'quitar de la compañía a {x}');
         await tx.delete(memberships).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
         await tx.delete(groupMembers).where(and(eq(groupMembers.userId, id), eq(groupMembers.companyId, tenant.companyId)));
+        await audit(tx, { companyId: tenant.companyId, action: 'delete', entity: 'users', entityId: id });
         const [{ left }] = await tx.select({ left: count() }).from(memberships).where(eq(memberships.userId, id));
         if (Number(left) === 0) {
           await tx.update(users).set({ disabled: true, updatedAt: new Date() }).where(eq(users.id, id));
@@ -151,6 +153,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           await tx.update(memberships).set({ role }).where(and(eq(memberships.userId, id), eq(memberships.companyId, tenant.companyId)));
         }
         if (disabled === true && !current.user.disabled) await app.sessions.revokeAllOf(tx, id);
+        // the audit log (decision 0072): a role change, a disable or enable, or the name, each its own action
+        const changes = changesOf(
+          { first_name: current.user.firstName, last_name: current.user.lastName, disabled: current.user.disabled, role: current.role },
+          {
+            first_name: first_name ?? current.user.firstName,
+            last_name: last_name ?? current.user.lastName,
+            disabled: disabled ?? current.user.disabled,
+            role: role ?? current.role,
+          },
+        );
+        const action = changes.role ? 'role_change' : changes.disabled ? (disabled ? 'disable' : 'enable') : 'update';
+        if (Object.keys(changes).length) await audit(tx, { companyId: tenant.companyId, action, entity: 'users', entityId: id, changes });
       });
       return { status: 200, msg: successMessages.updated, user: toWire(await memberOf(db, tenant, id)) };
     },
@@ -215,6 +229,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await tx
           .insert(memberships)
           .values(companyIds.map((companyId, i) => ({ companyId, userId: user.id, role: b.role, isDefault: i === 0 })));
+        for (const companyId of companyIds) {
+          await audit(tx, { companyId, action: 'create', entity: 'users', entityId: user.id, changes: changesOf(null, { email: user.email, role: b.role }) });
+        }
         return user;
       });
       return reply.status(201).send({ status: 201, msg: successMessages.created, user: toWire({ user: created, role: b.role }) });

@@ -1,0 +1,59 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { requestOrigin } from './actor.js';
+import type { AuditActor, AuditChanges } from './audit-tables.js';
+
+/** How a secret (write-only) field's value is written in the audit log: never the value itself. */
+export const MASKED = '••••';
+
+/** One audit entry (decision 0072): what a module records of a change it makes. */
+export interface AuditEntry {
+  companyId: string;
+  /** create, update, delete, sign_in, sign_in_failed, role_change, disable, enable, export, revoke… */
+  action: string;
+  /** The resource's key (leads, users, api_keys, session, …). */
+  entity: string;
+  entityId?: string | null;
+  changes?: AuditChanges;
+  /** Who acts when it is not the request's caller (an assignment rule); default: the request's, else the system. */
+  actor?: AuditActor;
+}
+
+/**
+ * The values of an audit row that come from the request's scope (db/actor.ts): who calls (the
+ * person or API key; outside a request, the system) and from where. A SQL list of three bound
+ * values — actor jsonb, ip, user agent — for statements that write audit rows themselves.
+ */
+export function originSql(actor?: AuditActor): SQL {
+  const origin = requestOrigin();
+  return sql`${JSON.stringify(actor ?? origin.actor)}::jsonb, ${origin.ip}, ${origin.userAgent}`;
+}
+
+/**
+ * Writes an audit row with `db`, which must be the transaction of the change it records, so
+ * that a change rolled back leaves no entry and a change committed always has one.
+ */
+export async function audit(db: { execute(query: SQL): Promise<unknown> }, entry: AuditEntry): Promise<void> {
+  await db.execute(
+    sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+        values (${entry.companyId}, ${originSql(entry.actor)}, ${entry.action}, ${entry.entity}, ${entry.entityId ?? null}, ${JSON.stringify(entry.changes ?? {})}::jsonb)`,
+  );
+}
+
+/**
+ * The fields that differ between two versions of a record, `{field: {from, to}}`, secrets masked
+ * (a missing side is null: a creation's `from`, a deletion's `to`).
+ */
+export function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null, secrets: Iterable<string> = [], skip: Iterable<string> = []): AuditChanges {
+  const hidden = new Set(secrets);
+  const skipped = new Set(skip);
+  const out: AuditChanges = {};
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const key of keys) {
+    if (skipped.has(key)) continue;
+    const from = before?.[key] ?? null;
+    const to = after?.[key] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    out[key] = hidden.has(key) ? { from: from === null ? null : MASKED, to: to === null ? null : MASKED } : { from, to };
+  }
+  return out;
+}
