@@ -206,6 +206,23 @@ describe('the subscriptions’ calls', () => {
     }
     expect((await call('DELETE', `/webhook-subscriptions/${sub._id}`)).status).toBe(204);
   });
+
+  it('are recorded in the audit log with who did them, the secret masked', async () => {
+    const sub = await subscribe('/auditada', ['lead.created']);
+    expect((await call('PUT', `/webhook-subscriptions/${sub._id}`, { status: 'paused', events: ['lead.created', 'order.paid'] })).status).toBe(200);
+    expect((await call('DELETE', `/webhook-subscriptions/${sub._id}`)).status).toBe(204);
+    const rows = await t.sql<{ action: string; actor: { type: string; id: string }; changes: Record<string, { from: unknown; to: unknown }> }>(
+      `select action, actor, changes from audit_log where entity = 'webhook_subscriptions' and entity_id = $1 order by id`,
+      [sub._id],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete']);
+    expect(rows.every((r) => r.actor.type === 'user' && r.actor.id === admin.user._id)).toBe(true);
+    expect(rows[0].changes.secret).toEqual({ from: null, to: '••••' });
+    expect(JSON.stringify(rows)).not.toContain(sub.secret);
+    expect(rows[1].changes.status).toEqual({ from: 'active', to: 'paused' });
+    expect(rows[1].changes.events).toEqual({ from: ['lead.created'], to: ['lead.created', 'order.paid'] });
+    expect(rows[2].changes.url).toEqual({ from: `${base}/auditada`, to: null });
+  });
 });
 
 describe('without OUTBOUND_ALLOW_PRIVATE_URLS', () => {

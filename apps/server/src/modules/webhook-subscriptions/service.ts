@@ -9,7 +9,9 @@ import {
   type webhookSubscriptionUpdate,
 } from '@mostrador/contract';
 import type { z } from 'zod';
-import { type Database, isoOf } from '../../db/database.js';
+import { sql } from 'drizzle-orm';
+import { audit, changesOf } from '../../db/audit.js';
+import { type Database, isoOf, rowsOf } from '../../db/database.js';
 import { assertTargetUrl } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -55,8 +57,16 @@ function subscriptionOf(r: SubscriptionRow): WebhookSubscriptionOut {
   };
 }
 
-export function createSubscriptionService(database: Pick<Database, 'pool'>, secrets: Pick<SecretBox, 'seal'>) {
-  const { pool } = database;
+/** What the audit log keeps of a subscription (its secret only as masked, decision 0072). */
+const audited = (r: { url: string; events: string[]; description: string | null; status: string }) => ({ url: r.url, events: r.events, description: r.description, status: r.status });
+const ENTITY = 'webhook_subscriptions';
+
+export function createSubscriptionService(database: Pick<Database, 'pool' | 'db'>, secrets: Pick<SecretBox, 'seal'>) {
+  const { pool, db } = database;
+  type Row = { url: string; events: string[]; description: string | null; status: string };
+  /** The subscription as it is, locked for the change that audits it. */
+  const before = async (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], tenant: Tenant, id: string) =>
+    (await rowsOf<Row>(tx, sql`select url, events, description, status from webhook_subscriptions where id = ${id} and company_id = ${tenant.companyId} for update`))[0];
   async function one(tenant: Tenant, id: string): Promise<WebhookSubscriptionOut> {
     const { rows } = await pool.query<SubscriptionRow>(`select ${columns} from webhook_subscriptions s where s.id = $1 and s.company_id = $2`, [id, tenant.companyId]);
     if (!rows[0]) throw notFound();
@@ -72,40 +82,48 @@ export function createSubscriptionService(database: Pick<Database, 'pool'>, secr
     async create(tenant: Tenant, input: z.output<typeof webhookSubscriptionIn>): Promise<WebhookSubscriptionCreated> {
       assertTargetUrl(input.url, 'url');
       const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-      const { rows } = await pool.query<{ id: string }>(
-        `insert into webhook_subscriptions (company_id, url, events, description, secret_sealed, created_by)
-         values ($1, $2, $3::jsonb, $4, $5, $6) returning id`,
-        [tenant.companyId, input.url, JSON.stringify(input.events), input.description || null, secrets.seal(secret), tenant.userId || null],
-      );
-      return { ...(await one(tenant, rows[0].id)), secret };
+      // the subscription and its audit entry in one transaction (decision 0072)
+      const id = await db.transaction(async (tx) => {
+        const [row] = await rowsOf<Row & { id: string }>(
+          tx,
+          sql`insert into webhook_subscriptions (company_id, url, events, description, secret_sealed, created_by)
+              values (${tenant.companyId}, ${input.url}, ${JSON.stringify(input.events)}::jsonb, ${input.description || null}, ${secrets.seal(secret)}, ${tenant.userId || null})
+              returning id, url, events, description, status`,
+        );
+        await audit(tx, { companyId: tenant.companyId, action: 'create', entity: ENTITY, entityId: row.id, changes: changesOf(null, { ...audited(row), secret }, ['secret']) });
+        return row.id;
+      });
+      return { ...(await one(tenant, id)), secret };
     },
     async update(tenant: Tenant, id: string, input: z.output<typeof webhookSubscriptionUpdate>): Promise<WebhookSubscriptionOut> {
       if (input.url) assertTargetUrl(input.url, 'url');
-      const { rowCount } = await pool.query(
-        `update webhook_subscriptions set
-           url = coalesce($3, url), events = coalesce($4::jsonb, events), description = case when $5::boolean then $6 else description end,
-           status = coalesce($7, status),
-           paused_at = case when $7 = 'paused' and status <> 'paused' then now() when $7 = 'active' then null else paused_at end,
-           paused_reason = case when $7 = 'paused' and status <> 'paused' then 'La pausó una persona' when $7 = 'active' then null else paused_reason end,
-           failing_since = case when $7 = 'active' then null else failing_since end,
-           updated_at = now()
-         where id = $1 and company_id = $2`,
-        [
-          id,
-          tenant.companyId,
-          input.url ?? null,
-          input.events ? JSON.stringify(input.events) : null,
-          input.description !== undefined,
-          input.description || null,
-          input.status ?? null,
-        ],
-      );
-      if (!rowCount) throw notFound();
+      await db.transaction(async (tx) => {
+        const was = await before(tx, tenant, id);
+        if (!was) throw notFound();
+        const [now] = await rowsOf<Row>(
+          tx,
+          sql`update webhook_subscriptions set
+                url = coalesce(${input.url ?? null}, url), events = coalesce(${input.events ? JSON.stringify(input.events) : null}::jsonb, events),
+                description = case when ${input.description !== undefined} then ${input.description || null} else description end,
+                status = coalesce(${input.status ?? null}, status),
+                paused_at = case when ${input.status ?? null} = 'paused' and status <> 'paused' then now() when ${input.status ?? null} = 'active' then null else paused_at end,
+                paused_reason = case when ${input.status ?? null} = 'paused' and status <> 'paused' then 'La pausó una persona' when ${input.status ?? null} = 'active' then null else paused_reason end,
+                failing_since = case when ${input.status ?? null} = 'active' then null else failing_since end,
+                updated_at = now()
+              where id = ${id} and company_id = ${tenant.companyId}
+              returning url, events, description, status`,
+        );
+        await audit(tx, { companyId: tenant.companyId, action: 'update', entity: ENTITY, entityId: id, changes: changesOf(audited(was), audited(now)) });
+      });
       return one(tenant, id);
     },
     async remove(tenant: Tenant, id: string): Promise<void> {
-      const { rowCount } = await pool.query('delete from webhook_subscriptions where id = $1 and company_id = $2', [id, tenant.companyId]);
-      if (!rowCount) throw notFound();
+      await db.transaction(async (tx) => {
+        const was = await before(tx, tenant, id);
+        if (!was) throw notFound();
+        await tx.execute(sql`delete from webhook_subscriptions where id = ${id} and company_id = ${tenant.companyId}`);
+        await audit(tx, { companyId: tenant.companyId, action: 'delete', entity: ENTITY, entityId: id, changes: changesOf(audited(was), null) });
+      });
     },
     /** A subscription's deliveries, newest first, each with its attempts. */
     async deliveries(tenant: Tenant, id: string, query: z.output<typeof webhookDeliveryQuery>): Promise<WebhookDeliveryOut[]> {
@@ -142,12 +160,17 @@ export function createSubscriptionService(database: Pick<Database, 'pool'>, secr
     },
     /** «Reenviar»: the delivery is due again now, with the same body (its attempts stay in its log). */
     async redeliver(tenant: Tenant, id: string, deliveryId: string): Promise<void> {
-      const { rowCount } = await pool.query(
-        `update webhook_deliveries set status = 'pending', next_attempt_at = now(), claimed_at = null, delivered_at = null, created_at = now()
-          where id = $1 and subscription_id = $2 and company_id = $3`,
-        [deliveryId, id, tenant.companyId],
-      );
-      if (!rowCount) throw new AppError('NOT_FOUND', 'La entrega no existe');
+      await db.transaction(async (tx) => {
+        const [row] = await rowsOf<{ event_id: string; status: string }>(
+          tx,
+          sql`update webhook_deliveries d set status = 'pending', next_attempt_at = now(), claimed_at = null, delivered_at = null, created_at = now()
+               from webhook_deliveries old
+              where d.id = ${deliveryId} and d.subscription_id = ${id} and d.company_id = ${tenant.companyId} and old.id = d.id
+              returning d.event_id, old.status`,
+        );
+        if (!row) throw new AppError('NOT_FOUND', 'La entrega no existe');
+        await audit(tx, { companyId: tenant.companyId, action: 'redeliver', entity: 'webhook_deliveries', entityId: deliveryId, changes: { status: { from: row.status, to: 'pending' } } });
+      });
     },
   };
 }
