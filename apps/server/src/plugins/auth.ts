@@ -234,7 +234,8 @@ interface ApiKeyRow {
 /**
  * An API key by the hash of its secret ($1), unrevoked, with its permissions as the auth
  * statement lists a role's (`module.action,…`), and whether it expired. Its last use is noted in
- * the same statement, at most once a minute (a key called 600 times a minute writes once).
+ * the same statement, at most once a minute (a key called 600 times a minute writes once); a
+ * data-modifying CTE runs whether or not the query reads it.
  */
 export const apiKeyStatement = `with k as (
   select id, company_id, corporation_id, created_by, permissions, last_used_at,
@@ -246,8 +247,7 @@ export const apiKeyStatement = `with k as (
   returning a.id
 )
 select k.id, k.company_id, k.corporation_id, k.created_by, k.expired,
-       (select string_agg(p, ',') from jsonb_array_elements_text(k.permissions) p) as permissions,
-       (select count(*) from touched) as touched
+       (select string_agg(p, ',') from jsonb_array_elements_text(k.permissions) p) as permissions
   from k`;
 
 export interface AuthRow {

@@ -105,7 +105,12 @@ export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
 /** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
 export const apiKeyKeys = createQueryKeys('api-keys');
 /** `['webhook-subscriptions', …]`: outbound webhooks' subscriptions (/configuracion/webhooks) and a subscription's deliveries. */
-export const webhookSubscriptionKeys = createQueryKeys('webhook-subscriptions');
+const webhookSubscriptionBase = createQueryKeys('webhook-subscriptions');
+export const webhookSubscriptionKeys = {
+  ...webhookSubscriptionBase,
+  /** `['webhook-subscriptions', 'deliveries', companyId, id]`: a subscription's deliveries, refreshed with the list. */
+  deliveries: (companyId: CompanyId, id: string) => [...webhookSubscriptionBase.all, 'deliveries', companyId, id] as const,
+};
 export const auditLogKeys = createQueryKeys('audit-log');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {

@@ -146,7 +146,7 @@ function relativeTimeAhead(iso: string): string {
 
 function Deliveries({ subscription, canRedeliver }: { subscription: WebhookSubscriptionOut; canRedeliver: boolean }) {
   const { companyId } = useSession();
-  const query = useQuery({ queryKey: webhookSubscriptionKeys.detail(`${companyId}:${subscription._id}:deliveries`), queryFn: () => webhookSubscriptionsApi.deliveries(subscription._id) });
+  const query = useQuery({ queryKey: webhookSubscriptionKeys.deliveries(companyId, subscription._id), queryFn: () => webhookSubscriptionsApi.deliveries(subscription._id) });
   if (query.isLoading) return <Skeleton variant="rounded" height={80} />;
   if (query.isError) return <Alert severity="error">{webhookTexts.deliveriesError}</Alert>;
   const list = query.data?.payload ?? [];
