@@ -4,8 +4,14 @@ import type { Database } from '../../db/database.js';
 import { type OutboundResponse, outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
-/** A claim older than this is taken again (its worker died mid-send): well above the receiver's timeout. */
-export const WEBHOOK_LEASE_SECONDS = 60;
+/**
+ * A claim older than the receiver's timeout plus this is taken again: its process died mid-send
+ * (a send never outlives its timeout, which bounds the answer's body too). Short, so that after a
+ * kill -9 what was in flight goes again within seconds of the restart, not at the minute's sweep.
+ */
+export const WEBHOOK_LEASE_MARGIN_SECONDS = 5;
+/** Claim loops a process runs side by side: one's statements overlap another's sends. */
+export const WEBHOOK_CLAIM_LOOPS = 2;
 /** What is kept of a receiver's answer per attempt. */
 export const EXCERPT_CHARS = 500;
 
@@ -35,10 +41,10 @@ interface Claimed {
  * an earlier event of the same subscription and aggregate still pending (order per subscription
  * and aggregate: a retried delivery holds the later ones of its aggregate, not the others).
  */
-const claimStatement = `with due as (
+const claimStatement = (leaseSeconds: number) => `with due as (
   select d.id from webhook_deliveries d
    where d.status = 'pending' and d.next_attempt_at <= now()
-     and (d.claimed_at is null or d.claimed_at < now() - make_interval(secs => ${WEBHOOK_LEASE_SECONDS}))
+     and (d.claimed_at is null or d.claimed_at < now() - make_interval(secs => ${leaseSeconds}))
      and exists (select 1 from webhook_subscriptions s where s.id = d.subscription_id and s.status = 'active')
      and not exists (select 1 from webhook_deliveries e where e.subscription_id = d.subscription_id and e.aggregate_key = d.aggregate_key
                         and e.status = 'pending' and e.event_position < d.event_position)
@@ -180,20 +186,32 @@ export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log 
     return { id: row.id, ok, status, latency: Math.round(performance.now() - started), error, excerpt, wait: ok ? 0 : retryDelayMs(row.attempts + 1) };
   }
 
+  const claim = claimStatement(timeoutSeconds + WEBHOOK_LEASE_MARGIN_SECONDS);
+  const perLoop = Math.max(1, Math.ceil(lanes / WEBHOOK_CLAIM_LOOPS));
+
+  /** Claims and sends until nothing is due: WEBHOOK_CLAIM_LOOPS of these run side by side. */
+  async function drain(): Promise<void> {
+    for (;;) {
+      if (stopped) return;
+      const { rows } = await database.pool.query<Claimed>(claim, [perLoop]);
+      if (!rows.length) return;
+      const outcomes = await Promise.all(rows.map(deliver));
+      await database.pool.query(outcomeStatement, [JSON.stringify(outcomes)]);
+    }
+  }
+
   async function loop(): Promise<void> {
     do {
       again = false;
-      for (;;) {
-        if (stopped) return;
-        const { rows } = await database.pool.query<Claimed>(claimStatement, [lanes]);
-        if (!rows.length) break;
-        const outcomes = await Promise.all(rows.map(deliver));
-        await database.pool.query(outcomeStatement, [JSON.stringify(outcomes)]);
-      }
+      await Promise.all(Array.from({ length: WEBHOOK_CLAIM_LOOPS }, drain));
     } while (again && !stopped);
-    // the next retry, if it is due within the minute's sweep
+    // the next retry, or the end of a dead process's claim, if it comes before the minute's sweep
     const { rows } = await database.pool.query<{ wait: number | null }>(
-      `select extract(epoch from min(next_attempt_at) - now()) * 1000 as wait from webhook_deliveries where status = 'pending' and next_attempt_at > now()`,
+      `select extract(epoch from least(
+         (select min(next_attempt_at) from webhook_deliveries where status = 'pending' and next_attempt_at > now() and claimed_at is null),
+         (select min(claimed_at) + make_interval(secs => $1) from webhook_deliveries where status = 'pending' and claimed_at is not null)
+       ) - now()) * 1000 as wait`,
+      [timeoutSeconds + WEBHOOK_LEASE_MARGIN_SECONDS + 0.5],
     );
     const wait = rows[0]?.wait === null || rows[0]?.wait === undefined ? null : Number(rows[0].wait);
     if (wait !== null && wait < 60_000 && !stopped) {
