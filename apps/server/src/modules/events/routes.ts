@@ -32,7 +32,11 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       'x-accel-buffering': 'no',
     });
     res.write(': conectado\n\n');
-    const write = (event: RealtimeEvent) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const write = (event: RealtimeEvent) => {
+      // a person's notice reaches that person's screens only (decision 0075)
+      if (event.type === 'notification.created' && event.userId !== tenant.userId) return;
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
     // a caller who sees only their own and unassigned chats hears only of those (decision 0026), in order
     const visible = realtimeFilter(app.database.db, tenant);
     let pending = Promise.resolve();
