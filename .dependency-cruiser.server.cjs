@@ -26,7 +26,7 @@ const layers = [
   {
     name: 'foundation',
     comment: 'the company and its people: accounts, sessions, users, settings, files, channels, leads',
-    path: [modules(['leads', 'companies', 'drive', 'auth', 'users', 'corporations', 'system', 'channels', 'groups', 'contact-frequency', 'events', 'api-keys', 'webhook-subscriptions', 'audit-log'])],
+    path: [modules(['leads', 'companies', 'drive', 'auth', 'users', 'corporations', 'system', 'channels', 'groups', 'contact-frequency', 'events', 'api-keys', 'webhook-subscriptions', 'audit-log', 'notifications'])],
   },
   {
     name: 'core',

@@ -74,6 +74,7 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { createDeliverer, type Deliverer } from './modules/webhook-subscriptions/deliver.js';
 import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/routes.js';
 import { auditLogRoutes } from './modules/audit-log/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
 
 // zod's own wording in Spanish wherever a schema gives no message: the contract's one error map
 z.config({ customError: (issue) => spanishIssue(issue as ZodIssueLike) });
@@ -148,7 +149,11 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('realtime', createRealtime(database, app.log));
   app.decorate('permissions', createPermissionService(app));
   // outbound webhooks' sender (decision 0073): woken by the spine's fan-out, the minute's job and «Reenviar»
-  app.decorate('webhookDeliverer', createDeliverer({ database, secrets: app.secrets, timeoutSeconds: config.webhooks.timeoutSeconds, lanes: config.webhooks.lanes, log: app.log }));
+  // a subscription it paused has its event on the spine: the notice to its owners goes now (decision 0075)
+  app.decorate(
+    'webhookDeliverer',
+    createDeliverer({ database, secrets: app.secrets, timeoutSeconds: config.webhooks.timeoutSeconds, lanes: config.webhooks.lanes, log: app.log, onPaused: () => app.spine.wake() }),
+  );
   app.addHook('onClose', () => app.webhookDeliverer.stop());
   // the spine's listeners use the services above: built after them, started by boot.ts where jobs are worked
   app.decorate('spine', createSpine(database, listenersOf(app), { log: app.log, retentionDays: config.eventsRetentionDays }));
@@ -235,6 +240,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(apiKeyRoutes);
       await api.register(webhookSubscriptionRoutes);
       await api.register(auditLogRoutes);
+      await api.register(notificationRoutes);
       await api.register(analysisJobsPlugin);
     },
     { prefix: '/api' },

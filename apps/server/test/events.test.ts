@@ -105,6 +105,27 @@ describe('GET /api/events (real time)', () => {
     }
   });
 
+  it('a person’s notice reaches that person’s browsers only (decision 0075)', async () => {
+    const mine = await openStream(admin, peru);
+    const theirs = await openStream(agent, peru);
+    // a key its creator made, reading the inbox's stream: its tenant names the creator, yet it is not them
+    const made = await t.app.inject({ method: 'POST', url: '/api/api-keys', headers: as(admin, peru), payload: { name: 'Panel', permissions: ['chats.list'] } });
+    expect(made.statusCode).toBe(201);
+    const key = await openStream({ token: made.json().key } as Signed, peru);
+    try {
+      const notification = { _id: '00000000-0000-4000-8000-000000000009', kind: 'webhook_subscription.paused', title: 'Se pausó una suscripción de webhooks', body: '…', link: '/configuracion/webhooks', readAt: null, createdAt: new Date().toISOString() };
+      await t.app.realtime.publish(peru, { type: 'notification.created', userId: admin.user._id, notification });
+      // a later company event reaches both: the agent's stream had its chance at the notice
+      await t.app.realtime.publish(peru, leadUpdated('00000000-0000-4000-8000-000000000010'));
+      await until(() => mine.received.length === 2 && theirs.received.length === 1 && key.received.length === 1, 'el aviso y el evento');
+      expect(mine.names).toEqual(['notification.created', 'lead.updated']);
+      expect(theirs.names).toEqual(['lead.updated']);
+      expect(key.names).toEqual(['lead.updated']);
+    } finally {
+      await Promise.all([mine, theirs, key].map((s) => s.close()));
+    }
+  });
+
   it('a company the user does not belong to cannot be listened to', async () => {
     const res = await fetch(`${base}/api/events`, { headers: as(acme, peru) as Record<string, string> });
     expect(res.status).toBeGreaterThanOrEqual(400);

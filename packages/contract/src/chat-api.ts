@@ -8,6 +8,7 @@ import { gravityEntryStatuses, gravitySyncOut } from './gravity-forms-api.js';
 import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
 import { googleSyncOut } from './google-people-api.js';
+import { notificationOut } from './notifications.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -297,6 +298,11 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gravity.entry'), formId: z.string(), entryId: z.number().int(), status: z.enum(gravityEntryStatuses) }),
   /** A phone's «Sincronizar con Google» moved on (modules/google-people, decision 0052). */
   z.object({ type: z.literal('google.sync'), sync: googleSyncOut }),
+  /**
+   * A notice for one person of the company (modules/notifications, decision 0075): only that
+   * person's streams hear it (GET /events drops it for the others).
+   */
+  z.object({ type: z.literal('notification.created'), userId: z.string(), notification: notificationOut }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 

@@ -20,7 +20,7 @@ export const domainActor = z.object({
 });
 export type DomainActor = z.infer<typeof domainActor>;
 
-export const aggregateTypes = ['chat', 'lead', 'person', 'order', 'store_order', 'send', 'sync', 'comment', 'form_entry'] as const;
+export const aggregateTypes = ['chat', 'lead', 'person', 'order', 'store_order', 'send', 'sync', 'comment', 'form_entry', 'webhook_subscription'] as const;
 export type AggregateType = (typeof aggregateTypes)[number];
 
 const id = z.string().min(1).max(200);
@@ -163,6 +163,11 @@ export const domainEventCatalogue = {
     aggregate: 'form_entry',
     summary: 'A Gravity Forms entry arrived',
     versions: { 1: z.object({ entryId: id, formId: id, status: z.string() }) },
+  },
+  'webhook_subscription.paused': {
+    aggregate: 'webhook_subscription',
+    summary: "An outbound webhook subscription paused itself: its deliveries failed for 24 hours (decision 0073); its owners are told in the product (decision 0075)",
+    versions: { 1: z.object({ subscriptionId: id, url: z.string(), reason: z.string() }) },
   },
 } as const satisfies Record<string, { aggregate: AggregateType; summary: string; versions: Record<number, z.ZodType> }>;
 

@@ -57,6 +57,7 @@ export const webhookEventLabels: Record<DomainEventType, string> = {
   'sync.finished': 'Terminó una sincronización',
   'comment.received': 'Comentaron una publicación de Facebook',
   'form.entry_received': 'Llegó una entrada de formulario',
+  'webhook_subscription.paused': 'Se pausó una suscripción de webhooks',
 };
 
 const eventType = z.enum(domainEventTypes as [DomainEventType, ...DomainEventType[]], { error: 'Ese evento no existe: elige uno de la lista' });

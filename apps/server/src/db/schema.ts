@@ -188,3 +188,36 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * In-product notices (decision 0075): one per person and domain event, written by the spine's
+ * `notifications` listener (the unique pair makes an event handed twice write nothing more) and
+ * read under the header's bell by that person only, in the company it belongs to.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The event type it comes from (`webhook_subscription.paused`). */
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link'),
+    /** The domain event's public id. */
+    eventId: uuid('event_id').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notifications_user_event_uq').on(t.userId, t.eventId),
+    // the bell: a person's notices in a company, newest first, and the unread ones counted
+    index('notifications_user_idx').on(t.userId, t.companyId, t.createdAt.desc()),
+    index('notifications_unread_idx').on(t.userId, t.companyId).where(sql`${t.readAt} is null`),
+  ],
+);

@@ -20,7 +20,7 @@ export interface TagDeclaration {
 
 /** The product areas, in the order the documentation shows them. */
 export const tagTable: readonly TagDeclaration[] = [
-  { name: 'acceso', displayName: 'Acceso', description: 'Ingreso, sesión, contraseñas, permisos y registro de corporaciones', modules: ['auth', 'corporations'] },
+  { name: 'acceso', displayName: 'Acceso', description: 'Ingreso, sesión, contraseñas, permisos, los avisos de cada persona y registro de corporaciones', modules: ['auth', 'corporations', 'notifications'] },
   {
     name: 'organizacion',
     displayName: 'Organización',
@@ -114,6 +114,9 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/api-keys': { id: 'apiKeys.list', summary: 'Lista las claves de API de la compañía (sin su secreto)' },
   'POST /api/api-keys': { id: 'apiKeys.create', summary: 'Crea una clave de API (el secreto se muestra una sola vez)' },
   'DELETE /api/api-keys/{id}': { id: 'apiKeys.revoke', summary: 'Revoca una clave de API: deja de funcionar desde la siguiente llamada' },
+  'GET /api/notifications': { id: 'notifications.list', summary: 'Mis avisos en la compañía, los más nuevos primero, con cuántos no he leído' },
+  'POST /api/notifications/{id}/read': { id: 'notifications.read', summary: 'Marca un aviso como leído' },
+  'POST /api/notifications/read-all': { id: 'notifications.readAll', summary: 'Marca todos mis avisos como leídos' },
   'GET /api/webhook-subscriptions': { id: 'webhookSubscriptions.list', summary: 'Lista las suscripciones de webhooks de salida' },
   'POST /api/webhook-subscriptions': { id: 'webhookSubscriptions.create', summary: 'Crea una suscripción de webhook (el secreto de la firma se muestra una sola vez)' },
   'GET /api/webhook-subscriptions/{id}': { id: 'webhookSubscriptions.get', summary: 'Una suscripción de webhook con sus cifras de entregas' },

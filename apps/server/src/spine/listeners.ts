@@ -8,6 +8,7 @@ import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
 import { invoiceArrivals } from '../modules/genial/arrivals.js';
+import { createNotificationService } from '../modules/notifications/service.js';
 import { fanOut } from '../modules/webhook-subscriptions/fanout.js';
 import type { Listener } from './dispatcher.js';
 
@@ -30,6 +31,7 @@ export const CAMPAIGN_BURST = 20;
 export function listenersOf(app: FastifyInstance): Listener[] {
   const { db } = app.database;
   const { realtime, jobs, settings, log } = app;
+  const notices = createNotificationService(app.database, realtime);
   const listeners: Listener[] = [
     {
       // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
@@ -103,6 +105,16 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'genial.invoices',
       on: ['store_order.arrived'],
       handle: (events) => invoiceArrivals(db, jobs, events),
+    },
+    {
+      // what the product tells people under the header's bell (decision 0075): a webhook
+      // subscription that paused itself, to the company's owners and the roles with the module
+      // `api`; one notice per person and event (unique), published to that person's screens
+      name: 'notifications',
+      on: ['webhook_subscription.paused'],
+      handle: async (events) => {
+        await notices.fromEvents(events);
+      },
     },
   ];
   return listeners;

@@ -112,6 +112,8 @@ export const webhookSubscriptionKeys = {
   deliveries: (companyId: CompanyId, id: string) => [...webhookSubscriptionBase.all, 'deliveries', companyId, id] as const,
 };
 export const auditLogKeys = createQueryKeys('audit-log');
+/** `['notifications', 'list', {companyId, userId}]`: the caller's notices under the header's bell (decision 0075). */
+export const notificationKeys = createQueryKeys('notifications');
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,

@@ -32,7 +32,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       'x-accel-buffering': 'no',
     });
     res.write(': conectado\n\n');
-    const write = (event: RealtimeEvent) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    // a person's notice reaches that person's screens only (decision 0075): not another person's, nor an API key's (its tenant names its creator)
+    const person = request.auth?.apiKeyId ? undefined : tenant.userId;
+    const write = (event: RealtimeEvent) => {
+      if (event.type === 'notification.created' && event.userId !== person) return;
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
     // a caller who sees only their own and unassigned chats hears only of those (decision 0026), in order
     const visible = realtimeFilter(app.database.db, tenant);
     let pending = Promise.resolve();

@@ -60,8 +60,14 @@ returning d.id, d.attempts, d.event_id, d.event_type, d.body, s.url, s.secret_se
  * A round's outcomes, in one statement (a recordset of `{id, ok, status, latency, error, excerpt,
  * wait}`): every attempt logged; each delivery delivered, or due again after its wait, or given up
  * 3 days after its event; each subscription's failing time cleared by a success of the round,
- * started by a round of failures, and past 24 h of failures the subscription paused.
+ * started by a round of failures, and past 24 h of failures the subscription paused — with its
+ * `webhook_subscription.paused` event written on the spine by the same statement (the notice to
+ * its owners follows it, decision 0075): a pause exists exactly when its event does. A pause is
+ * told apart from one made before (by a person) by its time: `paused_at` is this statement's now().
+ * Answers the events written (the count of the final insert).
  */
+/** Why a subscription paused itself (what its screen and its owners' notice say). */
+export const AUTO_PAUSE_REASON = 'Se pausó sola: sus entregas fallaron durante 24 horas seguidas. Revisa la dirección y reanúdala.';
 const paused = `not per.ok and w.status = 'active' and w.failing_since <= now() - make_interval(hours => ${WEBHOOK_PAUSE_AFTER_HOURS})`;
 const outcomeStatement = `with o as (
   select * from jsonb_to_recordset($1::jsonb) as o(id uuid, ok boolean, status int, latency int, error text, excerpt text, wait double precision)
@@ -79,14 +85,20 @@ const outcomeStatement = `with o as (
   select o.id, o.status, o.latency, o.error, o.excerpt from o join webhook_deliveries x on x.id = o.id
 ), per as (
   select subscription_id, bool_or(ok) as ok from d group by subscription_id
+), s as (
+  update webhook_subscriptions w set
+    failing_since = case when per.ok then null else coalesce(w.failing_since, now()) end,
+    status = case when ${paused} then 'paused' else w.status end,
+    paused_at = case when ${paused} then now() else w.paused_at end,
+    paused_reason = case when ${paused} then '${AUTO_PAUSE_REASON}' else w.paused_reason end
+    from per
+   where w.id = per.subscription_id and (not per.ok or w.failing_since is not null)
+  returning w.id, w.company_id, w.url, w.paused_reason, w.status = 'paused' and w.paused_at = now() as paused_now
 )
-update webhook_subscriptions w set
-  failing_since = case when per.ok then null else coalesce(w.failing_since, now()) end,
-  status = case when ${paused} then 'paused' else w.status end,
-  paused_at = case when ${paused} then now() else w.paused_at end,
-  paused_reason = case when ${paused} then 'Se pausó sola: sus entregas fallaron durante 24 horas seguidas. Revisa la dirección y reanúdala.' else w.paused_reason end
-  from per
- where w.id = per.subscription_id and (not per.ok or w.failing_since is not null)`;
+insert into domain_events (company_id, type, version, aggregate_type, aggregate_id, actor, payload)
+select s.company_id, 'webhook_subscription.paused', 1, 'webhook_subscription', s.id::text, '{"type":"system"}'::jsonb,
+       jsonb_build_object('subscriptionId', s.id::text, 'url', s.url, 'reason', s.paused_reason)
+  from s where s.paused_now`;
 
 /** The start of an answer, read no further than needed (a receiver's 100 MB page is not downloaded). */
 async function excerptOf(res: OutboundResponse): Promise<string> {
@@ -129,6 +141,8 @@ export interface DelivererOptions {
   timeoutSeconds: number;
   lanes: number;
   log: { warn(obj: object, msg: string): void };
+  /** A round paused a subscription: its event is on the spine (app.ts wakes the spine). */
+  onPaused?: () => void;
 }
 
 /**
@@ -138,7 +152,7 @@ export interface DelivererOptions {
  * with its subscription's secret and records every attempt. A wake while it runs makes it look
  * again when it ends; when the next retry is due within a minute, it sets a timer for it.
  */
-export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log }: DelivererOptions) {
+export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log, onPaused }: DelivererOptions) {
   const send = outboundFetch();
   let running: Promise<void> | null = null;
   let again = false;
@@ -196,7 +210,9 @@ export function createDeliverer({ database, secrets, timeoutSeconds, lanes, log 
       const { rows } = await database.pool.query<Claimed>(claim, [perLoop]);
       if (!rows.length) return;
       const outcomes = await Promise.all(rows.map(deliver));
-      await database.pool.query(outcomeStatement, [JSON.stringify(outcomes)]);
+      // rows answered: the subscriptions this round paused (their event is in the outbox)
+      const { rowCount } = await database.pool.query(outcomeStatement, [JSON.stringify(outcomes)]);
+      if (rowCount) onPaused?.();
     }
   }
 

@@ -20,6 +20,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { FullPageSpinner } from '../../components/ui/full-page-spinner';
+import { NotificationsBell } from '../../features/notifications/notifications-bell';
 import { rememberScreen } from '../../lib/landing';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
@@ -206,6 +207,7 @@ export function AppShell() {
           {signedIn ? (
             <>
               <CompanySwitcher />
+              <NotificationsBell />
               <UserMenu />
             </>
           ) : (

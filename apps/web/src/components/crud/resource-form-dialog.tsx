@@ -9,6 +9,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useEffect, useId, useState } from 'react';
 import { useT } from '../../i18n';
+import { HistoryLink } from './history-link';
 import { ResourceFormFields, useResourceForm } from './resource-form';
 import type { ResourceRecord, ScreenConfig } from './types';
 
@@ -35,6 +36,7 @@ function DialogBody({ config, record, onClose, titleId }: ResourceFormDialogProp
         <ResourceFormFields config={config} form={form} record={record} id={formId} />
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 1.5 }}>
+        {record && <HistoryLink entity={config.resource.key} entityId={record._id} sx={{ mr: 'auto' }} />}
         <Button onClick={onClose}>{t('crud.cancel')}</Button>
         <Button type="submit" form={formId} variant="contained" disabled={form.pending}>
           {t('crud.save')}

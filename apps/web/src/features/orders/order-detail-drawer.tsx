@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatInstant } from '../../components/crud/cell-value';
+import { HistoryLink } from '../../components/crud/history-link';
 import type { ResourceRecord } from '../../components/crud/types';
 import { useResourceRecord } from '../../components/crud/use-resource';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -221,11 +222,14 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
               <Row label="Origen">{source ?? String(order.source ?? '')}</Row>
               <Row label="Creada">{formatInstant(order.createdAt)}</Row>
               <Row label="Actualizada">{formatInstant(order.updatedAt)}</Row>
-              {permissions.can('catalog', 'delete') && (
-                <Button color="error" size="small" startIcon={<DeleteOutlined />} onClick={deleteOrder} disabled={remove.isPending} sx={{ mt: 1 }}>
-                  Eliminar orden
-                </Button>
-              )}
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+                <HistoryLink entity={resources.orders.key} entityId={order._id} variant="outlined" size="small" />
+                {permissions.can('catalog', 'delete') && (
+                  <Button color="error" size="small" startIcon={<DeleteOutlined />} onClick={deleteOrder} disabled={remove.isPending}>
+                    Eliminar orden
+                  </Button>
+                )}
+              </Box>
             </Section>
           </>
         )}
