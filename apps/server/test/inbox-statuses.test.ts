@@ -178,6 +178,11 @@ describe('the chats’ events', () => {
       { chatId: chat, leadId: lead?.lead_id, until: first, from: 'open' },
       { chatId: chat, leadId: lead?.lead_id, until: second, from: 'snoozed' },
     ]);
+    // who clicked is the actor
+    expect(snoozedEvents.map((e) => e.actor)).toEqual([
+      { type: 'user', id: agent.user._id },
+      { type: 'user', id: agent.user._id },
+    ]);
     // the contract's schema accepts it (the dispatcher checks it before a listener sees it)
     for (const e of snoozedEvents) expect(payloadSchema('chat.snoozed', 1)?.safeParse(e.payload).success).toBe(true);
     await setStatus(chat, { status: 'closed' });

@@ -51,6 +51,9 @@ export async function composerRoutes(parent: FastifyInstance, service: ChatServi
   app.post(
     '/chats/:id/status',
     { config: may('update'), schema: { tags, params: chatParams, body: chatStatusInput, response: { 200: chatStateOut } } },
-    (request) => service.setStatus(tenantOf(request).companyId, request.params.id, request.body),
+    (request) => {
+      const tenant = tenantOf(request);
+      return service.setStatus(tenant.companyId, request.params.id, request.body, tenant.userId);
+    },
   );
 }

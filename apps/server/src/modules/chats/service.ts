@@ -14,7 +14,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { actAs } from '../../db/actor.js';
+import { actAs, requestActor } from '../../db/actor.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
@@ -372,13 +372,17 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
      * writes (the webhook job opens every chat a message arrives in). The chats' emitter says
      * `chat.resolved`, `chat.snoozed` or `chat.reopened` in the same statement (migration 0055).
      */
-    async setStatus(companyId: string, chatId: string, input: ChatStatusInput): Promise<ChatState> {
+    async setStatus(companyId: string, chatId: string, input: ChatStatusInput, userId?: string): Promise<ChatState> {
       const until = input.status === 'snoozed' && input.snoozedUntil ? new Date(input.snoozedUntil) : undefined;
-      const rows = await rowsOf(
-        db,
-        sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
-            where company_id = ${companyId} and id = ${chatId} returning id`,
-      );
+      const rows = await db.transaction(async (tx) => {
+        // the person who clicked is the events' actor (an API key's request already named its key)
+        if (userId && !requestActor()) await actAs(tx, { type: 'user', id: userId });
+        return rowsOf(
+          tx,
+          sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
+              where company_id = ${companyId} and id = ${chatId} returning id`,
+        );
+      });
       if (rows.length === 0) throw notFound.chat();
       if (until) {
         const job: ChatWakeJob = { companyId, chatId };
