@@ -1,5 +1,5 @@
 import type { ChatState, ChatStatus, ChatSummary, InboxCounts } from '@mostrador/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -175,5 +175,29 @@ describe('a chat leaving «Abiertos»', () => {
     expect(await screen.findByTestId('success-snackbar')).toBeTruthy();
     expect(screen.queryByTestId('chat-left-toast')).toBeNull();
     expect(screen.getAllByTestId('chat-item')).toHaveLength(1);
+  });
+
+  it('«Elegir fecha…» snoozes until a date and time on the company’s clock', async () => {
+    const company = { _id: 'company-1', name: 'Demo Perú', country: 'PE' as const, timezone: 'America/Lima' };
+    sessionStore.set((st) => ({ ...st, user: { _id: 'u1', first_name: 'Ana', last_name: 'Díaz', corporation: { companies: [{ company, default: true, role: 'admin' as const }] } } as never }));
+    const { calls } = serve([summary()]);
+    renderApp(<ChatPage />, { route: `/chat?chatId=${ids.chat1}` });
+    await screen.findByTestId('chat-item');
+    await userEvent.click(await screen.findByRole('button', { name: 'Acciones del chat' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Elegir fecha…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Posponer hasta' });
+    expect(within(dialog).getByText('En la hora de la compañía (America/Lima). Hasta 90 días.')).toBeTruthy();
+    const input = within(dialog).getByTestId('snooze-pick-input');
+    // a past time is refused in Spanish, nothing is sent
+    fireEvent.change(input, { target: { value: '2020-01-01T09:00' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Posponer' }));
+    expect(within(dialog).getByText('La fecha debe ser futura')).toBeTruthy();
+    expect(calls.some((c) => c.path.endsWith('/status'))).toBe(false);
+    // 9:00 in Lima is 14:00 UTC, whatever this machine's zone
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    fireEvent.change(input, { target: { value: `${day}T09:00` } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Posponer' }));
+    await waitFor(() => expect(calls.find((c) => c.path === `/chats/${ids.chat1}/status`)?.body).toEqual({ status: 'snoozed', snoozedUntil: `${day}T14:00:00.000Z` }));
+    expect((await screen.findByTestId('chat-left-toast')).textContent).toMatch(/^Chat pospuesto hasta .+9:00.+: salió de los abiertos/);
   });
 });
