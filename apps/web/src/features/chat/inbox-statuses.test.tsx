@@ -1,15 +1,21 @@
 import type { ChatState, ChatStatus, ChatSummary, InboxCounts } from '@mostrador/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeMessage } from '../../lib/realtime';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { ChatPage } from './chat-page';
 import { ids, summary, thread } from './test-fixtures';
 
-vi.mock('../../lib/realtime', () => ({ useRealtimeEvents: () => undefined }));
+const realtime = vi.hoisted(() => ({ handler: null as null | ((m: RealtimeMessage) => void) }));
+vi.mock('../../lib/realtime', () => ({
+  useRealtimeEvents: (handler: (m: RealtimeMessage) => void) => {
+    realtime.handler = handler;
+  },
+}));
 vi.setConfig({ testTimeout: 15_000 });
 
 /**
@@ -199,5 +205,19 @@ describe('a chat leaving «Abiertos»', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Posponer' }));
     await waitFor(() => expect(calls.find((c) => c.path === `/chats/${ids.chat1}/status`)?.body).toEqual({ status: 'snoozed', snoozedUntil: `${day}T14:00:00.000Z` }));
     expect((await screen.findByTestId('chat-left-toast')).textContent).toMatch(/^Chat pospuesto hasta .+9:00.+: salió de los abiertos/);
+  });
+
+  it('a chat that comes back (its snooze ended, the customer wrote) appears in Abiertos by itself', async () => {
+    const { server, calls } = serve([summary(), summary({ _id: ids.chat2, contactName: 'Luis Paredes', status: 'snoozed' })]);
+    renderApp(<ChatPage />, { route: '/chat' });
+    await waitFor(() => expect(screen.getAllByTestId('chat-item').map((i) => i.dataset.chatId)).toEqual([ids.chat1]));
+    const before = listCalls(calls).length;
+    server.chats = server.chats.map((c) => ({ ...c, status: 'open' }));
+    await act(() => realtime.handler?.({ type: 'chat.updated', chat: { ...(server.chats[1] as ChatSummary) } }));
+    await waitFor(() => expect(screen.getAllByTestId('chat-item')).toHaveLength(2));
+    expect(listCalls(calls).length).toBeGreaterThan(before);
+    // and one resolved elsewhere leaves it at once
+    await act(() => realtime.handler?.({ type: 'chat.updated', chat: { ...(server.chats[0] as ChatSummary), status: 'closed' } }));
+    await waitFor(() => expect(screen.getAllByTestId('chat-item').map((i) => i.dataset.chatId)).toEqual([ids.chat2]));
   });
 });

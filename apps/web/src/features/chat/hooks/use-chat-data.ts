@@ -65,8 +65,9 @@ export function storeChatSummary(
     // Only new activity brings a chat the list has not loaded to its top (not a read receipt or a lead change).
     const { data, found } = upsertInboxChat(query.state.data as InboxData | undefined, chat, { toTop, addIfMissing: unfiltered && toTop });
     if (found || (unfiltered && toTop)) queryClient.setQueryData(query.queryKey, data);
-    // A filtered list that did not have it may now: ask the server.
-    else if (toTop) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    // A filtered list that did not have it may now: ask the server (a list of one status: a chat
+    // that came back to it, by its snooze's end or a customer's message, has no new activity of its own).
+    else if (toTop || status) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
   }
   queryClient.setQueriesData<{ payload: ChatSummary[] }>({ queryKey: chatKeys.people() }, (data) =>
     data?.payload.some((c) => c._id === chat._id) ? { payload: data.payload.map((c) => (c._id === chat._id ? chat : c)) } : data,
