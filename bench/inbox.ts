@@ -3,7 +3,7 @@
  * first page of /chat, with and without filters, and a thread?
  *
  * Fills a fresh company in the database (server-side generate_series): one lead per chat over
- * the three platforms, statuses and agents spread, 50 messages per chat (alternating inbound
+ * the three platforms, statuses (five in seven chats open, one snoozed, one resolved) and agents spread, 50 messages per chat (alternating inbound
  * and outbound), the chats' last activity spread over a year. Then times over HTTP:
  * GET /api/chats/get_chats (first page; the tabs Mías and Sin asignar — the signed-in admin is
  * one of the ten agents, decision 0025 — by channel; unread only; by agent; a search), the tabs'
@@ -48,8 +48,12 @@ for (let from = 0; from < CHATS; from += BATCH) {
          (array['sin-asignar','re-conectar','informado-al-agente','compra-realizada','compra-fallida'])[1 + i % 5],
          case when i % 5 = 0 then null else ($4::uuid[])[1 + i % 10] end, 'u' || i, last_at - interval '30 days', last_at
        from people returning id, name, platform, platform_user_id, updated_at)
-     insert into chats (company_id, contact_name, platform, lead_id, status, unread_count, last_message_at, last_message_preview, created_at, updated_at)
-     select $1, name, platform, id, 'open', (substr(platform_user_id, 2)::int % 4),
+     insert into chats (company_id, contact_name, platform, lead_id, status, snoozed_until, unread_count, last_message_at, last_message_preview, created_at, updated_at)
+     select $1, name, platform, id,
+       -- five in seven open, one snoozed (for a day), one resolved (decision 0076)
+       (array['open','open','open','open','open','snoozed','closed'])[1 + substr(platform_user_id, 2)::int % 7],
+       case when substr(platform_user_id, 2)::int % 7 = 5 then to_char((now() + interval '1 day') at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end,
+       (substr(platform_user_id, 2)::int % 4),
        to_char(updated_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'Hola, ¿tienen stock?', updated_at - interval '30 days', updated_at
      from new_leads`,
     [company.id, from, to, agents],
@@ -110,6 +114,11 @@ await timed('inbox first page (10, newest activity)', '/api/chats/get_chats');
 await timed('inbox, Mías (the admin’s agent)', '/api/chats/get_chats?view=mine');
 await timed('inbox, Sin asignar', '/api/chats/get_chats?view=unassigned');
 await timed('the tabs’ counts (Mías, Sin asignar, Todas)', '/api/chats/counts', 20);
+// what /chat asks by default (decision 0076): the open chats, and the counts per status
+await timed('inbox, Abiertos', '/api/chats/get_chats?status=open');
+await timed('inbox, Abiertos · Mías', '/api/chats/get_chats?status=open&view=mine');
+await timed('inbox, Pospuestos', '/api/chats/get_chats?status=snoozed');
+await timed('counts under Abiertos (tabs + byStatus)', '/api/chats/counts?status=open', 20);
 await timed('inbox, WhatsApp only', '/api/chats/get_chats?platform=whatsapp');
 await timed('inbox, unread only', '/api/chats/get_chats?unread=true');
 await timed('inbox, one agent', `/api/chats/get_chats?agenteId=${agents[3]}`);

@@ -104,7 +104,10 @@ describe('inbox tabs', () => {
     const all = await inbox(agent, 'view=all');
     expect(all.totalDocs).toBe(mine.totalDocs + unassigned.totalDocs);
     expect((await inbox(agent, '')).totalDocs).toBe(all.totalDocs);
-    expect(await ok(agent, 'GET', '/chats/counts')).toEqual({ mine: mine.totalDocs, unassigned: unassigned.totalDocs, all: all.totalDocs });
+    const agentCounts = await ok(agent, 'GET', '/chats/counts');
+    expect(agentCounts).toMatchObject({ mine: mine.totalDocs, unassigned: unassigned.totalDocs, all: all.totalDocs });
+    // and each status of Todas (decision 0076): together, every chat the agent may see
+    expect(agentCounts.byStatus.open + agentCounts.byStatus.snoozed + agentCounts.byStatus.closed).toBe(all.totalDocs);
 
     // the admin sees every chat, and their own in Mías
     const everything = await inbox(admin, 'view=all');

@@ -30,7 +30,8 @@ test('the agent lands on the inbox, on «Mías», which holds only their chats',
   const listed = await listedIds(page);
   expect(listed.length).toBeGreaterThan(3);
   for (const id of listed) expect(holder.get(id)).toBe(me._id);
-  const counts = await apiAs<{ mine: number; unassigned: number; all: number }>(page, '/chats/counts');
+  // the inbox opens on «Abiertos» (decision 0076): its tabs count open chats
+  const counts = await apiAs<{ mine: number; unassigned: number; all: number }>(page, '/chats/counts?status=open');
   await expect(page.getByTestId('inbox-count-mine')).toHaveText(String(counts.mine));
   expect(counts.all).toBe(counts.mine + counts.unassigned);
 

@@ -13,7 +13,7 @@ import { type LeadStatus, leadStatusLabels } from './resources/leads.js';
  *   PUT  /assignment/settings           assignmentSettingsInput → AssignmentSettings
  *   GET  /agentes/workload              → { payload: AgentWorkload[] } (what each agent holds)
  *   POST /agentes/:id/reassign          reassignInput → ReassignResult (everything the agent holds, to another agent or unassigned)
- *   GET  /chats/counts                  the inbox filters → InboxCounts (Mías, Sin asignar, Todas)
+ *   GET  /chats/counts                  the inbox filters → InboxCounts (Mías, Sin asignar, Todas; byStatus)
  *   GET  /roles                         → RolesMatrix
  *   PUT  /roles/:role                   rolePermissionsInput → RolesMatrix
  */
@@ -109,7 +109,17 @@ export const inboxViews = ['mine', 'unassigned', 'all'] as const;
 export type InboxView = (typeof inboxViews)[number];
 export const inboxViewLabels: Record<InboxView, string> = { mine: 'Mías', unassigned: 'Sin asignar', all: 'Todas' };
 export const zInboxView = () => z.enum(inboxViews, { error: 'Vista desconocida: mine, unassigned o all' });
-export const inboxCountsOut = z.object({ mine: z.number().int(), unassigned: z.number().int(), all: z.number().int() });
+/**
+ * GET /chats/counts: the tabs' counts (Mías, Sin asignar, Todas, with every filter given) and,
+ * in `byStatus`, how many chats of the tab asked (`view`) each status holds with the other
+ * filters (the inbox's «Estado» select: Abiertos, Pospuestos, Resueltos; decision 0076).
+ */
+export const inboxCountsOut = z.object({
+  mine: z.number().int(),
+  unassigned: z.number().int(),
+  all: z.number().int(),
+  byStatus: z.object({ open: z.number().int(), snoozed: z.number().int(), closed: z.number().int() }),
+});
 export type InboxCounts = z.infer<typeof inboxCountsOut>;
 
 // ---- the roles' matrix (decision 0026) ----

@@ -68,6 +68,11 @@ export const domainEventCatalogue = {
     summary: 'A resolved or snoozed chat is open again',
     versions: { 1: z.object({ ...chatRef, from: z.string() }) },
   },
+  'chat.snoozed': {
+    aggregate: 'chat',
+    summary: 'The chat was snoozed until a time (it opens again then, or when the customer writes)',
+    versions: { 1: z.object({ ...chatRef, until: z.string(), from: z.string() }) },
+  },
   'lead.created': {
     aggregate: 'lead',
     summary: 'A lead was created (a first message, a form, an import, a person)',

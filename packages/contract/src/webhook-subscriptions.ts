@@ -40,6 +40,7 @@ export const webhookEventLabels: Record<DomainEventType, string> = {
   'chat.assigned': 'Se asignó un chat',
   'chat.resolved': 'Se resolvió un chat',
   'chat.reopened': 'Se reabrió un chat',
+  'chat.snoozed': 'Se pospuso un chat',
   'lead.created': 'Se creó un lead',
   'lead.updated': 'Se editó un lead',
   'lead.status_changed': 'Cambió el estado de un lead',

@@ -2,6 +2,7 @@ import { columnNameOf, fieldKind, isOptionalField, type Resource, tableNameOf } 
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  type IndexBuilder,
   boolean,
   doublePrecision,
   index,
@@ -36,6 +37,20 @@ function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
       return text(name);
   }
 }
+
+type Columns = Record<string, AnyPgColumn>;
+/**
+ * Indexes a resource's own reads need beyond what its declaration gives (written here, the
+ * server's, not in the contract): the inbox by status in its order, last activity first
+ * (decision 0076), and the snoozed chats the minute sweep wakes — a partial index, so it holds
+ * only the few chats snoozed now and the sweep reads those across companies.
+ */
+const serverIndexes: Record<string, (t: Columns) => IndexBuilder[]> = {
+  chats: (t) => [
+    index('chats_status_activity_idx').on(t.companyId, t.status, t.lastMessageAt, t.id),
+    index('chats_snoozed_until_idx').on(t.snoozedUntil).where(sql`${t.snoozedUntil} is not null`),
+  ],
+};
 
 /**
  * The table of a standard resource, derived from its declaration: id, company_id (every
@@ -78,6 +93,7 @@ export function tableFor(resource: Resource) {
       ...resource.onlyOne.map((f) => uniqueIndex(`${name}_${columnNameOf(f)}_one_uq`).on(col('companyId')).where(sql.raw(`"${columnNameOf(f)}" = true`))),
       // a search is ILIKE '%text%' on each searchable field: trigram indexes serve it (pg_trgm)
       ...resource.searchable.map((f) => index(`${name}_${columnNameOf(f)}_trgm`).using('gin', sql`${col(f)} gin_trgm_ops`)),
+      ...(serverIndexes[resource.key]?.(t as unknown as Columns) ?? []),
     ];
   });
 }

@@ -51,6 +51,12 @@ export const queueCatalogue = {
   },
   'chat.sandbox-status': { module: 'chats', does: 'Applies a delivery status the sandbox provider reports for a sent message' },
   'chat.send': { module: 'chats', does: 'Sends one chat of a massive message (its message id decided when queued, so a retry never sends twice)' },
+  'chat.snooze-sweep': {
+    module: 'chats',
+    does: 'Opens again every snoozed chat whose time has passed (a lost or late wake-up, a server that was down)',
+    schedule: { cron: EVERY_MINUTE, onStart: true },
+    expireInSeconds: 60,
+  },
   'chat.snooze-wake': { module: 'chats', does: 'Opens a snoozed chat again when its time comes' },
   'dialogflow.answer': {
     module: 'dialogflow',

@@ -169,7 +169,7 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/chats/{id}/templates': { summary: 'Plantillas disponibles para un chat' },
   'POST /api/chats/{id}/template': { id: 'chats.sendTemplate', summary: 'Envía una plantilla en un chat' },
   'GET /api/chats/get_chats': { summary: 'Bandeja de chats con filtros' },
-  'GET /api/chats/counts': { summary: 'Cuentas de la bandeja (mías, sin asignar, todas)' },
+  'GET /api/chats/counts': { summary: 'Cuentas de la bandeja (mías, sin asignar, todas; por estado)' },
   'GET /api/chats/recent_chats': { summary: 'Chats recientes' },
   'GET /api/chats/get_all_by_lead_id': { summary: 'Chats de un lead' },
   'GET /api/chats/get_all_by_cleanlead_id': { summary: 'Chats de un lead limpio' },

@@ -63,7 +63,8 @@ export const chatKeys = {
   person: (cleanLeadId: string, companyId: CompanyId) => [...chatBase.all, 'person', cleanLeadId, companyId] as const,
   people: () => [...chatBase.all, 'person'] as const,
   byLead: (leadId: string | undefined, platform: string | undefined, companyId: CompanyId) => [...chatBase.all, 'by-lead', leadId, platform, companyId] as const,
-  /** The inbox tabs' counts: the filters but the view. */
+  /** The inbox tabs' counts and the «Estado» select's (decision 0076): the filters, the view and the status. */
+  countsAll: () => [...chatBase.all, 'counts'] as const,
   counts: (companyId: CompanyId, filters: object) => [...chatBase.all, 'counts', { companyId, ...filters }] as const,
   templates: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'templates', chatId, companyId] as const,
 };

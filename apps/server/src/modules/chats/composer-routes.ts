@@ -19,14 +19,7 @@ export async function composerRoutes(parent: FastifyInstance, service: ChatServi
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update') => ({ permission: { module: 'chats' as const, action } });
 
-  app.addHook('onReady', async () => {
-    try {
-      const woken = await service.wake();
-      if (woken) app.log.info({ woken }, 'chats pospuestos vencidos abiertos de nuevo');
-    } catch (error) {
-      app.log.warn({ err: error }, 'no se pudieron abrir los chats pospuestos vencidos');
-    }
-  });
+  // overdue snoozed chats open again by the minute sweep, also when a worker starts (chats/jobs.ts, decision 0076)
 
   app.get(
     '/chats/unread_count',
@@ -58,6 +51,9 @@ export async function composerRoutes(parent: FastifyInstance, service: ChatServi
   app.post(
     '/chats/:id/status',
     { config: may('update'), schema: { tags, params: chatParams, body: chatStatusInput, response: { 200: chatStateOut } } },
-    (request) => service.setStatus(tenantOf(request).companyId, request.params.id, request.body),
+    (request) => {
+      const tenant = tenantOf(request);
+      return service.setStatus(tenant.companyId, request.params.id, request.body, tenant.userId);
+    },
   );
 }

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { StatusUpdate } from '../../integrations/meta/events.js';
 
-/** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports. */
+/** pg-boss queues of the chat: one send of a massive message, one status the sandbox reports, a snooze's end. */
 export const CHAT_SEND_QUEUE = 'chat.send';
 export const SANDBOX_STATUS_QUEUE = 'chat.sandbox-status';
 /** A snoozed chat's wake-up (decision 0027): it opens again when its time comes. */
 export const CHAT_WAKE_QUEUE = 'chat.snooze-wake';
+/** Every minute (and when a worker starts): every snoozed chat whose time has passed opens again (decision 0076). */
+export const CHAT_SNOOZE_SWEEP_QUEUE = 'chat.snooze-sweep';
 export interface ChatWakeJob {
   companyId: string;
   chatId: string;
@@ -39,7 +41,7 @@ export async function chatJobs(
     service: {
       runSendJob(job: ChatSendJob): Promise<void>;
       applyStatus(job: SandboxStatusJob): Promise<void>;
-      wake(companyId?: string, chatId?: string): Promise<unknown>;
+      wake(companyId?: string, chatId?: string): Promise<number>;
     };
   },
 ) {
@@ -48,4 +50,13 @@ export async function chatJobs(
   app.jobs.define<ChatWakeJob>(CHAT_WAKE_QUEUE, async (job) => {
     await service.wake(job.companyId, job.chatId);
   });
+  app.jobs.define<Record<string, never>>(
+    CHAT_SNOOZE_SWEEP_QUEUE,
+    async () => {
+      const woken = await service.wake();
+      if (woken) app.log.info({ woken }, 'chats pospuestos vencidos abiertos de nuevo');
+    },
+    { expireInSeconds: 60 },
+  );
+  app.jobs.every(CHAT_SNOOZE_SWEEP_QUEUE);
 }

@@ -3,6 +3,7 @@ import {
   type ChatMessage,
   type ChatMessageKind,
   type ChatMessageStatus,
+  type ChatStatus,
   type ChatSummary,
   type ChatThread,
   type InboxCounts,
@@ -43,7 +44,7 @@ interface SummaryRow extends Row {
   id: string;
   contact_name: string;
   platform: Platform;
-  status: 'open' | 'closed';
+  status: ChatStatus;
   unread_count: number | null;
   last_message_at: string | null;
   last_message_preview: string | null;
@@ -255,20 +256,30 @@ function viewConditions(view: InboxFilters['view'], me: string | null | undefine
 }
 
 /**
- * GET /chats/counts: how many chats each tab holds with the other filters, in one statement
- * (the tabs are parts of "Todas": Mías and Sin asignar count within it).
+ * GET /chats/counts: how many chats each tab holds with the other filters, and how many of the
+ * tab asked (`view`, Todas by default) each status holds with the filters but the status (the
+ * «Estado» select, decision 0076), in one statement (the tabs are parts of "Todas": Mías and Sin
+ * asignar count within it). Each count is an index range of (company_id, agente_id,
+ * last_message_at, id) or (company_id, status, last_message_at, id) unless a filter reads the lead.
  */
 export async function inboxCounts(db: Db, companyId: string, q: InboxFilters, scope: InboxScope = {}): Promise<InboxCounts> {
   const { where, lead, narrowed } = await inboxConditions(db, companyId, { ...q, view: undefined }, scope);
-  // each tab is an index range of (company_id, agente_id, last_message_at, id) unless a filter reads the lead
-  const from = lead ? sql`chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id` : sql`chats c`;
+  const byStatus = await inboxConditions(db, companyId, { ...q, status: undefined }, scope);
+  const from = lead || byStatus.lead ? sql`chats c left join leads l on l.company_id = c.company_id and l.id = c.lead_id` : sql`chats c`;
   const mine = scope.me ? sql`(select count(*)::int from ${from} where ${where} and c.agente_id = ${scope.me}::uuid)` : sql`0`;
   const all = narrowed ? sql`(select count(*)::int from ${from} where ${where})` : sql`(select sum(n)::int from resource_counts where company_id = ${companyId} and resource = 'chats')`;
-  const [row] = await rowsOf<{ mine: number; unassigned: number; all: number }>(
+  const status = (value: ChatStatus) => sql`(select count(*)::int from ${from} where ${byStatus.where} and c.status = ${value})`;
+  const [row] = await rowsOf<{ mine: number; unassigned: number; all: number; open: number; snoozed: number; closed: number }>(
     db,
-    sql`select ${mine} as mine, (select count(*)::int from ${from} where ${where} and c.agente_id is null) as unassigned, ${all} as all`,
+    sql`select ${mine} as mine, (select count(*)::int from ${from} where ${where} and c.agente_id is null) as unassigned, ${all} as all,
+        ${status('open')} as open, ${status('snoozed')} as snoozed, ${status('closed')} as closed`,
   );
-  return { mine: row?.mine ?? 0, unassigned: row?.unassigned ?? 0, all: row?.all ?? 0 };
+  return {
+    mine: row?.mine ?? 0,
+    unassigned: row?.unassigned ?? 0,
+    all: row?.all ?? 0,
+    byStatus: { open: row?.open ?? 0, snoozed: row?.snoozed ?? 0, closed: row?.closed ?? 0 },
+  };
 }
 
 /**

@@ -77,10 +77,11 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) => inboxPage(db, tenantOf(request).companyId, request.query, inboxScope(tenantOf(request))),
   );
 
-  // the inbox tabs' counts (Mías, Sin asignar, Todas) with the other filters (decision 0025)
+  // the inbox tabs' counts (Mías, Sin asignar, Todas) with the other filters (decision 0025), and
+  // the tab's (`view`) per status, with the filters but the status (decision 0076)
   app.get(
     '/chats/counts',
-    { config: may('list'), schema: { tags, querystring: chatInboxQuery.omit({ page: true, limit: true, view: true }), response: { 200: inboxCountsOut } } },
+    { config: may('list'), schema: { tags, querystring: chatInboxQuery.omit({ page: true, limit: true }), response: { 200: inboxCountsOut } } },
     (request) => inboxCounts(db, tenantOf(request).companyId, request.query, inboxScope(tenantOf(request))),
   );
 

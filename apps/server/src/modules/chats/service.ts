@@ -14,7 +14,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { actAs } from '../../db/actor.js';
+import { actAs, requestActor } from '../../db/actor.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
@@ -276,7 +276,10 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
     return target;
   }
 
-  /** Opens a snoozed chat whose time has come (one chat, or every due one); publishes each. */
+  /**
+   * Opens a snoozed chat whose time has come (one chat, or every due one of every company: the
+   * minute sweep, on the partial index of snoozed chats); publishes each.
+   */
   async function wake(companyId?: string, chatId?: string): Promise<number> {
     const one = companyId && chatId ? sql`and company_id = ${companyId} and id = ${chatId}` : sql``;
     const rows = await rowsOf<{ id: string; company_id: string }>(
@@ -364,17 +367,22 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
 
     /**
      * POST /chats/:id/status: open, closed (resolved) or snoozed until a date. A snoozed chat
-     * opens again by itself when its time comes (a pg-boss job at that time; the server also
-     * opens overdue ones when it starts) or when the customer writes (the webhook job opens
-     * every chat a message arrives in).
+     * opens again by itself when its time comes (a pg-boss job at that time, and the minute
+     * sweep `chat.snooze-sweep` for a lost or late one; decision 0076) or when the customer
+     * writes (the webhook job opens every chat a message arrives in). The chats' emitter says
+     * `chat.resolved`, `chat.snoozed` or `chat.reopened` in the same statement (migration 0055).
      */
-    async setStatus(companyId: string, chatId: string, input: ChatStatusInput): Promise<ChatState> {
+    async setStatus(companyId: string, chatId: string, input: ChatStatusInput, userId?: string): Promise<ChatState> {
       const until = input.status === 'snoozed' && input.snoozedUntil ? new Date(input.snoozedUntil) : undefined;
-      const rows = await rowsOf(
-        db,
-        sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
-            where company_id = ${companyId} and id = ${chatId} returning id`,
-      );
+      const rows = await db.transaction(async (tx) => {
+        // the person who clicked is the events' actor (an API key's request already named its key)
+        if (userId && !requestActor()) await actAs(tx, { type: 'user', id: userId });
+        return rowsOf(
+          tx,
+          sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
+              where company_id = ${companyId} and id = ${chatId} returning id`,
+        );
+      });
       if (rows.length === 0) throw notFound.chat();
       if (until) {
         const job: ChatWakeJob = { companyId, chatId };

@@ -247,7 +247,8 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
         ? sql``
         : sql`with w as (insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
             on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)) `;
-      await tx.execute(sql`${opensWindow}update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', updated_at = now(),
+      // and the chat is open again, resolved or snoozed (its snooze time forgotten: decisions 0027, 0076)
+      await tx.execute(sql`${opensWindow}update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', snoozed_until = null, updated_at = now(),
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
         where company_id = ${c} and id = ${chatId}`);

@@ -1,13 +1,17 @@
 import { type Platform, platforms } from '@mostrador/contract';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
+import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
+import { showSuccess } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import type { InboxFilters } from './api';
@@ -18,9 +22,11 @@ import { ThreadPane } from './components/thread-pane';
 import { useInbox, useMarkRead, useThread, useThreadByLead } from './hooks/use-chat-data';
 import { useChatAlerts } from './hooks/use-chat-alerts';
 import { useChatRealtime } from './hooks/use-chat-realtime';
+import { type ChatStatusEffects, composerApi } from './hooks/use-composer-data';
+import { type InboxStatusChoice, statusChoiceOf, statusOfChoice, statusParamOf } from './lib/inbox-status';
 import { inboxChats, threadChat, type ThreadData } from './lib/cache';
 import { chatTexts } from './texts';
-import { chatKeys } from '../../lib/query-keys';
+import { chatKeys, composerKeys } from '../../lib/query-keys';
 
 const LIST_WIDTH = { sm: 300, lg: 340 } as const;
 const PANEL_WIDTH = 320;
@@ -57,8 +63,26 @@ export function ChatPage() {
   const leadId = params.get('leadId') ?? undefined;
   const leadPlatform = params.get('platform');
 
+  // the «Estado» select (decision 0076): Abiertos unless ?estado= says otherwise
+  const estadoParam = params.get('estado') ?? undefined;
+  const statusChoice = statusChoiceOf(estadoParam);
+  const keepEstado = useCallback((next: Record<string, string>) => (estadoParam ? { ...next, estado: estadoParam } : next), [estadoParam]);
+  const changeStatus = (choice: InboxStatusChoice) => {
+    const value = statusParamOf(choice);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set('estado', value);
+        else next.delete('estado');
+        return next;
+      },
+      { replace: false },
+    );
+  };
+
   const [filters, setFilters] = useState<InboxFilters>({});
-  const inbox = useInbox(filters);
+  const listFilters = useMemo<InboxFilters>(() => ({ ...filters, status: statusOfChoice(statusChoice) }), [filters, statusChoice]);
+  const inbox = useInbox(listFilters);
   const chats = useMemo(() => inboxChats(inbox.data), [inbox.data]);
   const thread = useThread(chatId);
   const openChat = threadChat(thread.data) ?? chats.find((c) => c._id === chatId);
@@ -74,8 +98,8 @@ export function ChatPage() {
     const found = byLead.data;
     if (!found) return;
     queryClient.setQueryData<ThreadData>(chatKeys.thread(found.chat._id, companyId), (data) => data ?? { pages: [found], pageParams: [undefined] });
-    setParams({ chatId: found.chat._id }, { replace: true });
-  }, [byLead.data, queryClient, companyId, setParams]);
+    setParams(keepEstado({ chatId: found.chat._id }), { replace: true });
+  }, [byLead.data, queryClient, companyId, setParams, keepEstado]);
 
   // The side panel: beside the thread on wide screens, a drawer on narrower ones, a pane of its own on phones.
   const [panelChoice, setPanelChoice] = useState<boolean | null>(null);
@@ -85,13 +109,40 @@ export function ChatPage() {
   const openChatById = useCallback(
     (id: string) => {
       if (phone) setPanelChoice(null);
-      setParams({ chatId: id }, { replace: !phone && !!chatId });
+      setParams(keepEstado({ chatId: id }), { replace: !phone && !!chatId });
     },
-    [setParams, phone, chatId],
+    [setParams, phone, chatId, keepEstado],
   );
   const backToList = () => {
     setPanelChoice(null);
-    setParams({}, { replace: false });
+    setParams(keepEstado({}), { replace: false });
+  };
+
+  // A chat resolved or snoozed under «Abiertos» leaves the list; the toast offers to undo it (decision 0076).
+  const timezone = useCompanyTimezone();
+  const [left, setLeft] = useState<{ id: number; chatId: string; text: string } | null>(null);
+  const leavesList = statusChoice === 'open';
+  const statusEffects = useMemo<ChatStatusEffects>(
+    () => ({
+      quietWhen: (body) => leavesList && body.status !== 'open',
+      onChanged: (state, body) => {
+        if (!leavesList || body.status === 'open') return setLeft(null);
+        const text = state.status === 'snoozed' && state.snoozedUntil ? chatTexts.leftSnoozed(formatDateTime(state.snoozedUntil, timezone)) : chatTexts.leftResolved;
+        setLeft({ id: Date.now(), chatId: state.chatId, text });
+      },
+    }),
+    [leavesList, timezone],
+  );
+  const undo = async (chatId: string) => {
+    setLeft(null);
+    try {
+      const state = await composerApi.setStatus(chatId, { status: 'open' }, true);
+      queryClient.setQueryData(composerKeys.state(chatId, companyId), state);
+      showSuccess(chatTexts.undone);
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: chatKeys.inboxes() });
+      void queryClient.invalidateQueries({ queryKey: chatKeys.countsAll() });
+    }
   };
 
   // Mass message: checkbox mode in the list.
@@ -141,7 +192,9 @@ export function ChatPage() {
       loadingMore={inbox.isFetchingNextPage}
       onLoadMore={() => void inbox.fetchNextPage()}
       filters={filters}
-      onFiltersChange={setFilters}
+      onFiltersChange={({ status: _status, ...next }) => setFilters(next)}
+      statusChoice={statusChoice}
+      onStatusChoiceChange={changeStatus}
       selectedId={chatId}
       onOpen={openChatById}
       selection={selection}
@@ -156,6 +209,7 @@ export function ChatPage() {
       panelOpen={panelOpen}
       onTogglePanel={() => setPanelChoice(!panelOpen)}
       markRead={markRead}
+      statusEffects={statusEffects}
     />
   ) : (
     <NoChatSelected />
@@ -197,6 +251,22 @@ export function ChatPage() {
           )}
         </>
       )}
+      <Snackbar
+        key={left?.id ?? 'left'}
+        open={!!left}
+        autoHideDuration={8000}
+        onClose={(_, reason) => reason !== 'clickaway' && setLeft(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+        message={left?.text}
+        slotProps={{ content: { 'data-testid': 'chat-left-toast' } as object }}
+        action={
+          left && (
+            <Button color="secondary" size="small" onClick={() => void undo(left.chatId)}>
+              {chatTexts.undo}
+            </Button>
+          )
+        }
+      />
       {canSend && (
         <MassiveMessageDialog
           open={massiveOpen}

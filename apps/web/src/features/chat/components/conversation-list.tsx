@@ -1,4 +1,4 @@
-import { type ChatSummary, type InboxCounts, type InboxView, inboxViewLabels, leadStatuses, leadStatusLabels, platforms } from '@mostrador/contract';
+import { type ChatStatus, type ChatSummary, type InboxCounts, type InboxView, inboxViewLabels, leadStatuses, leadStatusLabels, platforms } from '@mostrador/contract';
 import ClearIcon from '@mui/icons-material/Clear';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
@@ -39,6 +39,7 @@ import { useMyAgent } from '../../../lib/my-agent';
 import { currentMembership, useSession } from '../../../lib/session';
 import type { InboxFilters } from '../api';
 import { useNow } from '../hooks/use-now';
+import { type InboxStatusChoice, inboxStatusChoices, statusOfChoice } from '../lib/inbox-status';
 import { fullDateTime, relativeTime } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
 import { chatKeys } from '../../../lib/query-keys';
@@ -69,29 +70,38 @@ const viewTexts = {
  * on Mías. The counts come from GET /chats/counts, asked again whenever the listed chats change
  * (a new message, an assignment) and every 20 s.
  */
-function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters; onFiltersChange: (next: InboxFilters) => void; chats: ChatSummary[] }) {
-  const session = useSession();
-  const { companyId } = session;
-  const me = useMyAgent();
-  const isAgent = !!me.data?.agente;
-  // the agent role works its own chats first; an owner who is also an agent opens on Todas
-  const agentRole = currentMembership(session)?.role === 'agent';
-  const { view: _view, ...rest } = filters;
+/**
+ * GET /chats/counts with the list's filters, its status and its tab: the tabs' counts (the
+ * status counted, the tab not) and the «Estado» select's (the tab counted, the status not).
+ * Asked again whenever the listed chats change (a new message, an assignment, a status) and every 20 s.
+ */
+function useInboxCounts(filters: InboxFilters, status: ChatStatus | undefined, chats: ChatSummary[]) {
+  const { companyId } = useSession();
+  const query = { ...filters, status };
   const counts = useQuery({
-    queryKey: chatKeys.counts(companyId, rest),
-    queryFn: ({ signal }) => api.get<InboxCounts>('/chats/counts', { query: { ...rest }, overlay: false, notify: false, signal }),
+    queryKey: chatKeys.counts(companyId, query),
+    queryFn: ({ signal }) => api.get<InboxCounts>('/chats/counts', { query: { ...query }, overlay: false, notify: false, signal }),
     refetchInterval: 20_000,
     placeholderData: (previous) => previous,
     meta: { quiet: true },
   });
   const refetch = counts.refetch;
-  const signature = chats.map((c) => `${c._id}:${c.lead?.agenteId ?? ''}:${c.lastMessageAt ?? ''}`).join('|');
+  const signature = chats.map((c) => `${c._id}:${c.lead?.agenteId ?? ''}:${c.lastMessageAt ?? ''}:${c.status}`).join('|');
   const seen = useRef(signature);
   useEffect(() => {
     if (seen.current === signature) return;
     seen.current = signature;
     void refetch();
   }, [signature, refetch]);
+  return counts.data;
+}
+
+function InboxTabs({ filters, onFiltersChange, counts }: { filters: InboxFilters; onFiltersChange: (next: InboxFilters) => void; counts: InboxCounts | undefined }) {
+  const session = useSession();
+  const me = useMyAgent();
+  const isAgent = !!me.data?.agente;
+  // the agent role works its own chats first; an owner who is also an agent opens on Todas
+  const agentRole = currentMembership(session)?.role === 'agent';
   // an agent opens on their own chats, once
   const opened = useRef(false);
   const latest = useRef({ filters, onFiltersChange });
@@ -105,7 +115,7 @@ function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters;
   const views: InboxView[] = isAgent ? ['mine', 'unassigned', 'all'] : ['unassigned', 'all'];
   const current = filters.view && views.includes(filters.view) ? filters.view : 'all';
   const label = (view: InboxView) => {
-    const n = counts.data?.[view];
+    const n = counts?.[view];
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
         {inboxViewLabels[view]}
@@ -115,7 +125,7 @@ function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters;
             data-testid={`inbox-count-${view}`}
             sx={{ minWidth: 22, px: 0.75, borderRadius: 10, fontSize: '0.72rem', fontWeight: 700, lineHeight: '20px', bgcolor: view === current ? 'primary.main' : 'action.selected', color: view === current ? 'common.white' : 'text.secondary' }}
           >
-            {n > 999 ? `${Math.floor(n / 1000)}k` : n}
+            {shortCount(n)}
           </Box>
         )}
       </Box>
@@ -134,6 +144,51 @@ function InboxTabs({ filters, onFiltersChange, chats }: { filters: InboxFilters;
       ))}
     </Tabs>
   );
+}
+
+const shortCount = (n: number) => (n > 999 ? `${Math.floor(n / 1000)}k` : String(n));
+
+/** The inbox's «Estado» (decision 0076): Abiertos, Pospuestos, Resueltos, Todos, each with its count. */
+function StatusSelect({ value, onChange, counts }: { value: InboxStatusChoice; onChange: (next: InboxStatusChoice) => void; counts: InboxCounts['byStatus'] | undefined }) {
+  const countOf = (choice: InboxStatusChoice) => (counts ? (choice === 'all' ? counts.open + counts.snoozed + counts.closed : counts[choice]) : undefined);
+  return (
+    <TextField
+      select
+      size="small"
+      label={chatTexts.statusFilter}
+      value={value}
+      onChange={(e) => onChange(e.target.value as InboxStatusChoice)}
+      slotProps={{ select: { renderValue: (v) => chatTexts.statusOptions[v as InboxStatusChoice] }, htmlInput: { 'data-testid': 'inbox-status' } }}
+      sx={{ minWidth: 132 }}
+    >
+      {inboxStatusChoices.map((choice) => {
+        const n = countOf(choice);
+        return (
+          <MenuItem key={choice} value={choice} data-testid={`inbox-status-${choice}`}>
+            <Box component="span" sx={{ flex: 1 }}>
+              {chatTexts.statusOptions[choice]}
+            </Box>
+            {n !== undefined && (
+              <Box component="span" data-testid={`inbox-status-count-${choice}`} sx={{ ml: 2, color: 'text.secondary', fontSize: '0.8rem', fontWeight: 600 }}>
+                {shortCount(n)}
+              </Box>
+            )}
+          </MenuItem>
+        );
+      })}
+    </TextField>
+  );
+}
+
+/** What an empty list says: per tab under Abiertos, per status otherwise; a company without chats is told how to get them. */
+function emptyTexts(view: InboxFilters['view'], choice: InboxStatusChoice, counts: InboxCounts | undefined): { title: string; hint?: string; connect?: boolean } {
+  const none = !counts || counts.byStatus.open + counts.byStatus.snoozed + counts.byStatus.closed === 0;
+  if (choice === 'snoozed') return { title: chatTexts.emptySnoozed, hint: chatTexts.emptySnoozedHint };
+  if (choice === 'closed') return { title: chatTexts.emptyClosed, hint: chatTexts.emptyClosedHint };
+  if (view === 'mine') return { title: viewTexts.mineEmpty, hint: viewTexts.mineEmptyHint };
+  if (view === 'unassigned') return { title: viewTexts.unassignedEmpty, hint: viewTexts.unassignedEmptyHint };
+  if (choice === 'open' && !none) return { title: chatTexts.emptyOpen, hint: chatTexts.emptyOpenHint };
+  return { title: chatTexts.empty, hint: chatTexts.emptyHint, connect: true };
 }
 
 function initialsOf(name: string): string {
@@ -294,6 +349,9 @@ export interface ConversationListProps {
   onLoadMore: () => void;
   filters: InboxFilters;
   onFiltersChange: (next: InboxFilters) => void;
+  /** The «Estado» select (decision 0076): Abiertos by default. */
+  statusChoice?: InboxStatusChoice;
+  onStatusChoiceChange?: (next: InboxStatusChoice) => void;
   selectedId: string | undefined;
   onOpen: (chatId: string) => void;
   /** Mass message: checkbox mode and its selection (absent when the user may not send). */
@@ -318,11 +376,15 @@ export function ConversationList({
   onLoadMore,
   filters,
   onFiltersChange,
+  statusChoice = 'open',
+  onStatusChoiceChange,
   selectedId,
   onOpen,
   selection,
 }: ConversationListProps) {
   const now = useNow();
+  const counts = useInboxCounts(filters, statusOfChoice(statusChoice), chats);
+  const empty = emptyTexts(filters.view, statusChoice, counts);
   const [search, setSearch] = useState(filters.filter ?? '');
   const [showFilters, setShowFilters] = useState(false);
   const latest = useRef({ filters, onFiltersChange });
@@ -361,7 +423,7 @@ export function ConversationList({
           </Tooltip>
         )}
       </Box>
-      <InboxTabs filters={filters} onFiltersChange={onFiltersChange} chats={chats} />
+      <InboxTabs filters={filters} onFiltersChange={onFiltersChange} counts={counts} />
       <Box sx={{ px: 2, pt: 1, pb: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
         <TextField
           size="small"
@@ -388,7 +450,8 @@ export function ConversationList({
           </IconButton>
         </Tooltip>
       </Box>
-      <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+      <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        {onStatusChoiceChange && <StatusSelect value={statusChoice} onChange={onStatusChoiceChange} counts={counts?.byStatus} />}
         <Chip
           size="small"
           icon={<MarkChatUnreadOutlinedIcon />}
@@ -439,21 +502,19 @@ export function ConversationList({
         {!loading && !failed && chats.length === 0 && (
           <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, color: 'text.secondary', textAlign: 'center', px: 3, py: 6 }} data-testid={filtered ? 'inbox-no-results' : 'inbox-empty'}>
             {filtered ? <SearchOffIcon fontSize="large" /> : <ForumOutlinedIcon fontSize="large" />}
-            <Typography sx={{ fontWeight: 600 }}>
-              {filtered ? chatTexts.noResults : filters.view === 'mine' ? viewTexts.mineEmpty : filters.view === 'unassigned' ? viewTexts.unassignedEmpty : chatTexts.empty}
-            </Typography>
+            <Typography sx={{ fontWeight: 600 }}>{filtered ? chatTexts.noResults : empty.title}</Typography>
             {filtered ? (
               <Button size="small" onClick={clearAll}>
                 {chatTexts.clearFilters}
               </Button>
-            ) : filters.view === 'mine' || filters.view === 'unassigned' ? (
-              <Typography variant="body2">{filters.view === 'mine' ? viewTexts.mineEmptyHint : viewTexts.unassignedEmptyHint}</Typography>
             ) : (
               <>
-                <Typography variant="body2">{chatTexts.emptyHint}</Typography>
-                <Link component={RouterLink} to="/whatsapp" sx={{ fontWeight: 600 }}>
-                  {chatTexts.emptyLink}
-                </Link>
+                {empty.hint && <Typography variant="body2">{empty.hint}</Typography>}
+                {empty.connect && (
+                  <Link component={RouterLink} to="/whatsapp" sx={{ fontWeight: 600 }}>
+                    {chatTexts.emptyLink}
+                  </Link>
+                )}
               </>
             )}
           </Box>

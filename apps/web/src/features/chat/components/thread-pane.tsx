@@ -21,7 +21,7 @@ import { ApiError } from '../../../lib/api-client';
 import { usePermissions } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { newTempId, useDeleteMessage, useSendMessage, useThread } from '../hooks/use-chat-data';
-import { useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../hooks/use-composer-data';
+import { type ChatStatusEffects, useAddNote, useChatState, useRetryMessage, useSetChatStatus } from '../hooks/use-composer-data';
 import { useRerenderAt } from '../hooks/use-now';
 import { type ThreadData, threadChat, threadMessages, upsertMessage } from '../lib/cache';
 import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../../../lib/time';
@@ -49,10 +49,12 @@ export interface ThreadPaneProps {
   panelOpen: boolean;
   onTogglePanel: () => void;
   markRead: (chatId: string) => void;
+  /** Resolving, snoozing, reopening: what the inbox does with it (decision 0076). */
+  statusEffects?: ChatStatusEffects;
 }
 
 /** The open conversation: header, the 24-hour banner, the messages (older on demand) and the composer. */
-export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTogglePanel, markRead }: ThreadPaneProps) {
+export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTogglePanel, markRead, statusEffects }: ThreadPaneProps) {
   const confirm = useConfirm();
   const thread = useThread(chatId);
   const send = useSendMessage(chatId);
@@ -66,7 +68,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
   const state = channelState.data?.chatId === chatId ? channelState.data : undefined;
   const retry = useRetryMessage(chatId);
   const addNote = useAddNote(chatId);
-  const setStatus = useSetChatStatus(chatId);
+  const setStatus = useSetChatStatus(chatId, statusEffects);
   // the window closes while the chat is open: the composer locks at that moment
   useRerenderAt(state?.windowOpenUntil ?? (chat?.platform === 'whatsapp' ? chat.windowOpenUntil : undefined));
   const closed = isOutsideWindow(chat);

@@ -6,6 +6,7 @@ import { chatApi, type InboxFilters } from '../api';
 import {
   type InboxData,
   patchMessage,
+  removeInboxChat,
   removeMessage,
   setThreadChat,
   summaryAfterMessage,
@@ -53,13 +54,20 @@ export function storeChatSummary(
   queryClient.setQueryData<ThreadData>(chatKeys.thread(chat._id, companyId), (data) => setThreadChat(data, chat));
   for (const query of queryClient.getQueryCache().findAll({ queryKey: chatKeys.inboxes() })) {
     const filters = (query.queryKey[2] ?? {}) as InboxFilters & { companyId?: string | null };
-    const { companyId: _c, ...rest } = filters;
-    const unfiltered = Object.values(rest).every((v) => v === undefined || v === '' || v === false);
+    const { companyId: _c, status, view, ...rest } = filters;
+    // a list of one status (the inbox's «Estado», decision 0076): a chat that moved to another leaves it
+    if (status && chat.status !== status) {
+      const without = removeInboxChat(query.state.data as InboxData | undefined, chat._id);
+      if (without !== query.state.data) queryClient.setQueryData(query.queryKey, without);
+      continue;
+    }
+    const unfiltered = (!view || view === 'all') && Object.values(rest).every((v) => v === undefined || v === '' || v === false);
     // Only new activity brings a chat the list has not loaded to its top (not a read receipt or a lead change).
     const { data, found } = upsertInboxChat(query.state.data as InboxData | undefined, chat, { toTop, addIfMissing: unfiltered && toTop });
     if (found || (unfiltered && toTop)) queryClient.setQueryData(query.queryKey, data);
-    // A filtered list that did not have it may now: ask the server.
-    else if (toTop) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    // A filtered list that did not have it may now: ask the server (a list of one status: a chat
+    // that came back to it, by its snooze's end or a customer's message, has no new activity of its own).
+    else if (toTop || status) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
   }
   queryClient.setQueriesData<{ payload: ChatSummary[] }>({ queryKey: chatKeys.people() }, (data) =>
     data?.payload.some((c) => c._id === chat._id) ? { payload: data.payload.map((c) => (c._id === chat._id ? chat : c)) } : data,
@@ -67,7 +75,7 @@ export function storeChatSummary(
 }
 
 /** Reads the chat's current summary from any cache that has it. */
-function cachedSummary(queryClient: QueryClient, companyId: string | null, chatId: string): ChatSummary | undefined {
+export function cachedSummary(queryClient: QueryClient, companyId: string | null, chatId: string): ChatSummary | undefined {
   const fromThread = queryClient.getQueryData<ThreadData>(chatKeys.thread(chatId, companyId))?.pages[0]?.chat;
   if (fromThread) return fromThread;
   for (const [, data] of queryClient.getQueriesData<InboxData>({ queryKey: chatKeys.inboxes() })) {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { patchMessage, type ThreadData, upsertMessage } from '../lib/cache';
+import { cachedSummary, storeChatSummary } from './use-chat-data';
 import { chatKeys, composerKeys } from '../../../lib/query-keys';
 
 const enc = encodeURIComponent;
@@ -19,8 +20,9 @@ export const composerApi = {
   state: (chatId: string, signal?: AbortSignal) => api.get<ChatState>(`/chats/${enc(chatId)}/state`, { overlay: false, notify: false, signal }),
   retry: (chatId: string, messageId: string) => api.post<ChatMessage>(`/chats/${enc(chatId)}/messages/${enc(messageId)}/retry`, undefined, { overlay: false }),
   note: (chatId: string, text: string) => api.post<ChatMessage>(`/chats/${enc(chatId)}/notes`, { text }, { overlay: false }),
-  setStatus: (chatId: string, body: ChatStatusInput) =>
-    api.post<ChatState>(`/chats/${enc(chatId)}/status`, body, { overlay: false, success: successMessages.updated }),
+  /** `quiet`: the screen tells the outcome itself (the «Deshacer» toast of a chat leaving «Abiertos»). */
+  setStatus: (chatId: string, body: ChatStatusInput, quiet = false) =>
+    api.post<ChatState>(`/chats/${enc(chatId)}/status`, body, { overlay: false, success: quiet ? undefined : successMessages.updated }),
   unread: (signal?: AbortSignal) => api.get<{ chats: number }>('/chats/unread_count', { overlay: false, notify: false, signal }),
   quickReplies: (signal?: AbortSignal) =>
     api.get<Page<QuickReply>>('/respuestas-rapidas', { query: { limit: 100, sort: 'atajo', order: 'asc' }, overlay: false, notify: false, signal }),
@@ -98,15 +100,29 @@ export function useAddNote(chatId: string) {
   });
 }
 
-/** Resolve, reopen or snooze the chat. */
-export function useSetChatStatus(chatId: string) {
+export interface ChatStatusEffects {
+  /** The outcome is told by the screen (no success snackbar) for these changes. */
+  quietWhen?: (body: ChatStatusInput) => boolean;
+  /** After the server answered: the chat's new state. */
+  onChanged?: (state: ChatState, body: ChatStatusInput) => void;
+}
+
+/**
+ * Resolve, reopen or snooze the chat. Its summary takes the new status at once in every list
+ * (a list of another status drops it, decision 0076), then the lists are asked again.
+ */
+export function useSetChatStatus(chatId: string, effects: ChatStatusEffects = {}) {
   const queryClient = useQueryClient();
   const { companyId } = useSession();
   return useMutation({
-    mutationFn: (body: ChatStatusInput) => composerApi.setStatus(chatId, body),
-    onSuccess: (state) => {
+    mutationFn: (body: ChatStatusInput) => composerApi.setStatus(chatId, body, effects.quietWhen?.(body) ?? false),
+    onSuccess: (state, body) => {
       queryClient.setQueryData(composerKeys.state(chatId, companyId), state);
+      const current = cachedSummary(queryClient, companyId, chatId);
+      if (current) storeChatSummary(queryClient, companyId, { ...current, status: state.status });
       void queryClient.invalidateQueries({ queryKey: chatKeys.inboxes() });
+      void queryClient.invalidateQueries({ queryKey: chatKeys.countsAll() });
+      effects.onChanged?.(state, body);
     },
   });
 }

@@ -135,3 +135,14 @@ export function summaryAfterMessage(chat: ChatSummary, message: ChatMessage, pre
     lastMessagePreview: newer ? preview : chat.lastMessagePreview,
   };
 }
+
+/** The inbox without a chat (resolved or snoozed under «Abiertos»: it left the list; decision 0076). */
+export function removeInboxChat(data: InboxData | undefined, chatId: string): InboxData | undefined {
+  if (!data?.pages.some((p) => p.payload.some((c) => c._id === chatId))) return data;
+  return {
+    ...data,
+    pages: data.pages.map((p) =>
+      p.payload.some((c) => c._id === chatId) ? { ...p, payload: p.payload.filter((c) => c._id !== chatId), totalDocs: Math.max(0, p.totalDocs - 1) } : p,
+    ),
+  };
+}
