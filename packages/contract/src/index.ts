@@ -44,3 +44,4 @@ export * from './domain-events.js';
 export * from './api-keys.js';
 export * from './webhook-subscriptions.js';
 export * from './audit-log.js';
+export * from './automation.js';

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
+import { automationEvents, runRules } from '../modules/automation/engine.js';
+import { createChatService } from '../modules/chats/service.js';
 import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
@@ -30,6 +32,12 @@ export const CAMPAIGN_BURST = 20;
 export function listenersOf(app: FastifyInstance): Listener[] {
   const { db } = app.database;
   const { realtime, jobs, settings, log } = app;
+  // the chat service the rules send through, made when a rule first sends
+  let chats: ReturnType<typeof createChatService> | undefined;
+  const chatService = () => {
+    chats ??= createChatService({ db, secrets: app.secrets, realtime, jobs, config: settings, log });
+    return chats;
+  };
   const listeners: Listener[] = [
     {
       // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
@@ -38,6 +46,27 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       on: domainEventTypes,
       handle: async (events) => {
         if (await fanOut(app.database, events)) void app.webhookDeliverer.wake();
+      },
+    },
+    {
+      // automation rules (decision 0077): when the event, if the conditions on its chat, then the
+      // actions — as the rule, once per rule and event, a chain cut at 3 rules
+      name: 'automation',
+      on: automationEvents,
+      handle: async (events) => {
+        await runRules(
+          {
+            db,
+            jobs,
+            realtime,
+            log,
+            webhookTimeoutMs: settings.webhooks.timeoutSeconds * 1000,
+            sendText: async (companyId, chatId, text, messageId) => {
+              await chatService().send(companyId, chatId, { kind: 'text', text }, { messageId });
+            },
+          },
+          events,
+        );
       },
     },
     {
