@@ -272,3 +272,104 @@ describe('what a rule may name', () => {
     expect((await call('DELETE', `/automation-rules/${theirs._id}`)).statusCode).toBe(404);
   });
 });
+
+describe('timer rules', () => {
+  const fire = async () => {
+    const { fireTimers } = await import('../src/modules/automation/timers.js');
+    const { engineDepsOf } = await import('../src/modules/automation/deps.js');
+    return fireTimers(engineDepsOf(t.app));
+  };
+  const timersOf = (chatId: string) => t.sql<{ rule_id: string; due_at: Date }>('select rule_id::text, due_at from automation_timers where chat_id = $1', [chatId]);
+  /** The clock moves on: the chat's times and its timers' due times go back by `hours`. */
+  const hoursPass = async (chatId: string, hours: number) => {
+    await t.sql(`update automation_timers set due_at = due_at - make_interval(hours => $2) where chat_id = $1`, [chatId, hours]);
+    await t.sql(`update chat_windows set last_inbound_at = last_inbound_at - make_interval(hours => $2) where chat_id = $1`, [chatId, hours]);
+  };
+  let followUp: AutomationRuleOut;
+
+  beforeAll(async () => {
+    followUp = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Seguimiento a las 23 horas',
+      trigger: { timer: { kind: 'no_customer_reply', minutes: 23 * 60 } },
+      conditions: [{ field: 'window_open', op: 'is', value: true }],
+      actions: [{ type: 'send_text', text: '¿Pudiste ver la propuesta? Quedo atento.' }],
+    });
+    expect(followUp.trigger).toEqual({ timer: { kind: 'no_customer_reply', minutes: 1380 } });
+  });
+
+  it("«no customer reply 23 h after the agent's last message → a text» sends exactly one message, even fired twice at once", async () => {
+    const chat = await receive('51933000021', 'Quiero la propuesta para mi tienda');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Te la envío en un momento' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    const [timer] = await timersOf(chat);
+    expect(timer.rule_id).toBe(followUp._id);
+    expect(Math.abs(new Date(timer.due_at).getTime() - (Date.now() + 23 * 3_600_000))).toBeLessThan(120_000);
+    // before its time nothing fires
+    expect(await fire()).toBe(0);
+    await hoursPass(chat, 23);
+    const before = sentTexts().length;
+    const [a, b] = await Promise.all([fire(), fire()]);
+    expect(a + b).toBe(1);
+    expect(sentTexts().slice(before)).toEqual(['¿Pudiste ver la propuesta? Quedo atento.']);
+    expect(await timersOf(chat)).toEqual([]);
+    // its own message does not set it again (no follow-up of the follow-up)
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await timersOf(chat)).toEqual([]);
+    const [run] = await runsOf(followUp._id);
+    expect(run).toMatchObject({ eventType: 'timer.no_customer_reply', chatId: chat, status: 'ok' });
+  });
+
+  it('none if the customer wrote at 22 h', async () => {
+    const chat = await receive('51933000022', 'Hola, ¿me cotizas?');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Claro, ¿cuántas unidades?' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await timersOf(chat)).toHaveLength(1);
+    await hoursPass(chat, 22);
+    await receive('51933000022', 'Unas 40 cajas');
+    expect(await timersOf(chat)).toEqual([]);
+    await hoursPass(chat, 2);
+    const before = sentTexts().length;
+    expect(await fire()).toBe(0);
+    expect(sentTexts().length).toBe(before);
+  });
+
+  it('a timer a dead process had claimed is fired again after its lease, once', async () => {
+    const chat = await receive('51933000023', 'Hola');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Hola, ¿en qué te ayudo?' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    await hoursPass(chat, 23);
+    // as if a process claimed it and died before firing it
+    await t.sql(`update automation_timers set claimed_at = now() where chat_id = $1`, [chat]);
+    const before = sentTexts().length;
+    expect(await fire()).toBe(0);
+    await t.sql(`update automation_timers set claimed_at = now() - interval '10 minutes' where chat_id = $1`, [chat]);
+    expect(await fire()).toBe(1);
+    expect(await fire()).toBe(0);
+    expect(sentTexts().length - before).toBe(1);
+  });
+
+  it('an order left in a status: set when it moves there, cancelled when it moves on', async () => {
+    const review = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Pedir reseña',
+      trigger: { timer: { kind: 'order_status_age', minutes: 3 * 24 * 60, status: 'done' } },
+      actions: [{ type: 'note', text: 'Pedirle una reseña' }],
+    });
+    const orderTimers = () => t.sql<{ order_id: string }>('select order_id::text from automation_timers where rule_id = $1', [review._id]);
+    const [order] = await t.sql<{ id: string }>(
+      `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency)
+       values ($1, 'REGLA-1', 'created', 'catalogo-digital', 'Rosa', '51911000010', '{}'::jsonb, '[]'::jsonb, 10, 10, 'PEN') returning id::text`,
+      [peru],
+    );
+    await t.sql(`update orders set status = 'done' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect((await orderTimers()).map((r) => r.order_id)).toEqual([order.id]);
+    await t.sql(`update orders set status = 'cancelled' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await orderTimers()).toEqual([]);
+    // a timer needs its order's status; a window timer must be shorter than the window
+    const bad = await call('POST', '/automation-rules', { name: 'Mal', trigger: { timer: { kind: 'order_status_age', minutes: 60 } }, actions: [{ type: 'resolve' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Elige el estado del pedido');
+    await ok('DELETE', `/automation-rules/${review._id}`);
+  });
+});

@@ -36,6 +36,31 @@ export const automationTriggerLabels = {
 export type AutomationTrigger = keyof typeof automationTriggerLabels;
 export const automationTriggers = Object.keys(automationTriggerLabels) as [AutomationTrigger, ...AutomationTrigger[]];
 
+/**
+ * Timers a rule can start from (decision 0077): set and cancelled by the spine's events, fired
+ * within a minute of their time, once. `minutes` is how long; `status` the order's, for
+ * order_status_age.
+ */
+export const automationTimerLabels = {
+  no_customer_reply: 'El cliente no responde al último mensaje que le enviaron',
+  window_closing: 'Se va a cerrar la ventana de 24 horas',
+  no_agent_reply: 'Nadie responde al cliente',
+  no_activity: 'El chat no tiene actividad',
+  order_status_age: 'Un pedido sigue en un estado',
+} as const;
+export type AutomationTimerKind = keyof typeof automationTimerLabels;
+export const automationTimerKinds = Object.keys(automationTimerLabels) as [AutomationTimerKind, ...AutomationTimerKind[]];
+/** How a timer's time reads in the editor: «N minutos después de …», «N minutos antes de …». */
+export const automationTimerHints: Record<AutomationTimerKind, string> = {
+  no_customer_reply: 'después del último mensaje enviado al cliente (se cancela si el cliente escribe)',
+  window_closing: 'antes de que se cierre la ventana (se reinicia con cada mensaje del cliente)',
+  no_agent_reply: 'después de que el cliente escribió sin respuesta de una persona (se cancela cuando alguien responde)',
+  no_activity: 'después del último mensaje del chat, de cualquiera (se reinicia con cada mensaje)',
+  order_status_age: 'después de que el pedido pasó al estado elegido (se cancela si cambia de estado)',
+};
+/** The longest timer: 90 days. */
+export const AUTOMATION_TIMER_MAX_MINUTES = 129_600;
+
 export const conditionOpLabels = {
   is: 'es',
   is_not: 'no es',
@@ -185,10 +210,32 @@ export const automationAction = z.discriminatedUnion(
 );
 export type AutomationAction = z.infer<typeof automationAction>;
 
+const eventTrigger = z.object({ event: z.enum(automationTriggers, { error: 'Elige cuándo se activa la regla' }) }).strict();
+const timerTrigger = z
+  .object({
+    timer: z
+      .object({
+        kind: z.enum(automationTimerKinds, { error: 'Elige qué espera el temporizador' }),
+        minutes: z
+          .number({ error: 'Indica cuántos minutos' })
+          .int('Indica minutos enteros')
+          .min(1, 'Al menos 1 minuto')
+          .max(AUTOMATION_TIMER_MAX_MINUTES, 'Como mucho 90 días'),
+        status: z.enum(orderStatuses, { error: formMessages.option }).optional(),
+      })
+      .superRefine((t, ctx) => {
+        if (t.kind === 'order_status_age' && !t.status) ctx.addIssue({ code: 'custom', path: ['status'], message: 'Elige el estado del pedido' });
+        if (t.kind === 'window_closing' && t.minutes >= 24 * 60) ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'La ventana dura 24 horas: elige menos de 1440 minutos' });
+      }),
+  })
+  .strict();
+export const automationTrigger = z.union([eventTrigger, timerTrigger], { error: 'Elige cuándo se activa la regla' });
+export type AutomationTriggerIn = z.infer<typeof automationTrigger>;
+
 export const automationRuleIn = z.object({
   name: text(120),
   enabled: z.boolean({ error: formMessages.invalid }).default(true),
-  trigger: z.object({ event: z.enum(automationTriggers, { error: 'Elige cuándo se activa la regla' }) }),
+  trigger: automationTrigger,
   match: z.enum(['all', 'any'], { error: formMessages.option }).default('all'),
   conditions: z.array(automationCondition).max(AUTOMATION_MAX_CONDITIONS, `Como mucho ${AUTOMATION_MAX_CONDITIONS} condiciones`).default([]),
   actions: z.array(automationAction).min(1, 'Agrega al menos una acción').max(AUTOMATION_MAX_ACTIONS, `Como mucho ${AUTOMATION_MAX_ACTIONS} acciones`),
@@ -200,7 +247,7 @@ export const automationRuleOut = z.object({
   name: z.string(),
   enabled: z.boolean(),
   position: z.number(),
-  trigger: z.object({ event: z.enum(automationTriggers) }),
+  trigger: automationTrigger,
   match: z.enum(['all', 'any']),
   conditions: z.array(z.object({ field: z.enum(conditionFieldNames), op: z.string(), value: conditionValue })),
   actions: z.array(z.record(z.string(), z.unknown())),

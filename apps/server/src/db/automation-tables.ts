@@ -19,6 +19,8 @@ export const automationRules = pgTable(
     position: integer('position').notNull(),
     /** The spine's event type it starts from (trigger.event), a column so a round's rules are one index probe. */
     triggerEvent: text('trigger_event').notNull(),
+    /** A timer rule's timer (trigger_event 'timer'): {kind, minutes, status?} — contract automationTrigger. */
+    timer: jsonb('timer'),
     match: text('match').notNull().default('all'),
     conditions: jsonb('conditions').notNull().default([]),
     actions: jsonb('actions').notNull(),
@@ -61,4 +63,31 @@ export const automationRuns = pgTable(
     index('automation_runs_rule_created_idx').on(t.ruleId, t.createdAt.desc()),
     index('automation_runs_company_chat_created_idx').on(t.companyId, t.chatId, t.createdAt),
   ],
+);
+
+/**
+ * A timer rule's pending timer for one chat or order (`subject`: chat:<id> or order:<id>): set,
+ * moved and cancelled by the spine's events (modules/automation/timers.ts), fired by the
+ * `automation.timers` job within a minute of `due_at`. `claimed_at` is a lease: a process killed
+ * mid-fire leaves it to be taken again, and the run (unique per rule and timer firing) makes the
+ * firing happen once.
+ */
+export const automationTimers = pgTable(
+  'automation_timers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => automationRules.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    chatId: uuid('chat_id'),
+    orderId: uuid('order_id'),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('automation_timers_rule_subject_uq').on(t.ruleId, t.subject), index('automation_timers_due_idx').on(t.dueAt)],
 );

@@ -3,8 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
-import { automationEvents, runRules } from '../modules/automation/engine.js';
-import { createChatService } from '../modules/chats/service.js';
+import { engineDepsOf } from '../modules/automation/deps.js';
+import { runRules } from '../modules/automation/engine.js';
+import { automationListens, setTimers } from '../modules/automation/timers.js';
 import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
@@ -32,12 +33,7 @@ export const CAMPAIGN_BURST = 20;
 export function listenersOf(app: FastifyInstance): Listener[] {
   const { db } = app.database;
   const { realtime, jobs, settings, log } = app;
-  // the chat service the rules send through, made when a rule first sends
-  let chats: ReturnType<typeof createChatService> | undefined;
-  const chatService = () => {
-    chats ??= createChatService({ db, secrets: app.secrets, realtime, jobs, config: settings, log });
-    return chats;
-  };
+  const rules = engineDepsOf(app);
   const listeners: Listener[] = [
     {
       // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
@@ -52,21 +48,11 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       // automation rules (decision 0077): when the event, if the conditions on its chat, then the
       // actions — as the rule, once per rule and event, a chain cut at 3 rules
       name: 'automation',
-      on: automationEvents,
+      on: automationListens,
       handle: async (events) => {
-        await runRules(
-          {
-            db,
-            jobs,
-            realtime,
-            log,
-            webhookTimeoutMs: settings.webhooks.timeoutSeconds * 1000,
-            sendText: async (companyId, chatId, text, messageId) => {
-              await chatService().send(companyId, chatId, { kind: 'text', text }, { messageId });
-            },
-          },
-          events,
-        );
+        // timer rules' timers first: a rule's own message then sets (or cancels) them too
+        await setTimers({ db }, events);
+        await runRules(rules, events);
       },
     },
     {

@@ -47,7 +47,8 @@ export interface StoredRule {
   id: string;
   company_id: string;
   name: string;
-  trigger_event: AutomationTrigger;
+  /** The spine's event type, or 'timer'. */
+  trigger_event: AutomationTrigger | 'timer';
   match: 'all' | 'any';
   conditions: AutomationCondition[];
   actions: AutomationAction[];
@@ -132,7 +133,13 @@ export function judge(rule: Pick<StoredRule, 'match' | 'conditions'>, ctx: RuleC
 }
 
 /** The chat an event concerns: its own, a lead's latest chat, an order's chat. */
-function chatRefOf(e: Pick<DomainEvent, 'type' | 'payload'>): { chatId?: string; leadId?: string; orderId?: string; messageId?: string } {
+export interface ChatRef {
+  chatId?: string;
+  leadId?: string;
+  orderId?: string;
+  messageId?: string;
+}
+export function chatRefOf(e: Pick<DomainEvent, 'type' | 'payload'>): ChatRef {
   const p = e.payload as Record<string, unknown>;
   const str = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : undefined);
   return { chatId: str('chatId'), leadId: str('leadId'), orderId: str('orderId'), messageId: e.type === 'message.received' ? str('messageId') : undefined };
@@ -154,7 +161,7 @@ interface ContextRow extends Record<string, unknown> {
 }
 
 /** What a rule sees of an event: one statement, whatever the number of rules judged against it. */
-export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref: ReturnType<typeof chatRefOf>): Promise<RuleContext> {
+export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref: ChatRef): Promise<RuleContext> {
   const [row] = await rowsOf<ContextRow>(
     db,
     sql`with o as (select id, status, chat_id, lead_id from orders where company_id = ${companyId} and id = ${ref.orderId ?? null}::uuid),
@@ -249,7 +256,7 @@ export async function act(
   deps: ActionDeps,
   rule: StoredRule,
   ctx: RuleContext,
-  run: { id: string; event: Pick<DomainEvent, 'id' | 'type' | 'occurredAt'>; sentThisHour: number },
+  run: { id: string; event: Pick<RunFor, 'id' | 'type' | 'occurredAt'>; sentThisHour: number },
 ): Promise<{ acted: Acted[]; messages: number }> {
   const { db } = deps;
   const companyId = rule.company_id;
@@ -375,8 +382,61 @@ export async function act(
   }
 }
 
-/** The event types the listener takes. */
-export const automationEvents: readonly AutomationTrigger[] = automationTriggers;
+/** What a run is for: a spine event, or a timer's firing (its id stable per timer and time). */
+export interface RunFor {
+  id: string;
+  type: string;
+  occurredAt: string;
+  companyId: string;
+}
+
+/**
+ * The runs of the rules whose conditions held for one event or timer: each once per rule and
+ * event (unique), the chain cut past AUTOMATION_MAX_DEPTH, rule messages capped per chat and hour,
+ * one failing rule keeping its error without stopping the next. Answers how many ran.
+ */
+export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, judged: Array<{ rule: StoredRule; evaluated: Evaluated[] }>, depth: number): Promise<number> {
+  let ran = 0;
+  const cut = depth > AUTOMATION_MAX_DEPTH;
+  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text'));
+  const [sent] =
+    sends && ctx.chatId && !cut
+      ? await rowsOf<{ n: number }>(
+          deps.db,
+          sql`select coalesce(sum(messages), 0)::int as n from automation_runs where company_id = ${e.companyId} and chat_id = ${ctx.chatId} and created_at > now() - interval '1 hour'`,
+        )
+      : [{ n: 0 }];
+  let sentThisHour = Number(sent?.n ?? 0);
+  for (const j of judged) {
+    // the run, once per rule and event; a run left 'running' by a crash is taken again
+    const [claimed] = await rowsOf<{ id: string }>(
+      deps.db,
+      sql`insert into automation_runs (company_id, rule_id, event_id, event_type, chat_id, status, depth, conditions, error)
+          values (${e.companyId}, ${j.rule.id}, ${e.id}, ${e.type}, ${ctx.chatId}, ${cut ? 'skipped' : 'running'}, ${depth}, ${JSON.stringify(j.evaluated)}::jsonb, ${cut ? automationMessages.chainCut : null})
+          on conflict (rule_id, event_id) do update set status = automation_runs.status where automation_runs.status = 'running'
+          returning id::text`,
+    );
+    if (!claimed || cut) continue;
+    let outcome: { acted: Acted[]; messages: number };
+    try {
+      outcome = await act(deps, j.rule, ctx, { id: claimed.id, event: e, sentThisHour });
+    } catch (error) {
+      deps.log.warn({ err: error, ruleId: j.rule.id }, 'una regla de automatización falló');
+      outcome = { acted: [], messages: 0 };
+    }
+    sentThisHour += outcome.messages;
+    const failed = outcome.acted.filter((a) => !a.ok);
+    await deps.db.execute(
+      sql`with done as (
+            update automation_runs set status = ${failed.length ? 'error' : 'ok'}, actions = ${JSON.stringify(outcome.acted)}::jsonb, messages = ${outcome.messages},
+                   error = ${failed.length ? (failed[0].detail ?? null) : null}
+             where id = ${claimed.id} returning rule_id)
+          update automation_rules set last_run_at = now() where id = (select rule_id from done)`,
+    );
+    ran++;
+  }
+  return ran;
+}
 
 export interface EngineDeps extends ActionDeps {
   log: { warn: (obj: object, msg: string) => void };
@@ -389,7 +449,7 @@ export interface EngineDeps extends ActionDeps {
  * a run a crash left unfinished is done again — its message keeps its id, so it goes once).
  */
 export async function runRules(deps: EngineDeps, events: DomainEvent[]): Promise<number> {
-  const wanted = events.filter((e) => (automationEvents as readonly string[]).includes(e.type));
+  const wanted = events.filter((e) => (automationTriggers as readonly string[]).includes(e.type));
   if (!wanted.length) return 0;
   const companies = [...new Set(wanted.map((e) => e.companyId))];
   const types = [...new Set(wanted.map((e) => e.type))];
@@ -416,44 +476,7 @@ export async function runRules(deps: EngineDeps, events: DomainEvent[]): Promise
       );
       depth = (parent?.depth ?? 1) + 1;
     }
-    const cut = depth > AUTOMATION_MAX_DEPTH;
-    const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text'));
-    const [sent] =
-      sends && ctx.chatId && !cut
-        ? await rowsOf<{ n: number }>(
-            deps.db,
-            sql`select coalesce(sum(messages), 0)::int as n from automation_runs where company_id = ${e.companyId} and chat_id = ${ctx.chatId} and created_at > now() - interval '1 hour'`,
-          )
-        : [{ n: 0 }];
-    let sentThisHour = Number(sent?.n ?? 0);
-    for (const j of judged) {
-      // the run, once per rule and event; a run left 'running' by a crash is taken again
-      const [claimed] = await rowsOf<{ id: string }>(
-        deps.db,
-        sql`insert into automation_runs (company_id, rule_id, event_id, event_type, chat_id, status, depth, conditions, error)
-            values (${e.companyId}, ${j.rule.id}, ${e.id}, ${e.type}, ${ctx.chatId}, ${cut ? 'skipped' : 'running'}, ${depth}, ${JSON.stringify(j.evaluated)}::jsonb, ${cut ? automationMessages.chainCut : null})
-            on conflict (rule_id, event_id) do update set status = automation_runs.status where automation_runs.status = 'running'
-            returning id::text`,
-      );
-      if (!claimed || cut) continue;
-      let outcome: { acted: Acted[]; messages: number };
-      try {
-        outcome = await act(deps, j.rule, ctx, { id: claimed.id, event: e, sentThisHour });
-      } catch (error) {
-        deps.log.warn({ err: error, ruleId: j.rule.id }, 'una regla de automatización falló');
-        outcome = { acted: [], messages: 0 };
-      }
-      sentThisHour += outcome.messages;
-      const failed = outcome.acted.filter((a) => !a.ok);
-      await deps.db.execute(
-        sql`with done as (
-              update automation_runs set status = ${failed.length ? 'error' : 'ok'}, actions = ${JSON.stringify(outcome.acted)}::jsonb, messages = ${outcome.messages},
-                     error = ${failed.length ? (failed[0].detail ?? null) : null}
-               where id = ${claimed.id} returning rule_id)
-            update automation_rules set last_run_at = now() where id = (select rule_id from done)`,
-      );
-      ran++;
-    }
+    ran += await runJudged(deps, { id: e.id, type: e.type, occurredAt: e.occurredAt, companyId: e.companyId }, ctx, judged, depth);
   }
   return ran;
 }

@@ -2,7 +2,12 @@ import { automationRuleIn, automationRuleList, automationRuleOut, automationRunL
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
+import { engineDepsOf } from './deps.js';
 import { createAutomationService } from './service.js';
+import { fireTimers } from './timers.js';
+
+/** The timers' job (jobs/catalogue.ts): every minute, and at once when a worker starts. */
+export const AUTOMATION_TIMERS_QUEUE = 'automation.timers';
 
 const tags = ['automation-rules'];
 const permission = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'automation' as const, action } });
@@ -13,6 +18,11 @@ const ruleUpdate = automationRuleIn.extend({ position: z.number({ error: 'La pos
 /** Automation rules (issue 29, decision 0077): module `automation` (owners and supervisors by default). */
 export const automationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createAutomationService(app.database.db);
+  const deps = engineDepsOf(app);
+  app.jobs.define(AUTOMATION_TIMERS_QUEUE, async () => {
+    await fireTimers(deps);
+  });
+  app.jobs.every(AUTOMATION_TIMERS_QUEUE);
   app.get('/automation-rules', { config: permission('list'), schema: { tags, response: { 200: automationRuleList } } }, async (request) => ({
     payload: await service.list(tenantOf(request)),
   }));

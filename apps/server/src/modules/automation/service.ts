@@ -27,6 +27,7 @@ interface RuleRow extends Record<string, unknown> {
   enabled: boolean;
   position: number;
   trigger_event: string;
+  timer: Extract<AutomationRuleOut['trigger'], { timer: unknown }>['timer'] | null;
   match: 'all' | 'any';
   conditions: AutomationRuleOut['conditions'];
   actions: AutomationAction[];
@@ -41,7 +42,7 @@ const ruleOf = (r: RuleRow): AutomationRuleOut => ({
   name: r.name,
   enabled: r.enabled,
   position: Number(r.position),
-  trigger: { event: r.trigger_event as AutomationRuleOut['trigger']['event'] },
+  trigger: r.trigger_event === 'timer' && r.timer ? { timer: r.timer } : ({ event: r.trigger_event } as AutomationRuleOut['trigger']),
   match: r.match,
   conditions: r.conditions,
   actions: r.actions,
@@ -52,10 +53,10 @@ const ruleOf = (r: RuleRow): AutomationRuleOut => ({
 });
 
 /** What the audit log keeps of a rule. */
-const audited = (r: { name: string; enabled: boolean; trigger_event: string; match: string; conditions: unknown; actions: unknown }) => ({
+const audited = (r: { name: string; enabled: boolean; trigger_event: string; timer: unknown; match: string; conditions: unknown; actions: unknown }) => ({
   name: r.name,
   enabled: r.enabled,
-  trigger: r.trigger_event,
+  trigger: r.trigger_event === 'timer' ? { timer: r.timer } : { event: r.trigger_event },
   match: r.match,
   conditions: r.conditions,
   actions: r.actions,
@@ -90,6 +91,10 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
   if (missing.length) throw new AppError('VALIDATION', missing[0].msg, missing.map((m) => ({ path: m.path, msg: m.msg })));
 }
 
+/** The column a rule's trigger is found by: its event type, or 'timer'. */
+const triggerEventOf = (input: RuleInput) => ('event' in input.trigger ? input.trigger.event : 'timer');
+const timerOf = (input: RuleInput) => ('timer' in input.trigger ? JSON.stringify(input.trigger.timer) : null);
+
 export function createAutomationService(db: Db) {
   /** The company's zone: "runs today" counts from its midnight. */
   async function zoneOf(tenant: Tenant): Promise<string> {
@@ -100,7 +105,7 @@ export function createAutomationService(db: Db) {
     const zone = await zoneOf(tenant);
     const rows = await rowsOf<RuleRow>(
       db,
-      sql`select r.id::text, r.name, r.enabled, r.position, r.trigger_event, r.match, r.conditions, r.actions, r.last_run_at, r.created_at, r.updated_at,
+      sql`select r.id::text, r.name, r.enabled, r.position, r.trigger_event, r.timer, r.match, r.conditions, r.actions, r.last_run_at, r.created_at, r.updated_at,
                  (select count(*)::int from automation_runs x where x.rule_id = r.id
                     and x.created_at >= (date_trunc('day', now() at time zone ${zone}) at time zone ${zone})) as runs_today
             from automation_rules r
@@ -119,7 +124,7 @@ export function createAutomationService(db: Db) {
     (
       await rowsOf<Audited & Record<string, unknown>>(
         tx,
-        sql`select name, enabled, trigger_event, match, conditions, actions from automation_rules where id = ${id} and company_id = ${tenant.companyId} for update`,
+        sql`select name, enabled, trigger_event, timer, match, conditions, actions from automation_rules where id = ${id} and company_id = ${tenant.companyId} for update`,
       )
     )[0];
 
@@ -131,10 +136,10 @@ export function createAutomationService(db: Db) {
       const id = await db.transaction(async (tx) => {
         const [row] = await rowsOf<Audited & { id: string }>(
           tx,
-          sql`insert into automation_rules (company_id, name, enabled, position, trigger_event, match, conditions, actions, created_by)
+          sql`insert into automation_rules (company_id, name, enabled, position, trigger_event, timer, match, conditions, actions, created_by)
               values (${tenant.companyId}, ${input.name}, ${input.enabled}, (select coalesce(max(position), 0) + 1 from automation_rules where company_id = ${tenant.companyId}),
-                      ${input.trigger.event}, ${input.match}, ${JSON.stringify(input.conditions)}::jsonb, ${JSON.stringify(input.actions)}::jsonb, ${tenant.userId || null})
-              returning id::text, name, enabled, trigger_event, match, conditions, actions`,
+                      ${triggerEventOf(input)}, ${timerOf(input)}::jsonb, ${input.match}, ${JSON.stringify(input.conditions)}::jsonb, ${JSON.stringify(input.actions)}::jsonb, ${tenant.userId || null})
+              returning id::text, name, enabled, trigger_event, timer, match, conditions, actions`,
         );
         await audit(tx, { companyId: tenant.companyId, action: 'create', entity: ENTITY, entityId: row.id, changes: changesOf(null, audited(row)) });
         return row.id;
@@ -148,11 +153,11 @@ export function createAutomationService(db: Db) {
         if (!was) throw notFound();
         const [now] = await rowsOf<Audited & Record<string, unknown>>(
           tx,
-          sql`update automation_rules set name = ${input.name}, enabled = ${input.enabled}, trigger_event = ${input.trigger.event}, match = ${input.match},
+          sql`update automation_rules set name = ${input.name}, enabled = ${input.enabled}, trigger_event = ${triggerEventOf(input)}, timer = ${timerOf(input)}::jsonb, match = ${input.match},
                      conditions = ${JSON.stringify(input.conditions)}::jsonb, actions = ${JSON.stringify(input.actions)}::jsonb,
                      position = coalesce(${input.position ?? null}::int, position), updated_at = now()
                where id = ${id} and company_id = ${tenant.companyId}
-               returning name, enabled, trigger_event, match, conditions, actions`,
+               returning name, enabled, trigger_event, timer, match, conditions, actions`,
         );
         await audit(tx, { companyId: tenant.companyId, action: 'update', entity: ENTITY, entityId: id, changes: changesOf(audited(was), audited(now)) });
       });
