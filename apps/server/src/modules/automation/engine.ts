@@ -39,6 +39,8 @@ export interface RuleContext {
   referral: boolean;
   firstMessage: boolean;
   text: string | null;
+  /** The text folded (fold), once per event, whatever the number of rules reading it. */
+  textFolded?: string;
   orderStatus: string | null;
   minutesSinceCustomer: number | null;
 }
@@ -74,6 +76,28 @@ export const fold = (s: string) =>
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
 
+/** A rule's words and expressions, folded and compiled once per process (200 rules × every event judge them). */
+const folded = new Map<string, string>();
+const compiled = new Map<string, RegExp | null>();
+const remember = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
+  let value = cache.get(key);
+  if (value === undefined && !cache.has(key)) {
+    if (cache.size > 10_000) cache.clear();
+    value = make();
+    cache.set(key, value);
+  }
+  return value as T;
+};
+const foldedOf = (s: string) => remember(folded, s, () => fold(s));
+const regexOf = (s: string) =>
+  remember(compiled, s, () => {
+    try {
+      return new RegExp(s, 'iu');
+    } catch {
+      return null;
+    }
+  });
+
 /** One condition against the context: what it found and whether it holds. */
 export function evaluate(c: AutomationCondition, ctx: RuleContext): Evaluated {
   const base = { field: c.field, op: c.op, value: c.value };
@@ -104,16 +128,12 @@ export function evaluate(c: AutomationCondition, ctx: RuleContext): Evaluated {
     }
     case 'text': {
       const text = ctx.text ?? '';
+      ctx.textFolded ??= fold(text);
       if (c.op === 'matches') {
-        let passed = false;
-        try {
-          passed = new RegExp(String(c.value), 'iu').test(fold(text)) || new RegExp(String(c.value), 'iu').test(text);
-        } catch {
-          passed = false;
-        }
-        return is(text, passed);
+        const re = regexOf(String(c.value));
+        return is(text, !!re && (re.test(ctx.textFolded) || re.test(text)));
       }
-      const found = fold(text).includes(fold(String(c.value)));
+      const found = ctx.textFolded.includes(foldedOf(String(c.value)));
       return is(text, c.op === 'contains' ? found : !found);
     }
     case 'minutes_since_customer': {
