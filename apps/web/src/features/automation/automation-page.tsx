@@ -171,7 +171,7 @@ function RuleCard({ rule, names, previous, next, onMove, moving, onEdit, onTry }
   const mayUpdate = can('automation', 'update');
   const enabled = toggle.isPending && toggle.variables !== undefined ? toggle.variables : rule.enabled;
   return (
-    <Card variant="outlined" data-testid="automation-rule" sx={{ opacity: enabled ? 1 : 0.85 }}>
+    <Card variant="outlined" data-testid="automation-rule">
       <CardContent sx={{ display: 'grid', gap: 1, minWidth: 0, '&:last-child': { pb: 2 } }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
           <AutoMode fontSize="small" color={enabled ? 'primary' : 'disabled'} aria-hidden />

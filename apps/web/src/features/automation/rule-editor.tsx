@@ -191,7 +191,8 @@ const rowSx = {
   alignItems: { xs: 'stretch', sm: 'flex-start' },
   gap: 1,
   p: { xs: 1.5, sm: 0 },
-  border: { xs: 1, sm: 0 },
+  borderWidth: { xs: 1, sm: 0 },
+  borderStyle: 'solid',
   borderColor: 'divider',
   borderRadius: 1,
 } as const;
@@ -481,7 +482,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
                     onChange={(v) => setCondition(c.key, () => ({ ...freshCondition(v as ConditionField), key: c.key }))}
                     choices={fieldChoices}
                     error={err(`conditions.${i}.field`)}
-                    sx={{ flex: { sm: 2.2 } }}
+                    sx={{ flex: { sm: 2 } }}
                   />
                   <Select
                     label={f.op}
@@ -489,7 +490,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
                     onChange={(v) => setCondition(c.key, (d) => ({ ...d, op: v as ConditionOp }))}
                     choices={def.ops.map((op) => ({ value: op, label: conditionOpLabels[op] }))}
                     error={err(`conditions.${i}.op`)}
-                    sx={{ flex: { sm: 1.5 } }}
+                    sx={{ flex: { sm: 1.9 } }}
                   />
                   {valueInput(c, i) ?? <Box sx={{ flex: { sm: 2 }, display: { xs: 'none', sm: 'block' } }} />}
                   <RemoveButton label={f.removeCondition(i + 1)} onClick={() => removeCondition(c.key)} />
