@@ -318,6 +318,31 @@ describe('AutomationPage (/automatizaciones)', () => {
     expect(within(dialog).getByTestId('evaluated-condition').textContent).toBe('✗no tiene agente asignado — encontró: Equipo Ventas');
   });
 
+  it('a list that did not load offers «Reintentar»; deleting a rule asks first', async () => {
+    let fail = true;
+    let list = [quotes];
+    const api = fakeApi((call) => {
+      if (call.method === 'GET' && call.path === '/automation-rules') return fail ? { status: 500, body: { errors: { code: 'INTERNAL', msg: 'Error interno' } } } : { status: 200, body: { payload: list } };
+      if (call.method === 'DELETE' && call.path === `/automation-rules/${quotes._id}`) {
+        list = [];
+        return { status: 204, body: null };
+      }
+      return refs(call);
+    });
+    render();
+    expect(await screen.findByText('No se pudieron cargar las reglas.')).toBeTruthy();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Reintentar' }));
+    const card = await screen.findByTestId('automation-rule');
+    await userEvent.click(within(card).getByRole('button', { name: 'Eliminar' }));
+    const ask = await screen.findByRole('dialog');
+    expect(within(ask).getByText(/Se elimina «Cotizaciones a Ventas» con su historial/)).toBeTruthy();
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.click(within(ask).getByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText(/Todavía no hay reglas/)).toBeTruthy();
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
   it('moves a rule by swapping positions, or by renumbering when positions tie', () => {
     const a = { ...quotes, _id: 'a', position: 1 };
     const b = { ...quotes, _id: 'b', position: 4 };
