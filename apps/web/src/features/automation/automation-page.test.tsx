@@ -235,6 +235,37 @@ describe('AutomationPage (/automatizaciones)', () => {
     expect(await screen.findByTestId('automation-rule')).toBeTruthy();
   }, 60_000);
 
+  it('a timer rule: «Cuando» a timer, its time in hours, and the card says it', async () => {
+    let list: AutomationRuleOut[] = [];
+    const api = fakeApi((call) => {
+      if (call.method === 'GET' && call.path === '/automation-rules') return { status: 200, body: { payload: list } };
+      if (call.method === 'POST' && call.path === '/automation-rules') {
+        list = [{ ...quotes, ...(call.body as object), _id: 'seguimiento', runsToday: 0, lastRunAt: null } as AutomationRuleOut];
+        return { status: 201, body: list[0] };
+      }
+      return refs(call);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Crear la primera regla' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(within(dialog).getByLabelText(/^Nombre/), 'Seguimiento');
+    await choose(dialog, 'Cuando', 'Temporizador: El cliente no responde al último mensaje que le enviaron');
+    const timer = within(dialog).getByTestId('timer-fields');
+    await userEvent.clear(within(timer).getByLabelText(/^Tiempo/));
+    await fill(within(timer).getByLabelText(/^Tiempo/), '23');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Quitar la condición 1' }));
+    await choose(within(dialog).getByTestId('action-row'), 'Acción', 'Enviar un texto');
+    await fill(within(within(dialog).getByTestId('action-row')).getByLabelText(/^Texto/), '¿Pudiste verlo?');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear regla' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'POST'), dialog.textContent ?? '').toBe(true));
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      trigger: { timer: { kind: 'no_customer_reply', minutes: 1380 } },
+      conditions: [],
+      actions: [{ type: 'send_text', text: '¿Pudiste verlo?' }],
+    });
+    expect(await screen.findByText('Cuando: El cliente no responde al último mensaje que le enviaron · 23 horas')).toBeTruthy();
+  }, 60_000);
+
   it('shows the contract’s errors next to their row before sending, and the server’s after', async () => {
     const api = fakeApi((call) => {
       if (call.method === 'GET' && call.path === '/automation-rules') return { status: 200, body: { payload: [] } };

@@ -32,7 +32,7 @@ import { useSession } from '../../lib/session';
 import { fullDateTime, relativeTime } from '../../lib/time';
 import { type AutomationRuleUpdate, automationApi } from './api';
 import { RuleEditor } from './rule-editor';
-import { actionLabel, automationTexts, type RuleNames, ruleSummary, runStatusColor, runStatusLabel, triggerLabel } from './rule-text';
+import { actionLabel, automationTexts, type RuleNames, ruleSummary, ruleTriggerText, runStatusColor, runStatusLabel, triggerLabel } from './rule-text';
 import { EvaluatedLine, listSx, TryOut } from './try-out';
 import { useRuleNames } from './use-rule-names';
 
@@ -201,7 +201,7 @@ function RuleCard({ rule, names, previous, next, onMove, moving, onEdit, onTry }
           <Chip
             size="small"
             variant="outlined"
-            label={`${t.when}: ${triggerLabel(rule.trigger.event)}`}
+            label={`${t.when}: ${ruleTriggerText(rule.trigger)}`}
             sx={{ maxWidth: '100%', height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } }}
           />
         </Box>

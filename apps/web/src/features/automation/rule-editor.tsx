@@ -4,8 +4,12 @@ import {
   type AutomationActionType,
   type AutomationRuleIn,
   type AutomationRuleOut,
+  type AutomationTimerKind,
   type AutomationTrigger,
   automationActionLabels,
+  automationTimerHints,
+  automationTimerKinds,
+  automationTimerLabels,
   automationRuleIn,
   automationTriggerLabels,
   automationTriggers,
@@ -180,7 +184,17 @@ const yesNo: Choice[] = [
   { value: 'true', label: f.yes },
   { value: 'false', label: f.no },
 ];
-const triggerChoices = entries(automationTriggerLabels, automationTriggers);
+const triggerChoices: Choice[] = [
+  ...entries(automationTriggerLabels, automationTriggers),
+  ...automationTimerKinds.map((k) => ({ value: `timer:${k}`, label: `Temporizador: ${automationTimerLabels[k]}` })),
+];
+/** A timer's time as the editor asks it: a number and its unit. */
+const units = [
+  { value: '1', label: 'minutos' },
+  { value: '60', label: 'horas' },
+  { value: '1440', label: 'días' },
+];
+const unitOf = (minutes: number) => (minutes % 1440 === 0 ? 1440 : minutes % 60 === 0 ? 60 : 1);
 const fieldChoices = conditionFieldNames.map((k) => ({ value: k, label: conditionFields[k].label }));
 const actionChoices = entries(automationActionLabels, Object.keys(automationActionLabels) as AutomationActionType[]);
 
@@ -235,7 +249,12 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
   const { labels, agents, phones } = useRuleNames();
   const [name, setName] = useState(rule?.name ?? '');
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
-  const [trigger, setTrigger] = useState<AutomationTrigger>(rule?.trigger.event ?? 'message.received');
+  const initialTimer = rule && 'timer' in rule.trigger ? rule.trigger.timer : undefined;
+  const [trigger, setTrigger] = useState<string>(rule ? ('event' in rule.trigger ? rule.trigger.event : `timer:${rule.trigger.timer.kind}`) : 'message.received');
+  const [unit, setUnit] = useState<number>(initialTimer ? unitOf(initialTimer.minutes) : 60);
+  const [amount, setAmount] = useState<string>(initialTimer ? String(initialTimer.minutes / unitOf(initialTimer.minutes)) : '23');
+  const [timerStatus, setTimerStatus] = useState<string>(initialTimer?.status ?? 'done');
+  const timerKind = trigger.startsWith('timer:') ? (trigger.slice(6) as AutomationTimerKind) : undefined;
   const [match, setMatch] = useState<'all' | 'any'>(rule?.match ?? 'all');
   const [conditions, setConditions] = useState<ConditionDraft[]>(() => (rule ? conditionsOf(rule) : [freshCondition('text')]));
   const [actions, setActions] = useState<ActionDraft[]>(() => (rule ? actionsOf(rule) : [freshAction()]));
@@ -246,7 +265,9 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
   const inputOf = (over: Partial<{ conditions: ConditionDraft[]; actions: ActionDraft[]; name: string }> = {}): AutomationRuleIn => ({
     name: over.name ?? name,
     enabled,
-    trigger: { event: trigger },
+    trigger: timerKind
+      ? { timer: { kind: timerKind, minutes: Math.round(Number(amount) * unit), ...(timerKind === 'order_status_age' ? { status: timerStatus as (typeof orderStatuses)[number] } : {}) } }
+      : { event: trigger as AutomationTrigger },
     match,
     conditions: (over.conditions ?? conditions).map(conditionIn),
     actions: (over.actions ?? actions).map(actionIn),
@@ -448,7 +469,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
             <FormControlLabel control={<Switch checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />} label={f.enabled} sx={{ flexShrink: 0, mt: { sm: 1 } }} />
           </Box>
           <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', sm: 'row' } }}>
-            <Select label={f.trigger} value={trigger} onChange={(v) => setTrigger(v as AutomationTrigger)} choices={triggerChoices} error={err('trigger.event')} sx={{ flex: 1 }} />
+            <Select label={f.trigger} value={trigger} onChange={(v) => setTrigger(v)} choices={triggerChoices} error={err('trigger.event') ?? err('trigger')} sx={{ flex: 1 }} />
             <Select
               label={f.match}
               value={match}
@@ -461,6 +482,29 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
               sx={{ flex: 1 }}
             />
           </Box>
+          {timerKind && (
+            <Box sx={{ display: 'grid', gap: 1 }} data-testid="timer-fields">
+              <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', sm: 'row' } }}>
+                <TextField
+                  label="Tiempo"
+                  type="number"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                  error={!!err('trigger.timer.minutes')}
+                  helperText={err('trigger.timer.minutes')}
+                  slotProps={{ htmlInput: { min: 1, inputMode: 'numeric' } }}
+                  sx={{ flex: 1 }}
+                />
+                <Select label="Unidad" value={String(unit)} onChange={(v) => setUnit(Number(v))} choices={units} sx={{ flex: 1 }} />
+                {timerKind === 'order_status_age' && (
+                  <Select label="Estado del pedido" value={timerStatus} onChange={(v) => setTimerStatus(v)} choices={orderStatusChoices} error={err('trigger.timer.status')} sx={{ flex: 1 }} />
+                )}
+              </Box>
+              <Typography variant="caption" color="text.secondary">
+                {automationTimerHints[timerKind]}
+              </Typography>
+            </Box>
+          )}
 
           <Box component="section" aria-labelledby={`${formId}-conditions`} sx={{ display: 'grid', gap: 1.5, minWidth: 0 }}>
             <Typography id={`${formId}-conditions`} variant="subtitle2" component="h3">

@@ -1,7 +1,9 @@
 import {
   type AutomationActionType,
   type AutomationRuleOut,
+  type AutomationTimerKind,
   type AutomationTrigger,
+  automationTimerLabels,
   automationActionLabels,
   automationRunStatusLabels,
   automationTriggerLabels,
@@ -122,7 +124,27 @@ export interface RuleNames {
 const named = (name: string | undefined, names: RuleNames, gone: string) => name ?? (names.loading ? '…' : gone);
 const quoted = (s: string, max = 60) => `"${s.length > max ? `${s.slice(0, max - 1)}…` : s}"`;
 
-export const triggerLabel = (event: string) => automationTriggerLabels[event as AutomationTrigger] ?? event;
+/** «3 horas», «1 día y 2 horas», «45 minutos»: a timer's time. */
+export function durationText(minutes: number): string {
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  const part = (n: number, one: string, many: string) => (n ? `${n} ${n === 1 ? one : many}` : '');
+  const parts = [part(days, 'día', 'días'), part(hours, 'hora', 'horas'), part(mins, 'minuto', 'minutos')].filter(Boolean);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} y ${parts.at(-1)}` : (parts[0] ?? '0 minutos');
+}
+
+/** An event type or a timer's firing (`timer.<kind>`, as runs name it) in Spanish. */
+export const triggerLabel = (event: string) =>
+  automationTriggerLabels[event as AutomationTrigger] ?? (event.startsWith('timer.') ? (automationTimerLabels[event.slice(6) as AutomationTimerKind] ?? event) : event);
+
+/** A rule's trigger in Spanish: its event, or its timer with its time («El cliente no responde… · 23 horas»). */
+export function ruleTriggerText(trigger: AutomationRuleOut['trigger']): string {
+  if ('event' in trigger) return triggerLabel(trigger.event);
+  const t = trigger.timer;
+  const status = t.kind === 'order_status_age' && t.status ? ` «${orderStatusLabels[t.status]}»` : '';
+  return `${automationTimerLabels[t.kind]}${status} · ${durationText(t.minutes)}`;
+}
 export const actionLabel = (type: string) => automationActionLabels[type as AutomationActionType] ?? type;
 
 /** How a condition's value (or what the server found) reads, by its field's kind. */
