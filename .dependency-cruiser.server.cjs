@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules',
     path: [
       modules([
         'analysis',
@@ -53,6 +53,7 @@ const layers = [
         'google-people',
         'facebook-labels',
         'meta-ads',
+        'automation',
       ]),
     ],
   },

@@ -73,6 +73,7 @@ import { metricsRoutes } from './modules/metrics/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { createDeliverer, type Deliverer } from './modules/webhook-subscriptions/deliver.js';
 import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/routes.js';
+import { automationRoutes } from './modules/automation/routes.js';
 import { auditLogRoutes } from './modules/audit-log/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 
@@ -239,6 +240,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(driveRoutes);
       await api.register(apiKeyRoutes);
       await api.register(webhookSubscriptionRoutes);
+      await api.register(automationRoutes);
       await api.register(auditLogRoutes);
       await api.register(notificationRoutes);
       await api.register(analysisJobsPlugin);

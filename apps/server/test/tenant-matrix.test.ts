@@ -460,6 +460,12 @@ beforeAll(async () => {
     payload: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('tenant matrix')]),
   });
   expect(driveUpload.statusCode, driveUpload.body).toBeLessThan(300);
+  // and a notice for B's admin (the bell's routes take the notice's id in the path)
+  await t.sql(
+    `insert into notifications (company_id, user_id, kind, title, body, link, event_id)
+     select $1, id, 'webhook_subscription.paused', 'Matriz', 'Aviso de B', '/configuracion/webhooks', gen_random_uuid() from users where email = 'admin@acme.com'`,
+    [B.companyId],
+  );
   // a bulk run of marketplace prices (the seed has none in either company): B's own preview, and A's
   for (const [who, owner] of [
     [b, B],

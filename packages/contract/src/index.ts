@@ -45,3 +45,4 @@ export * from './api-keys.js';
 export * from './webhook-subscriptions.js';
 export * from './audit-log.js';
 export * from './notifications.js';
+export * from './automation.js';

@@ -102,6 +102,7 @@ export const modules = {
   metrics: { label: 'Métricas', noun: 'las métricas', agent: 'none' },
   diagnostics: { label: 'Diagnóstico', noun: 'el diagnóstico', agent: 'read' },
   api: { label: 'API e integradores', noun: 'las claves de API y los webhooks', agent: 'none', supervisor: 'none', base: ['list', 'create', 'update', 'delete'] },
+  automation: { label: 'Automatizaciones', noun: 'las automatizaciones', agent: 'none' },
   audit: { label: 'Auditoría', noun: 'el registro de auditoría', agent: 'none', supervisor: 'none', base: ['list'] },
 } as const satisfies Record<string, ModuleDef>;
 export type Module = keyof typeof modules;

@@ -46,6 +46,14 @@ export function requestOrigin(): { actor: { type: 'user' | 'api_key' | 'system';
   const scope = requestActors.getStore();
   return { actor: scope?.caller ?? { type: 'system' }, ip: scope?.ip ?? null, userAgent: scope?.userAgent ?? null };
 }
+/**
+ * Runs `fn` as `actor` outside a request (an automation rule's actions, decision 0077): every
+ * transaction it opens on the acting database names that actor, so the events its changes emit
+ * carry it, whatever module's code writes them.
+ */
+export function actingAs<T>(actor: DomainActor, fn: () => Promise<T>): Promise<T> {
+  return requestActors.run({ actor }, fn);
+}
 export function actAsInRequest(actor: DomainActor): void {
   const scope = requestActors.getStore();
   if (scope) scope.actor = actor;

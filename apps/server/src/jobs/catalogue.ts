@@ -27,6 +27,12 @@ export interface QueueEntry {
 const EVERY_MINUTE = '* * * * *';
 
 export const queueCatalogue = {
+  'automation.timers': {
+    module: 'automation',
+    does: "Fires the automation rules' timers that came due (no reply, no activity, the window closing, an order left in a status), each once",
+    schedule: { cron: EVERY_MINUTE, onStart: true },
+    expireInSeconds: 300,
+  },
   'analysis.company': {
     module: 'analysis',
     does: "Analyses one company's dirty chats (debounced per company), then hands over to a new job if more are left",

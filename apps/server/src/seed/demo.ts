@@ -27,6 +27,7 @@ import { seedDemoFacebookLabelPeople } from './demo-facebook-labels.js';
 import { markHistory } from '../spine/outbox.js';
 import { seedDemoApiKeys } from './demo-api-keys.js';
 import { seedDemoWebhooks } from './demo-webhooks.js';
+import { seedDemoAutomation } from './demo-automation.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -105,6 +106,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     // the ERP's key in use and a Zapier flow's expired one (/configuracion/api, decision 0071)
     await seedDemoApiKeys(tx, peru.id, admin?.id ?? null);
     await seedDemoWebhooks(tx, peru.id, admin?.id ?? null, secrets);
+    // automation rules with a week of runs (/automatizaciones, decision 0077)
+    await seedDemoAutomation(tx, peru.id, admin?.id ?? null);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {

@@ -3,6 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
+import { engineDepsOf } from '../modules/automation/deps.js';
+import { runRules } from '../modules/automation/engine.js';
+import { automationListens, setTimers } from '../modules/automation/timers.js';
 import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
@@ -32,6 +35,7 @@ export function listenersOf(app: FastifyInstance): Listener[] {
   const { db } = app.database;
   const { realtime, jobs, settings, log } = app;
   const notices = createNotificationService(app.database, realtime);
+  const rules = engineDepsOf(app);
   const listeners: Listener[] = [
     {
       // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
@@ -40,6 +44,17 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       on: domainEventTypes,
       handle: async (events) => {
         if (await fanOut(app.database, events)) void app.webhookDeliverer.wake();
+      },
+    },
+    {
+      // automation rules (decision 0077): when the event, if the conditions on its chat, then the
+      // actions — as the rule, once per rule and event, a chain cut at 3 rules
+      name: 'automation',
+      on: automationListens,
+      handle: async (events) => {
+        // timer rules' timers first: a rule's own message then sets (or cancels) them too
+        await setTimers({ db }, events);
+        await runRules(rules, events);
       },
     },
     {

@@ -4,6 +4,7 @@ import AccountTree from '@mui/icons-material/AccountTree';
 import AltRoute from '@mui/icons-material/AltRoute';
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
+import AutoMode from '@mui/icons-material/AutoMode';
 import Badge from '@mui/icons-material/Badge';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import Bolt from '@mui/icons-material/Bolt';
@@ -235,6 +236,8 @@ export const screens: ScreenEntry[] = [
   // Mensajería y marketing
   { path: '/chat', group: 'messaging', label: 'Chat', icon: Forum, module: 'chats', page: () => import('../features/chat/chat-page') },
   { path: '/respuestas-rapidas', group: 'messaging', label: 'Respuestas rápidas', icon: Bolt, module: 'messaging', resource: 'respuestas-rapidas', load: () => import('../features/chat/respuestas-rapidas-screen') },
+  // when an event happens, if its conditions hold, then its actions (issue 29)
+  { path: '/automatizaciones', group: 'messaging', label: 'Automatizaciones', icon: AutoMode, module: 'automation', page: () => import('../features/automation/automation-page') },
   // WhatsApp templates of the line, submitted to and synced from Meta (decision 0038)
   { path: '/mensajes_de_plantilla', group: 'messaging', label: 'Mensajes de plantilla', icon: Textsms, module: 'messaging', page: () => import('../features/whatsapp-templates/templates-page') },
   { path: '/imagina_mensajes_de_plantilla', group: 'messaging', label: 'Plantillas Imagina', icon: AutoAwesome, module: 'messaging', resource: 'imagina_template_messages', load: () => import('../features/massive-messages/imagina-template-messages-screen') },

@@ -115,6 +115,15 @@ export const webhookSubscriptionKeys = {
 export const auditLogKeys = createQueryKeys('audit-log');
 /** `['notifications', 'list', {companyId, userId}]`: the caller's notices under the header's bell (decision 0075). */
 export const notificationKeys = createQueryKeys('notifications');
+/** `['automation-rules', …]`: the company's automation rules (/automatizaciones), a rule's runs and the chats to try one on. */
+const automationBase = createQueryKeys('automation-rules');
+export const automationKeys = {
+  ...automationBase,
+  /** `['automation-rules', 'runs', companyId, id]`: a rule's runs, refreshed with the list. */
+  runs: (companyId: CompanyId, id: string) => [...automationBase.all, 'runs', companyId, id] as const,
+  /** The chats the test picker offers for a search (under the chats' keys: a chat that changes refreshes them). */
+  testChats: (companyId: CompanyId, search: string) => [...chatKeys.all, 'automation-test', companyId, search] as const,
+};
 /** Under the resource's keys, so saving a bot refreshes its state too. */
 export const botKeys = {
   status: (companyId: CompanyId) => [...resourceKeys('bots').all, 'status', companyId] as const,

@@ -1,0 +1,93 @@
+import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { companies, users } from './schema.js';
+
+/**
+ * Automation rules (issue 29, decision 0077): when an event of the spine, if its conditions, then
+ * its actions. `trigger`, `conditions` and `actions` are the contract's automationRuleIn
+ * (packages/contract/src/automation.ts), checked on the way in. `position` orders a company's rules
+ * (they run in that order for one event).
+ */
+export const automationRules = pgTable(
+  'automation_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    position: integer('position').notNull(),
+    /** The spine's event type it starts from (trigger.event), a column so a round's rules are one index probe. */
+    triggerEvent: text('trigger_event').notNull(),
+    /** A timer rule's timer (trigger_event 'timer'): {kind, minutes, status?} — contract automationTrigger. */
+    timer: jsonb('timer'),
+    match: text('match').notNull().default('all'),
+    conditions: jsonb('conditions').notNull().default([]),
+    actions: jsonb('actions').notNull(),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('automation_rules_company_trigger_idx').on(t.companyId, t.triggerEvent, t.position), index('automation_rules_company_position_idx').on(t.companyId, t.position)],
+);
+
+/**
+ * A rule's run for one event: written when its conditions held (or it was cut), once per rule and
+ * event (unique), with each condition as evaluated and each action's result. `messages`: how many
+ * it sent, for the per-chat hourly limit; `depth`: how many rules in a row led here.
+ */
+export const automationRuns = pgTable(
+  'automation_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => automationRules.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id'),
+    eventType: text('event_type').notNull(),
+    chatId: uuid('chat_id'),
+    status: text('status').notNull(),
+    depth: smallint('depth').notNull().default(1),
+    conditions: jsonb('conditions').notNull().default([]),
+    actions: jsonb('actions').notNull().default([]),
+    messages: smallint('messages').notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('automation_runs_rule_event_uq').on(t.ruleId, t.eventId),
+    index('automation_runs_rule_created_idx').on(t.ruleId, t.createdAt.desc()),
+    index('automation_runs_company_chat_created_idx').on(t.companyId, t.chatId, t.createdAt),
+  ],
+);
+
+/**
+ * A timer rule's pending timer for one chat or order (`subject`: chat:<id> or order:<id>): set,
+ * moved and cancelled by the spine's events (modules/automation/timers.ts), fired by the
+ * `automation.timers` job within a minute of `due_at`. `claimed_at` is a lease: a process killed
+ * mid-fire leaves it to be taken again, and the run (unique per rule and timer firing) makes the
+ * firing happen once.
+ */
+export const automationTimers = pgTable(
+  'automation_timers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => automationRules.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    chatId: uuid('chat_id'),
+    orderId: uuid('order_id'),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('automation_timers_rule_subject_uq').on(t.ruleId, t.subject), index('automation_timers_due_idx').on(t.dueAt)],
+);

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { createChatService } from '../chats/service.js';
+import type { EngineDeps } from './engine.js';
+
+/**
+ * What the rules act with, made once per app: the spine's `automation` listener and the
+ * `automation.timers` job share it. A rule's text goes through the chat service's send (the
+ * channel's client, the window's rule, a stable id so a retried run sends once).
+ */
+export function engineDepsOf(app: FastifyInstance): EngineDeps {
+  const { db } = app.database;
+  let chats: ReturnType<typeof createChatService> | undefined;
+  return {
+    db,
+    jobs: app.jobs,
+    realtime: app.realtime,
+    log: app.log,
+    webhookTimeoutMs: app.settings.webhooks.timeoutSeconds * 1000,
+    sendText: async (companyId, chatId, text, messageId) => {
+      chats ??= createChatService({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
+      await chats.send(companyId, chatId, { kind: 'text', text }, { messageId });
+    },
+  };
+}

@@ -1,0 +1,375 @@
+import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationMessages } from '@mostrador/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+
+/**
+ * Automation rules (issue 29, decision 0077) on signed webhook fixtures: a customer's message
+ * sets off a rule through the spine, the rule's actions change the lead and write in the chat as
+ * the rule, once per event; a chain of rules is cut; another company's ids are refused.
+ */
+const TOKEN = 'EAAGm0PX4ZCpsBAJ9reglasTokenDePrueba7Q2x';
+const LINE = '109000000000029';
+
+let t: TestApp;
+let fake: FakeGraph;
+let admin: Signed;
+let agent: Signed;
+let peru: string;
+let chile: string;
+let cotizacion: string;
+let ventas: string;
+type Rec = Record<string, unknown>;
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru, who = admin) =>
+  t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
+async function ok<T = Rec>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru): Promise<T> {
+  const res = await call(method, url, payload, company);
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  return (res.body ? res.json() : undefined) as T;
+}
+const sentTexts = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => (r.body as { text?: { body?: string } }).text?.body);
+
+async function receive(from: string, text: string): Promise<string> {
+  expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }))).statusCode).toBe(200);
+  for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
+  // the spine hands the events to the rules (and what the rules' changes emit, to them again)
+  for (let i = 0; i < 4; i++) await t.app.spine.drain();
+  const [row] = await t.sql<{ chat_id: string }>('select chat_id::text from lead_identities where platform_user_id = $1', [from]);
+  return row.chat_id;
+}
+const leadOf = async (chatId: string) =>
+  (await t.sql<{ id: string; agente_id: string | null; mostrador_labels: string[] | null; status: string }>(
+    'select l.id::text, l.agente_id::text, l.mostrador_labels, l.status from leads l join chats c on c.lead_id = l.id where c.id = $1',
+    [chatId],
+  ))[0];
+const runsOf = async (ruleId: string) => (await ok<{ payload: AutomationRunOut[] }>('GET', `/automation-rules/${ruleId}/runs`)).payload;
+
+beforeAll(async () => {
+  fake = await startFakeGraph(TOKEN);
+  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
+  [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
+  peru = admin.company('Demo Perú');
+  chile = admin.company('Demo Chile');
+  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, accessToken: TOKEN })).statusCode).toBe(200);
+  // the demo's own rules (a quotes rule of its own among them) are switched off: these tests count their rules' effects
+  await t.sql('update automation_rules set enabled = false where company_id = $1', [peru]);
+  cotizacion = ((await ok('POST', '/mostrador-labels', { name: 'Cotización', color: '#1e90ff' })) as Rec)._id as string;
+  ventas = ((await ok('POST', '/agentes', { name: 'Equipo Ventas', active: true, available: true })) as Rec)._id as string;
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+describe('a rule set off by a customer message', () => {
+  let rule: AutomationRuleOut;
+
+  it("«message contains 'precio' → label «Cotización» + assign to Ventas + answer» fires once, accent- and case-blind, as the rule", async () => {
+    rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Cotizaciones a Ventas',
+      trigger: { event: 'message.received' },
+      match: 'all',
+      conditions: [
+        { field: 'text', op: 'contains', value: 'precio' },
+        { field: 'channel', op: 'is', value: 'whatsapp' },
+      ],
+      actions: [
+        { type: 'add_label', labelId: cotizacion },
+        { type: 'assign_agent', agentId: ventas },
+        { type: 'send_text', text: 'Gracias, un asesor te envía la cotización en minutos.' },
+      ],
+    });
+    expect(rule).toMatchObject({ enabled: true, position: expect.any(Number), runsToday: 0, lastRunAt: null });
+
+    const quiet = await receive('51933000001', 'Hola, buenas tardes');
+    expect((await leadOf(quiet)).mostrador_labels ?? []).not.toContain(cotizacion);
+
+    const before = sentTexts().length;
+    const chat = await receive('51933000002', '¿Cuál es el PRÉCIO del combo familiar?');
+    const lead = await leadOf(chat);
+    expect(lead.mostrador_labels).toContain(cotizacion);
+    expect(lead.agente_id).toBe(ventas);
+    expect(sentTexts().slice(before)).toEqual(['Gracias, un asesor te envía la cotización en minutos.']);
+
+    // the events its changes emitted name the rule as their actor
+    const actors = await t.sql<{ type: string; actor: { type: string; id?: string } }>(
+      `select type, actor from domain_events where company_id = $1 and type in ('lead.labelled', 'chat.assigned', 'message.sent') and (payload->>'leadId' = $2 or payload->>'chatId' = $3) order by position`,
+      [peru, lead.id, chat],
+    );
+    expect(actors.map((a) => a.type).sort()).toEqual(['chat.assigned', 'lead.labelled', 'message.sent']);
+    for (const a of actors) expect(a.actor).toEqual({ type: 'rule', id: rule._id });
+
+    // its run: the event, each condition as evaluated, each action's result
+    const [run] = await runsOf(rule._id);
+    expect(run).toMatchObject({ eventType: 'message.received', chatId: chat, status: 'ok', depth: 1, error: null });
+    expect(run.conditions.map((c) => [c.field, c.passed])).toEqual([
+      ['text', true],
+      ['channel', true],
+    ]);
+    expect(run.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['add_label', true],
+      ['assign_agent', true],
+      ['send_text', true],
+    ]);
+    const listed = (await ok<{ payload: AutomationRuleOut[] }>('GET', '/automation-rules')).payload.find((r) => r._id === rule._id);
+    expect(listed?.runsToday).toBe(1);
+    expect(listed?.lastRunAt).not.toBeNull();
+
+    // the same event handed again (as after a crash before the spine's receipt): no second run, no second message
+    await t.sql(`update domain_events set dispatched_at = null where company_id = $1 and type = 'message.received' and payload->>'chatId' = $2`, [peru, chat]);
+    await t.sql(`delete from domain_event_receipts where listener = 'automation' and position in (select position from domain_events where type = 'message.received' and payload->>'chatId' = $1)`, [chat]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await runsOf(rule._id)).toHaveLength(1);
+    expect(sentTexts().length - before).toBe(1);
+  });
+
+  it('outside the 24-hour window a text is refused with the reason, kept in the run; the other actions still go', async () => {
+    const chat = await receive('51933000003', 'hola');
+    await t.sql(`update chat_windows set last_inbound_at = now() - interval '25 hours' where chat_id = $1`, [chat]);
+    const late = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Nota y saludo al reasignar',
+      trigger: { event: 'chat.assigned' },
+      conditions: [{ field: 'agent', op: 'any' }],
+      actions: [
+        { type: 'send_text', text: 'Te atiende un asesor' },
+        { type: 'note', text: 'Asignado por regla' },
+      ],
+    });
+    const before = sentTexts().length;
+    const lead = await leadOf(chat);
+    await ok('PUT', `/leads/${lead.id}`, { agenteId: ventas });
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    const [run] = await runsOf(late._id);
+    expect(run.status).toBe('error');
+    expect(run.actions).toEqual([
+      { type: 'send_text', ok: false, detail: automationMessages.windowClosed },
+      { type: 'note', ok: true },
+    ]);
+    expect(run.error).toBe(automationMessages.windowClosed);
+    expect(sentTexts().length).toBe(before);
+    const notes = await t.sql<{ text: string }>(`select text from chat_messages where chat_id = $1 and kind = 'note'`, [chat]);
+    expect(notes.map((n) => n.text)).toEqual(['Asignado por regla']);
+    await ok('DELETE', `/automation-rules/${late._id}`);
+  });
+
+  it('a rule never sets itself off again, and a chain of rules is cut after 3', async () => {
+    const [a, b, z] = await Promise.all(['Ida', 'Vuelta', 'Visto'].map(async (name) => ((await ok('POST', '/mostrador-labels', { name, color: '#777777' })) as Rec)._id as string));
+    // a rule whose own change would set it off again: it runs once
+    const self = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Marca lo etiquetado',
+      trigger: { event: 'lead.labelled' },
+      conditions: [{ field: 'label', op: 'has_not', value: a }],
+      actions: [{ type: 'add_label', labelId: z }],
+    });
+    const first = await leadOf(await receive('51933000004', 'hola'));
+    await ok('PUT', `/leads/${first.id}`, { mostradorLabels: [cotizacion] });
+    for (let i = 0; i < 4; i++) await t.app.spine.drain();
+    expect((await runsOf(self._id)).map((r) => [r.status, r.depth])).toEqual([['ok', 1]]);
+    await ok('DELETE', `/automation-rules/${self._id}`);
+
+    // two rules that answer each other for ever: each one's change is the other's event
+    const ping = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Ida a vuelta',
+      trigger: { event: 'lead.labelled' },
+      conditions: [{ field: 'label', op: 'has', value: a }],
+      actions: [
+        { type: 'remove_label', labelId: a },
+        { type: 'add_label', labelId: b },
+      ],
+    });
+    const pong = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Vuelta a ida',
+      trigger: { event: 'lead.labelled' },
+      conditions: [{ field: 'label', op: 'has', value: b }],
+      actions: [
+        { type: 'remove_label', labelId: b },
+        { type: 'add_label', labelId: a },
+      ],
+    });
+    const lead = await leadOf(await receive('51933000014', 'hola'));
+    await ok('PUT', `/leads/${lead.id}`, { mostradorLabels: [a] });
+    for (let i = 0; i < 8; i++) await t.app.spine.drain();
+    // the person's change → ping (1) → pong (2) → ping (3) → pong is cut (4)
+    expect((await runsOf(ping._id)).map((r) => [r.status, r.depth])).toEqual([
+      ['ok', 3],
+      ['ok', 1],
+    ]);
+    const cut = await runsOf(pong._id);
+    expect(cut.map((r) => [r.status, r.depth])).toEqual([
+      ['skipped', 4],
+      ['ok', 2],
+    ]);
+    expect(cut[0].error).toBe(automationMessages.chainCut);
+    expect((await leadOf(await receive('51933000014', 'sigo aquí'))).mostrador_labels).toEqual([b]);
+    for (const r of [ping, pong]) await ok('DELETE', `/automation-rules/${r._id}`);
+  });
+
+  it('at most a limited number of rule messages per chat and hour', async () => {
+    const chat = await receive('51933000005', 'hola');
+    await t.sql(
+      `insert into automation_runs (company_id, rule_id, event_id, event_type, chat_id, status, messages) values ($1, $2, gen_random_uuid(), 'message.received', $3, 'ok', $4)`,
+      [peru, rule._id, chat, AUTOMATION_MESSAGES_PER_CHAT_HOUR],
+    );
+    const before = sentTexts().length;
+    await receive('51933000005', 'y el precio?');
+    const [run] = await runsOf(rule._id);
+    expect(run.chatId).toBe(chat);
+    expect(run.actions.find((a) => a.type === 'send_text')).toEqual({ type: 'send_text', ok: false, detail: automationMessages.tooManyMessages });
+    expect(sentTexts().length).toBe(before);
+  });
+
+  it('a disabled rule does nothing; the preview says what it would do to a chat without doing it', async () => {
+    await ok('PUT', `/automation-rules/${rule._id}`, { ...rule, enabled: false, _id: undefined });
+    const chat = await receive('51933000006', 'precio por favor');
+    expect((await leadOf(chat)).mostrador_labels ?? []).not.toContain(cotizacion);
+    const preview = await ok<{ matched: boolean; actions: Array<{ type: string; wouldDo: string }> }>('POST', `/automation-rules/${rule._id}/test`, { chatId: chat });
+    expect(preview.matched).toBe(true);
+    expect(preview.actions.map((a) => a.wouldDo)).toEqual([
+      'Agregaría la etiqueta «Cotización»',
+      'Asignaría el chat a Equipo Ventas',
+      'Enviaría: «Gracias, un asesor te envía la cotización en minutos.»',
+    ]);
+    expect((await leadOf(chat)).mostrador_labels ?? []).not.toContain(cotizacion);
+  });
+});
+
+describe('what a rule may name', () => {
+  it("another company's label or agent, nested in the actions, is a 400 in Spanish and nothing is stored", async () => {
+    const chileLabel = ((await ok('POST', '/mostrador-labels', { name: 'Solo Chile', color: '#777777' }, chile)) as Rec)._id as string;
+    const before = await t.sql<{ n: number }>('select count(*)::int as n from automation_rules');
+    const res = await call('POST', '/automation-rules', {
+      name: 'Ajena',
+      trigger: { event: 'message.received' },
+      actions: [{ type: 'add_label', labelId: chileLabel }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.msg).toBe(automationMessages.unknownLabel);
+    expect(await t.sql<{ n: number }>('select count(*)::int as n from automation_rules')).toEqual(before);
+  });
+
+  it('a comparison that does not fit its condition, a bad expression, no actions: 400 with the field', async () => {
+    const bad = await call('POST', '/automation-rules', {
+      name: 'Mal',
+      trigger: { event: 'message.received' },
+      conditions: [
+        { field: 'channel', op: 'contains', value: 'whats' },
+        { field: 'text', op: 'matches', value: '(precio' },
+      ],
+      actions: [],
+    });
+    expect(bad.statusCode).toBe(400);
+    const text = bad.body;
+    expect(text).toContain(automationMessages.opForField);
+    expect(text).toContain(automationMessages.badRegex);
+    expect(text).toContain('Agrega al menos una acción');
+  });
+
+  it('an agent without the automation module is refused; a rule of another company is a 404', async () => {
+    expect((await call('GET', '/automation-rules', undefined, peru, agent)).statusCode).toBe(401);
+    const theirs = await ok<AutomationRuleOut>('POST', '/automation-rules', { name: 'De Chile', trigger: { event: 'chat.created' }, actions: [{ type: 'resolve' }] }, chile);
+    expect((await call('GET', `/automation-rules/${theirs._id}`)).statusCode).toBe(404);
+    expect((await call('DELETE', `/automation-rules/${theirs._id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('timer rules', () => {
+  const fire = async () => {
+    const { fireTimers } = await import('../src/modules/automation/timers.js');
+    const { engineDepsOf } = await import('../src/modules/automation/deps.js');
+    return fireTimers(engineDepsOf(t.app));
+  };
+  const timersOf = (chatId: string) => t.sql<{ rule_id: string; due_at: Date }>('select rule_id::text, due_at from automation_timers where chat_id = $1', [chatId]);
+  /** The clock moves on: the chat's times and its timers' due times go back by `hours`. */
+  const hoursPass = async (chatId: string, hours: number) => {
+    await t.sql(`update automation_timers set due_at = due_at - make_interval(hours => $2) where chat_id = $1`, [chatId, hours]);
+    await t.sql(`update chat_windows set last_inbound_at = last_inbound_at - make_interval(hours => $2) where chat_id = $1`, [chatId, hours]);
+  };
+  let followUp: AutomationRuleOut;
+
+  beforeAll(async () => {
+    followUp = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Seguimiento a las 23 horas',
+      trigger: { timer: { kind: 'no_customer_reply', minutes: 23 * 60 } },
+      conditions: [{ field: 'window_open', op: 'is', value: true }],
+      actions: [{ type: 'send_text', text: '¿Pudiste ver la propuesta? Quedo atento.' }],
+    });
+    expect(followUp.trigger).toEqual({ timer: { kind: 'no_customer_reply', minutes: 1380 } });
+  });
+
+  it("«no customer reply 23 h after the agent's last message → a text» sends exactly one message, even fired twice at once", async () => {
+    const chat = await receive('51933000021', 'Quiero la propuesta para mi tienda');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Te la envío en un momento' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    const [timer] = await timersOf(chat);
+    expect(timer.rule_id).toBe(followUp._id);
+    expect(Math.abs(new Date(timer.due_at).getTime() - (Date.now() + 23 * 3_600_000))).toBeLessThan(120_000);
+    // before its time nothing fires
+    expect(await fire()).toBe(0);
+    await hoursPass(chat, 23);
+    const before = sentTexts().length;
+    const [a, b] = await Promise.all([fire(), fire()]);
+    expect(a + b).toBe(1);
+    expect(sentTexts().slice(before)).toEqual(['¿Pudiste ver la propuesta? Quedo atento.']);
+    expect(await timersOf(chat)).toEqual([]);
+    // its own message does not set it again (no follow-up of the follow-up)
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await timersOf(chat)).toEqual([]);
+    const [run] = await runsOf(followUp._id);
+    expect(run).toMatchObject({ eventType: 'timer.no_customer_reply', chatId: chat, status: 'ok' });
+  });
+
+  it('none if the customer wrote at 22 h', async () => {
+    const chat = await receive('51933000022', 'Hola, ¿me cotizas?');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Claro, ¿cuántas unidades?' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await timersOf(chat)).toHaveLength(1);
+    await hoursPass(chat, 22);
+    await receive('51933000022', 'Unas 40 cajas');
+    expect(await timersOf(chat)).toEqual([]);
+    await hoursPass(chat, 2);
+    const before = sentTexts().length;
+    expect(await fire()).toBe(0);
+    expect(sentTexts().length).toBe(before);
+  });
+
+  it('a timer a dead process had claimed is fired again after its lease, once', async () => {
+    const chat = await receive('51933000023', 'Hola');
+    expect((await call('POST', `/chats/${chat}/messages`, { text: 'Hola, ¿en qué te ayudo?' })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    await hoursPass(chat, 23);
+    // as if a process claimed it and died before firing it
+    await t.sql(`update automation_timers set claimed_at = now() where chat_id = $1`, [chat]);
+    const before = sentTexts().length;
+    expect(await fire()).toBe(0);
+    await t.sql(`update automation_timers set claimed_at = now() - interval '10 minutes' where chat_id = $1`, [chat]);
+    expect(await fire()).toBe(1);
+    expect(await fire()).toBe(0);
+    expect(sentTexts().length - before).toBe(1);
+  });
+
+  it('an order left in a status: set when it moves there, cancelled when it moves on', async () => {
+    const review = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Pedir reseña',
+      trigger: { timer: { kind: 'order_status_age', minutes: 3 * 24 * 60, status: 'done' } },
+      actions: [{ type: 'note', text: 'Pedirle una reseña' }],
+    });
+    const orderTimers = () => t.sql<{ order_id: string }>('select order_id::text from automation_timers where rule_id = $1', [review._id]);
+    const [order] = await t.sql<{ id: string }>(
+      `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency)
+       values ($1, 'REGLA-1', 'created', 'catalogo-digital', 'Rosa', '51911000010', '{}'::jsonb, '[]'::jsonb, 10, 10, 'PEN') returning id::text`,
+      [peru],
+    );
+    await t.sql(`update orders set status = 'done' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect((await orderTimers()).map((r) => r.order_id)).toEqual([order.id]);
+    await t.sql(`update orders set status = 'cancelled' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    expect(await orderTimers()).toEqual([]);
+    // a timer needs its order's status; a window timer must be shorter than the window
+    const bad = await call('POST', '/automation-rules', { name: 'Mal', trigger: { timer: { kind: 'order_status_age', minutes: 60 } }, actions: [{ type: 'resolve' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Elige el estado del pedido');
+    await ok('DELETE', `/automation-rules/${review._id}`);
+  });
+});
