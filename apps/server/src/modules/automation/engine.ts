@@ -99,57 +99,79 @@ const regexOf = (s: string) =>
   });
 
 /** One condition against the context: what it found and whether it holds. */
-export function evaluate(c: AutomationCondition, ctx: RuleContext): Evaluated {
-  const base = { field: c.field, op: c.op, value: c.value };
-  const is = (actual: unknown, passed: boolean): Evaluated => ({ ...base, actual, passed });
-  const eq = (actual: unknown) => is(actual, c.op === 'is' ? actual === c.value : actual !== c.value);
+/** What a condition looks at in the context (what its run shows as found). */
+function actualOf(c: AutomationCondition, ctx: RuleContext): unknown {
   switch (c.field) {
     case 'channel':
-      return eq(ctx.platform);
+      return ctx.platform;
     case 'lead_status':
-      return eq(ctx.leadStatus);
+      return ctx.leadStatus;
     case 'order_status':
-      return eq(ctx.orderStatus);
+      return ctx.orderStatus;
     case 'line':
-      return eq(ctx.telefonoId);
+      return ctx.telefonoId;
     case 'first_message':
-      return eq(ctx.firstMessage);
+      return ctx.firstMessage;
     case 'window_open':
-      return eq(ctx.windowOpen);
+      return ctx.windowOpen;
     case 'referral':
-      return eq(ctx.referral);
+      return ctx.referral;
     case 'agent':
-      if (c.op === 'none') return is(ctx.agentId, ctx.agentId === null);
-      if (c.op === 'any') return is(ctx.agentId, ctx.agentId !== null);
-      return eq(ctx.agentId);
+      return ctx.agentId;
+    case 'label':
+      return ctx.labels;
+    case 'text':
+      return ctx.text ?? '';
+    case 'minutes_since_customer':
+      return ctx.minutesSinceCustomer;
+  }
+}
+
+/** Whether one condition holds: no allocation, so 200 rules × an event stay well under a millisecond. */
+export function holds(c: AutomationCondition, ctx: RuleContext): boolean {
+  switch (c.field) {
+    case 'agent':
+      if (c.op === 'none') return ctx.agentId === null;
+      if (c.op === 'any') return ctx.agentId !== null;
+      return c.op === 'is' ? ctx.agentId === c.value : ctx.agentId !== c.value;
     case 'label': {
       const has = ctx.labels.includes(String(c.value));
-      return is(ctx.labels, c.op === 'has' ? has : !has);
+      return c.op === 'has' ? has : !has;
     }
     case 'text': {
       const text = ctx.text ?? '';
       ctx.textFolded ??= fold(text);
       if (c.op === 'matches') {
         const re = regexOf(String(c.value));
-        return is(text, !!re && (re.test(ctx.textFolded) || re.test(text)));
+        return !!re && (re.test(ctx.textFolded) || re.test(text));
       }
       const found = ctx.textFolded.includes(foldedOf(String(c.value)));
-      return is(text, c.op === 'contains' ? found : !found);
+      return c.op === 'contains' ? found : !found;
     }
     case 'minutes_since_customer': {
       const m = ctx.minutesSinceCustomer;
-      if (m === null) return is(null, false);
-      return is(m, c.op === 'gt' ? m > Number(c.value) : m < Number(c.value));
+      if (m === null) return false;
+      return c.op === 'gt' ? m > Number(c.value) : m < Number(c.value);
+    }
+    default: {
+      const actual = actualOf(c, ctx);
+      return c.op === 'is' ? actual === c.value : actual !== c.value;
     }
   }
 }
 
+/** One condition against the context: what it found and whether it holds (a run's record). */
+export function evaluate(c: AutomationCondition, ctx: RuleContext): Evaluated {
+  return { field: c.field, op: c.op, value: c.value, actual: actualOf(c, ctx), passed: holds(c, ctx) };
+}
+
 /** A rule's conditions, all (or any) of them: none at all always holds. */
 export function judge(rule: Pick<StoredRule, 'match' | 'conditions'>, ctx: RuleContext): { matched: boolean; evaluated: Evaluated[] } {
-  const evaluated = rule.conditions.map((c) => evaluate(c, ctx));
-  if (!evaluated.length) return { matched: true, evaluated };
-  const matched = rule.match === 'any' ? evaluated.some((e) => e.passed) : evaluated.every((e) => e.passed);
-  return { matched, evaluated };
+  if (!rule.conditions.length) return { matched: true, evaluated: [] };
+  // first whether it holds (stopping at the first condition that settles it), then, for a rule
+  // that ran or a preview, each condition as evaluated
+  const matched = rule.match === 'any' ? rule.conditions.some((c) => holds(c, ctx)) : rule.conditions.every((c) => holds(c, ctx));
+  return { matched, evaluated: matched ? rule.conditions.map((c) => evaluate(c, ctx)) : [] };
 }
 
 /** The chat an event concerns: its own, a lead's latest chat, an order's chat. */

@@ -14,7 +14,7 @@ import { assertTargetUrl } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { countryTimezone, validTimezone } from '../leads/summary.js';
-import { contextOf, describe, judge, type StoredRule } from './engine.js';
+import { contextOf, describe, evaluate, judge, type StoredRule } from './engine.js';
 
 const notFound = () => new AppError('NOT_FOUND', 'La regla no existe');
 const ENTITY = 'automation_rules';
@@ -220,7 +220,9 @@ export function createAutomationService(db: Db) {
       if (!chat) throw new AppError('NOT_FOUND', 'El chat no existe');
       // the chat as the rule would see it if its customer's last message were the event
       const ctx = await contextOf(db, tenant.companyId, { chatId, messageId: chat.last_in ?? undefined });
-      const { matched, evaluated } = judge(rule, ctx);
+      // every condition shown, held or not: the preview says which one stops the rule
+      const { matched } = judge(rule, ctx);
+      const evaluated = rule.conditions.map((c) => evaluate(c, ctx));
       const labels = new Map(
         (await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from mostrador_labels where company_id = ${tenant.companyId}`)).map((l) => [l.id, l.name]),
       );
