@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { AUTO_PAUSE_REASON } from '../modules/webhook-subscriptions/deliver.js';
 
 /**
  * The accounting ERP's webhook subscription (decision 0073), with two weeks of deliveries: most
@@ -42,4 +43,28 @@ export async function seedDemoWebhooks(tx: Db, companyId: string, adminId: strin
         values (${delivery.id}, now() - make_interval(mins => ${ageMinutes - n * 3}), ${status}, ${latency}, ${error}, ${excerpt})`);
     }
   }
+  // a Zapier flow whose address stopped answering: paused by itself after 24 h of failures, and
+  // the owner told under the header's bell (decision 0075)
+  const zapierUrl = 'https://hooks.zapier.example/hooks/catch/1234/abcd';
+  const [zap] = (
+    await tx.execute<{ id: string }>(sql`insert into webhook_subscriptions (company_id, url, events, description, secret_sealed, status, paused_reason, paused_at, failing_since, created_by, created_at)
+      values (${companyId}, ${zapierUrl}, ${JSON.stringify(['lead.created'])}::jsonb, 'Zapier: leads nuevos a la hoja de cálculo',
+              ${secrets.seal(`whsec_demo_${randomUUID().replaceAll('-', '')}`)}, 'paused', ${AUTO_PAUSE_REASON}, now() - interval '3 hours', now() - interval '27 hours', ${adminId}, now() - interval '20 days')
+      returning id`)
+  ).rows;
+  const zapEvent = randomUUID();
+  const [zapDelivery] = (
+    await tx.execute<{ id: string }>(sql`insert into webhook_deliveries (subscription_id, company_id, event_id, event_position, event_type, aggregate_key, body, status, attempts, created_at)
+      values (${zap.id}, ${companyId}, ${zapEvent}, 0, 'lead.created', 'demo:zapier', ${JSON.stringify({ id: zapEvent, type: 'lead.created', createdAt: new Date(Date.now() - 27 * 3_600_000).toISOString(), companyId, data: { demo: true } })},
+              'pending', 3, now() - interval '27 hours')
+      returning id`)
+  ).rows;
+  for (const [n, hoursAgo] of [27, 14, 3].entries()) {
+    await tx.execute(sql`insert into webhook_attempts (delivery_id, at, status, latency_ms, error, excerpt)
+      values (${zapDelivery.id}, now() - make_interval(hours => ${hoursAgo}), 410, ${90 + n * 7}, 'La dirección respondió HTTP 410', 'Gone')`);
+  }
+  await tx.execute(sql`insert into notifications (company_id, user_id, kind, title, body, link, event_id, created_at)
+    select ${companyId}, u.id, 'webhook_subscription.paused', 'Se pausó una suscripción de webhooks',
+           ${`La suscripción a ${zapierUrl} dejó de recibir eventos. ${AUTO_PAUSE_REASON}`}, '/configuracion/webhooks', gen_random_uuid(), now() - interval '3 hours'
+      from users u where u.email = 'admin@demo.com'`);
 }
