@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
 
 /**
  * The audit log of the custom modules (issue 28, decision 0072): what they change outside the
@@ -104,5 +104,42 @@ describe('orders', () => {
     const [mug] = await t.sql<{ stock: number }>('select stock from products where id = $1', [ids.mug]);
     expect(Number(mug.stock)).toBe(3);
     expect((await history('orders', orderId)).map((e) => e.action)).toEqual(['update', 'create']);
+  });
+});
+
+describe('chats', () => {
+  it('a snooze, a resolve and a reopen name the user and status and snoozedUntil from → to; a status it already had records nothing', async () => {
+    const made = await call('POST', '/chats', { contactName: 'Chat auditado', platform: 'whatsapp', status: 'open' });
+    expect(made.statusCode, made.body).toBe(201);
+    const chat = made.json()._id as string;
+    const status = (body: object) => call('POST', `/chats/${chat}/status`, body);
+    const snoozedUntil = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    expect((await status({ status: 'snoozed', snoozedUntil })).statusCode).toBe(200);
+    expect((await status({ status: 'closed' })).statusCode).toBe(200);
+    expect((await status({ status: 'closed' })).statusCode).toBe(200);
+    expect((await status({ status: 'open' })).statusCode).toBe(200);
+    const updates = (await history('chats', chat)).filter((e) => e.action === 'update');
+    expect(updates.map((e) => e.changes)).toEqual([
+      { status: { from: 'closed', to: 'open' } },
+      { status: { from: 'snoozed', to: 'closed' }, snoozedUntil: { from: snoozedUntil, to: null } },
+      { status: { from: 'open', to: 'snoozed' }, snoozedUntil: { from: null, to: snoozedUntil } },
+    ]);
+    for (const e of updates) expect(e.actor).toMatchObject({ type: 'user', id: admin.user._id });
+    // another company's chat: a 404, nothing recorded
+    const before = await auditCount();
+    expect((await call('POST', `/chats/${chat}/status`, { status: 'closed' }, as(admin, admin.company('Demo Perú')))).statusCode).toBe(404);
+    expect(await auditCount()).toBe(before);
+  });
+
+  it('a snoozed chat that opens by itself is the system’s doing', async () => {
+    const made = await call('POST', '/chats', { contactName: 'Chat que despierta', platform: 'whatsapp', status: 'open' });
+    const chat = made.json()._id as string;
+    const snoozedUntil = new Date(Date.now() + 1500).toISOString();
+    expect((await call('POST', `/chats/${chat}/status`, { status: 'snoozed', snoozedUntil })).statusCode).toBe(200);
+    const [woken] = await until(
+      () => history('chats', chat),
+      (h) => h[0]?.changes.status?.to === 'open',
+    );
+    expect(woken).toMatchObject({ action: 'update', actor: { type: 'system' }, changes: { status: { from: 'snoozed', to: 'open' }, snoozedUntil: { from: snoozedUntil, to: null } } });
   });
 });

@@ -57,3 +57,24 @@ export function changesOf(before: Record<string, unknown> | null, after: Record<
   }
   return out;
 }
+
+/**
+ * The same `{field: {from, to}}` computed by PostgreSQL, for a module that writes its change and
+ * its audit row in one statement (a data-modifying CTE, as the resource layer does): `fields`
+ * maps each recorded field to its column, `before` and `after` are the aliases of the row's two
+ * versions (null: a creation's before, a deletion's after). Names are the module's constants,
+ * never input.
+ */
+export function changesSql(fields: Record<string, string>, before: string | null, after: string | null, secrets: Iterable<string> = []): SQL {
+  const hidden = new Set(secrets);
+  const masked = `'${JSON.stringify(MASKED)}'::jsonb`;
+  const parts = Object.entries(fields).map(([field, column]) => {
+    const b = before && `${before}."${column}"`;
+    const a = after && `${after}."${column}"`;
+    const differs = b && a ? `${b} is distinct from ${a}` : `${(b ?? a) as string} is not null`;
+    const value = (side: string | null) =>
+      side === null ? `'null'::jsonb` : hidden.has(field) ? `case when ${side} is null then 'null'::jsonb else ${masked} end` : `to_jsonb(${side})`;
+    return `case when ${differs} then jsonb_build_object('${field}', jsonb_build_object('from', ${value(b)}, 'to', ${value(a)})) else '{}'::jsonb end`;
+  });
+  return sql.raw(`('{}'::jsonb${parts.map((p) => ` || ${p}`).join('')})`);
+}
