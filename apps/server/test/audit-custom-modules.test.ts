@@ -1,15 +1,26 @@
+import type { SendOut } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, demo, login, type Signed, startTestApp, type TestApp, until } from './helpers.js';
+import type { CloudLine } from './fakes/cloud-line.js';
+import { type LineApp, startLineApp } from './fixtures/line-app.js';
+import { createLabel, whatsappPeople } from './fixtures/whatsapp-people.js';
+import { as, type Signed, type TestApp, until } from './helpers.js';
 
 /**
  * The audit log of the custom modules (issue 28, decision 0072): what they change outside the
- * generic resource layer — an order's status and a public placement, a chat's status — is
- * recorded with who did it and its fields from → to, in the change's own transaction, and read
- * back as a user reads it, through GET /api/audit-log.
+ * generic resource layer — an order's status and a public placement, a chat's status, a deleted
+ * message, mass sends and campaign chunks — is recorded with who did it and its fields from → to,
+ * in the change's own transaction, and read back as a user reads it, through GET /api/audit-log.
+ * Demo Perú's WhatsApp channel points at a fake line (fixtures/line-app.ts).
  */
+const TOKEN = 'EAAGm0PX4ZCpsBAJ9auditoriaTokenDePrueba72';
+const LINE = '109000000000072';
+const WABA = '102290129340072';
+let lineApp: LineApp;
 let t: TestApp;
+let line: CloudLine;
 let admin: Signed;
 let home: string;
+let peru: string;
 const ids: Record<string, string> = {};
 
 interface Entry {
@@ -23,8 +34,8 @@ interface Entry {
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = as(admin, home)) =>
   t.app.inject({ method, url: `/api${url}`, headers: { 'user-agent': 'auditoria-modulos/1.0', ...headers }, payload });
 /** A record's history as /auditoria shows it: newest first. */
-async function history(entity: string, entityId: string): Promise<Entry[]> {
-  const res = await call('GET', `/audit-log?entity=${entity}&entityId=${entityId}&limit=200`);
+async function history(entity: string, entityId: string, headers = as(admin, home)): Promise<Entry[]> {
+  const res = await call('GET', `/audit-log?entity=${entity}&entityId=${entityId}&limit=200`, undefined, headers);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().payload as Entry[];
 }
@@ -35,8 +46,8 @@ const place = (payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/orders/place', headers: { 'idempotency-key': `audit-key-${Date.now()}-${keySeq++}` }, payload, remoteAddress: '203.0.113.9' });
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await login(t, demo.admin);
+  lineApp = await startLineApp({ token: TOKEN, phoneNumberId: LINE, waba: WABA });
+  ({ t, line, admin, peru } = lineApp);
   home = admin.company('Demo Chile');
   const make = async (path: string, body: object) => {
     const res = await call('POST', path, body);
@@ -45,10 +56,8 @@ beforeAll(async () => {
   };
   ids.mug = await make('/products', { name: 'Taza auditada', sku: 'AUD-01', price: 5000, stock: 4 });
   ids.catalog = await make('/catalogs', { name: 'Catálogo auditado', productIds: [ids.mug] });
-});
-afterAll(async () => {
-  await t?.close();
-});
+}, 120_000);
+afterAll(() => lineApp?.close());
 
 describe('orders', () => {
   const customer = { name: 'Ana Auditada', telefono: '+56 9 7777 1234' };
@@ -141,5 +150,86 @@ describe('chats', () => {
       (h) => h[0]?.changes.status?.to === 'open',
     );
     expect(woken).toMatchObject({ action: 'update', actor: { type: 'system' }, changes: { status: { from: 'snoozed', to: 'open' }, snoozedUntil: { from: snoozedUntil, to: null } } });
+  });
+});
+
+describe('messages and sends', () => {
+  const waitSend = (id: string, done: (s: SendOut) => boolean) =>
+    until(
+      async () => (await call('GET', `/sends/${id}`, undefined, as(admin, peru))).json() as SendOut,
+      done,
+      30_000,
+      'el envío',
+    );
+  const finished = (s: SendOut) => ['sent', 'error', 'sent_with_some_errors', 'stopped'].includes(s.status);
+
+  it('a campaign chunk made, stopped, resumed and its failed retried; a message deleted; a mass send created: each with who and from → to', async () => {
+    const headers = as(admin, peru);
+    await t.sql(
+      `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
+       values ($1, $2, '7200001', 'promo_auditada', 'es_PE', 'MARKETING', 'APPROVED', 'Hola {{1}}, tenemos ofertas.', '["María"]', '["nombre"]')`,
+      [peru, WABA],
+    );
+    const tag = await createLabel((method, url, payload) => call(method, url, payload, headers), 'Auditoría de envíos');
+    const people = await whatsappPeople(t, peru, '51977720', 2, tag, { inWindow: 2 });
+    const seg = await call('POST', '/marketing-segments', { name: 'Segmento auditado', filters: { mostradorLabelIds: [tag] } }, headers);
+    expect(seg.statusCode, seg.body).toBe(201);
+    const made = await call('POST', '/marketing-campaigns', { name: 'Campaña auditada', segmentId: seg.json()._id, channel: 'whatsapp', templateName: 'promo_auditada', chunkSize: 5, status: 'pending' }, headers);
+    expect(made.statusCode, made.body).toBe(201);
+    const campaignId = made.json()._id as string;
+    const ref = { campaignId, chunkPage: 0 };
+
+    // programmed for tomorrow, stopped, resumed: the second number cannot be delivered to
+    const scheduledAt = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    const sent = await call('POST', '/marketing-campaigns/send_chunk', { chunkPage: 0, chunkSize: 5, segment: seg.json()._id, campaign: campaignId, scheduledAt }, headers);
+    expect(sent.statusCode, sent.body).toBe(202);
+    const chunkId = sent.json().chunk._id as string;
+    expect((await call('POST', '/marketing-campaigns/stop_scheduled_chunk', ref, headers)).statusCode).toBe(200);
+    line.failFor.set(people[1].phone, { code: 131026, message: 'Message undeliverable' });
+    expect((await call('POST', '/marketing-campaigns/resume_chunk', ref, headers)).statusCode).toBe(200);
+    expect((await waitSend(chunkId, finished)).status).toBe('sent_with_some_errors');
+    line.failFor.delete(people[1].phone);
+    const retried = await call('POST', '/marketing-campaigns/retry_failed_chunk', ref, headers);
+    expect(retried.statusCode, retried.body).toBe(200);
+
+    const chunk = await history('sends', chunkId, headers);
+    expect(chunk.map((e) => e.action)).toEqual(['retry', 'resume', 'stop', 'create']);
+    for (const e of chunk) expect(e.actor).toMatchObject({ type: 'user', id: admin.user._id });
+    const [retry, resume, stop, create] = chunk;
+    expect(create.changes).toMatchObject({ kind: { from: null, to: 'campaign' }, status: { from: null, to: 'scheduled' }, campaignId: { from: null, to: campaignId }, chunkPage: { from: null, to: 0 } });
+    expect(stop.changes).toEqual({ status: { from: 'scheduled', to: 'stopped' } });
+    expect(resume.changes).toEqual({ status: { from: 'stopped', to: 'pending' } });
+    expect(retry.changes).toEqual({ status: { from: 'sent_with_some_errors', to: 'pending' }, retried: { from: null, to: 1 } });
+    // a chunk that already exists: refused, nothing recorded
+    const before = await auditCount();
+    expect((await call('POST', '/marketing-campaigns/send_chunk', { chunkPage: 0, chunkSize: 5, segment: seg.json()._id, campaign: campaignId }, headers)).statusCode).toBe(409);
+    expect(await auditCount()).toBe(before);
+
+    // a message of the chunk deleted in its chat, once
+    const [message] = await t.sql<{ id: string; chat_id: string }>('select m.id, m.chat_id from chat_messages m join send_recipients r on r.id = m.id where r.send_id = $1 limit 1', [chunkId]);
+    for (let i = 0; i < 2; i++) expect((await call('DELETE', `/chats/${message.chat_id}/messages/${message.id}`, undefined, headers)).statusCode).toBe(200);
+    const deleted = await history('chat_messages', message.id, headers);
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]).toMatchObject({ action: 'delete', actor: { type: 'user', id: admin.user._id }, changes: { isActive: { from: true, to: false } } });
+
+    // a mass send to the label's people
+    const mass = await call('POST', '/sends', { name: 'Aviso auditado', audience: { mostradorLabelIds: [tag] }, message: { text: 'Hola, abrimos el domingo' } }, headers);
+    expect(mass.statusCode, mass.body).toBe(202);
+    const [massCreated] = await history('sends', mass.json().send._id, headers);
+    expect(massCreated).toMatchObject({
+      action: 'create',
+      actor: { type: 'user', id: admin.user._id },
+      changes: { kind: { from: null, to: 'massive' }, name: { from: null, to: 'Aviso auditado' }, total: { from: null, to: 2 }, message: { from: null, to: 'Hola, abrimos el domingo' } },
+    });
+
+    // and one from the inbox, to chosen chats
+    const inbox = await call('POST', '/chats/send_massive_message', { chatIds: [people[0].chatId], text: 'Hola desde el inbox' }, headers);
+    expect(inbox.statusCode, inbox.body).toBeLessThan(300);
+    const [fromInbox] = await t.sql<{ id: string }>(`select id from sends where company_id = $1 and kind = 'massive' order by created_at desc limit 1`, [peru]);
+    expect((await history('sends', fromInbox.id, headers))[0]).toMatchObject({
+      action: 'create',
+      actor: { type: 'user', id: admin.user._id },
+      changes: { total: { from: null, to: 1 }, message: { from: null, to: 'Hola desde el inbox' } },
+    });
   });
 });

@@ -15,7 +15,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { actAs } from '../../db/actor.js';
-import { changesSql, originSql } from '../../db/audit.js';
+import { audit, changesOf, changesSql, originSql } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
@@ -456,10 +456,17 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
 
     /** DELETE /chats/:id/messages/:messageId: the message stays, inactive (SPEC §4), shown as deleted. */
     async deleteMessage(companyId: string, chatId: string, messageId: string): Promise<void> {
+      // the delete and its audit row in one statement (decision 0072); a message already deleted records nothing again
       const rows = await rowsOf(
         db,
-        sql`update chat_messages set is_active = false, updated_at = now()
-            where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id`,
+        sql`with before as (select id, is_active from chat_messages where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId}),
+            after as (update chat_messages set is_active = false, updated_at = now()
+              where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id, company_id, is_active),
+            audited as (insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+              select after.company_id, ${originSql()}, 'delete', 'chat_messages', after.id::text,
+                     ${changesSql({ isActive: 'is_active' }, 'before', 'after')}
+              from after join before on before.id = after.id where before.is_active is distinct from after.is_active)
+            select id from after`,
       );
       if (rows.length === 0) throw notFound.message();
     },
@@ -515,6 +522,13 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
           await tx.execute(sql`insert into send_recipients (company_id, send_id, dedupe_key, position, clean_lead_id, chat_id, name, phone, status)
             select ${companyId}, ${send.id}, ${send.id}, x.position, x.clean_lead_id, x.chat_id, x.name, x.phone, 'queued'
               from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(position int, clean_lead_id uuid, chat_id uuid, name text, phone text)`);
+          await audit(tx, {
+            companyId,
+            action: 'create',
+            entity: 'sends',
+            entityId: send.id,
+            changes: changesOf(null, { kind: 'massive', name, status: 'pending', total: ready.length, message: input.text.slice(0, 500) }),
+          });
         });
         // written: the engine picks it up now (and the minute sweep, should this call be lost)
         await jobs.send(SEND_QUEUE, { companyId }).catch((error: unknown) => log.warn({ err: error }, 'no se pudo despertar el envío masivo'));
