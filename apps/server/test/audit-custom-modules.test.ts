@@ -233,3 +233,58 @@ describe('messages and sends', () => {
     });
   });
 });
+
+describe('integration settings', () => {
+  it('a channel, the AI engine, the Telegram bot and Genial saved and removed: who, what changed, and their tokens masked — never in clear anywhere in the log', async () => {
+    const headers = as(admin, peru);
+    const secrets = {
+      whatsapp: 'EAAGm0PX4ZCpsBAJ9otroTokenDeAuditoria0072',
+      llm: 'sk-auditoria-clave-secreta-0072',
+      telegram: 'sandbox-bot-auditoria-0072',
+      genial: 'gnl_live_auditoria_0072_secreto',
+    };
+    // a new token for the line, with its display number
+    const [channel] = await t.sql<{ id: string }>(`select id from channels where company_id = $1 and kind = 'whatsapp'`, [peru]);
+    const saved = await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: secrets.whatsapp, displayPhoneNumber: '5117000072' }, headers);
+    expect(saved.statusCode, saved.body).toBe(200);
+    // the same settings without a token: the stored one stays, nothing changed, nothing recorded
+    const count = await auditCount();
+    expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, displayPhoneNumber: '5117000072' }, headers)).statusCode).toBe(200);
+    expect(await auditCount()).toBe(count);
+    // the demo's line (no token) pointed at the fixture's, then the new token
+    const [update, pointed] = await history('channels', channel.id, headers);
+    expect(pointed).toMatchObject({ action: 'update', actor: { type: 'user', id: admin.user._id }, changes: { providerId: { to: LINE }, accessToken: { from: null, to: '••••' } } });
+    expect(update).toMatchObject({ action: 'update', changes: { accessToken: { from: '••••', to: '••••' }, displayPhoneNumber: { from: null, to: '5117000072' } } });
+    expect(Object.keys(update.changes).sort()).toEqual(['accessToken', 'displayPhoneNumber']);
+
+    const llm = (body: object) => call('PUT', '/llm/settings', { enabled: true, baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', monthlyBudgetUsd: 5, ...body }, headers);
+    expect((await llm({ apiKey: secrets.llm })).statusCode).toBe(200);
+    expect((await llm({ monthlyBudgetUsd: 8 })).statusCode).toBe(200);
+    const [budget, engine] = await history('llm_settings', peru, headers);
+    expect(engine.changes.apiKey).toEqual({ from: engine.action === 'create' ? null : '••••', to: '••••' });
+    expect(budget.changes).toEqual({ monthlyBudgetUsd: { from: 5, to: 8 } });
+
+    const bot = await call('PUT', '/telegram/settings', { token: secrets.telegram }, headers);
+    expect(bot.statusCode, bot.body).toBe(200);
+    expect((await call('DELETE', '/telegram/settings', undefined, headers)).statusCode).toBe(200);
+    const [removed, botSaved] = await history('telegram_settings', peru, headers);
+    expect(botSaved.changes.token).toEqual({ from: botSaved.action === 'create' ? null : '••••', to: '••••' });
+    expect(removed).toMatchObject({ action: 'delete', changes: { token: { from: '••••', to: null } } });
+
+    const genial = await call(
+      'PUT',
+      '/genial/settings/PE',
+      { apiUrl: 'https://genial.example', token: secrets.genial, issuerTaxId: '20601234565', issuerName: 'Demo Perú Auditada S.A.C.', seriesFactura: 'F001', seriesBoleta: 'B001' },
+      headers,
+    );
+    expect(genial.statusCode, genial.body).toBe(200);
+    const [invoicing] = await history('genial_settings', 'PE', headers);
+    expect(invoicing).toMatchObject({ actor: { type: 'user', id: admin.user._id }, changes: { token: { to: '••••' }, issuerName: { to: 'Demo Perú Auditada S.A.C.' } } });
+
+    // not one token, nor the fixture's, in clear in any row of the log (nor any sealed value)
+    const [log] = await t.sql<{ text: string }>(`select coalesce(string_agg(changes::text, ' '), '') as text from audit_log`);
+    for (const secret of [...Object.values(secrets), TOKEN]) expect(log.text).not.toContain(secret);
+    const sealed = await t.sql<{ v: string }>(`select access_token as v from channels where company_id = $1 union all select api_key from llm_settings where company_id = $1`, [peru]);
+    for (const { v } of sealed.filter((r) => r.v)) expect(log.text).not.toContain(v);
+  });
+});

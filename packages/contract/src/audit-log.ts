@@ -23,6 +23,11 @@ export const auditEntityLabels: Record<string, string> = {
   sends: 'Envíos',
   webhook_subscriptions: 'Suscripciones de webhook',
   webhook_deliveries: 'Entregas de webhook',
+  channels: 'Canales (WhatsApp, Messenger, Instagram)',
+  telegram_settings: 'Bot de Telegram',
+  genial_settings: 'Configuración de Genial',
+  llm_settings: 'Motor de IA',
+  meta_ad_accounts: 'Cuenta publicitaria de Meta',
 };
 export const auditActionLabels: Record<string, string> = {
   create: 'Creó',

@@ -78,3 +78,23 @@ export function changesSql(fields: Record<string, string>, before: string | null
   });
   return sql.raw(`('{}'::jsonb${parts.map((p) => ` || ${p}`).join('')})`);
 }
+
+/** What a settings row holds that is no setting: left out of its audit entry. */
+const BOOKKEEPING = ['id', 'companyId', 'createdAt', 'updatedAt'];
+
+/**
+ * The audit entry of an integration's settings written (decision 0072): created, updated or
+ * deleted after the row before and after (either null), its tokens and keys (`secrets`) masked,
+ * its bookkeeping and `skip` (a token's hint) left out. Nothing when nothing changed.
+ */
+export async function auditSettings(
+  db: { execute(query: SQL): Promise<unknown> },
+  entry: { companyId: string; entity: string; entityId?: string | null; before: Record<string, unknown> | null | undefined; after: Record<string, unknown> | null | undefined; secrets: string[]; skip?: string[] },
+): Promise<void> {
+  const before = entry.before ?? null;
+  const after = entry.after ?? null;
+  const changes = changesOf(before, after, entry.secrets, [...BOOKKEEPING, ...(entry.skip ?? [])]);
+  if (Object.keys(changes).length === 0) return;
+  const action = before === null ? 'create' : after === null ? 'delete' : 'update';
+  await audit(db, { companyId: entry.companyId, action, entity: entry.entity, entityId: entry.entityId ?? null, changes });
+}
