@@ -8,8 +8,9 @@ import { as, type Signed, type TestApp, until } from './helpers.js';
 /**
  * The audit log of the custom modules (issue 28, decision 0072): what they change outside the
  * generic resource layer — an order's status and a public placement, a chat's status, a deleted
- * message, mass sends and campaign chunks — is recorded with who did it and its fields from → to,
- * in the change's own transaction, and read back as a user reads it, through GET /api/audit-log.
+ * message, mass sends and campaign chunks, integration settings (tokens masked) and syncs started
+ * — is recorded with who did it and its fields from → to, in the change's own transaction, and
+ * read back as a user reads it, through GET /api/audit-log.
  * Demo Perú's WhatsApp channel points at a fake line (fixtures/line-app.ts).
  */
 const TOKEN = 'EAAGm0PX4ZCpsBAJ9auditoriaTokenDePrueba72';
@@ -286,5 +287,30 @@ describe('integration settings', () => {
     for (const secret of [...Object.values(secrets), TOKEN]) expect(log.text).not.toContain(secret);
     const sealed = await t.sql<{ v: string }>(`select access_token as v from channels where company_id = $1 union all select api_key from llm_settings where company_id = $1`, [peru]);
     for (const { v } of sealed.filter((r) => r.v)) expect(log.text).not.toContain(v);
+  });
+});
+
+describe('syncs', () => {
+  it('a WooCommerce, a Mailchimp and a Meta Ads sync started by hand name who started it, on the integration’s record', async () => {
+    const mine = [peru, home];
+    const [store] = await t.sql<{ id: string; company_id: string }>('select id, company_id from woocommerces where company_id = any($1::uuid[]) order by created_at limit 1', [mine]);
+    const [list] = await t.sql<{ id: string; company_id: string }>('select id, company_id from mailchimps where company_id = any($1::uuid[]) order by created_at limit 1', [mine]);
+    const [ads] = await t.sql<{ company_id: string }>('select company_id from meta_ad_accounts where company_id = any($1::uuid[]) limit 1', [mine]);
+    expect(store && list && ads, 'the demo seeds a sandbox store, a Mailchimp list and an ad account').toBeTruthy();
+
+    const woo = await call('POST', '/ecommerces/sync-all', { storeId: store.id }, as(admin, store.company_id));
+    expect(woo.statusCode, woo.body).toBe(202);
+    const [started] = await history('woocommerces', store.id, as(admin, store.company_id));
+    expect(started).toMatchObject({ action: 'sync', actor: { type: 'user', id: admin.user._id }, changes: { run: { from: null, to: woo.json().runs[0]._id }, kind: { from: null, to: 'all' } } });
+
+    const pull = await call('POST', `/mailchimps/${list.id}/pull`, undefined, as(admin, list.company_id));
+    expect(pull.statusCode, pull.body).toBe(202);
+    const [pulled] = await history('mailchimps', list.id, as(admin, list.company_id));
+    expect(pulled).toMatchObject({ action: 'sync', actor: { type: 'user', id: admin.user._id }, changes: { sync: { from: null, to: pull.json().sync._id }, kind: { to: 'pull' } } });
+
+    const spend = await call('POST', '/meta-ads/sync', undefined, as(admin, ads.company_id));
+    expect(spend.statusCode, spend.body).toBe(202);
+    const [asked] = await history('meta_ad_accounts', ads.company_id, as(admin, ads.company_id));
+    expect(asked).toMatchObject({ action: 'sync', actor: { type: 'user', id: admin.user._id } });
   });
 });

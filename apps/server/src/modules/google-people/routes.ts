@@ -205,6 +205,8 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
             returning *`,
       );
       if (inFlight) await t.execute(sql`update google_contact_syncs set in_flight = null where telefono_id = ${phone.telefonoId} and id <> ${row.id as string}`);
+      // a sync started (or found with nothing to do), in its transaction (decision 0072)
+      await audit(t, { companyId: tenant.companyId, action: 'sync', entity: 'telefonos', entityId: phone.telefonoId, changes: { sync: { from: null, to: row.id }, total: { from: null, to: total } } });
       return { row, fresh: run };
     });
     if (sync.fresh) await app.jobs.send(GOOGLE_SYNC_QUEUE, { syncId: sync.row.id as string });

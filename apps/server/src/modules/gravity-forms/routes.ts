@@ -286,10 +286,13 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
     // a pull under way is answered as it is (one left running by a crash over 10 minutes ago is started again)
     const busy = (s.syncStatus === 'queued' || s.syncStatus === 'running') && Date.now() - s.updatedAt.getTime() < 10 * 60_000;
     if (!busy) {
-      await db
-        .update(gravityFormStates)
-        .set({ syncStatus: 'queued', syncError: null, syncTotal: 0, syncDone: 0, syncCreated: 0, syncMerged: 0, syncRejected: 0, syncRequests: 0, syncStartedAt: new Date(), syncFinishedAt: null, updatedAt: new Date() })
-        .where(eq(gravityFormStates.formId, form.id));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(gravityFormStates)
+          .set({ syncStatus: 'queued', syncError: null, syncTotal: 0, syncDone: 0, syncCreated: 0, syncMerged: 0, syncRejected: 0, syncRequests: 0, syncStartedAt: new Date(), syncFinishedAt: null, updatedAt: new Date() })
+          .where(eq(gravityFormStates.formId, form.id));
+        await audit(tx, { companyId, action: 'sync', entity: 'gravity-forms', entityId: form.id, changes: { syncStatus: { from: s.syncStatus, to: 'queued' } } });
+      });
       await app.jobs.send(GRAVITY_SYNC_QUEUE, { companyId, formId: form.id }, { singletonKey: form.id });
     }
     const [row] = await db.select().from(gravityFormStates).where(eq(gravityFormStates.formId, form.id));

@@ -2,7 +2,7 @@ import { metaAdAccountInput, metaAdAccountOut, metaAdsMessages } from '@mostrado
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditSettings } from '../../db/audit.js';
+import { audit, auditSettings } from '../../db/audit.js';
 import { rowsOf } from '../../db/database.js';
 import { metaAdAccounts } from '../../db/meta-ads-tables.js';
 import { type AdsClient, createAdsClient, isSandboxAdsToken } from '../../integrations/meta/ads.js';
@@ -95,6 +95,8 @@ export const metaAdsRoutes: FastifyPluginAsyncZod<{ client?: AdsClient }> = asyn
     const { companyId } = tenantOf(request);
     const [a] = await db.select({ companyId: metaAdAccounts.companyId }).from(metaAdAccounts).where(eq(metaAdAccounts.companyId, companyId));
     if (!a) throw new AppError('NOT_FOUND', metaAdsMessages.notConfigured);
+    // nothing else is written here: the entry says who asked for the sync (decision 0072)
+    await audit(db, { companyId, action: 'sync', entity: 'meta_ad_accounts', entityId: companyId });
     await app.jobs.send(META_ADS_SYNC_QUEUE, { companyId });
     return reply.code(202).send({ msg: metaAdsMessages.syncQueued });
   });
