@@ -201,6 +201,22 @@ describe('messages and sends', () => {
     expect(stop.changes).toEqual({ status: { from: 'scheduled', to: 'stopped' } });
     expect(resume.changes).toEqual({ status: { from: 'stopped', to: 'pending' } });
     expect(retry.changes).toEqual({ status: { from: 'sent_with_some_errors', to: 'pending' }, retried: { from: null, to: 1 } });
+    // two more chunks of one person each, programmed: one stopped by hand, the other with every scheduled one
+    const small = await call('POST', '/marketing-campaigns', { name: 'Campaña auditada por uno', segmentId: seg.json()._id, channel: 'whatsapp', templateName: 'promo_auditada', chunkSize: 1, status: 'pending' }, headers);
+    const smallId = small.json()._id as string;
+    const chunkIds: string[] = [];
+    for (const chunkPage of [0, 1]) {
+      const res = await call('POST', '/marketing-campaigns/send_chunk', { chunkPage, chunkSize: 1, segment: seg.json()._id, campaign: smallId, scheduledAt }, headers);
+      expect(res.statusCode, res.body).toBe(202);
+      chunkIds.push(res.json().chunk._id);
+    }
+    expect((await call('POST', '/marketing-campaigns/stop_manually_chunk', { campaignId: smallId, chunkPage: 0 }, headers)).statusCode).toBe(200);
+    expect((await call('POST', '/marketing-campaigns/stop_all_scheduled_chunks_for_campaign', { campaignId: smallId }, headers)).json()).toMatchObject({ stopped: 1 });
+    for (const id of chunkIds) {
+      const [stopped] = await history('sends', id, headers);
+      expect(stopped).toMatchObject({ action: 'stop', actor: { type: 'user', id: admin.user._id }, changes: { status: { from: 'scheduled', to: 'stopped' } } });
+    }
+
     // a chunk that already exists: refused, nothing recorded
     const before = await auditCount();
     expect((await call('POST', '/marketing-campaigns/send_chunk', { chunkPage: 0, chunkSize: 5, segment: seg.json()._id, campaign: campaignId }, headers)).statusCode).toBe(409);
