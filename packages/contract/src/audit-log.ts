@@ -18,6 +18,16 @@ export const auditEntityLabels: Record<string, string> = {
   users: 'Usuarios',
   api_keys: 'Claves de API',
   audit_log: 'Registro de auditoría',
+  // the custom modules' records (decision 0072)
+  chat_messages: 'Mensajes de chat',
+  sends: 'Envíos',
+  webhook_subscriptions: 'Suscripciones de webhook',
+  webhook_deliveries: 'Entregas de webhook',
+  channels: 'Canales (WhatsApp, Messenger, Instagram)',
+  telegram_settings: 'Bot de Telegram',
+  genial_settings: 'Configuración de Genial',
+  llm_settings: 'Motor de IA',
+  meta_ad_accounts: 'Cuenta publicitaria de Meta',
 };
 export const auditActionLabels: Record<string, string> = {
   create: 'Creó',
@@ -31,6 +41,11 @@ export const auditActionLabels: Record<string, string> = {
   revoke: 'Revocó',
   export: 'Exportó',
   import: 'Importó',
+  stop: 'Detuvo',
+  resume: 'Reanudó',
+  retry: 'Reintentó',
+  redeliver: 'Reenvió',
+  sync: 'Sincronizó',
 };
 
 export const AUDIT_DEFAULT_LIMIT = 50;

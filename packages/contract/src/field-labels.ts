@@ -282,6 +282,23 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   variation_id: 'Id de variación',
   webhookSecret: 'Secreto del webhook',
   woocommerceId: 'Id en WooCommerce',
+  // what the audit log's entries of the custom modules name (decision 0072), shown in /auditoria
+  isActive: 'Activo',
+  stopRequested: 'Detención pedida',
+  retried: 'Reintentados',
+  providerId: 'Id en el proveedor',
+  botUsername: 'Usuario del bot',
+  botName: 'Nombre del bot',
+  issuerTaxId: 'RUC / RUT / NIT del emisor',
+  issuerName: 'Razón social del emisor',
+  seriesFactura: 'Serie de facturas',
+  seriesBoleta: 'Serie de boletas',
+  lastSyncError: 'Último error de sincronización',
+  run: 'Ejecución',
+  sync: 'Sincronización',
+  mailchimpSync: 'Sincronización con Mailchimp',
+  mostradorLabelsAdded: 'Etiquetas añadidas',
+  cleanLeadsUpdated: 'Personas actualizadas',
 };
 
 /**

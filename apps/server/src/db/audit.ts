@@ -57,3 +57,44 @@ export function changesOf(before: Record<string, unknown> | null, after: Record<
   }
   return out;
 }
+
+/**
+ * The same `{field: {from, to}}` computed by PostgreSQL, for a module that writes its change and
+ * its audit row in one statement (a data-modifying CTE, as the resource layer does): `fields`
+ * maps each recorded field to its column, `before` and `after` are the aliases of the row's two
+ * versions (null: a creation's before, a deletion's after). Names are the module's constants,
+ * never input.
+ */
+export function changesSql(fields: Record<string, string>, before: string | null, after: string | null, secrets: Iterable<string> = []): SQL {
+  const hidden = new Set(secrets);
+  const masked = `'${JSON.stringify(MASKED)}'::jsonb`;
+  const parts = Object.entries(fields).map(([field, column]) => {
+    const b = before && `${before}."${column}"`;
+    const a = after && `${after}."${column}"`;
+    const differs = b && a ? `${b} is distinct from ${a}` : `${(b ?? a) as string} is not null`;
+    const value = (side: string | null) =>
+      side === null ? `'null'::jsonb` : hidden.has(field) ? `case when ${side} is null then 'null'::jsonb else ${masked} end` : `to_jsonb(${side})`;
+    return `case when ${differs} then jsonb_build_object('${field}', jsonb_build_object('from', ${value(b)}, 'to', ${value(a)})) else '{}'::jsonb end`;
+  });
+  return sql.raw(`('{}'::jsonb${parts.map((p) => ` || ${p}`).join('')})`);
+}
+
+/** What a settings row holds that is no setting: left out of its audit entry. */
+const BOOKKEEPING = ['id', 'companyId', 'createdAt', 'updatedAt'];
+
+/**
+ * The audit entry of an integration's settings written (decision 0072): created, updated or
+ * deleted after the row before and after (either null), its tokens and keys (`secrets`) masked,
+ * its bookkeeping and `skip` (a token's hint) left out. Nothing when nothing changed.
+ */
+export async function auditSettings(
+  db: { execute(query: SQL): Promise<unknown> },
+  entry: { companyId: string; entity: string; entityId?: string | null; before: Record<string, unknown> | null | undefined; after: Record<string, unknown> | null | undefined; secrets: string[]; skip?: string[] },
+): Promise<void> {
+  const before = entry.before ?? null;
+  const after = entry.after ?? null;
+  const changes = changesOf(before, after, entry.secrets, [...BOOKKEEPING, ...(entry.skip ?? [])]);
+  if (Object.keys(changes).length === 0) return;
+  const action = before === null ? 'create' : after === null ? 'delete' : 'update';
+  await audit(db, { companyId: entry.companyId, action, entity: entry.entity, entityId: entry.entityId ?? null, changes });
+}

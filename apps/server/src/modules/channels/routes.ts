@@ -12,6 +12,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditSettings } from '../../db/audit.js';
 import type { Db } from '../../db/database.js';
 import { demoWebhookSecrets } from '../../config.js';
 import { channels } from '../../db/join-tables.js';
@@ -47,6 +48,10 @@ const alreadyTaken: Record<ChannelKind, string> = {
   messenger: 'Esa página de Facebook ya está conectada a otra compañía',
   instagram: 'Esa cuenta de Instagram ya está conectada a otra compañía',
 };
+/** What the audit log masks of a channel, and leaves out (the token's last 4 say nothing the masked token does not). */
+const CHANNEL_SECRETS = ['accessToken'];
+const CHANNEL_HINTS = ['accessTokenLast4'];
+
 const fieldOf: Record<ChannelKind, string> = { whatsapp: 'phoneNumberId', messenger: 'pageId', instagram: 'instagramAccountId' };
 
 /**
@@ -89,6 +94,11 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     if (taken && taken.companyId !== tenant.companyId) {
       throw new AppError('CONFLICT', alreadyTaken[kind], [{ path: fieldOf[kind], msg: 'Ya está en uso' }]);
     }
+    const [before] = await tx
+      .select()
+      .from(channels)
+      .where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, kind)))
+      .for('update');
     const { accessToken, ...rest } = values;
     const set = {
       ...rest,
@@ -100,10 +110,13 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       updatedAt: new Date(),
     };
     try {
-      await tx
+      const [after] = await tx
         .insert(channels)
         .values({ ...set, companyId: tenant.companyId, kind })
-        .onConflictDoUpdate({ target: [channels.companyId, channels.kind], set });
+        .onConflictDoUpdate({ target: [channels.companyId, channels.kind], set })
+        .returning();
+      // in the change's transaction, the token masked (decision 0072)
+      await auditSettings(tx, { companyId: tenant.companyId, entity: 'channels', entityId: after.id, before, after, secrets: CHANNEL_SECRETS, skip: CHANNEL_HINTS });
     } catch (error) {
       const e = error as { code?: string; cause?: { code?: string } };
       // another company took the id between the check and the write
@@ -148,7 +161,8 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
         if (instagramAccountId) {
           await upsert(tx, tenant, 'instagram', { providerId: instagramAccountId, name: pageName, pageId, accessToken });
         } else if (instagramAccountId === null) {
-          await tx.delete(channels).where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, 'instagram')));
+          const gone = await tx.delete(channels).where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, 'instagram'))).returning();
+          for (const before of gone) await auditSettings(tx, { companyId: tenant.companyId, entity: 'channels', entityId: before.id, before, after: null, secrets: CHANNEL_SECRETS, skip: CHANNEL_HINTS });
         }
         return (await list(tx, tenant)).filter((c) => c.kind !== 'whatsapp');
       });
@@ -182,10 +196,14 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const tenant = tenantOf(request);
-      const deleted = await db
-        .delete(channels)
-        .where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, request.params.kind)))
-        .returning({ id: channels.id });
+      const deleted = await db.transaction(async (tx) => {
+        const gone = await tx
+          .delete(channels)
+          .where(and(eq(channels.companyId, tenant.companyId), eq(channels.kind, request.params.kind)))
+          .returning();
+        for (const before of gone) await auditSettings(tx, { companyId: tenant.companyId, entity: 'channels', entityId: before.id, before, after: null, secrets: CHANNEL_SECRETS, skip: CHANNEL_HINTS });
+        return gone;
+      });
       if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Ese canal no está configurado');
       return { status: 200, kind: request.params.kind };
     },

@@ -15,6 +15,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { actAs, requestActor } from '../../db/actor.js';
+import { audit, changesOf, changesSql, originSql } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createGraphClient, type MessageClient, type OutboundContent, ProviderError, type SendTarget } from '../../integrations/meta/send.js';
 import { createSandboxClient } from '../../integrations/sandbox/send.js';
@@ -54,6 +55,19 @@ export function lengthProblem(channel: ChannelKind, content: Pick<OutboundConten
 }
 
 type Row = Record<string, unknown>;
+
+/** What the audit log records of a chat's status change (decision 0072): its fields and columns. */
+const CHAT_STATUS_FIELDS = { status: 'status', snoozedUntil: 'snoozed_until' };
+/**
+ * The audit rows of a chat status statement, in the statement itself: `before` (the rows as the
+ * statement's snapshot saw them) and `after` (the update's returning) joined by id, one row per
+ * chat whose status or pause really changed, with who calls (`actor`: the request's, or the system).
+ */
+const auditChatStatus = (actor?: { type: 'system' }) =>
+  sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+      select after.company_id, ${originSql(actor)}, 'update', 'chats', after.id::text, ${changesSql(CHAT_STATUS_FIELDS, 'before', 'after')}
+      from after join before on before.id = after.id
+      where before.status is distinct from after.status or before.snoozed_until is distinct from after.snoozed_until`;
 
 /** A send is taken as interrupted when it is still pending this long after it was stored. */
 export const INTERRUPTED_AFTER_MS = 2 * 60_000;
@@ -282,11 +296,16 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
    */
   async function wake(companyId?: string, chatId?: string): Promise<number> {
     const one = companyId && chatId ? sql`and company_id = ${companyId} and id = ${chatId}` : sql``;
+    // the system opens them: each audited in the same statement (decision 0072)
     const rows = await rowsOf<{ id: string; company_id: string }>(
       db,
-      sql`update chats set status = 'open', snoozed_until = null, updated_at = now()
-          where status = 'snoozed' and snoozed_until is not null and snoozed_until::timestamptz <= now() ${one}
-          returning id, company_id`,
+      sql`with before as (select id, status, snoozed_until from chats
+            where status = 'snoozed' and snoozed_until is not null and snoozed_until::timestamptz <= now() ${one}),
+          after as (update chats c set status = 'open', snoozed_until = null, updated_at = now()
+            from before where c.id = before.id and c.status = 'snoozed' and c.snoozed_until is not null and c.snoozed_until::timestamptz <= now()
+            returning c.id, c.company_id, c.status, c.snoozed_until),
+          audited as (${auditChatStatus({ type: 'system' })})
+          select id, company_id from after`,
     );
     for (const r of rows) await publish(r.company_id, { type: 'chat.updated', chatId: r.id });
     return rows.length;
@@ -374,13 +393,17 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
      */
     async setStatus(companyId: string, chatId: string, input: ChatStatusInput, userId?: string): Promise<ChatState> {
       const until = input.status === 'snoozed' && input.snoozedUntil ? new Date(input.snoozedUntil) : undefined;
+      // the person who clicked is the events' actor (an API key's request already named its key);
+      // the change and its audit row in one statement (decision 0072)
       const rows = await db.transaction(async (tx) => {
-        // the person who clicked is the events' actor (an API key's request already named its key)
         if (userId && !requestActor()) await actAs(tx, { type: 'user', id: userId });
         return rowsOf(
           tx,
-          sql`update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
-              where company_id = ${companyId} and id = ${chatId} returning id`,
+          sql`with before as (select id, status, snoozed_until from chats where company_id = ${companyId} and id = ${chatId}),
+              after as (update chats set status = ${input.status}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
+                where company_id = ${companyId} and id = ${chatId} returning id, company_id, status, snoozed_until),
+              audited as (${auditChatStatus()})
+              select id from after`,
         );
       });
       if (rows.length === 0) throw notFound.chat();
@@ -441,10 +464,17 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
 
     /** DELETE /chats/:id/messages/:messageId: the message stays, inactive (SPEC §4), shown as deleted. */
     async deleteMessage(companyId: string, chatId: string, messageId: string): Promise<void> {
+      // the delete and its audit row in one statement (decision 0072); a message already deleted records nothing again
       const rows = await rowsOf(
         db,
-        sql`update chat_messages set is_active = false, updated_at = now()
-            where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id`,
+        sql`with before as (select id, is_active from chat_messages where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId}),
+            after as (update chat_messages set is_active = false, updated_at = now()
+              where company_id = ${companyId} and chat_id = ${chatId} and id = ${messageId} returning id, company_id, is_active),
+            audited as (insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+              select after.company_id, ${originSql()}, 'delete', 'chat_messages', after.id::text,
+                     ${changesSql({ isActive: 'is_active' }, 'before', 'after')}
+              from after join before on before.id = after.id where before.is_active is distinct from after.is_active)
+            select id from after`,
       );
       if (rows.length === 0) throw notFound.message();
     },
@@ -500,6 +530,13 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
           await tx.execute(sql`insert into send_recipients (company_id, send_id, dedupe_key, position, clean_lead_id, chat_id, name, phone, status)
             select ${companyId}, ${send.id}, ${send.id}, x.position, x.clean_lead_id, x.chat_id, x.name, x.phone, 'queued'
               from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(position int, clean_lead_id uuid, chat_id uuid, name text, phone text)`);
+          await audit(tx, {
+            companyId,
+            action: 'create',
+            entity: 'sends',
+            entityId: send.id,
+            changes: changesOf(null, { kind: 'massive', name, status: 'pending', total: ready.length, message: input.text.slice(0, 500) }),
+          });
         });
         // written: the engine picks it up now (and the minute sweep, should this call be lost)
         await jobs.send(SEND_QUEUE, { companyId }).catch((error: unknown) => log.warn({ err: error }, 'no se pudo despertar el envío masivo'));

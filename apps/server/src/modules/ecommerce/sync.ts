@@ -1,5 +1,6 @@
 import type { SyncRunOut } from '@mostrador/contract';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { audit } from '../../db/audit.js';
 import type { Db } from '../../db/database.js';
 import { ecommerceSyncRuns } from '../../db/ecommerce-tables.js';
 import { ecommercesTable } from '../../db/resource-tables.js';
@@ -217,7 +218,12 @@ export function createSyncEngine(deps: {
       .from(ecommerceSyncRuns)
       .where(and(eq(ecommerceSyncRuns.storeId, store.id), inArray(ecommerceSyncRuns.status, ['queued', 'running']), eq(ecommerceSyncRuns.kind, kind)));
     if (active && kind === 'all') return { row: active, fresh: false };
-    const [row] = await db.insert(ecommerceSyncRuns).values({ companyId: store.companyId, storeId: store.id, kind, params }).returning();
+    // the run and its audit entry in one transaction (decision 0072): who started which sync of the store
+    const row = await db.transaction(async (tx) => {
+      const [made] = await tx.insert(ecommerceSyncRuns).values({ companyId: store.companyId, storeId: store.id, kind, params }).returning();
+      await audit(tx, { companyId: store.companyId, action: 'sync', entity: 'woocommerces', entityId: store.id, changes: { run: { from: null, to: made.id }, kind: { from: null, to: kind } } });
+      return made;
+    });
     return { row, fresh: true };
   }
 

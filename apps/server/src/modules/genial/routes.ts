@@ -15,6 +15,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditSettings } from '../../db/audit.js';
 import { genialSettings } from '../../db/genial-tables.js';
 import { GenialError } from '../../integrations/genial/client.js';
 import { isGenialSandboxUrl } from '../../integrations/genial/sandbox.js';
@@ -69,10 +70,17 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const sealed = token ? app.secrets.seal(token) : (current?.token as string);
       const values = { ...rest, token: sealed, updatedAt: new Date() };
-      await db
-        .insert(genialSettings)
-        .values({ companyId, country, ...values })
-        .onConflictDoUpdate({ target: [genialSettings.companyId, genialSettings.country], set: values });
+      // the settings and their audit entry in one transaction, the token masked (decision 0072)
+      await db.transaction(async (tx) => {
+        const where = and(eq(genialSettings.companyId, companyId), eq(genialSettings.country, country));
+        const [before] = await tx.select().from(genialSettings).where(where).for('update');
+        const [after] = await tx
+          .insert(genialSettings)
+          .values({ companyId, country, ...values })
+          .onConflictDoUpdate({ target: [genialSettings.companyId, genialSettings.country], set: values })
+          .returning();
+        await auditSettings(tx, { companyId, entity: 'genial_settings', entityId: country, before, after, secrets: ['token'] });
+      });
       return settingsOut((await settingsOf(db, companyId, country)) as NonNullable<Awaited<ReturnType<typeof settingsOf>>>);
     },
   );
@@ -111,10 +119,14 @@ export const genialRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { permission: { module: 'integrations', action: 'delete' } }, schema: { tags, params: genialCountryParams, response: { 200: z.object({ msg: z.string() }) } } },
     async (request) => {
       const { companyId } = tenantOf(request);
-      const gone = await db
-        .delete(genialSettings)
-        .where(and(eq(genialSettings.companyId, companyId), eq(genialSettings.country, request.params.country)))
-        .returning({ country: genialSettings.country });
+      const gone = await db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(genialSettings)
+          .where(and(eq(genialSettings.companyId, companyId), eq(genialSettings.country, request.params.country)))
+          .returning();
+        for (const before of rows) await auditSettings(tx, { companyId, entity: 'genial_settings', entityId: before.country, before, after: null, secrets: ['token'] });
+        return rows;
+      });
       if (!gone.length) throw new AppError('NOT_FOUND', `No hay configuración de Genial para ${countryName(request.params.country)}`);
       return { msg: `Configuración de Genial para ${countryName(request.params.country)} eliminada` };
     },

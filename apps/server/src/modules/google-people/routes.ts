@@ -14,6 +14,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { createPeopleClient, type GoogleCredentials, GoogleError, isSandboxClient, type PeopleClient } from '../../integrations/google/people.js';
 import { AppError } from '../../lib/errors.js';
@@ -137,7 +138,10 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
       const kept: GoogleCredentials = old?.clientId === clientId ? { ...(old as GoogleCredentials), clientId, clientSecret } : { clientId, clientSecret };
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
-        await t.execute(sql`update telefonos set credenciales = ${JSON.stringify(app.secrets.seal(kept))}::jsonb, updated_at = now() where id = ${phone.id} and company_id = ${tenant.companyId}`);
+        const sealedKept = app.secrets.seal(kept);
+        await t.execute(sql`update telefonos set credenciales = ${JSON.stringify(sealedKept)}::jsonb, updated_at = now() where id = ${phone.id} and company_id = ${tenant.companyId}`);
+        // the OAuth client's secret masked, in the change's transaction (decision 0072)
+        await audit(t, { companyId: tenant.companyId, action: 'update', entity: 'telefonos', entityId: phone.id, changes: changesOf({ credenciales: phone.credenciales }, { credenciales: sealedKept }, ['credenciales']) });
         await t.execute(sql`insert into google_people_phones (telefono_id, company_id, status, reason, client_id_hint) values (${phone.id}, ${tenant.companyId}, 'falta-autorizar', null, ${clientIdHint(clientId)})
           on conflict (telefono_id) do update set status = case when google_people_phones.status = 'conectado' and ${old?.clientId === clientId} then 'conectado' else 'falta-autorizar' end,
             reason = null, client_id_hint = excluded.client_id_hint, updated_at = now()`);
@@ -161,6 +165,7 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
     await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       await t.execute(sql`update telefonos set credenciales = null, updated_at = now() where id = ${phone.id} and company_id = ${tenant.companyId}`);
+      await audit(t, { companyId: tenant.companyId, action: 'update', entity: 'telefonos', entityId: phone.id, changes: changesOf({ credenciales: phone.credenciales }, { credenciales: null }, ['credenciales']) });
       await t.execute(sql`delete from google_people_phones where telefono_id = ${phone.id} and company_id = ${tenant.companyId}`);
     });
     return { msg: googleMessages.disconnected };
@@ -200,6 +205,8 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
             returning *`,
       );
       if (inFlight) await t.execute(sql`update google_contact_syncs set in_flight = null where telefono_id = ${phone.telefonoId} and id <> ${row.id as string}`);
+      // a sync started (or found with nothing to do), in its transaction (decision 0072)
+      await audit(t, { companyId: tenant.companyId, action: 'sync', entity: 'telefonos', entityId: phone.telefonoId, changes: { sync: { from: null, to: row.id }, total: { from: null, to: total } } });
       return { row, fresh: run };
     });
     if (sync.fresh) await app.jobs.send(GOOGLE_SYNC_QUEUE, { syncId: sync.row.id as string });
@@ -268,8 +275,18 @@ export const googlePeopleRoutes: FastifyPluginAsyncZod<{ client?: PeopleClient; 
         if (phone.google_contact_email && email && phone.google_contact_email.toLowerCase() !== email.toLowerCase()) {
           await t.execute(sql`delete from google_contacts where telefono_id = ${phone.id} and company_id = ${state.c}`);
         }
-        await t.execute(sql`update telefonos set credenciales = ${JSON.stringify(app.secrets.seal(next))}::jsonb, google_contact_email = ${email}, updated_at = now()
+        const sealedNext = app.secrets.seal(next);
+        await t.execute(sql`update telefonos set credenciales = ${JSON.stringify(sealedNext)}::jsonb, google_contact_email = ${email}, updated_at = now()
                              where id = ${phone.id} and company_id = ${state.c}`);
+        // Google's redirect carries no session: the consent is the user's who asked for it (the sealed state names them)
+        await audit(t, {
+          companyId: state.c,
+          action: 'update',
+          entity: 'telefonos',
+          entityId: phone.id,
+          actor: { type: 'user', id: state.u },
+          changes: changesOf({ credenciales: phone.credenciales, googleContactEmail: phone.google_contact_email ?? null }, { credenciales: sealedNext, googleContactEmail: email }, ['credenciales']),
+        });
         await t.execute(sql`update google_people_phones set status = 'conectado', reason = null, connected_at = now(), updated_at = now() where telefono_id = ${phone.id}`);
       });
       return back('conectado', state.t);

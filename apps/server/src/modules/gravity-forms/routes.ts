@@ -18,6 +18,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { gravityFormStates } from '../../db/gravity-forms-tables.js';
 import { gravityFormsTable } from '../../db/resource-tables.js';
@@ -261,10 +262,16 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
       const form = await loadForm(db, app.secrets, companyId, request.params.id);
       await stateOf(db, form);
       const secret = `gfw_${randomBytes(24).toString('base64url')}`;
-      await db
-        .update(gravityFormStates)
-        .set({ webhookSecret: app.secrets.seal(secret), webhookSecretHint: `…${secret.slice(-4)}`, webhookSecretAt: new Date(), updatedAt: new Date() })
-        .where(eq(gravityFormStates.formId, form.id));
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select({ webhookSecret: gravityFormStates.webhookSecret }).from(gravityFormStates).where(eq(gravityFormStates.formId, form.id)).for('update');
+        const sealed = app.secrets.seal(secret);
+        await tx
+          .update(gravityFormStates)
+          .set({ webhookSecret: sealed, webhookSecretHint: `…${secret.slice(-4)}`, webhookSecretAt: new Date(), updatedAt: new Date() })
+          .where(eq(gravityFormStates.formId, form.id));
+        // a new secret, masked, in its transaction (decision 0072)
+        await audit(tx, { companyId, action: 'update', entity: 'gravity-forms', entityId: form.id, changes: changesOf({ webhookSecret: before?.webhookSecret ?? null }, { webhookSecret: sealed }, ['webhookSecret']) });
+      });
       return { secret, header: GRAVITY_WEBHOOK_HEADER, value: `Bearer ${secret}`, webhookPath: webhookPathOf(form.id) };
     },
   );
@@ -279,10 +286,13 @@ export const gravityFormRoutes: FastifyPluginAsyncZod = async (app) => {
     // a pull under way is answered as it is (one left running by a crash over 10 minutes ago is started again)
     const busy = (s.syncStatus === 'queued' || s.syncStatus === 'running') && Date.now() - s.updatedAt.getTime() < 10 * 60_000;
     if (!busy) {
-      await db
-        .update(gravityFormStates)
-        .set({ syncStatus: 'queued', syncError: null, syncTotal: 0, syncDone: 0, syncCreated: 0, syncMerged: 0, syncRejected: 0, syncRequests: 0, syncStartedAt: new Date(), syncFinishedAt: null, updatedAt: new Date() })
-        .where(eq(gravityFormStates.formId, form.id));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(gravityFormStates)
+          .set({ syncStatus: 'queued', syncError: null, syncTotal: 0, syncDone: 0, syncCreated: 0, syncMerged: 0, syncRejected: 0, syncRequests: 0, syncStartedAt: new Date(), syncFinishedAt: null, updatedAt: new Date() })
+          .where(eq(gravityFormStates.formId, form.id));
+        await audit(tx, { companyId, action: 'sync', entity: 'gravity-forms', entityId: form.id, changes: { syncStatus: { from: s.syncStatus, to: 'queued' } } });
+      });
       await app.jobs.send(GRAVITY_SYNC_QUEUE, { companyId, formId: form.id }, { singletonKey: form.id });
     }
     const [row] = await db.select().from(gravityFormStates).where(eq(gravityFormStates.formId, form.id));

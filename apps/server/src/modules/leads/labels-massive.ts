@@ -1,6 +1,7 @@
 import { countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages } from '@mostrador/contract';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { audit } from '../../db/audit.js';
 import type { Db } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
 import { agentesTable, cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
@@ -93,6 +94,15 @@ export async function setLabelsMassive(
         .returning({ id: mailchimpLabelSyncs.id });
       syncId = sync.id;
     }
+    // the segment's people labelled, and the Mailchimp sync asked for, in the change's transaction (decision 0072)
+    await audit(tx, {
+      companyId: tenant.companyId,
+      action: 'update',
+      entity: 'marketing-segments',
+      entityId: segment.id as string,
+      changes: { mostradorLabelsAdded: { from: null, to: labels }, cleanLeadsUpdated: { from: null, to: updated.rowCount ?? 0 } },
+    });
+    if (syncId) await audit(tx, { companyId: tenant.companyId, action: 'sync', entity: 'marketing-segments', entityId: segment.id as string, changes: { mailchimpSync: { from: null, to: syncId } } });
     return { updated: updated.rowCount ?? 0, syncId };
   });
   // recorded in the transaction; queued after it commits (a crash in between is re-queued on start)

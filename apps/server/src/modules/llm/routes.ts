@@ -8,8 +8,9 @@ import {
   llmSummaryQuery,
   llmTestOut,
 } from '@mostrador/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditSettings } from '../../db/audit.js';
 import { llmSettings } from '../../db/llm-tables.js';
 import { assertTargetUrl, rethrowRefusalAs400 } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
@@ -86,7 +87,12 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
         apiKeyLast4: apiKey ? apiKey.slice(-4) : (current?.apiKeyLast4 ?? null),
         updatedAt: new Date(),
       };
-      await db.insert(llmSettings).values({ companyId, ...values }).onConflictDoUpdate({ target: llmSettings.companyId, set: values });
+      // the settings and their audit entry in one transaction, the key masked (decision 0072)
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select().from(llmSettings).where(eq(llmSettings.companyId, companyId)).for('update');
+        const [after] = await tx.insert(llmSettings).values({ companyId, ...values }).onConflictDoUpdate({ target: llmSettings.companyId, set: values }).returning();
+        await auditSettings(tx, { companyId, entity: 'llm_settings', entityId: companyId, before, after, secrets: ['apiKey'], skip: ['apiKeyLast4'] });
+      });
       // a new budget is read at once: this month's pause is lifted (the next call checks it again)
       await db.execute(sql`update llm_budget_months set paused_at = null where company_id = ${companyId} and month = ${monthOf(await timezoneOf(db, companyId))}`);
       return settingsOut(await llmSettingsOf(db, companyId));

@@ -11,6 +11,7 @@ import {
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit } from '../../db/audit.js';
 import { rowsOf } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
 import { connectionTest } from '../../integrations/connection-test.js';
@@ -89,10 +90,15 @@ export const mailchimpRoutes: FastifyPluginAsyncZod<{ client?: MailchimpClient }
         .from(mailchimpLabelSyncs)
         .where(and(eq(mailchimpLabelSyncs.companyId, tenant.companyId), eq(mailchimpLabelSyncs.mailchimpId, id), eq(mailchimpLabelSyncs.kind, 'pull'), sql`status in ('queued', 'running')`));
       if (open) return reply.code(202).send({ msg: mailchimpMessages.pullQueued, sync: await engine.out(open) });
-      const [row] = await db
-        .insert(mailchimpLabelSyncs)
-        .values({ companyId: tenant.companyId, kind: 'pull', mailchimpId: id, labelIds: [], count: 0, createdBy: tenant.userId })
-        .returning();
+      // the pull and its audit entry in one transaction (decision 0072)
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(mailchimpLabelSyncs)
+          .values({ companyId: tenant.companyId, kind: 'pull', mailchimpId: id, labelIds: [], count: 0, createdBy: tenant.userId })
+          .returning();
+        await audit(tx, { companyId: tenant.companyId, action: 'sync', entity: 'mailchimps', entityId: id, changes: { sync: { from: null, to: made.id }, kind: { from: null, to: 'pull' } } });
+        return made;
+      });
       await app.jobs.send(MAILCHIMP_SYNC_QUEUE, { syncId: row.id }, { singletonKey: row.id });
       return reply.code(202).send({ msg: mailchimpMessages.pullQueued, sync: await engine.out(row) });
     },

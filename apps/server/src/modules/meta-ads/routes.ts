@@ -2,6 +2,7 @@ import { metaAdAccountInput, metaAdAccountOut, metaAdsMessages } from '@mostrado
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit, auditSettings } from '../../db/audit.js';
 import { rowsOf } from '../../db/database.js';
 import { metaAdAccounts } from '../../db/meta-ads-tables.js';
 import { type AdsClient, createAdsClient, isSandboxAdsToken } from '../../integrations/meta/ads.js';
@@ -9,6 +10,9 @@ import { ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { META_ADS_SYNC_QUEUE, metaAdsJobs } from './jobs.js';
+
+/** What the audit log leaves out of an ad account: the token's hint and what the sync writes. */
+const META_ADS_SKIP = ['tokenHint', 'lastSyncAt'];
 
 /**
  * The company's Meta ad account (issue 14, decision 0047): saved after Meta confirms it, the
@@ -66,13 +70,23 @@ export const metaAdsRoutes: FastifyPluginAsyncZod<{ client?: AdsClient }> = asyn
       lastSyncError: account.status === 2 ? metaAdsMessages.disabled : null,
       updatedAt: new Date(),
     };
-    await db.insert(metaAdAccounts).values({ companyId, ...values }).onConflictDoUpdate({ target: metaAdAccounts.companyId, set: values });
+    // the account and its audit entry in one transaction, the token masked (decision 0072)
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(metaAdAccounts).where(eq(metaAdAccounts.companyId, companyId)).for('update');
+      const [after] = await tx.insert(metaAdAccounts).values({ companyId, ...values }).onConflictDoUpdate({ target: metaAdAccounts.companyId, set: values }).returning();
+      await auditSettings(tx, { companyId, entity: 'meta_ad_accounts', entityId: companyId, before, after, secrets: ['accessToken'], skip: META_ADS_SKIP });
+    });
     await app.jobs.send(META_ADS_SYNC_QUEUE, { companyId });
     return accountOut(companyId);
   });
 
   app.delete('/meta-ads/account', { config: may('delete'), schema: { tags, response: { 200: z.object({ msg: z.string() }) } } }, async (request) => {
-    const gone = await db.delete(metaAdAccounts).where(eq(metaAdAccounts.companyId, tenantOf(request).companyId)).returning({ companyId: metaAdAccounts.companyId });
+    const { companyId } = tenantOf(request);
+    const gone = await db.transaction(async (tx) => {
+      const rows = await tx.delete(metaAdAccounts).where(eq(metaAdAccounts.companyId, companyId)).returning();
+      for (const before of rows) await auditSettings(tx, { companyId, entity: 'meta_ad_accounts', entityId: companyId, before, after: null, secrets: ['accessToken'], skip: META_ADS_SKIP });
+      return rows;
+    });
     if (!gone.length) throw new AppError('NOT_FOUND', metaAdsMessages.notConfigured);
     return { msg: metaAdsMessages.removed };
   });
@@ -81,6 +95,8 @@ export const metaAdsRoutes: FastifyPluginAsyncZod<{ client?: AdsClient }> = asyn
     const { companyId } = tenantOf(request);
     const [a] = await db.select({ companyId: metaAdAccounts.companyId }).from(metaAdAccounts).where(eq(metaAdAccounts.companyId, companyId));
     if (!a) throw new AppError('NOT_FOUND', metaAdsMessages.notConfigured);
+    // nothing else is written here: the entry says who asked for the sync (decision 0072)
+    await audit(db, { companyId, action: 'sync', entity: 'meta_ad_accounts', entityId: companyId });
     await app.jobs.send(META_ADS_SYNC_QUEUE, { companyId });
     return reply.code(202).send({ msg: metaAdsMessages.syncQueued });
   });

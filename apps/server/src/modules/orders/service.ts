@@ -15,6 +15,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -50,6 +51,17 @@ function canonical(value: unknown): string {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** What the audit log keeps of an order it records created (decision 0072): who ordered what, not the lines. */
+const auditedOrder = (o: { code: string; status: string; source: string; catalogId?: string | null; customerName: string; total: number; currency: string }) => ({
+  code: o.code,
+  status: o.status,
+  source: o.source,
+  catalogId: o.catalogId ?? null,
+  customerName: o.customerName,
+  total: o.total,
+  currency: o.currency,
+});
 
 export interface OrderRow {
   id: string;
@@ -329,6 +341,15 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         const out: OrderPlaceOut = { _id: order.id, token, order: publicOrderOf(order, catalog.company) };
         await tx.execute(sql`insert into order_requests (company_id, key, request_hash, order_id, response)
             values (${companyId}, ${ctx.key}, ${hash}, ${order.id}, ${secrets.seal(out)})`);
+        // the public catalogue signs nobody in: the system placed it, in the order's transaction (decision 0072)
+        await audit(tx, {
+          companyId,
+          action: 'create',
+          entity: 'orders',
+          entityId: order.id,
+          actor: { type: 'system' },
+          changes: changesOf(null, auditedOrder({ code, status: 'created', source: 'catalogo', catalogId: catalog.id, customerName: customer.name, total: subtotal, currency })),
+        });
         return { out, companyId, created: true };
       });
     },
@@ -374,6 +395,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
           tx,
           sql`update orders set status = ${to}, updated_at = now() where company_id = ${companyId} and id = ${id} returning *`,
         );
+        await audit(tx, { companyId, action: 'update', entity: 'orders', entityId: id, changes: { status: { from: order.status, to } } });
         return moved;
       });
     },
@@ -462,6 +484,15 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
                     ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${currency}, ${identity?.lead_id ?? null}, ${identity?.chat_id ?? null})
             returning id`,
       );
+      // a webhook's job: the system's doing (decision 0072)
+      await audit(tx, {
+        companyId,
+        action: 'create',
+        entity: 'orders',
+        entityId: created.id,
+        actor: { type: 'system' },
+        changes: changesOf(null, auditedOrder({ code, status: 'created', source: 'whatsapp', customerName: name, total: subtotal, currency })),
+      });
       if (identity?.chat_id) {
         const text = orderSummary({ code, items: lines, total: subtotal, currency, source: 'whatsapp', notes });
         await tx.execute(sql`insert into chat_messages (company_id, chat_id, direction, kind, text, content, provider_message_id, status, sent_at)

@@ -29,6 +29,7 @@ import {
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { type MessageClient, ProviderError } from '../../integrations/meta/send.js';
 import { AppError } from '../../lib/errors.js';
@@ -268,6 +269,14 @@ export function createMassSending(deps: {
         sql`insert into sends (company_id, kind, name, status, content, created_by)
             values (${companyId}, 'massive', ${input.name}, 'pending', ${JSON.stringify(content)}::jsonb, ${tenant.userId}) returning id`,
       );
+      // who sent what to how many, in the send's transaction (decision 0072)
+      await audit(tx, {
+        companyId,
+        action: 'create',
+        entity: 'sends',
+        entityId: send.id,
+        changes: changesOf(null, { kind: 'massive', name: input.name, status: 'pending', total: verdict.queued, message: input.summary.slice(0, 500) }),
+      });
       return { logId: log.id, sendId: send.id };
     });
     await deps.wake(companyId);

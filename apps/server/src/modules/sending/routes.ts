@@ -19,6 +19,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit, changesSql, originSql } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
@@ -33,6 +34,27 @@ import { publishSends, recipientsOf, sendRow, sendsOut } from './read-model.js';
 import { messageClientOf, refreshCampaign } from './runner.js';
 
 type Row = Record<string, unknown>;
+
+/** What the audit log records of a campaign chunk (decision 0072): its fields and columns. */
+const SEND_FIELDS = {
+  kind: 'kind',
+  name: 'name',
+  status: 'status',
+  campaignId: 'campaign_id',
+  chunkPage: 'chunk_page',
+  chunkSize: 'chunk_size',
+  scheduledAt: 'scheduled_at',
+  stopRequested: 'stop_requested',
+};
+/**
+ * The audit rows of a chunk statement, written by the statement itself: one per row of `after`
+ * (the write's returning), its fields from `before` (the rows as the statement's snapshot saw
+ * them; null for a creation), who calls from the request.
+ */
+const auditSends = (action: 'create' | 'stop' | 'resume', after: string, before: string | null) =>
+  sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
+      select ${sql.raw(after)}.company_id, ${originSql()}, ${action}, 'sends', ${sql.raw(after)}.id::text, ${changesSql(SEND_FIELDS, before, after)}
+      from ${sql.raw(after)}${before ? sql.raw(` join ${before} on ${before}.id = ${after}.id`) : sql``}`;
 
 interface CampaignRow extends Row {
   id: string;
@@ -122,12 +144,15 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const status = scheduledAt && scheduledAt.getTime() > Date.now() ? 'scheduled' : 'pending';
       const name = `${c.name} · bloque ${input.chunkPage + 1}`;
+      // the chunk and its audit row in one statement (decision 0072): a chunk that already existed records nothing
       const [row] = await rowsOf<{ id: string }>(
         db,
-        sql`insert into sends (company_id, kind, campaign_id, chunk_page, chunk_size, segment_id, name, status, content, scheduled_at, created_by)
-            values (${tenant.companyId}, 'campaign', ${c.id}, ${input.chunkPage}, ${input.chunkSize}, ${input.segment}, ${name}, ${status},
-                    ${JSON.stringify(content)}::jsonb, ${scheduledAt?.toISOString() ?? null}, ${tenant.userId})
-            on conflict (company_id, campaign_id, chunk_page) where campaign_id is not null do nothing returning id`,
+        sql`with after as (insert into sends (company_id, kind, campaign_id, chunk_page, chunk_size, segment_id, name, status, content, scheduled_at, created_by)
+              values (${tenant.companyId}, 'campaign', ${c.id}, ${input.chunkPage}, ${input.chunkSize}, ${input.segment}, ${name}, ${status},
+                      ${JSON.stringify(content)}::jsonb, ${scheduledAt?.toISOString() ?? null}, ${tenant.userId})
+              on conflict (company_id, campaign_id, chunk_page) where campaign_id is not null do nothing returning *),
+            audited as (${auditSends('create', 'after', null)})
+            select id from after`,
       );
       if (!row) throw new AppError('CONFLICT', sendingMessages.chunkExists);
       if (status === 'pending') {
@@ -221,11 +246,17 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** Moves a chunk from one status to another; `where` says from which, `msg` what to answer. */
-  async function moveChunk(companyId: string, body: { campaignId: string; chunkPage: number }, set: SQL, from: SQL, refused: string, msg: string) {
+  /** Moves a chunk from one status to another; `where` says from which, `msg` what to answer; audited as `action` in the same statement. */
+  async function moveChunk(companyId: string, body: { campaignId: string; chunkPage: number }, action: 'stop' | 'resume', set: SQL, from: SQL, refused: string, msg: string) {
     await campaignOf(companyId, body.campaignId);
     const id = await chunkOf(companyId, body.campaignId, body.chunkPage);
-    const rows = await rowsOf(db, sql`update sends set ${set}, updated_at = now() where company_id = ${companyId} and id = ${id} and ${from} returning id`);
+    const rows = await rowsOf(
+      db,
+      sql`with before as (select * from sends where company_id = ${companyId} and id = ${id}),
+          after as (update sends set ${set}, updated_at = now() where company_id = ${companyId} and id = ${id} and ${from} returning *),
+          audited as (${auditSends(action, 'after', 'before')})
+          select id from after`,
+    );
     if (!rows.length) throw new AppError('CONFLICT', refused);
     await refreshCampaign(db, companyId, body.campaignId);
     await publishSends(progress, companyId, [id]);
@@ -233,7 +264,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.post('/marketing-campaigns/stop_scheduled_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) =>
-    moveChunk(tenantOf(request).companyId, request.body, sql`status = 'stopped'`, sql`status = 'scheduled'`, sendingMessages.notScheduled, sendingMessages.chunkStopped),
+    moveChunk(tenantOf(request).companyId, request.body, 'stop', sql`status = 'stopped'`, sql`status = 'scheduled'`, sendingMessages.notScheduled, sendingMessages.chunkStopped),
   );
 
   app.post(
@@ -244,7 +275,10 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       await campaignOf(companyId, request.body.campaignId);
       const rows = await rowsOf<{ id: string }>(
         db,
-        sql`update sends set status = 'stopped', updated_at = now() where company_id = ${companyId} and campaign_id = ${request.body.campaignId} and status = 'scheduled' returning id`,
+        sql`with before as (select * from sends where company_id = ${companyId} and campaign_id = ${request.body.campaignId} and status = 'scheduled'),
+            after as (update sends s set status = 'stopped', updated_at = now() from before where s.id = before.id and s.status = 'scheduled' returning s.*),
+            audited as (${auditSends('stop', 'after', 'before')})
+            select id from after`,
       );
       await publishSends(progress, companyId, rows.map((r) => r.id));
       return { msg: sendingMessages.scheduledStopped(rows.length), stopped: rows.length };
@@ -257,6 +291,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     const out = await moveChunk(
       companyId,
       request.body,
+      'stop',
       sql`stop_requested = (status = 'processing'), status = case when status = 'processing' then status else 'stopped' end`,
       sql`status in ('pending', 'processing', 'scheduled')`,
       sendingMessages.notRunning,
@@ -269,7 +304,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/marketing-campaigns/resume_chunk', { config: may('update'), schema: { tags, body: chunkRef, response: { 200: chunkActionOut } } }, async (request) => {
     const { companyId } = tenantOf(request);
-    const out = await moveChunk(companyId, request.body, sql`status = 'pending', stop_requested = false, error = null, finished_at = null`, sql`status = 'stopped'`, sendingMessages.notStopped, sendingMessages.chunkResumed);
+    const out = await moveChunk(companyId, request.body, 'resume', sql`status = 'pending', stop_requested = false, error = null, finished_at = null`, sql`status = 'stopped'`, sendingMessages.notStopped, sendingMessages.chunkResumed);
     await wake(companyId);
     return out;
   });
@@ -293,6 +328,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       await tx.execute(sql`update chat_messages set status = 'pending', status_error = null, provider_message_id = null, updated_at = now()
           where company_id = ${companyId} and id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`);
       await tx.execute(sql`update sends set status = 'pending', stop_requested = false, error = null, finished_at = null, updated_at = now() where id = ${id}`);
+      await audit(tx, { companyId, action: 'retry', entity: 'sends', entityId: id, changes: { status: { from: send.status, to: 'pending' }, retried: { from: null, to: rows.length } } });
       return rows.length;
     });
     if (!retried) throw new AppError('CONFLICT', sendingMessages.nothingToRetry);

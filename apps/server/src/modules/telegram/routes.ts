@@ -11,6 +11,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditSettings } from '../../db/audit.js';
 import { telegramGroupsTable } from '../../db/resource-tables.js';
 import { telegramExecutions, telegramSettings } from '../../db/telegram-tables.js';
 import { onRemoval } from '../../resources/crud.js';
@@ -78,13 +79,23 @@ export const telegramRoutes: FastifyPluginAsyncZod = async (app) => {
         botName: me.first_name,
         updatedAt: new Date(),
       };
-      await db.insert(telegramSettings).values({ companyId, ...values }).onConflictDoUpdate({ target: telegramSettings.companyId, set: values });
+      // the bot and its audit entry in one transaction, the token masked (decision 0072)
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select().from(telegramSettings).where(eq(telegramSettings.companyId, companyId)).for('update');
+        const [after] = await tx.insert(telegramSettings).values({ companyId, ...values }).onConflictDoUpdate({ target: telegramSettings.companyId, set: values }).returning();
+        await auditSettings(tx, { companyId, entity: 'telegram_settings', entityId: companyId, before, after, secrets: ['token'], skip: ['tokenHint'] });
+      });
       return settingsOutOf(await settingsOf(db, companyId));
     },
   );
 
   app.delete('/telegram/settings', { config: { permission: { module: 'integrations', action: 'delete' } }, schema: { tags, response: { 200: z.object({ msg: z.string() }) } } }, async (request) => {
-    const gone = await db.delete(telegramSettings).where(eq(telegramSettings.companyId, tenantOf(request).companyId)).returning({ companyId: telegramSettings.companyId });
+    const { companyId } = tenantOf(request);
+    const gone = await db.transaction(async (tx) => {
+      const rows = await tx.delete(telegramSettings).where(eq(telegramSettings.companyId, companyId)).returning();
+      for (const before of rows) await auditSettings(tx, { companyId, entity: 'telegram_settings', entityId: companyId, before, after: null, secrets: ['token'], skip: ['tokenHint'] });
+      return rows;
+    });
     if (!gone.length) throw new AppError('NOT_FOUND', noBot);
     return { msg: 'Bot de Telegram eliminado' };
   });
