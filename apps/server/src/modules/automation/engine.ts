@@ -202,30 +202,50 @@ interface ContextRow extends Record<string, unknown> {
   order_status: string | null;
 }
 
-/** What a rule sees of an event: one statement, whatever the number of rules judged against it. */
-export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref: ChatRef): Promise<RuleContext> {
-  const [row] = await rowsOf<ContextRow>(
+/** One chat a rule looks at: its company and how the event names it. */
+export interface ContextRef extends ChatRef {
+  companyId: string;
+}
+
+/**
+ * What rules see of a round's events (or a batch of timers): ONE statement for all of them,
+ * whatever the number of events and of rules judged against each. Answers in the refs' order.
+ */
+export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): Promise<RuleContext[]> {
+  if (!refs.length) return [];
+  const list = JSON.stringify(refs.map((r, k) => ({ k, company: r.companyId, chat: r.chatId ?? null, ord: r.orderId ?? null, lead: r.leadId ?? null, msg: r.messageId ?? null })));
+  const rows = await rowsOf<ContextRow & { k: number }>(
     db,
-    sql`with o as (select id, status, chat_id, lead_id from orders where company_id = ${companyId} and id = ${ref.orderId ?? null}::uuid),
-         ch as (
-           select c.id, c.platform, c.lead_id from chats c
-            where c.company_id = ${companyId}
-              and c.id = coalesce(${ref.chatId ?? null}::uuid, (select chat_id from o),
-                       (select c2.id from chats c2 where c2.company_id = ${companyId} and c2.lead_id = coalesce(${ref.leadId ?? null}::uuid, (select lead_id from o))
-                         order by c2.last_message_at desc nulls last limit 1))
-         )
-       select ch.id as chat_id, coalesce(ch.lead_id, ${ref.leadId ?? null}::uuid, (select lead_id from o)) as lead_id, ch.platform,
-              l.status as lead_status, l.agente_id, l.mostrador_labels as labels, l.telefono_id,
-              w.last_inbound_at,
-              exists (select 1 from lead_referrals r where r.company_id = ${companyId} and r.lead_id = l.id) as referral,
-              (select count(*)::int from (select 1 from chat_messages m where m.company_id = ${companyId} and m.chat_id = ch.id and m.direction = 'in' limit 2) x) as inbound,
-              (select m.text from chat_messages m where m.company_id = ${companyId} and m.id = ${ref.messageId ?? null}::uuid) as text,
-              (select status from o) as order_status
-         from (select 1) one
-         left join ch on true
-         left join leads l on l.company_id = ${companyId} and l.id = coalesce(ch.lead_id, ${ref.leadId ?? null}::uuid, (select lead_id from o))
-         left join chat_windows w on w.chat_id = ch.id`,
+    sql`select r.k, ch.id as chat_id, coalesce(ch.lead_id, r.lead, o.lead_id) as lead_id, ch.platform,
+               l.status as lead_status, l.agente_id, l.mostrador_labels as labels, l.telefono_id,
+               w.last_inbound_at,
+               exists (select 1 from lead_referrals x where x.company_id = r.company and x.lead_id = l.id) as referral,
+               (select count(*)::int from (select 1 from chat_messages m where m.company_id = r.company and m.chat_id = ch.id and m.direction = 'in' limit 2) y) as inbound,
+               (select m.text from chat_messages m where m.company_id = r.company and m.id = r.msg) as text,
+               o.status as order_status
+          from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid, ord uuid, lead uuid, msg uuid)
+          left join lateral (select id, status, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
+          left join lateral (
+            select c.id, c.platform, c.lead_id from chats c
+             where c.company_id = r.company
+               and c.id = coalesce(r.chat, o.chat_id,
+                        (select c2.id from chats c2 where c2.company_id = r.company and c2.lead_id = coalesce(r.lead, o.lead_id)
+                          order by c2.last_message_at desc nulls last limit 1))
+          ) ch on true
+          left join leads l on l.company_id = r.company and l.id = coalesce(ch.lead_id, r.lead, o.lead_id)
+          left join chat_windows w on w.chat_id = ch.id`,
   );
+  const byK = new Map(rows.map((r) => [Number(r.k), r]));
+  return refs.map((_, k) => contextOfRow(byK.get(k)));
+}
+
+/** What a rule sees of one event or chat (the preview, a single timer). */
+export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref: ChatRef): Promise<RuleContext> {
+  const [ctx] = await contextsOf(db, [{ companyId, ...ref }]);
+  return ctx;
+}
+
+function contextOfRow(row: ContextRow | undefined): RuleContext {
   const inboundAt = row?.last_inbound_at ? new Date(row.last_inbound_at).getTime() : null;
   return {
     chatId: row?.chat_id ?? null,
@@ -314,17 +334,19 @@ export async function act(
     if (!chat) throw new ActionRefused(automationMessages.noChat);
     return chat;
   };
-  await actingAs({ type: 'rule', id: rule.id }, async () => {
-    for (const [i, a] of rule.actions.entries()) {
-      try {
-        const detail = await one(a, i);
-        acted.push({ type: a.type, ok: true, detail });
-      } catch (error) {
-        const detail = error instanceof ActionRefused ? error.message : 'Error interno al ejecutar la acción';
-        acted.push({ type: a.type, ok: false, detail });
-      }
+  // each write names the rule in its own statement (no transaction around it): the events it
+  // emits carry the rule, like the webhook processor's (decision 0068)
+  const actor = sql`with actor as (select set_config('mostrador.actor', ${JSON.stringify({ type: 'rule', id: rule.id })}, true) as v)`;
+  const named = sql`(select v from actor) is not null`;
+  for (const [i, a] of rule.actions.entries()) {
+    try {
+      const detail = await one(a, i);
+      acted.push({ type: a.type, ok: true, detail });
+    } catch (error) {
+      const detail = error instanceof ActionRefused ? error.message : 'Error interno al ejecutar la acción';
+      acted.push({ type: a.type, ok: false, detail });
     }
-  });
+  }
   return { acted, messages };
 
   async function one(a: AutomationAction, i: number): Promise<string | undefined> {
@@ -333,14 +355,12 @@ export async function act(
       case 'remove_label': {
         const id = needLead();
         const labels = JSON.stringify([a.labelId]);
-        await db.transaction((tx) =>
-          tx.execute(
-            a.type === 'add_label'
-              ? sql`update leads set mostrador_labels = coalesce(mostrador_labels, '[]'::jsonb) || ${labels}::jsonb, updated_at = now()
-                     where company_id = ${companyId} and id = ${id} and not coalesce(mostrador_labels, '[]'::jsonb) @> ${labels}::jsonb`
-              : sql`update leads set mostrador_labels = mostrador_labels - ${a.labelId}::text, updated_at = now()
-                     where company_id = ${companyId} and id = ${id} and mostrador_labels @> ${labels}::jsonb`,
-          ),
+        await db.execute(
+          a.type === 'add_label'
+            ? sql`${actor} update leads set mostrador_labels = coalesce(mostrador_labels, '[]'::jsonb) || ${labels}::jsonb, updated_at = now()
+                   where company_id = ${companyId} and id = ${id} and not coalesce(mostrador_labels, '[]'::jsonb) @> ${labels}::jsonb and ${named}`
+            : sql`${actor} update leads set mostrador_labels = mostrador_labels - ${a.labelId}::text, updated_at = now()
+                   where company_id = ${companyId} and id = ${id} and mostrador_labels @> ${labels}::jsonb and ${named}`,
         );
         return undefined;
       }
@@ -348,23 +368,26 @@ export async function act(
       case 'unassign': {
         const id = needLead();
         const agent = a.type === 'assign_agent' ? a.agentId : null;
-        await db.transaction((tx) =>
-          tx.execute(sql`update leads set agente_id = ${agent}::uuid, updated_at = now() where company_id = ${companyId} and id = ${id} and agente_id is distinct from ${agent}::uuid`),
+        await db.execute(
+          sql`${actor} update leads set agente_id = ${agent}::uuid, updated_at = now()
+               where company_id = ${companyId} and id = ${id} and agente_id is distinct from ${agent}::uuid and ${named}`,
         );
         return undefined;
       }
       case 'set_lead_status': {
         const id = needLead();
-        await db.transaction((tx) => tx.execute(sql`update leads set status = ${a.status}, updated_at = now() where company_id = ${companyId} and id = ${id} and status is distinct from ${a.status}`));
+        await db.execute(
+          sql`${actor} update leads set status = ${a.status}, updated_at = now() where company_id = ${companyId} and id = ${id} and status is distinct from ${a.status} and ${named}`,
+        );
         return undefined;
       }
       case 'resolve':
       case 'snooze': {
         const id = needChat();
         const until = a.type === 'snooze' ? new Date(Date.now() + a.minutes * 60_000) : null;
-        await db.transaction((tx) =>
-          tx.execute(sql`update chats set status = ${a.type === 'snooze' ? 'snoozed' : 'closed'}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
-                          where company_id = ${companyId} and id = ${id}`),
+        await db.execute(
+          sql`${actor} update chats set status = ${a.type === 'snooze' ? 'snoozed' : 'closed'}, snoozed_until = ${until?.toISOString() ?? null}, updated_at = now()
+               where company_id = ${companyId} and id = ${id} and ${named}`,
         );
         if (until) {
           const job: ChatWakeJob = { companyId, chatId: id };
@@ -375,12 +398,12 @@ export async function act(
       }
       case 'note': {
         const id = needChat();
-        await db.transaction((tx) =>
-          tx.execute(sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, status, sent_at)
-                          values (${stableId(run.id, String(i))}, ${companyId}, ${id}, 'out', 'note', ${a.text}, 'received', now())
-                          on conflict (id) do nothing`),
+        // the open screens hear of it from its event (message.sent → the realtime listener)
+        await db.execute(
+          sql`${actor} insert into chat_messages (id, company_id, chat_id, direction, kind, text, status, sent_at)
+               select ${stableId(run.id, String(i))}::uuid, ${companyId}::uuid, ${id}::uuid, 'out', 'note', ${a.text}, 'received', now() from actor
+               on conflict (id) do nothing`,
         );
-        await publishChatEffect(db, deps.realtime, companyId, { type: 'chat.updated', chatId: id });
         return undefined;
       }
       case 'send_text': {
@@ -388,7 +411,8 @@ export async function act(
         if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
         if (!ctx.windowOpen) throw new ActionRefused(automationMessages.windowClosed);
         try {
-          await deps.sendText(companyId, id, a.text, stableId(run.id, String(i)));
+          // the chat service's own transaction names the rule (db/actor.ts actingTransactions)
+          await actingAs({ type: 'rule', id: rule.id }, () => deps.sendText(companyId, id, a.text, stableId(run.id, String(i))));
         } catch (error) {
           const msg = (error as { message?: string }).message;
           throw new ActionRefused(typeof msg === 'string' && msg.startsWith('No se pudo') ? msg : 'No se pudo enviar el mensaje');
@@ -503,10 +527,16 @@ export async function runRules(deps: EngineDeps, events: DomainEvent[]): Promise
   );
   if (!rules.length) return 0;
   let ran = 0;
-  for (const e of wanted) {
-    const mine = rules.filter((r) => r.company_id === e.companyId && r.trigger_event === e.type && !(e.actor.type === 'rule' && e.actor.id === r.id));
-    if (!mine.length) continue;
-    const ctx = await contextOf(deps.db, e.companyId, chatRefOf(e));
+  const withRules = wanted
+    .map((e) => ({ e, mine: rules.filter((r) => r.company_id === e.companyId && r.trigger_event === e.type && !(e.actor.type === 'rule' && e.actor.id === r.id)) }))
+    .filter((x) => x.mine.length);
+  // what the rules see of every event of the round, in one statement
+  const contexts = await contextsOf(
+    deps.db,
+    withRules.map(({ e }) => ({ companyId: e.companyId, ...chatRefOf(e) })),
+  );
+  for (const [k, { e, mine }] of withRules.entries()) {
+    const ctx = contexts[k];
     const judged = mine.map((rule) => ({ rule, ...judge(rule, ctx) })).filter((j) => j.matched);
     if (!judged.length) continue;
     // how many rules in a row led here: the run of the rule whose change this event is

@@ -1,7 +1,7 @@
 import { type AutomationTimerKind, automationTriggers, type DomainEvent, type DomainEventType, WHATSAPP_WINDOW_HOURS } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/database.js';
-import { contextOf, type EngineDeps, judge, runJudged, type StoredRule, stableId } from './engine.js';
+import { contextsOf, type EngineDeps, judge, runJudged, type StoredRule, stableId } from './engine.js';
 
 /**
  * Timer rules (decision 0077): a rule whose trigger is a timer waits for something not to happen
@@ -159,13 +159,18 @@ export async function fireTimers(deps: EngineDeps): Promise<number> {
         )
       ).map((r) => [r.id, r]),
     );
-    const queue = [...due];
+    // what each timer's rule sees now, in one statement for the batch
+    const contexts = await contextsOf(
+      deps.db,
+      due.map((t) => ({ companyId: t.company_id, chatId: t.chat_id ?? undefined, orderId: t.order_id ?? undefined })),
+    );
+    const queue = due.map((t, k) => ({ t, ctx: contexts[k] }));
     const lane = async () => {
-      for (let t = queue.shift(); t; t = queue.shift()) {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { t, ctx } = next;
         const rule = rules.get(t.rule_id);
         if (!rule) continue;
         const dueIso = new Date(t.due_at).toISOString();
-        const ctx = await contextOf(deps.db, t.company_id, { chatId: t.chat_id ?? undefined, orderId: t.order_id ?? undefined });
         const { matched, evaluated } = judge(rule, ctx);
         if (!matched) continue;
         const ran = await runJudged(deps, { id: stableId(t.id, dueIso), type: `timer.${rule.timer.kind}`, occurredAt: dueIso, companyId: t.company_id }, ctx, [{ rule, evaluated }], 1);
