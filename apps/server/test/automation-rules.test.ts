@@ -10,6 +10,7 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
  */
 const TOKEN = 'EAAGm0PX4ZCpsBAJ9reglasTokenDePrueba7Q2x';
 const LINE = '109000000000029';
+const WABA = '102290129340029';
 
 let t: TestApp;
 let fake: FakeGraph;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
   peru = admin.company('Demo Perú');
   chile = admin.company('Demo Chile');
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, accessToken: TOKEN })).statusCode).toBe(200);
+  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
   // the demo's own rules (a quotes rule of its own among them) are switched off: these tests count their rules' effects
   await t.sql('update automation_rules set enabled = false where company_id = $1', [peru]);
   cotizacion = ((await ok('POST', '/mostrador-labels', { name: 'Cotización', color: '#1e90ff' })) as Rec)._id as string;
@@ -231,6 +232,55 @@ describe('a rule set off by a customer message', () => {
       'Enviaría: «Gracias, un asesor te envía la cotización en minutos.»',
     ]);
     expect((await leadOf(chat)).mostrador_labels ?? []).not.toContain(cotizacion);
+  });
+});
+
+describe('order notifications: a template when an order moves', () => {
+  it("an order paid in a chat gets the company's template with the chat's data, once per move, even outside the window", async () => {
+    const [template] = await t.sql<{ id: string }>(
+      `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
+       values ($1, $2, '7300029', 'pedido_pagado', 'es_PE', 'UTILITY', 'APPROVED', 'Hola {{1}}, recibimos el pago de tu pedido {{2}}.', '["María","P-1"]', '["nombre","pedido"]')
+       returning id::text`,
+      [peru, WABA],
+    );
+    const rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Aviso: pedido pagado',
+      trigger: { event: 'order.status_changed' },
+      conditions: [{ field: 'order_status', op: 'is', value: 'paid' }],
+      actions: [{ type: 'send_template', templateId: template.id, bodyValues: ['{nombre}', '{pedido}'] }],
+    });
+    const chat = await receive('51933000031', 'Quiero dos packs');
+    await t.sql(`update chat_windows set last_inbound_at = now() - interval '30 hours' where chat_id = $1`, [chat]);
+    const lead = await leadOf(chat);
+    await t.sql(`update leads set name = 'Rosa Quispe' where id = $1`, [lead.id]);
+    const [order] = await t.sql<{ id: string }>(
+      `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, chat_id, lead_id)
+       values ($1, 'PED-2931', 'created', 'whatsapp', 'Rosa', '51933000031', '{}'::jsonb, '[]'::jsonb, 10, 10, 'PEN', $2, $3) returning id::text`,
+      [peru, chat, lead.id],
+    );
+    const templatesSent = () => fake.requests.filter((r) => r.method === 'POST' && (r.body as { type?: string }).type === 'template');
+    const before = templatesSent().length;
+    await t.sql(`update orders set status = 'paid' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    // set to the status it already has: no move, no second notice
+    await t.sql(`update orders set status = 'paid' where id = $1`, [order.id]);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    const sent = templatesSent().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent[0].body)).toContain('pedido_pagado');
+    expect(JSON.stringify(sent[0].body)).toContain('Rosa Quispe');
+    expect(JSON.stringify(sent[0].body)).toContain('PED-2931');
+    const [run] = await runsOf(rule._id);
+    expect(run).toMatchObject({ eventType: 'order.status_changed', chatId: chat, status: 'ok' });
+    // another company's template is refused when the rule is saved
+    const res = await call('POST', '/automation-rules', {
+      name: 'Ajena',
+      trigger: { event: 'order.status_changed' },
+      actions: [{ type: 'send_template', templateId: template.id }],
+    }, chile);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.msg).toBe(automationMessages.unknownTemplate);
+    await ok('DELETE', `/automation-rules/${rule._id}`);
   });
 });
 

@@ -112,12 +112,22 @@ export const automationActionLabels = {
   unassign: 'Quitar el agente',
   set_lead_status: 'Cambiar el estado del lead',
   send_text: 'Enviar un texto',
+  send_template: 'Enviar una plantilla de WhatsApp',
   note: 'Dejar una nota interna',
   resolve: 'Resolver el chat',
   snooze: 'Posponer el chat',
   webhook: 'Llamar a un webhook',
 } as const;
 export type AutomationActionType = keyof typeof automationActionLabels;
+
+/** What a template's values may name of the chat, replaced when the rule runs. */
+export const automationPlaceholders = {
+  '{nombre}': 'el nombre del contacto',
+  '{telefono}': 'su teléfono',
+  '{empresa}': 'el nombre de la compañía',
+  '{pedido}': 'el código del pedido',
+  '{estado}': 'el estado del pedido',
+} as const;
 
 /** How many rules one change may set off one after another (a rule's change starting another, and so on). */
 export const AUTOMATION_MAX_DEPTH = 3;
@@ -133,6 +143,7 @@ export const automationMessages = {
   unknownLabel: 'Esa etiqueta no es de esta compañía',
   unknownAgent: 'Ese agente no es de esta compañía',
   unknownPhone: 'Esa línea no es de esta compañía',
+  unknownTemplate: 'Esa plantilla no es de esta compañía',
   chainCut: `Se cortó la cadena: ya iban ${AUTOMATION_MAX_DEPTH} reglas seguidas`,
   tooManyMessages: `Esta conversación ya recibió ${AUTOMATION_MESSAGES_PER_CHAT_HOUR} mensajes de reglas en la última hora`,
   windowClosed: 'La ventana de 24 horas está cerrada: fuera de ella solo se envían plantillas',
@@ -201,6 +212,13 @@ export const automationAction = z.discriminatedUnion(
     z.object({ type: z.literal('unassign') }),
     z.object({ type: z.literal('set_lead_status'), status: z.enum(leadStatuses, { error: formMessages.option }) }),
     z.object({ type: z.literal('send_text'), text: text(4096) }),
+    z.object({
+      type: z.literal('send_template'),
+      templateId: zId(),
+      /** The body's values, {{1}} first; each may name the chat's data: {nombre}, {telefono}, {empresa}, {pedido}, {estado}. */
+      bodyValues: z.array(z.string({ error: formMessages.invalid }).trim().max(1024, formMessages.tooLong)).max(30, formMessages.tooLong).default([]),
+      headerValue: z.string({ error: formMessages.invalid }).trim().max(60, formMessages.tooLong).optional(),
+    }),
     z.object({ type: z.literal('note'), text: text(4000) }),
     z.object({ type: z.literal('resolve') }),
     z.object({ type: z.literal('snooze'), minutes: z.number({ error: formMessages.invalid }).int().min(1, 'Al menos 1 minuto').max(43_200, 'Como mucho 30 días') }),

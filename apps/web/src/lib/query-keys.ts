@@ -121,6 +121,8 @@ export const automationKeys = {
   ...automationBase,
   /** `['automation-rules', 'runs', companyId, id]`: a rule's runs, refreshed with the list. */
   runs: (companyId: CompanyId, id: string) => [...automationBase.all, 'runs', companyId, id] as const,
+  /** `['automation-rules', 'templates', companyId]`: the approved WhatsApp templates a rule may send. */
+  templates: (companyId: CompanyId) => [...automationBase.all, 'templates', companyId] as const,
   /** The chats the test picker offers for a search (under the chats' keys: a chat that changes refreshes them). */
   testChats: (companyId: CompanyId, search: string) => [...chatKeys.all, 'automation-test', companyId, search] as const,
 };

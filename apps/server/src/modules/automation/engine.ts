@@ -8,12 +8,14 @@ import {
   automationMessages,
   automationTriggers,
   type DomainEvent,
+  orderStatusLabels,
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { actingAs } from '../../db/actor.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
+import { AppError } from '../../lib/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import { publishChatEffect } from '../chats/events.js';
@@ -39,6 +41,8 @@ export interface RuleContext {
   referral: boolean;
   firstMessage: boolean;
   text: string | null;
+  /** What a template's values may name: the contact's name and phone, the company's name, the order's code. */
+  names: { contact: string | null; phone: string | null; company: string | null; orderCode: string | null };
   /** The text folded (fold), once per event, whatever the number of rules reading it. */
   textFolded?: string;
   orderStatus: string | null;
@@ -200,6 +204,10 @@ interface ContextRow extends Record<string, unknown> {
   inbound: number;
   text: string | null;
   order_status: string | null;
+  order_code: string | null;
+  contact_name: string | null;
+  telefono: string | null;
+  company_name: string | null;
 }
 
 /** One chat a rule looks at: its company and how the event names it. */
@@ -222,11 +230,12 @@ export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): P
                exists (select 1 from lead_referrals x where x.company_id = r.company and x.lead_id = l.id) as referral,
                (select count(*)::int from (select 1 from chat_messages m where m.company_id = r.company and m.chat_id = ch.id and m.direction = 'in' limit 2) y) as inbound,
                (select m.text from chat_messages m where m.company_id = r.company and m.id = r.msg) as text,
-               o.status as order_status
+               o.status as order_status, o.code as order_code, coalesce(l.name, ch.contact_name) as contact_name, l.telefono,
+               (select co.name from companies co where co.id = r.company) as company_name
           from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid, ord uuid, lead uuid, msg uuid)
-          left join lateral (select id, status, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
+          left join lateral (select id, status, code, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
           left join lateral (
-            select c.id, c.platform, c.lead_id from chats c
+            select c.id, c.platform, c.lead_id, c.contact_name from chats c
              where c.company_id = r.company
                and c.id = coalesce(r.chat, o.chat_id,
                         (select c2.id from chats c2 where c2.company_id = r.company and c2.lead_id = coalesce(r.lead, o.lead_id)
@@ -260,8 +269,21 @@ function contextOfRow(row: ContextRow | undefined): RuleContext {
     firstMessage: Number(row?.inbound ?? 0) === 1,
     text: row?.text ?? null,
     orderStatus: row?.order_status ?? null,
+    names: { contact: row?.contact_name ?? null, phone: row?.telefono ?? null, company: row?.company_name ?? null, orderCode: row?.order_code ?? null },
     minutesSinceCustomer: inboundAt === null ? null : Math.floor((Date.now() - inboundAt) / 60_000),
   };
+}
+
+/** A template value with the chat's data in place of its placeholders ({nombre}, {pedido}…). */
+export function filled(value: string, ctx: RuleContext): string {
+  const map: Record<string, string | null> = {
+    '{nombre}': ctx.names.contact,
+    '{telefono}': ctx.names.phone,
+    '{empresa}': ctx.names.company,
+    '{pedido}': ctx.names.orderCode,
+    '{estado}': ctx.orderStatus ? (orderStatusLabels[ctx.orderStatus as keyof typeof orderStatusLabels] ?? ctx.orderStatus) : null,
+  };
+  return value.replace(/\{(nombre|telefono|empresa|pedido|estado)\}/g, (m) => map[m] ?? '');
 }
 
 /** A stable id from a run and an action's place in it: a message a retried run sends is the same message (sent once). */
@@ -271,7 +293,7 @@ export function stableId(...parts: string[]): string {
 }
 
 /** What an action would do, in Spanish (the editor's preview, POST /automation-rules/{id}/test). */
-export function describe(a: AutomationAction, names: { labels: Map<string, string>; agents: Map<string, string> }): string {
+export function describe(a: AutomationAction, names: { labels: Map<string, string>; agents: Map<string, string>; templates?: Map<string, string> }): string {
   switch (a.type) {
     case 'add_label':
       return `Agregaría la etiqueta «${names.labels.get(a.labelId) ?? a.labelId}»`;
@@ -285,6 +307,8 @@ export function describe(a: AutomationAction, names: { labels: Map<string, strin
       return `Pondría el lead en «${a.status}»`;
     case 'send_text':
       return `Enviaría: «${a.text.slice(0, 200)}»`;
+    case 'send_template':
+      return `Enviaría la plantilla «${names.templates?.get(a.templateId) ?? a.templateId}»`;
     case 'note':
       return `Dejaría la nota: «${a.text.slice(0, 200)}»`;
     case 'resolve':
@@ -303,6 +327,8 @@ export interface ActionDeps {
   realtime: Pick<Realtime, 'publish'>;
   /** Sends a text in a chat through its channel (the chat service's send; a stable id sends once). */
   sendText: (companyId: string, chatId: string, text: string, messageId: string) => Promise<void>;
+  /** Sends an approved WhatsApp template in a chat (any time: that is what templates are for). */
+  sendTemplate: (companyId: string, chatId: string, input: { templateId: string; bodyValues: string[]; headerValue?: string }, messageId: string) => Promise<void>;
   webhookTimeoutMs: number;
 }
 
@@ -420,6 +446,26 @@ export async function act(
         messages++;
         return undefined;
       }
+      case 'send_template': {
+        const id = needChat();
+        if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
+        try {
+          await actingAs({ type: 'rule', id: rule.id }, () =>
+            deps.sendTemplate(
+              companyId,
+              id,
+              { templateId: a.templateId, bodyValues: a.bodyValues.map((v) => filled(v, ctx)), headerValue: a.headerValue === undefined ? undefined : filled(a.headerValue, ctx) },
+              stableId(run.id, String(i)),
+            ),
+          );
+        } catch (error) {
+          // the template service's refusals are Spanish and name no remote's words (not approved, another line, a value missing)
+          const msg = (error as { message?: string }).message;
+          throw new ActionRefused(error instanceof AppError && typeof msg === 'string' ? msg : 'No se pudo enviar la plantilla');
+        }
+        messages++;
+        return undefined;
+      }
       case 'webhook': {
         const body = JSON.stringify({
           rule: { id: rule.id, name: rule.name },
@@ -464,7 +510,7 @@ export interface RunFor {
 export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, judged: Array<{ rule: StoredRule; evaluated: Evaluated[] }>, depth: number): Promise<number> {
   let ran = 0;
   const cut = depth > AUTOMATION_MAX_DEPTH;
-  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text'));
+  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template'));
   const [sent] =
     sends && ctx.chatId && !cut
       ? await rowsOf<{ n: number }>(

@@ -67,7 +67,7 @@ const audited = (r: { name: string; enabled: boolean; trigger_event: string; tim
  * not, so another company's id nested in a condition or an action is a 400, never stored.
  */
 async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: RuleInput): Promise<void> {
-  const wanted: Array<{ table: 'mostrador_labels' | 'agentes' | 'telefonos'; id: string; path: string; msg: string }> = [];
+  const wanted: Array<{ table: 'mostrador_labels' | 'agentes' | 'telefonos' | 'whatsapp_templates'; id: string; path: string; msg: string }> = [];
   input.conditions.forEach((c, i) => {
     if (c.field === 'label' && typeof c.value === 'string') wanted.push({ table: 'mostrador_labels', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownLabel });
     if (c.field === 'agent' && typeof c.value === 'string') wanted.push({ table: 'agentes', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownAgent });
@@ -76,6 +76,7 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
   input.actions.forEach((a, i) => {
     if (a.type === 'add_label' || a.type === 'remove_label') wanted.push({ table: 'mostrador_labels', id: a.labelId, path: `actions.${i}.labelId`, msg: automationMessages.unknownLabel });
     if (a.type === 'assign_agent') wanted.push({ table: 'agentes', id: a.agentId, path: `actions.${i}.agentId`, msg: automationMessages.unknownAgent });
+    if (a.type === 'send_template') wanted.push({ table: 'whatsapp_templates', id: a.templateId, path: `actions.${i}.templateId`, msg: automationMessages.unknownTemplate });
     if (a.type === 'webhook') assertTargetUrl(a.url, `actions.${i}.url`);
   });
   if (!wanted.length) return;
@@ -84,7 +85,8 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
     db,
     sql`select id::text from mostrador_labels where company_id = ${tenant.companyId} and id = any(${ids('mostrador_labels')}::uuid[])
         union all select id::text from agentes where company_id = ${tenant.companyId} and id = any(${ids('agentes')}::uuid[])
-        union all select id::text from telefonos where company_id = ${tenant.companyId} and id = any(${ids('telefonos')}::uuid[])`,
+        union all select id::text from telefonos where company_id = ${tenant.companyId} and id = any(${ids('telefonos')}::uuid[])
+        union all select id::text from whatsapp_templates where company_id = ${tenant.companyId} and id = any(${ids('whatsapp_templates')}::uuid[])`,
   );
   const own = new Set(found.map((f) => f.id));
   const missing = wanted.filter((w) => !own.has(w.id));
@@ -227,7 +229,10 @@ export function createAutomationService(db: Db) {
         (await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from mostrador_labels where company_id = ${tenant.companyId}`)).map((l) => [l.id, l.name]),
       );
       const agents = new Map((await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from agentes where company_id = ${tenant.companyId}`)).map((a) => [a.id, a.name]));
-      return { matched, conditions: evaluated, actions: matched ? rule.actions.map((a) => ({ type: a.type, wouldDo: describe(a, { labels, agents }) })) : [] };
+      const templates = new Map(
+        (await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from whatsapp_templates where company_id = ${tenant.companyId}`)).map((x) => [x.id, x.name]),
+      );
+      return { matched, conditions: evaluated, actions: matched ? rule.actions.map((a) => ({ type: a.type, wouldDo: describe(a, { labels, agents, templates }) })) : [] };
     },
   };
 }

@@ -71,6 +71,8 @@ interface ActionDraft {
   text: string;
   minutes: string;
   url: string;
+  templateId: string;
+  bodyValues: string[];
 }
 
 let nextKey = 1;
@@ -82,7 +84,18 @@ function freshCondition(field: ConditionField): ConditionDraft {
   const value = def.value === 'boolean' ? 'true' : def.value === 'platform' ? 'whatsapp' : '';
   return { key: keyOf(), field, op: def.ops[0], value };
 }
-const freshAction = (type: AutomationActionType = 'add_label'): ActionDraft => ({ key: keyOf(), type, labelId: '', agentId: '', status: '', text: '', minutes: '', url: '' });
+const freshAction = (type: AutomationActionType = 'add_label'): ActionDraft => ({
+  key: keyOf(),
+  type,
+  labelId: '',
+  agentId: '',
+  status: '',
+  text: '',
+  minutes: '',
+  url: '',
+  templateId: '',
+  bodyValues: [],
+});
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
@@ -98,6 +111,8 @@ function actionsOf(rule: AutomationRuleOut): ActionDraft[] {
     text: str(a.text),
     minutes: str(a.minutes),
     url: str(a.url),
+    templateId: str(a.templateId),
+    bodyValues: Array.isArray(a.bodyValues) ? a.bodyValues.map(str) : [],
   }));
 }
 
@@ -127,8 +142,10 @@ function actionIn(a: ActionDraft): AutomationRuleIn['actions'][number] {
       return { type: a.type, minutes: numberOf(a.minutes) as number };
     case 'webhook':
       return { type: a.type, url: a.url.trim() };
+    case 'send_template':
+      return { type: a.type, templateId: a.templateId, bodyValues: a.bodyValues };
     default:
-      return { type: a.type };
+      return { type: a.type as 'unassign' | 'resolve' };
   }
 }
 
@@ -246,7 +263,7 @@ export function RuleEditor({ open, rule, onClose, onSaved }: RuleEditorProps) {
 
 function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
   const formId = useId();
-  const { labels, agents, phones } = useRuleNames();
+  const { labels, agents, phones, templates } = useRuleNames();
   const [name, setName] = useState(rule?.name ?? '');
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
   const initialTimer = rule && 'timer' in rule.trigger ? rule.trigger.timer : undefined;
@@ -279,6 +296,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
     drafts.forEach((a, i) => {
       if (found[`actions.${i}.labelId`] && !a.labelId) found[`actions.${i}.labelId`] = f.chooseLabel;
       if (found[`actions.${i}.agentId`] && !a.agentId) found[`actions.${i}.agentId`] = f.chooseAgent;
+      if (found[`actions.${i}.templateId`] && !a.templateId) found[`actions.${i}.templateId`] = f.chooseTemplate;
     });
     setErrors(found);
     return result.success;
@@ -413,6 +431,35 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
             sx={{ ...sx, minWidth: 0 }}
           />
         );
+      case 'send_template': {
+        const chosen = templates.find((t) => t.value === a.templateId);
+        const values = Array.from({ length: chosen?.values ?? 0 }, (_, n) => a.bodyValues[n] ?? '');
+        return (
+          <Box sx={{ ...sx, display: 'grid', gap: 1, minWidth: 0 }}>
+            <Select
+              label={f.template}
+              value={a.templateId}
+              onChange={(templateId) => setAction(a.key, { templateId, bodyValues: [] })}
+              choices={templates}
+              error={e('templateId') ?? (templates.length ? undefined : f.noTemplates)}
+            />
+            {values.map((v, n) => (
+              <TextField
+                // biome-ignore lint/suspicious/noArrayIndexKey: a template's values are its {{1}}, {{2}}…, by place
+                key={n}
+                size="small"
+                fullWidth
+                label={f.templateValue(n + 1)}
+                value={v}
+                onChange={(ev) => setAction(a.key, { bodyValues: values.map((x, k) => (k === n ? ev.target.value : x)) })}
+                error={!!e(`bodyValues.${n}`)}
+                helperText={e(`bodyValues.${n}`) ?? (n === values.length - 1 ? f.templateValuesHelp : undefined)}
+                slotProps={{ htmlInput: { maxLength: 1024 } }}
+              />
+            ))}
+          </Box>
+        );
+      }
       case 'snooze':
         return (
           <TextField

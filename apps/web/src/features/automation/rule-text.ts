@@ -87,6 +87,11 @@ export const automationTexts = {
     none: 'No hay opciones todavía',
     chooseLabel: 'Elige una etiqueta',
     chooseAgent: 'Elige un agente',
+    template: 'Plantilla aprobada',
+    chooseTemplate: 'Elige una plantilla',
+    noTemplates: 'No hay plantillas aprobadas: créalas en Mensajería › Mensajes de plantilla',
+    templateValue: (n: number) => `Valor de {{${n}}}`,
+    templateValuesHelp: 'Puedes usar {nombre}, {telefono}, {empresa}, {pedido} y {estado}: se reemplazan al enviar.',
     cancel: 'Cancelar',
     save: 'Guardar',
     create: 'Crear regla',
@@ -116,6 +121,8 @@ export const runStatusLabel = (s: keyof typeof automationRunStatusLabels) => aut
 /** Names of the ids a rule holds (labels, agents, lines); `undefined` while they load or once they are gone. */
 export interface RuleNames {
   label: (id: string) => string | undefined;
+  /** An approved WhatsApp template's name by its id. */
+  template?: (id: string) => string | undefined;
   agent: (id: string) => string | undefined;
   phone: (id: string) => string | undefined;
   loading: boolean;
@@ -226,6 +233,8 @@ export function actionText(a: Record<string, unknown>, names: RuleNames): string
     case 'send_text':
     case 'note':
       return `${label}: ${quoted(str('text'), 50)}`;
+    case 'send_template':
+      return `${label} «${named(names.template?.(str('templateId')), names, 'plantilla eliminada')}»`;
     case 'snooze':
       return `${label} ${String(a.minutes ?? '')} min`;
     case 'webhook': {
