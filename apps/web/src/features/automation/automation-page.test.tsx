@@ -8,6 +8,7 @@ import { type FakeCall, type FakeAnswer, fakeApi, pageOf } from '../../test/fake
 import { renderApp } from '../../test/render';
 import { AutomationPage, movesOf } from './automation-page';
 
+const TEMPLATE = '9c1f3a52-5d1e-4a8b-9a55-2f0f6b1d7e20';
 const COTIZACION = '00000000-0000-4000-8000-000000002901';
 const VENTAS = '00000000-0000-4000-8000-000000002902';
 const LINE = '00000000-0000-4000-8000-000000002903';
@@ -74,6 +75,11 @@ function refs(call: FakeCall): FakeAnswer {
   if (call.path === '/mostrador-labels') return { status: 200, body: pageOf([{ _id: COTIZACION, name: 'Cotización' }]) };
   if (call.path === '/agentes') return { status: 200, body: pageOf([{ _id: VENTAS, name: 'Equipo Ventas' }]) };
   if (call.path === '/telefonos') return { status: 200, body: pageOf([{ _id: LINE, numero: '51987654321' }]) };
+  if (call.path === '/whatsapp-templates')
+    return {
+      status: 200,
+      body: { payload: [{ _id: TEMPLATE, name: 'pedido_pagado', language: 'es_PE', body: 'Hola {{1}}, recibimos el pago de tu pedido {{2}}.', status: 'APPROVED' }], totalDocs: 1, totalPages: 1, page: 1, limit: 100 },
+    };
   return undefined;
 }
 
@@ -264,6 +270,29 @@ describe('AutomationPage (/automatizaciones)', () => {
       actions: [{ type: 'send_text', text: '¿Pudiste verlo?' }],
     });
     expect(await screen.findByText('Cuando: El cliente no responde al último mensaje que le enviaron · 23 horas')).toBeTruthy();
+  }, 60_000);
+
+  it('«Avisos de órdenes» writes one rule per status chosen: its event, the status, the template with the chat’s values', async () => {
+    const api = fakeApi((call) => {
+      if (call.method === 'GET' && call.path === '/automation-rules') return { status: 200, body: { payload: [] } };
+      if (call.method === 'POST' && call.path === '/automation-rules') return { status: 201, body: { ...quotes, _id: 'aviso' } };
+      return refs(call);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Avisos de órdenes' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(await within(dialog).findByRole('combobox', { name: 'Orden pagada' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'pedido_pagado (es_PE)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear las reglas' }));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({
+      name: 'Aviso de orden: pagada',
+      enabled: true,
+      trigger: { event: 'order.status_changed' },
+      match: 'all',
+      conditions: [{ field: 'order_status', op: 'is', value: 'paid' }],
+      actions: [{ type: 'send_template', templateId: TEMPLATE, bodyValues: ['{nombre}', '{pedido}'] }],
+    });
   }, 60_000);
 
   it('shows the contract’s errors next to their row before sending, and the server’s after', async () => {

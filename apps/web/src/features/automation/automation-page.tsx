@@ -31,6 +31,7 @@ import { automationKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { fullDateTime, relativeTime } from '../../lib/time';
 import { type AutomationRuleUpdate, automationApi } from './api';
+import { OrderNoticesDialog, orderNoticeTexts } from './order-notices';
 import { RuleEditor } from './rule-editor';
 import { actionLabel, automationTexts, type RuleNames, ruleSummary, ruleTriggerText, runStatusColor, runStatusLabel, triggerLabel } from './rule-text';
 import { EvaluatedLine, listSx, TryOut } from './try-out';
@@ -271,6 +272,7 @@ export function AutomationPage() {
   const query = useQuery({ queryKey: automationKeys.list(companyId), queryFn: automationApi.list, refetchInterval: 30_000 });
   const { names } = useRuleNames();
   const [editing, setEditing] = useState<AutomationRuleOut | 'new' | null>(null);
+  const [notices, setNotices] = useState(false);
   const [trying, setTrying] = useState<AutomationRuleOut | null>(null);
   const list = query.data?.payload ?? [];
   const move = useMutation({
@@ -290,11 +292,24 @@ export function AutomationPage() {
         subtitle={t.subtitle}
         actions={
           mayCreate && (
-            <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
-              {t.create}
-            </Button>
+            <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+              <Button variant="outlined" onClick={() => setNotices(true)}>
+                {orderNoticeTexts.open}
+              </Button>
+              <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
+                {t.create}
+              </Button>
+            </Box>
           )
         }
+      />
+      <OrderNoticesDialog
+        open={notices}
+        onClose={() => setNotices(false)}
+        onCreated={() => {
+          setNotices(false);
+          queryClient.invalidateQueries({ queryKey: automationKeys.all });
+        }}
       />
       <Stack spacing={2} sx={{ maxWidth: 960, minWidth: 0 }}>
         {query.isLoading ? (
