@@ -284,6 +284,34 @@ describe('order notifications: a template when an order moves', () => {
   });
 });
 
+describe('telling the agent in the product', () => {
+  it('«Avisar al agente asignado» puts a notice under the agent’s bell, once, with a link to the chat', async () => {
+    const [carlos] = await t.sql<{ id: string; user_id: string }>(`select id::text, user_id::text from agentes where company_id = $1 and email = 'agente@demo.com'`, [peru]);
+    const rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Cliente molesto',
+      trigger: { event: 'message.received' },
+      conditions: [{ field: 'text', op: 'contains', value: 'reclamo' }],
+      actions: [{ type: 'notify_agent', text: '{nombre} escribió un reclamo' }],
+    });
+    const chat = await receive('51933000041', 'hola');
+    const lead = await leadOf(chat);
+    await t.sql(`update leads set agente_id = $2, name = 'Lucía Torres' where id = $1`, [lead.id, carlos.id]);
+    await receive('51933000041', 'Quiero poner un reclamo por mi pedido');
+    const [told] = await runsOf(rule._id);
+    expect(told.actions, JSON.stringify(told)).toEqual([{ type: 'notify_agent', ok: true }]);
+    const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: as(agent, peru) });
+    expect(res.statusCode, res.body).toBe(200);
+    const mine = (res.json().payload as Array<{ title: string; body: string; link: string }>).filter((n) => n.title === 'Regla «Cliente molesto»');
+    expect(mine).toEqual([expect.objectContaining({ body: 'Lucía Torres escribió un reclamo', link: `/chat?chatId=${chat}` })]);
+    // no agent: the run says why
+    const loose = await receive('51933000042', 'un reclamo más');
+    const [run] = await runsOf(rule._id);
+    expect(run.chatId).toBe(loose);
+    expect(run.actions).toEqual([{ type: 'notify_agent', ok: false, detail: automationMessages.noAgent }]);
+    await ok('DELETE', `/automation-rules/${rule._id}`);
+  });
+});
+
 describe('what a rule may name', () => {
   it("another company's label or agent, nested in the actions, is a 400 in Spanish and nothing is stored", async () => {
     const chileLabel = ((await ok('POST', '/mostrador-labels', { name: 'Solo Chile', color: '#777777' }, chile)) as Rec)._id as string;

@@ -114,6 +114,7 @@ export const automationActionLabels = {
   send_text: 'Enviar un texto',
   send_template: 'Enviar una plantilla de WhatsApp',
   note: 'Dejar una nota interna',
+  notify_agent: 'Avisar al agente asignado',
   resolve: 'Resolver el chat',
   snooze: 'Posponer el chat',
   webhook: 'Llamar a un webhook',
@@ -148,6 +149,7 @@ export const automationMessages = {
   tooManyMessages: `Esta conversación ya recibió ${AUTOMATION_MESSAGES_PER_CHAT_HOUR} mensajes de reglas en la última hora`,
   windowClosed: 'La ventana de 24 horas está cerrada: fuera de ella solo se envían plantillas',
   noChat: 'El evento no tiene un chat en el que actuar',
+  noAgent: 'El chat no tiene un agente asignado con usuario a quien avisar',
 } as const;
 
 const text = (max: number) => z.string({ error: formMessages.invalid }).trim().min(1, formMessages.required).max(max, formMessages.tooLong);
@@ -220,6 +222,7 @@ export const automationAction = z.discriminatedUnion(
       headerValue: z.string({ error: formMessages.invalid }).trim().max(60, formMessages.tooLong).optional(),
     }),
     z.object({ type: z.literal('note'), text: text(4000) }),
+    z.object({ type: z.literal('notify_agent'), text: text(500) }),
     z.object({ type: z.literal('resolve') }),
     z.object({ type: z.literal('snooze'), minutes: z.number({ error: formMessages.invalid }).int().min(1, 'Al menos 1 minuto').max(43_200, 'Como mucho 30 días') }),
     z.object({ type: z.literal('webhook'), url: z.url({ error: 'La dirección no es válida' }).max(2000, formMessages.tooLong) }),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createChatService } from '../chats/service.js';
+import { createNotificationService } from '../notifications/service.js';
 import { createTemplateService } from '../whatsapp-templates/service.js';
 import type { EngineDeps } from './engine.js';
 
@@ -16,8 +17,10 @@ export function engineDepsOf(app: FastifyInstance): EngineDeps {
     chats ??= createChatService({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
     return chats;
   };
+  const notices = createNotificationService(app.database, app.realtime);
   return {
     db,
+    notifyAgent: (companyId, agentId, notice, id) => notices.toAgent(companyId, agentId, notice, id),
     jobs: app.jobs,
     realtime: app.realtime,
     log: app.log,

@@ -311,6 +311,8 @@ export function describe(a: AutomationAction, names: { labels: Map<string, strin
       return `Enviaría la plantilla «${names.templates?.get(a.templateId) ?? a.templateId}»`;
     case 'note':
       return `Dejaría la nota: «${a.text.slice(0, 200)}»`;
+    case 'notify_agent':
+      return `Avisaría al agente: «${a.text.slice(0, 200)}»`;
     case 'resolve':
       return 'Resolvería el chat';
     case 'snooze':
@@ -330,6 +332,10 @@ export interface ActionDeps {
   /** Sends an approved WhatsApp template in a chat (any time: that is what templates are for). */
   sendTemplate: (companyId: string, chatId: string, input: { templateId: string; bodyValues: string[]; headerValue?: string }, messageId: string) => Promise<void>;
   webhookTimeoutMs: number;
+  /** Where an action's unexpected failure is told (the run keeps a Spanish line, the log the error). */
+  log?: { warn: (obj: object, msg: string) => void };
+  /** A notice under an agent's bell (modules/notifications), once per id. False: the agent has no user. */
+  notifyAgent: (companyId: string, agentId: string, notice: { kind: string; title: string; body: string; link: string | null }, id: string) => Promise<boolean>;
 }
 
 /** Why an action could not be done, in Spanish (never a remote's words). */
@@ -369,6 +375,7 @@ export async function act(
       const detail = await one(a, i);
       acted.push({ type: a.type, ok: true, detail });
     } catch (error) {
+      if (!(error instanceof ActionRefused)) deps.log?.warn({ err: error, ruleId: rule.id, action: a.type }, 'una acción de una regla falló');
       const detail = error instanceof ActionRefused ? error.message : 'Error interno al ejecutar la acción';
       acted.push({ type: a.type, ok: false, detail });
     }
@@ -444,6 +451,18 @@ export async function act(
           throw new ActionRefused(typeof msg === 'string' && msg.startsWith('No se pudo') ? msg : 'No se pudo enviar el mensaje');
         }
         messages++;
+        return undefined;
+      }
+      case 'notify_agent': {
+        const id = needChat();
+        if (!ctx.agentId) throw new ActionRefused(automationMessages.noAgent);
+        const told = await deps.notifyAgent(
+          companyId,
+          ctx.agentId,
+          { kind: 'automation.notice', title: `Regla «${rule.name}»`, body: filled(a.text, ctx), link: `/chat?chatId=${id}` },
+          stableId(run.id, String(i)),
+        );
+        if (!told) throw new ActionRefused(automationMessages.noAgent);
         return undefined;
       }
       case 'send_template': {

@@ -75,6 +75,25 @@ export function createNotificationService(database: Pick<Database, 'pool'>, real
       return written.length;
     },
 
+    /**
+     * A notice for the person an agent of the company is (an automation rule's «Avisar al agente»,
+     * decision 0077), once per `eventId`, published to their screens. Answers whether it was
+     * written (false: the agent has no user, or it was written before).
+     */
+    async toAgent(companyId: string, agentId: string, notice: { kind: string; title: string; body: string; link: string | null }, eventId: string): Promise<boolean> {
+      const { rows } = await pool.query<NotificationRow>(
+        `insert into notifications (company_id, user_id, kind, title, body, link, event_id)
+         select a.company_id, u.id, $3::text, $4::text, $5::text, $6::text, $7::uuid from agentes a
+           join users u on u.id::text = a.user_id::text and not u.disabled
+          where a.company_id = $1 and a.id = $2
+         on conflict (user_id, event_id) do nothing
+         returning ${columns}`,
+        [companyId, agentId, notice.kind, notice.title, notice.body, notice.link, eventId],
+      );
+      for (const n of rows) await realtime.publish(n.company_id, { type: 'notification.created', userId: n.user_id, notification: notificationOf(n) });
+      return rows.length > 0;
+    },
+
     /** The caller's newest notices in the company, and how many are unread. */
     async list(tenant: Pick<Tenant, 'companyId' | 'userId'>): Promise<NotificationList> {
       const [{ rows }, { rows: count }] = await Promise.all([

@@ -137,6 +137,7 @@ function actionIn(a: ActionDraft): AutomationRuleIn['actions'][number] {
       return { type: a.type, status: a.status as (typeof leadStatuses)[number] };
     case 'send_text':
     case 'note':
+    case 'notify_agent':
       return { type: a.type, text: a.text };
     case 'snooze':
       return { type: a.type, minutes: numberOf(a.minutes) as number };
@@ -416,18 +417,19 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
         return <Select label={f.status} value={a.status} onChange={(status) => setAction(a.key, { status })} choices={leadStatusChoices} error={e('status')} sx={sx} />;
       case 'send_text':
       case 'note':
+      case 'notify_agent':
         return (
           <TextField
             size="small"
             fullWidth
             multiline
             minRows={2}
-            label={a.type === 'note' ? f.noteText : f.text}
+            label={a.type === 'note' ? f.noteText : a.type === 'notify_agent' ? f.noticeText : f.text}
             value={a.text}
             onChange={(ev) => setAction(a.key, { text: ev.target.value })}
             error={!!e('text')}
             helperText={e('text')}
-            slotProps={{ htmlInput: { maxLength: a.type === 'note' ? 4000 : 4096 } }}
+            slotProps={{ htmlInput: { maxLength: a.type === 'note' ? 4000 : a.type === 'notify_agent' ? 500 : 4096 } }}
             sx={{ ...sx, minWidth: 0 }}
           />
         );

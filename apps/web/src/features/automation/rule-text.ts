@@ -78,6 +78,7 @@ export const automationTexts = {
     status: 'Estado',
     text: 'Texto',
     noteText: 'Nota',
+    noticeText: 'Aviso para el agente',
     snoozeMinutes: 'Minutos',
     url: 'Dirección (URL)',
     urlHelp: 'Recibe un POST con el evento y el chat',
@@ -232,6 +233,7 @@ export function actionText(a: Record<string, unknown>, names: RuleNames): string
       return `${label} a «${leadStatusLabels[str('status') as keyof typeof leadStatusLabels] ?? str('status')}»`;
     case 'send_text':
     case 'note':
+    case 'notify_agent':
       return `${label}: ${quoted(str('text'), 50)}`;
     case 'send_template':
       return `${label} «${named(names.template?.(str('templateId')), names, 'plantilla eliminada')}»`;
