@@ -16,9 +16,9 @@ import { timezones } from './organization.js';
  * says whether the company is open now.
  */
 
-export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof weekdays)[number];
-export const weekdayLabels: Record<Weekday, string> = {
+export const hoursWeekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type HoursWeekday = (typeof hoursWeekdays)[number];
+export const hoursWeekdayLabels: Record<HoursWeekday, string> = {
   mon: 'Lunes',
   tue: 'Martes',
   wed: 'Miércoles',
@@ -85,8 +85,8 @@ export const holiday = z.object({
 });
 export type Holiday = z.infer<typeof holiday>;
 
-export const weeklySchedule = z.object(Object.fromEntries(weekdays.map((d) => [d, day.default([])])) as Record<Weekday, z.ZodDefault<typeof day>>);
-export type WeeklySchedule = Record<Weekday, OpenInterval[]>;
+export const weeklySchedule = z.object(Object.fromEntries(hoursWeekdays.map((d) => [d, day.default([])])) as Record<HoursWeekday, z.ZodDefault<typeof day>>);
+export type WeeklySchedule = Record<HoursWeekday, OpenInterval[]>;
 
 export const businessHoursIn = z
   .object({
@@ -128,7 +128,7 @@ export type BusinessHoursOut = z.infer<typeof businessHoursOut>;
 /** What `isOpen` needs. */
 export interface BusinessHours {
   zone: string;
-  schedule: Partial<Record<Weekday, OpenInterval[]>>;
+  schedule: Partial<Record<HoursWeekday, OpenInterval[]>>;
   holidays: ReadonlyArray<{ date: string }>;
 }
 
@@ -177,7 +177,7 @@ export function zonedInstant(y: number, m: number, d: number, minutes: number, z
   return t;
 }
 
-const weekdayOf = (y: number, m: number, d: number): Weekday => weekdays[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7];
+const weekdayOf = (y: number, m: number, d: number): HoursWeekday => hoursWeekdays[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7];
 const isoOf = (y: number, m: number, d: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 
 /** Whether the company is open at `at`: not a holiday (its date in the zone) and inside one of that weekday's intervals. */

@@ -5,6 +5,7 @@ import {
   type AutomationAction,
   type AutomationCondition,
   type AutomationTrigger,
+  type BusinessHours,
   automationMessages,
   automationTriggers,
   type DomainEvent,
@@ -17,6 +18,7 @@ import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import { publishChatEffect } from '../chats/events.js';
+import { openAt } from '../business-hours/service.js';
 import { CHAT_WAKE_QUEUE, type ChatWakeJob } from '../chats/jobs.js';
 
 /**
@@ -43,6 +45,8 @@ export interface RuleContext {
   textFolded?: string;
   orderStatus: string | null;
   minutesSinceCustomer: number | null;
+  /** Whether the company is inside its business hours now (decision 0078; no hours saved: always). */
+  openNow: boolean;
 }
 
 export interface StoredRule {
@@ -124,6 +128,8 @@ function actualOf(c: AutomationCondition, ctx: RuleContext): unknown {
       return ctx.text ?? '';
     case 'minutes_since_customer':
       return ctx.minutesSinceCustomer;
+    case 'business_hours':
+      return ctx.openNow;
   }
 }
 
@@ -200,6 +206,7 @@ interface ContextRow extends Record<string, unknown> {
   inbound: number;
   text: string | null;
   order_status: string | null;
+  hours: BusinessHours | null;
 }
 
 /** What a rule sees of an event: one statement, whatever the number of rules judged against it. */
@@ -220,7 +227,8 @@ export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref:
               exists (select 1 from lead_referrals r where r.company_id = ${companyId} and r.lead_id = l.id) as referral,
               (select count(*)::int from (select 1 from chat_messages m where m.company_id = ${companyId} and m.chat_id = ch.id and m.direction = 'in' limit 2) x) as inbound,
               (select m.text from chat_messages m where m.company_id = ${companyId} and m.id = ${ref.messageId ?? null}::uuid) as text,
-              (select status from o) as order_status
+              (select status from o) as order_status,
+              (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b where b.company_id = ${companyId}) as hours
          from (select 1) one
          left join ch on true
          left join leads l on l.company_id = ${companyId} and l.id = coalesce(ch.lead_id, ${ref.leadId ?? null}::uuid, (select lead_id from o))
@@ -241,6 +249,7 @@ export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref:
     text: row?.text ?? null,
     orderStatus: row?.order_status ?? null,
     minutesSinceCustomer: inboundAt === null ? null : Math.floor((Date.now() - inboundAt) / 60_000),
+    openNow: openAt(row?.hours),
   };
 }
 
