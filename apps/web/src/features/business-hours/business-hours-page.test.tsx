@@ -35,7 +35,7 @@ describe('BusinessHoursPage (/configuracion/horario)', () => {
   it('shows the week, the holidays and the away message, and saves the whole of it', async () => {
     const api = fakeApi((call) => {
       if (call.path === '/business-hours' && call.method === 'GET') return { status: 200, body: hours };
-      if (call.path === '/business-hours' && call.method === 'PUT') return { status: 200, body: { ...hours, ...call.body, saved: true } };
+      if (call.path === '/business-hours' && call.method === 'PUT') return { status: 200, body: { ...hours, ...(call.body as object), saved: true } };
       return perms(call);
     });
     render();

@@ -69,7 +69,7 @@ function DayRow({ day, intervals, errors, onChange }: { day: HoursWeekday; inter
   const add = () => onChange([...intervals, last ? { start: last.end < '23:00' ? last.end : '23:00', end: '24:00' } : { start: '09:00', end: '18:00' }]);
   return (
     <Box data-testid={`day-${day}`} sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '120px 1fr' }, gap: 1, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-      <Typography fontWeight={600} sx={{ pt: { sm: 1 } }}>
+      <Typography sx={{ pt: { sm: 1 }, fontWeight: 600 }}>
         {label}
       </Typography>
       <Stack spacing={1}>
