@@ -9,6 +9,7 @@ import {
   automationMessages,
   automationTriggers,
   type DomainEvent,
+  isOpen,
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
@@ -18,7 +19,6 @@ import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import { publishChatEffect } from '../chats/events.js';
-import { openAt } from '../business-hours/service.js';
 import { CHAT_WAKE_QUEUE, type ChatWakeJob } from '../chats/jobs.js';
 
 /**
@@ -249,7 +249,8 @@ export async function contextOf(db: Pick<Db, 'execute'>, companyId: string, ref:
     text: row?.text ?? null,
     orderStatus: row?.order_status ?? null,
     minutesSinceCustomer: inboundAt === null ? null : Math.floor((Date.now() - inboundAt) / 60_000),
-    openNow: openAt(row?.hours),
+    // a company that saved no hours is always open (decision 0078)
+    openNow: row?.hours ? isOpen(row.hours, new Date()) : true,
   };
 }
 

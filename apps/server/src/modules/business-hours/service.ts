@@ -14,9 +14,6 @@ export interface HoursRow extends Record<string, unknown> {
   updated_at?: string | Date | null;
 }
 
-/** Whether a company is open at `at`: a company that saved no hours is always open (nothing is held back, no away message). */
-export const openAt = (hours: BusinessHours | null | undefined, at: Date = new Date()): boolean => (hours ? isOpen(hours, at) : true);
-
 const outOf = (row: HoursRow, saved: boolean): BusinessHoursOut => ({
   zone: row.zone,
   schedule: row.schedule as BusinessHoursOut['schedule'],
