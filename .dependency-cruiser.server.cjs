@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours',
     path: [
       modules([
         'analysis',
@@ -54,6 +54,7 @@ const layers = [
         'facebook-labels',
         'meta-ads',
         'automation',
+        'business-hours',
       ]),
     ],
   },

@@ -28,6 +28,7 @@ export const auditEntityLabels: Record<string, string> = {
   genial_settings: 'Configuración de Genial',
   llm_settings: 'Motor de IA',
   meta_ad_accounts: 'Cuenta publicitaria de Meta',
+  business_hours: 'Horario de atención',
 };
 export const auditActionLabels: Record<string, string> = {
   create: 'Creó',

@@ -98,6 +98,7 @@ export const conditionFields = {
   referral: { label: 'Llegó por un anuncio', ops: ['is'], value: 'boolean' },
   order_status: { label: 'Estado del pedido', ops: ['is', 'is_not'], value: 'orderStatus' },
   minutes_since_customer: { label: 'Minutos desde que escribió el cliente', ops: ['gt', 'lt'], value: 'number' },
+  business_hours: { label: 'Dentro del horario de atención', ops: ['is'], value: 'boolean' },
 } as const satisfies Record<string, ConditionDef>;
 export type ConditionField = keyof typeof conditionFields;
 export const conditionFieldNames = Object.keys(conditionFields) as [ConditionField, ...ConditionField[]];

@@ -91,3 +91,40 @@ export const automationTimers = pgTable(
   },
   (t) => [uniqueIndex('automation_timers_rule_subject_uq').on(t.ruleId, t.subject), index('automation_timers_due_idx').on(t.dueAt)],
 );
+
+/**
+ * A company's business hours (decision 0078): its zone, weekly schedule ({mon: [{start, end}], …},
+ * contract businessHoursIn), holidays ([{date, name}]) and away message. One row per company.
+ */
+export const businessHours = pgTable('business_hours', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id')
+    .notNull()
+    .unique()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  zone: text('zone').notNull(),
+  schedule: jsonb('schedule').notNull(),
+  holidays: jsonb('holidays').notNull().default([]),
+  awayEnabled: boolean('away_enabled').notNull().default(false),
+  awayText: text('away_text').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The away messages sent: one per chat and closed period (its start, openingPeriodOf), inserted
+ * before the send, so a customer writing three times at night gets one, and an event handed again gets none.
+ */
+export const awayMessages = pgTable(
+  'away_messages',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    messageId: uuid('message_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('away_messages_chat_period_idx').on(t.chatId, t.periodStart), index('away_messages_company_idx').on(t.companyId, t.createdAt)],
+);

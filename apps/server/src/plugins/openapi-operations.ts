@@ -25,7 +25,7 @@ export const tagTable: readonly TagDeclaration[] = [
     name: 'organizacion',
     displayName: 'Organización',
     description: 'Usuarios, compañías, grupos, agentes, roles, asignación, locaciones, equipos de ventas y vendedores',
-    modules: ['users', 'companies', 'groups', 'agentes', 'roles', 'assignment', 'locaciones', 'equipos-de-ventas', 'vendors'],
+    modules: ['users', 'companies', 'groups', 'agentes', 'roles', 'assignment', 'business-hours', 'locaciones', 'equipos-de-ventas', 'vendors'],
   },
   {
     name: 'leads',
@@ -129,6 +129,8 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'PUT /api/automation-rules/{id}': { id: 'automationRules.update', summary: 'Reemplaza una regla (y puede moverla en el orden)' },
   'DELETE /api/automation-rules/{id}': { id: 'automationRules.remove', summary: 'Elimina una regla y sus ejecuciones' },
   'GET /api/automation-rules/{id}/runs': { id: 'automationRules.runs', summary: 'Las últimas ejecuciones de una regla: el evento, cada condición evaluada y el resultado de cada acción' },
+  'GET /api/business-hours': { id: 'businessHours.get', summary: 'El horario de atención de la compañía: zona, semana, feriados y mensaje de ausencia' },
+  'PUT /api/business-hours': { id: 'businessHours.update', summary: 'Guarda el horario de atención (completo) y el mensaje de ausencia' },
   'POST /api/automation-rules/{id}/test': { id: 'automationRules.test', summary: 'Qué haría la regla ahora con un chat, sin hacerlo' },
   'GET /api/webhook-subscriptions': { id: 'webhookSubscriptions.list', summary: 'Lista las suscripciones de webhooks de salida' },
   'POST /api/webhook-subscriptions': { id: 'webhookSubscriptions.create', summary: 'Crea una suscripción de webhook (el secreto de la firma se muestra una sola vez)' },

@@ -28,6 +28,7 @@ import { markHistory } from '../spine/outbox.js';
 import { seedDemoApiKeys } from './demo-api-keys.js';
 import { seedDemoWebhooks } from './demo-webhooks.js';
 import { seedDemoAutomation } from './demo-automation.js';
+import { seedDemoBusinessHours } from './demo-business-hours.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -108,7 +109,18 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoWebhooks(tx, peru.id, admin?.id ?? null, secrets);
     // automation rules with a week of runs (/automatizaciones, decision 0077)
     await seedDemoAutomation(tx, peru.id, admin?.id ?? null);
+    // business hours, the away message written but off (/configuracion/horario, decision 0078)
+    await seedDemoBusinessHours(tx, peru.id, 'America/Lima', [
+      { date: '2026-12-08', name: 'Inmaculada Concepción' },
+      { date: '2026-12-25', name: 'Navidad' },
+      { date: '2027-01-01', name: 'Año Nuevo' },
+    ]);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
+    if (chile)
+      await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [
+        { date: '2026-12-08', name: 'Inmaculada Concepción' },
+        { date: '2026-12-25', name: 'Navidad' },
+      ]);
     if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {
       slug: 'acme',

@@ -5,6 +5,7 @@ import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
 import { engineDepsOf } from '../modules/automation/deps.js';
 import { runRules } from '../modules/automation/engine.js';
+import { sendAwayMessages } from '../modules/business-hours/away.js';
 import { automationListens, setTimers } from '../modules/automation/timers.js';
 import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
@@ -55,6 +56,15 @@ export function listenersOf(app: FastifyInstance): Listener[] {
         // timer rules' timers first: a rule's own message then sets (or cancels) them too
         await setTimers({ db }, events);
         await runRules(rules, events);
+      },
+    },
+    {
+      // business hours (decision 0078): a customer writing outside them gets the away message,
+      // once per chat and closed period (a row keyed by the period's start, inserted before the send)
+      name: 'away-message',
+      on: ['message.received'],
+      handle: async (events) => {
+        await sendAwayMessages(rules, events);
       },
     },
     {

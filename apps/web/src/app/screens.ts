@@ -44,6 +44,7 @@ import RecentActors from '@mui/icons-material/RecentActors';
 import RocketLaunch from '@mui/icons-material/RocketLaunch';
 import Sell from '@mui/icons-material/Sell';
 import Send from '@mui/icons-material/Send';
+import Schedule from '@mui/icons-material/Schedule';
 import Settings from '@mui/icons-material/Settings';
 import ShoppingCart from '@mui/icons-material/ShoppingCart';
 import SmartToy from '@mui/icons-material/SmartToy';
@@ -132,6 +133,7 @@ export const screens: ScreenEntry[] = [
   { path: '/vendedores', group: 'organization', label: 'Vendedores', icon: Badge, module: 'organization', resource: 'vendors', load: () => import('../features/organization/vendors-screen') },
   { path: '/perfil', group: 'organization', label: t('nav.profile'), icon: Person, page: () => import('../features/profile/profile-page') },
   { path: '/configuracion', group: 'organization', label: 'Configuración', icon: Settings, module: 'settings', page: () => import('../features/settings/settings-page') },
+  { path: '/configuracion/horario', group: 'organization', label: 'Horario de atención', icon: Schedule, module: 'settings', page: () => import('../features/business-hours/business-hours-page') },
   { path: '/configuracion/api', group: 'organization', label: 'API e integradores', icon: VpnKey, module: 'api', page: () => import('../features/api-keys/api-keys-page') },
   { path: '/configuracion/webhooks', group: 'organization', label: 'Webhooks de salida', icon: WebhookIcon, module: 'api', page: () => import('../features/webhook-subscriptions/webhook-subscriptions-page') },
   { path: '/auditoria', group: 'organization', label: 'Auditoría', icon: History, module: 'audit', page: () => import('../features/audit-log/audit-log-page') },

@@ -5,9 +5,11 @@ import {
   type AutomationAction,
   type AutomationCondition,
   type AutomationTrigger,
+  type BusinessHours,
   automationMessages,
   automationTriggers,
   type DomainEvent,
+  isOpen,
   orderStatusLabels,
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
@@ -47,6 +49,8 @@ export interface RuleContext {
   textFolded?: string;
   orderStatus: string | null;
   minutesSinceCustomer: number | null;
+  /** Whether the company is inside its business hours now (decision 0078; no hours saved: always). */
+  openNow: boolean;
 }
 
 export interface StoredRule {
@@ -128,6 +132,8 @@ function actualOf(c: AutomationCondition, ctx: RuleContext): unknown {
       return ctx.text ?? '';
     case 'minutes_since_customer':
       return ctx.minutesSinceCustomer;
+    case 'business_hours':
+      return ctx.openNow;
   }
 }
 
@@ -208,6 +214,7 @@ interface ContextRow extends Record<string, unknown> {
   contact_name: string | null;
   telefono: string | null;
   company_name: string | null;
+  hours: BusinessHours | null;
 }
 
 /** One chat a rule looks at: its company and how the event names it. */
@@ -231,7 +238,8 @@ export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): P
                (select count(*)::int from (select 1 from chat_messages m where m.company_id = r.company and m.chat_id = ch.id and m.direction = 'in' limit 2) y) as inbound,
                (select m.text from chat_messages m where m.company_id = r.company and m.id = r.msg) as text,
                o.status as order_status, o.code as order_code, coalesce(l.name, ch.contact_name) as contact_name, l.telefono,
-               (select co.name from companies co where co.id = r.company) as company_name
+               (select co.name from companies co where co.id = r.company) as company_name,
+               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b where b.company_id = r.company) as hours
           from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid, ord uuid, lead uuid, msg uuid)
           left join lateral (select id, status, code, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
           left join lateral (
@@ -271,6 +279,8 @@ function contextOfRow(row: ContextRow | undefined): RuleContext {
     orderStatus: row?.order_status ?? null,
     names: { contact: row?.contact_name ?? null, phone: row?.telefono ?? null, company: row?.company_name ?? null, orderCode: row?.order_code ?? null },
     minutesSinceCustomer: inboundAt === null ? null : Math.floor((Date.now() - inboundAt) / 60_000),
+    // a company that saved no hours is always open (decision 0078)
+    openNow: row?.hours ? isOpen(row.hours, new Date()) : true,
   };
 }
 

@@ -214,6 +214,8 @@ export function conditionText(c: { field: string; op: string; value?: unknown },
       return `el estado del pedido ${op} ${valueText(c.field, c.value, names)}`;
     case 'minutes_since_customer':
       return `pasaron ${op} ${String(c.value ?? '')} minutos desde que escribió el cliente`;
+    case 'business_hours':
+      return yes ? 'es dentro del horario de atención' : 'es fuera del horario de atención';
     default:
       return `${c.field} ${op} ${String(c.value ?? '')}`;
   }
