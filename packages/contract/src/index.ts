@@ -46,3 +46,4 @@ export * from './webhook-subscriptions.js';
 export * from './audit-log.js';
 export * from './notifications.js';
 export * from './automation.js';
+export * from './scheduled-messages.js';
