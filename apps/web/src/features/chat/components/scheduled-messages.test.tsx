@@ -115,7 +115,8 @@ describe('the strip of scheduled messages', () => {
     await userEvent.type(box, 'Hola Rosa, tu pedido sale hoy');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ kind: 'text', text: 'Hola Rosa, tu pedido sale hoy' }));
-    expect(new Date((calls.find((c) => c.method === 'PUT')?.body as { sendAt: string }).sendAt).getTime()).toBe(Math.floor(new Date(pending.sendAt).getTime() / 60_000) * 60_000);
+    const put = calls.find((c) => c.method === 'PUT')?.body as { sendAt: string } | undefined;
+    expect(new Date(put?.sendAt ?? 0).getTime()).toBe(Math.floor(new Date(pending.sendAt).getTime() / 60_000) * 60_000);
 
     await userEvent.click(within(strip).getByRole('button', { name: `Cancelar el mensaje programado para el ${when}` }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true));
