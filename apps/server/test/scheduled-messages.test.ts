@@ -69,6 +69,16 @@ afterAll(async () => {
 });
 
 describe('a scheduled message', () => {
+  it('the demo has two for next week, pending (none goes by itself today)', async () => {
+    const demoRows = await t.sql<{ status: string; days: number; text: string }>(
+      `select status, extract(epoch from send_at - now()) / 86400 as days, text from scheduled_messages where company_id = $1 order by send_at`,
+      [peru],
+    );
+    expect(demoRows.map((r) => r.status)).toEqual(['pending', 'pending']);
+    for (const r of demoRows) expect(Number(r.days)).toBeGreaterThan(6);
+    expect(demoRows[0].text).toContain('nueva colección');
+  });
+
   it('goes at its minute through the chat send, exactly once even when the job runs twice at once; audited', async () => {
     const chat = await receive('51944000001', 'Hola, ¿me avisan cuando llegue el stock?');
     const scheduled = await ok<ScheduledMessageOut>('POST', `/chats/${chat}/scheduled-messages`, { text: 'Buenos días, ya llegó el stock que pediste', sendAt: inAnHour() });

@@ -28,6 +28,7 @@ import { markHistory } from '../spine/outbox.js';
 import { seedDemoApiKeys } from './demo-api-keys.js';
 import { seedDemoWebhooks } from './demo-webhooks.js';
 import { seedDemoAutomation } from './demo-automation.js';
+import { seedDemoScheduled } from './demo-scheduled.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -108,6 +109,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoWebhooks(tx, peru.id, admin?.id ?? null, secrets);
     // automation rules with a week of runs (/automatizaciones, decision 0077)
     await seedDemoAutomation(tx, peru.id, admin?.id ?? null);
+    // two messages scheduled for next week (the strip above the composer, decision 0079)
+    await seedDemoScheduled(tx, peru.id, admin?.id ?? null);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile) await seedDemoDrive(tx, chile.id, admin?.id ?? null, (f) => f.folder === 'Productos');
     await createCorporation(tx, {
