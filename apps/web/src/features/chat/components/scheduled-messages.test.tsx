@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../../lib/session';
 import { type FakeCall, fakeApi } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
+import { Composer } from './composer';
 import { ScheduleDialog, ScheduledStrip, scheduledWhen } from './scheduled-messages';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -121,5 +122,23 @@ describe('the strip of scheduled messages', () => {
     await userEvent.click(within(strip).getByRole('button', { name: `Cancelar el mensaje programado para el ${when}` }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true));
     await waitFor(() => expect(within(screen.getByTestId('scheduled-strip')).getAllByTestId('scheduled-item')).toHaveLength(1));
+  });
+});
+
+describe('the composer’s «Programar envío»', () => {
+  it('opens the dialog with what was typed, and empties the box once scheduled', async () => {
+    const { calls } = fakeApi((call: FakeCall) =>
+      call.method === 'POST' && call.path === `/chats/${CHAT}/scheduled-messages` ? { status: 201, body: base({ text: (call.body as { text: string }).text }) } : undefined,
+    );
+    renderApp(<Composer chatId={CHAT} closed={false} sending={false} onSend={async () => true} schedule />);
+    const box = screen.getByRole('textbox', { name: 'Escribe un mensaje' }) as HTMLTextAreaElement;
+    await userEvent.type(box, 'Te escribo el lunes con la cotización');
+    await userEvent.click(screen.getByRole('button', { name: 'Programar envío' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programar envío' });
+    expect((within(dialog).getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement).value).toBe('Te escribo el lunes con la cotización');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'text', text: 'Te escribo el lunes con la cotización' });
+    expect(box.value).toBe('');
   });
 });
