@@ -203,7 +203,7 @@ export function ScheduledStrip({ chatId }: { chatId: string }) {
           {s.status === 'failed' ? <ErrorOutlineIcon color="error" sx={{ fontSize: 18, mt: '2px' }} /> : <ScheduleIcon color="primary" sx={{ fontSize: 18, mt: '2px' }} />}
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, alignItems: 'baseline' }}>
-              <Typography component="span" variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+              <Typography component="span" variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
                 {s.status === 'failed'
                   ? chatTexts.scheduledFailed(scheduledWhen(s.sendAt, timezone))
                   : s.status === 'sending'
