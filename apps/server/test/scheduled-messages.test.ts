@@ -14,6 +14,7 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
  */
 const TOKEN = 'EAAGm0PX4ZCpsBAJ9reglasTokenDePruebaProg';
 const LINE = '109000000000079';
+const WABA = '209000000000079';
 
 let t: TestApp;
 let fake: FakeGraph;
@@ -50,7 +51,7 @@ beforeAll(async () => {
   admin = await login(t, demo.admin);
   peru = admin.company('Demo Perú');
   chile = admin.company('Demo Chile');
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, accessToken: TOKEN })).statusCode).toBe(200);
+  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
   await t.sql('update automation_rules set enabled = false');
   const { db } = t.app.database;
   const chats = createChatService({ db, secrets: t.app.secrets, realtime: t.app.realtime, jobs: t.app.jobs, config: t.app.settings, log: t.app.log });
@@ -146,6 +147,31 @@ describe('a scheduled message', () => {
     expect(failed).toMatchObject({ status: 'failed', error: chatStateReasons.windowClosed('whatsapp'), message_id: null });
     const [listed] = (await ok<{ payload: ScheduledMessageOut[] }>('GET', `/chats/${chat}/scheduled-messages`)).payload;
     expect(listed).toMatchObject({ status: 'failed', error: chatStateReasons.windowClosed('whatsapp') });
+  });
+
+  it('a template goes even when the window closed, with its values', async () => {
+    const chat = await receive('51944000007', 'Hola');
+    const [tpl] = await t.sql<{ id: string }>(
+      `insert into whatsapp_templates (company_id, business_account_id, name, language, category, status, body, body_examples)
+       values ($1, $2, 'recordatorio_cita', 'es_PE', 'UTILITY', 'APPROVED', 'Hola {{1}}, te recordamos tu cita de mañana.', '["Rosa"]'::jsonb) returning id::text`,
+      [peru, WABA],
+    );
+    // a template with a value missing is refused when scheduled
+    const incomplete = await call('POST', `/chats/${chat}/scheduled-messages`, { kind: 'template', template: { templateId: tpl.id }, sendAt: inAnHour() });
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.body).toContain('Completa el valor de {{1}}');
+    const scheduled = await ok<ScheduledMessageOut>('POST', `/chats/${chat}/scheduled-messages`, { kind: 'template', template: { templateId: tpl.id, bodyValues: ['Rosa'] }, sendAt: inAnHour() });
+    expect(scheduled).toMatchObject({ kind: 'template', template: { templateId: tpl.id, bodyValues: ['Rosa'] }, text: null });
+    await t.sql(`update chat_windows set last_inbound_at = now() - interval '30 hours' where chat_id = $1`, [chat]);
+    const before = fake.requests.length;
+    await due(scheduled._id);
+    await runDue();
+    const after = await stored(scheduled._id);
+    expect(after, JSON.stringify(after)).toMatchObject({ status: 'sent', error: null });
+    const sentTemplates = fake.requests.slice(before).filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => (r.body as { template?: { name: string } }).template?.name);
+    expect(sentTemplates).toEqual(['recordatorio_cita']);
+    const [message] = await t.sql<{ text: string }>('select text from chat_messages where id = $1', [after.message_id]);
+    expect(message.text).toContain('Hola Rosa, te recordamos tu cita de mañana.');
   });
 
   it("another company's chat and ids are unknown (404)", async () => {
