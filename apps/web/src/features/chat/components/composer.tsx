@@ -505,7 +505,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
           onSaved={() => setText('')}
         />
       )}
-      {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} />}
+      {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} schedulable={schedule} />}
       <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>
         <MenuItem
           onClick={() => {

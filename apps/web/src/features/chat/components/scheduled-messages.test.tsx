@@ -7,6 +7,7 @@ import { type FakeCall, fakeApi } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 import { Composer } from './composer';
 import { ScheduleDialog, ScheduledStrip, scheduledWhen } from './scheduled-messages';
+import { TemplatePicker } from './template-picker';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -140,5 +141,41 @@ describe('the composer’s «Programar envío»', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'text', text: 'Te escribo el lunes con la cotización' });
     expect(box.value).toBe('');
+  });
+});
+
+describe('a template scheduled from the template picker', () => {
+  it('«Programar…» takes the template with its values to a date and time', async () => {
+    const tpl = {
+      _id: '00000000-0000-4000-8000-000000000003',
+      businessAccountId: 'waba',
+      name: 'recordatorio_cita',
+      language: 'es_PE',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      body: 'Hola {{1}}, te recordamos tu cita.',
+      bodyExamples: ['María'],
+      buttons: [],
+      variableFields: ['nombre'],
+      sendable: true,
+      createdAt: '2026-11-01T00:00:00Z',
+      updatedAt: '2026-11-01T00:00:00Z',
+    };
+    const { calls } = fakeApi((call: FakeCall) => {
+      if (call.method === 'GET' && call.path === `/chats/${CHAT}/templates`) return { status: 200, body: { payload: [tpl], values: { nombre: 'Rosa Quispe' } } };
+      if (call.method === 'GET' && call.path === '/imagina_template_messages') return { status: 200, body: { payload: [], totalDocs: 0, totalPages: 1, page: 1, limit: 30 } };
+      if (call.method === 'POST' && call.path === `/chats/${CHAT}/scheduled-messages`) return { status: 201, body: base({ kind: 'template', text: null, template: { templateId: tpl._id, bodyValues: ['Rosa Quispe'] } }) };
+      return undefined;
+    });
+    const onClose = vi.fn();
+    renderApp(<TemplatePicker chatId={CHAT} open onClose={onClose} onSent={() => {}} schedulable />);
+    const picker = await screen.findByRole('dialog');
+    await userEvent.click(await within(picker).findByRole('button', { name: 'Programar…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programar envío' });
+    expect(within(dialog).getByText('Se enviará la plantilla de WhatsApp elegida, con sus valores.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'template', template: { templateId: tpl._id, bodyValues: ['Rosa Quispe'] } });
+    expect(calls.some((c) => c.path.endsWith('/template'))).toBe(false);
   });
 });

@@ -76,20 +76,22 @@ export interface ScheduleDialogProps {
   /** The composer's text (a new one), or the scheduled message being changed. */
   text?: string;
   editing?: ScheduledMessageOut;
+  /** A new template's send (the template picker's «Programar…»): its values, already checked. */
+  template?: { templateId: string; bodyValues: string[]; headerValue?: string };
   onClose: () => void;
   /** Scheduled (or changed): the composer empties its box. */
   onSaved?: (scheduled: ScheduledMessageOut) => void;
 }
 
 /** «Programar envío»: the text and a date and time on the company's clock, within 90 days. */
-export function ScheduleDialog({ chatId, text: initialText = '', editing, onClose, onSaved }: ScheduleDialogProps) {
+export function ScheduleDialog({ chatId, text: initialText = '', editing, template, onClose, onSaved }: ScheduleDialogProps) {
   const timezone = useCompanyTimezone();
   const { companyId } = useSession();
   const queryClient = useQueryClient();
   const [text, setText] = useState(editing?.text ?? initialText);
   const [when, setWhen] = useState(() => (editing ? wallTime(new Date(editing.sendAt), timezone) : inAnHour(timezone)));
   const [errors, setErrors] = useState<{ text?: string; when?: string; form?: string }>({});
-  const kind = editing?.kind ?? 'text';
+  const kind = editing?.kind ?? (template ? 'template' : 'text');
   const save = useMutation({
     mutationFn: (body: ScheduledMessageIn) => (editing ? scheduledApi.update(chatId, editing._id, body) : scheduledApi.create(chatId, body)),
     onSuccess: (saved) => {
@@ -112,7 +114,9 @@ export function ScheduleDialog({ chatId, text: initialText = '', editing, onClos
     if (next.when || next.text || !at) return;
     const body: ScheduledMessageIn = editing
       ? { kind: editing.kind, text: text.trim() || undefined, mediaUrl: editing.mediaUrl ?? undefined, template: editing.template ?? undefined, sendAt: at.toISOString() }
-      : { kind: 'text', text: text.trim(), sendAt: at.toISOString() };
+      : template
+        ? { kind: 'template', template, sendAt: at.toISOString() }
+        : { kind: 'text', text: text.trim(), sendAt: at.toISOString() };
     save.mutate(body);
   };
   return (
