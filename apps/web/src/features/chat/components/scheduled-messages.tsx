@@ -191,7 +191,7 @@ export function ScheduledStrip({ chatId }: { chatId: string }) {
   const shown = (data?.payload ?? []).filter((s) => s.status === 'pending' || s.status === 'sending' || s.status === 'failed');
   if (!shown.length && !problem) return null;
   return (
-    <Box data-testid="scheduled-strip" sx={{ borderTop: 1, borderColor: 'divider', bgcolor: '#F4F6FB', px: { xs: 1, sm: 2 }, py: 0.5, maxHeight: 132, overflowY: 'auto' }}>
+    <Box data-testid="scheduled-strip" sx={{ flexShrink: 0, borderTop: 1, borderColor: 'divider', bgcolor: '#F4F6FB', px: { xs: 1, sm: 2 }, py: 0.5, maxHeight: 132, overflowY: 'auto' }}>
       {problem && (
         <Alert severity="error" onClose={() => setProblem(undefined)} sx={{ my: 0.5, py: 0 }}>
           {problem}
