@@ -21,6 +21,7 @@ export const auditEntityLabels: Record<string, string> = {
   // the custom modules' records (decision 0072)
   chat_messages: 'Mensajes de chat',
   sends: 'Envíos',
+  scheduled_messages: 'Mensajes programados',
   webhook_subscriptions: 'Suscripciones de webhook',
   webhook_deliveries: 'Entregas de webhook',
   channels: 'Canales (WhatsApp, Messenger, Instagram)',
@@ -47,6 +48,7 @@ export const auditActionLabels: Record<string, string> = {
   retry: 'Reintentó',
   redeliver: 'Reenvió',
   sync: 'Sincronizó',
+  cancel: 'Canceló',
 };
 
 export const AUDIT_DEFAULT_LIMIT = 50;

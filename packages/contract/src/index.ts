@@ -47,3 +47,4 @@ export * from './audit-log.js';
 export * from './notifications.js';
 export * from './automation.js';
 export * from './business-hours.js';
+export * from './scheduled-messages.js';

@@ -474,3 +474,43 @@ export const facebookLabelPeople = pgTable(
     index('facebook_label_people_failed_idx').on(t.companyId, t.failedAt).where(sql`reason is not null`),
   ],
 );
+
+/**
+ * «Enviar más tarde» (issue 29, decision 0079): a composer's message kept to go at `send_at`
+ * (a text, a file by link, or a template with its values in `template`, the contract's
+ * templateSendInput). The `chat.scheduled-send` job claims the due ones (status sending,
+ * `claimed_at` a lease: a dead process's claim is taken again after 90 s) and sends each through
+ * the chat's send with a message id named by this row, so it goes once; then sent (`message_id`)
+ * or failed with the reason (`error`). Editable and cancellable only while pending.
+ */
+export const scheduledMessages = pgTable(
+  'scheduled_messages',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chatsTable.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().default('text'),
+    text: text('text'),
+    template: jsonb('template'),
+    /** A file's link (image, video, audio, document), as the composer sends it. */
+    media: text('media'),
+    sendAt: timestamp('send_at', { withTimezone: true }).notNull(),
+    status: text('status').notNull().default('pending'),
+    error: text('error'),
+    messageId: uuid('message_id'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('scheduled_messages_due_idx').on(t.sendAt).where(sql`status = 'pending'`),
+    index('scheduled_messages_sending_idx').on(t.claimedAt).where(sql`status = 'sending'`),
+    index('scheduled_messages_company_chat_idx').on(t.companyId, t.chatId, t.sendAt),
+  ],
+);

@@ -57,6 +57,12 @@ export const queueCatalogue = {
   },
   'chat.sandbox-status': { module: 'chats', does: 'Applies a delivery status the sandbox provider reports for a sent message' },
   'chat.send': { module: 'chats', does: 'Sends one chat of a massive message (its message id decided when queued, so a retry never sends twice)' },
+  'chat.scheduled-send': {
+    module: 'chats',
+    does: "Sends the composer's scheduled messages whose minute came (claimed with a lease, each once by its message id), or records why not",
+    schedule: { cron: EVERY_MINUTE, onStart: true },
+    expireInSeconds: 300,
+  },
   'chat.snooze-sweep': {
     module: 'chats',
     does: 'Opens again every snoozed chat whose time has passed (a lost or late wake-up, a server that was down)',

@@ -29,6 +29,7 @@ import { seedDemoApiKeys } from './demo-api-keys.js';
 import { seedDemoWebhooks } from './demo-webhooks.js';
 import { seedDemoAutomation } from './demo-automation.js';
 import { seedDemoBusinessHours } from './demo-business-hours.js';
+import { seedDemoScheduled } from './demo-scheduled.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -115,6 +116,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
       { date: '2026-12-25', name: 'Navidad' },
       { date: '2027-01-01', name: 'Año Nuevo' },
     ]);
+    // two messages scheduled for next week (the strip above the composer, decision 0079)
+    await seedDemoScheduled(tx, peru.id, admin?.id ?? null);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

@@ -67,6 +67,8 @@ export const chatKeys = {
   countsAll: () => [...chatBase.all, 'counts'] as const,
   counts: (companyId: CompanyId, filters: object) => [...chatBase.all, 'counts', { companyId, ...filters }] as const,
   templates: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'templates', chatId, companyId] as const,
+  /** A chat's scheduled messages (decision 0079). */
+  scheduled: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'scheduled', chatId, companyId] as const,
 };
 export const composerKeys = {
   state: (chatId: string, companyId: CompanyId) => [...chatKeys.all, 'state', chatId, companyId] as const,

@@ -29,6 +29,8 @@ import { chatJobs } from './jobs.js';
 import { createChatService } from './service.js';
 import { composerRoutes } from './composer-routes.js';
 import { chatTemplateRoutes } from './template-routes.js';
+import { createScheduledMessages, scheduledMessageRoutes } from './scheduled.js';
+import { createTemplateService } from '../whatsapp-templates/service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const messageParams = z.object({ id: zId(), messageId: zId() }).strict();
@@ -67,6 +69,17 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   await composerRoutes(app, service);
   // approved WhatsApp templates from the composer (decision 0038)
   await chatTemplateRoutes(app, service);
+  // «Enviar más tarde» (decision 0079): scheduled messages and the minute job that sends them
+  await scheduledMessageRoutes(
+    app,
+    createScheduledMessages({
+      db,
+      chats: service,
+      templates: createTemplateService({ db, secrets: app.secrets, config: app.settings }),
+      realtime: app.realtime,
+      log: app.log,
+    }),
+  );
 
   const tags = ['chats'];
   const may = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ permission: { module: 'chats' as const, action } });

@@ -13,6 +13,7 @@ import CloudQueueIcon from '@mui/icons-material/CloudQueue';
 import LinkIcon from '@mui/icons-material/Link';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import MarkChatReadOutlinedIcon from '@mui/icons-material/MarkChatReadOutlined';
+import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SendIcon from '@mui/icons-material/Send';
 import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import Alert from '@mui/material/Alert';
@@ -40,6 +41,7 @@ import { classifyMediaUrl } from '../lib/media';
 import { filterQuickReplies, insertAt, slashQuery } from '../lib/quick-replies';
 import { channelNames, chatTexts, kindNames } from '../texts';
 import { QuickReplyPicker } from './quick-reply-picker';
+import { ScheduleDialog } from './scheduled-messages';
 import { TemplatePicker, templatePickerTexts } from './template-picker';
 
 // «Desde Drive» (decision 0056): the picker loads when first opened
@@ -246,6 +248,8 @@ export interface ComposerProps {
   variables?: Partial<Record<QuickReplyVariable, string>>;
   /** A WhatsApp template was sent (window closed): the thread adds the message. Without it no template is offered. */
   onTemplateSent?: (message: ChatMessage) => void;
+  /** Offers «Programar envío» next to the send button (decision 0079): the typed text, at a date and time. */
+  schedule?: boolean;
 }
 
 /**
@@ -254,7 +258,7 @@ export interface ComposerProps {
  * typed: a closed window or a channel that is not connected locks the answer (notes stay
  * open) and says why in Spanish.
  */
-export function Composer({ chatId, autoFocus = false, closed, state, canConnect = false, sending, onSend, onNote, refusal, variables = {}, onTemplateSent }: ComposerProps) {
+export function Composer({ chatId, autoFocus = false, closed, state, canConnect = false, sending, onSend, onNote, refusal, variables = {}, onTemplateSent, schedule = false }: ComposerProps) {
   const [draft] = useState(() => readDraft(chatId));
   const [text, setTextState] = useState(draft.text);
   const [note, setNoteState] = useState(!!onNote && !!draft.note);
@@ -271,6 +275,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   const [attachMenu, setAttachMenu] = useState<HTMLElement | null>(null);
   const [fromDrive, setFromDrive] = useState(false);
   const [pickingTemplate, setPickingTemplate] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
 
@@ -446,6 +451,15 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
             '& .MuiInputBase-root': { borderRadius: 3, bgcolor: note ? '#FFF6D6' : locked ? 'action.hover' : '#F7F7FB' },
           }}
         />
+        {schedule && !note && (
+          <Tooltip title={chatTexts.schedule}>
+            <span>
+              <IconButton aria-label={chatTexts.schedule} onClick={() => setScheduling(true)} disabled={sending} data-testid="schedule-button">
+                <ScheduleSendIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
         <Tooltip title={note ? chatTexts.saveNote : chatTexts.send}>
           <span>
             <IconButton
@@ -480,7 +494,18 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         onHighlight={setHighlighted}
         onPick={pick}
       />
-      {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} />}
+      {scheduling && (
+        <ScheduleDialog
+          chatId={chatId}
+          text={text}
+          onClose={() => {
+            setScheduling(false);
+            requestAnimationFrame(() => input.current?.focus());
+          }}
+          onSaved={() => setText('')}
+        />
+      )}
+      {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} schedulable={schedule} />}
       <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>
         <MenuItem
           onClick={() => {

@@ -8,6 +8,7 @@ import {
   type WhatsappTemplate,
 } from '@mostrador/contract';
 import SendIcon from '@mui/icons-material/Send';
+import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -30,6 +31,7 @@ import { useSession } from '../../../lib/session';
 import { useImaginaTemplates } from '../../massive-messages/api';
 import { ImaginaPreview } from '../../massive-messages/imagina-preview';
 import { chatKeys } from '../../../lib/query-keys';
+import { ScheduleDialog } from './scheduled-messages';
 
 const enc = encodeURIComponent;
 
@@ -49,6 +51,7 @@ export const templatePickerTexts = {
   preview: 'Así lo recibirá el cliente',
   cancel: 'Cancelar',
   send: 'Enviar plantilla',
+  schedule: 'Programar…',
   failed: 'No se pudo enviar la plantilla',
   whatsappGroup: 'Plantillas de WhatsApp',
   imaginaGroup: 'Plantillas Imagina',
@@ -87,6 +90,8 @@ export interface TemplatePickerProps {
   onClose: () => void;
   /** The message the server stored (sent or failed); the thread adds it. */
   onSent: (message: ChatMessage) => void;
+  /** Offers «Programar…»: the template with its values, sent at a date and time (decision 0079). */
+  schedulable?: boolean;
 }
 
 /**
@@ -94,7 +99,7 @@ export interface TemplatePickerProps {
  * which field it comes from), the bubble as the customer will see it, and the send. Used when
  * the 24-hour window is closed.
  */
-export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePickerProps) {
+export function TemplatePicker({ chatId, open, onClose, onSent, schedulable = false }: TemplatePickerProps) {
   const { companyId } = useSession();
   const fullScreen = useMediaQuery('(max-width:600px)');
   const templates = useQuery({
@@ -115,6 +120,7 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<string>();
   const [sending, setSending] = useState(false);
+  const [scheduling, setScheduling] = useState<{ templateId: string; bodyValues: string[]; headerValue?: string }>();
   const chosen = list.find((t) => t._id === templateId);
   // one key per opening of the dialog: a click repeated after a lost answer never sends twice
   const [sendKey, setSendKey] = useState(() => newSendKey());
@@ -144,6 +150,17 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
   const headerNeeds = chosen?.header?.format === 'TEXT' && templateVariables(chosen.header.text).length > 0;
   const n = chosen ? variableCount(chosen.body) : 0;
 
+  /** The values the template needs, each said when missing; undefined when one is. */
+  const completeValues = () => {
+    if (!chosen) return undefined;
+    const found: Record<string, string> = {};
+    for (let i = 0; i < n; i++) if (!bodyValues[i]?.trim()) found[`bodyValues.${i}`] = templatePickerTexts.missing(i + 1);
+    if (headerNeeds && !headerValue.trim()) found.headerValue = templatePickerTexts.headerMissing;
+    setErrors(found);
+    if (Object.keys(found).length) return undefined;
+    return { templateId: chosen._id, bodyValues: bodyValues.slice(0, n), ...(headerNeeds ? { headerValue } : {}) };
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (chosenImagina) {
@@ -162,16 +179,12 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
       }
       return;
     }
-    if (!chosen) return;
-    const found: Record<string, string> = {};
-    for (let i = 0; i < n; i++) if (!bodyValues[i]?.trim()) found[`bodyValues.${i}`] = templatePickerTexts.missing(i + 1);
-    if (headerNeeds && !headerValue.trim()) found.headerValue = templatePickerTexts.headerMissing;
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    const values = completeValues();
+    if (!values) return;
     setSending(true);
     setRefusal(undefined);
     try {
-      const message = await templatePickerApi.send(chatId, { templateId: chosen._id, bodyValues: bodyValues.slice(0, n), ...(headerNeeds ? { headerValue } : {}) }, sendKey);
+      const message = await templatePickerApi.send(chatId, values, sendKey);
       onSent(message);
       onClose();
     } catch (error) {
@@ -301,13 +314,36 @@ export function TemplatePicker({ chatId, open, onClose, onSent }: TemplatePicker
             </>
           )}
         </DialogContent>
-        <DialogActions>
+        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
           <Button onClick={onClose}>{templatePickerTexts.cancel}</Button>
+          {schedulable && chosen && !chosenImagina && (
+            <Button
+              startIcon={<ScheduleSendIcon />}
+              disabled={sending}
+              onClick={() => {
+                const values = completeValues();
+                if (values) setScheduling(values);
+              }}
+            >
+              {templatePickerTexts.schedule}
+            </Button>
+          )}
           <Button type="submit" variant="contained" startIcon={<SendIcon />} disabled={!(chosen || chosenImagina) || sending}>
             {templatePickerTexts.send}
           </Button>
         </DialogActions>
       </form>
+      {scheduling && (
+        <ScheduleDialog
+          chatId={chatId}
+          template={scheduling}
+          onClose={() => setScheduling(undefined)}
+          onSaved={() => {
+            setScheduling(undefined);
+            onClose();
+          }}
+        />
+      )}
     </Dialog>
   );
 }

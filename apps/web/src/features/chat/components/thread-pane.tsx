@@ -28,6 +28,7 @@ import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../../../lib/time'
 import { channelNames, chatTexts } from '../texts';
 import { ChatActions } from './chat-actions';
 import { Composer } from './composer';
+import { ScheduledStrip } from './scheduled-messages';
 import { MessageBubble } from './message-bubble';
 import { chatKeys } from '../../../lib/query-keys';
 
@@ -282,6 +283,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         )}
       </Box>
 
+      <ScheduledStrip key={`scheduled-${chatId}`} chatId={chatId} />
       <Composer
         key={chatId}
         chatId={chatId}
@@ -295,6 +297,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         refusal={refusal}
         variables={{ nombre: chat?.lead?.name || chat?.contactName, telefono: chat?.lead?.telefono, agente: user?.first_name }}
         onTemplateSent={onTemplateSent}
+        schedule={permissions.can('chats', 'create')}
       />
     </Box>
   );

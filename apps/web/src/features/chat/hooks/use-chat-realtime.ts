@@ -39,6 +39,8 @@ export function useChatRealtime(openChatId: string | undefined, markRead: (chatI
         storeChatSummary(queryClient, companyId, event.chat);
         // resolved, snoozed or opened again elsewhere (or by its snooze ending)
         void queryClient.invalidateQueries({ queryKey: composerKeys.state(event.chat._id, companyId) });
+        // a scheduled message went (or failed) at its minute: the strip above the composer
+        void queryClient.invalidateQueries({ queryKey: chatKeys.scheduled(event.chat._id, companyId) });
         break;
       case 'lead.updated':
         // The lead shows inside chat summaries (status, agent, labels): reload the lists and the person's chats.
