@@ -312,6 +312,30 @@ describe('telling the agent in the product', () => {
   });
 });
 
+describe('a burst in one round', () => {
+  it('two messages of one chat handed in the same round: the second sees what the rule did for the first', async () => {
+    const seen = ((await ok('POST', '/mostrador-labels', { name: 'Saludado', color: '#777777' })) as Rec)._id as string;
+    const rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Saludo una vez',
+      trigger: { event: 'message.received' },
+      conditions: [{ field: 'label', op: 'has_not', value: seen }],
+      actions: [
+        { type: 'add_label', labelId: seen },
+        { type: 'note', text: 'Saludar al cliente' },
+      ],
+    });
+    const from = '51933000051';
+    for (const text of ['Hola', '¿Están atendiendo?']) expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }))).statusCode).toBe(200);
+    for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
+    const [row] = await t.sql<{ chat_id: string }>('select chat_id::text from lead_identities where platform_user_id = $1', [from]);
+    const notes = await t.sql<{ n: number }>(`select count(*)::int as n from chat_messages where chat_id = $1 and kind = 'note'`, [row.chat_id]);
+    expect(notes[0].n).toBe(1);
+    expect(await runsOf(rule._id)).toHaveLength(1);
+    await ok('DELETE', `/automation-rules/${rule._id}`);
+  });
+});
+
 describe('what a rule may name', () => {
   it("another company's label or agent, nested in the actions, is a 400 in Spanish and nothing is stored", async () => {
     const chileLabel = ((await ok('POST', '/mostrador-labels', { name: 'Solo Chile', color: '#777777' }, chile)) as Rec)._id as string;

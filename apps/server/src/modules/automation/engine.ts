@@ -610,8 +610,12 @@ export async function runRules(deps: EngineDeps, events: DomainEvent[]): Promise
     deps.db,
     withRules.map(({ e }) => ({ companyId: e.companyId, ...chatRefOf(e) })),
   );
+  // a chat a rule acted on earlier in the round is read again for its later events: they see
+  // what the rule did (a label put on, an agent assigned), as one after another would
+  const touched = new Set<string>();
   for (const [k, { e, mine }] of withRules.entries()) {
-    const ctx = contexts[k];
+    const read = contexts[k];
+    const ctx = read.chatId && touched.has(read.chatId) ? await contextOf(deps.db, e.companyId, chatRefOf(e)) : read;
     const judged = mine.map((rule) => ({ rule, ...judge(rule, ctx) })).filter((j) => j.matched);
     if (!judged.length) continue;
     // how many rules in a row led here: the run of the rule whose change this event is
@@ -623,7 +627,9 @@ export async function runRules(deps: EngineDeps, events: DomainEvent[]): Promise
       );
       depth = (parent?.depth ?? 1) + 1;
     }
-    ran += await runJudged(deps, { id: e.id, type: e.type, occurredAt: e.occurredAt, companyId: e.companyId }, ctx, judged, depth);
+    const n = await runJudged(deps, { id: e.id, type: e.type, occurredAt: e.occurredAt, companyId: e.companyId }, ctx, judged, depth);
+    if (n && ctx.chatId) touched.add(ctx.chatId);
+    ran += n;
   }
   return ran;
 }
