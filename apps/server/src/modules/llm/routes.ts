@@ -121,12 +121,13 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
           msg: `Conexión correcta con ${settings.model}: respondió en ${(answer.latencyMs / 1000).toFixed(1)} s con un análisis válido (${answer.promptTokens + answer.completionTokens} tokens)`,
         };
       } catch (error) {
+        // a base URL the outbound client refuses is the setting to fix: a 400 on it, and nothing
+        // recorded — no call went out (a 400 writes nothing)
+        rethrowRefusalAs400(error, 'baseUrl');
         const failure = llmErrorOf(error, 20_000);
         const costUsd = llmCostUsd(failure.usage.promptTokens, failure.usage.completionTokens, prices);
         if (costUsd) await settleBudget(db, companyId, monthOf(timezone), 0, costUsd);
         await recordCall(db, { ...base, ...failure.usage, costUsd, latencyMs: performance.now() - started, outcome: 'error', error: failure.message });
-        // a base URL the outbound client refuses is the setting to fix: a 400 on it
-        rethrowRefusalAs400(error, 'baseUrl');
         const hint =
           failure.kind === 'invalid'
             ? ': el modelo debe admitir salida estructurada (response_format json_schema)'
