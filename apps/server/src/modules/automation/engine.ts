@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   AUTOMATION_MAX_DEPTH,
   AUTOMATION_MESSAGES_PER_CHAT_HOUR,
@@ -18,6 +17,9 @@ import { actingAs } from '../../db/actor.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
+import { stableId } from '../../lib/stable-id.js';
+
+export { stableId };
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import { publishChatEffect } from '../chats/events.js';
@@ -296,11 +298,6 @@ export function filled(value: string, ctx: RuleContext): string {
   return value.replace(/\{(nombre|telefono|empresa|pedido|estado)\}/g, (m) => map[m] ?? '');
 }
 
-/** A stable id from a run and an action's place in it: a message a retried run sends is the same message (sent once). */
-export function stableId(...parts: string[]): string {
-  const h = createHash('sha256').update(parts.join(':')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 /** What an action would do, in Spanish (the editor's preview, POST /automation-rules/{id}/test). */
 export function describe(a: AutomationAction, names: { labels: Map<string, string>; agents: Map<string, string>; templates?: Map<string, string> }): string {

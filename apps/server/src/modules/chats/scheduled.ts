@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type Platform,
   type ScheduledMessageIn,
@@ -19,6 +18,7 @@ import { z } from 'zod';
 import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { OutboundContent } from '../../integrations/meta/send.js';
+import { stableId } from '../../lib/stable-id.js';
 import { AppError } from '../../lib/errors.js';
 import type { Realtime } from '../../lib/realtime.js';
 import { tenantOf } from '../../plugins/auth.js';
@@ -73,10 +73,7 @@ const columns = sql.raw(
 );
 
 /** The chat message a scheduled message becomes: a UUID named by its id, so a retried job finds it instead of sending again. */
-export function scheduledMessageId(scheduledId: string): string {
-  const h = createHash('sha256').update(`scheduled-message:${scheduledId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16] as string, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+export const scheduledMessageId = (scheduledId: string): string => stableId('scheduled-message', scheduledId);
 
 /** What is audited of a scheduled message (decision 0072). */
 const audited = (r: Pick<Row, 'kind' | 'text' | 'media' | 'template' | 'send_at' | 'status'>) => ({

@@ -1,20 +1,15 @@
 import { chatMessageOut, chatTemplatesOut, templateSendInput, zId } from '@mostrador/contract';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
+import { stableId } from '../../lib/stable-id.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createTemplateService } from '../whatsapp-templates/service.js';
 import type { ChatService } from './service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._-]{8,200}$/;
-/** A UUID named by a text (its SHA-256), so one Idempotency-Key is one message. */
-const keyedId = (text: string) => {
-  const h = createHash('sha256').update(text).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-};
 
 /**
  * The composer's template calls, under /api/chats and the chats module's permissions (decision
@@ -48,7 +43,7 @@ export async function chatTemplateRoutes(parent: FastifyInstance, chats: ChatSer
       }
       const prepared = await service.prepareSend(tenant.companyId, request.body);
       // the same key sends once: it names the message, and a message that exists is answered as it is
-      const messageId = key ? keyedId(`${tenant.companyId}:${request.params.id}:${key}`) : undefined;
+      const messageId = key ? stableId(tenant.companyId, request.params.id, key) : undefined;
       const message = await chats.send(tenant.companyId, request.params.id, { kind: 'text', text: prepared.text, template: prepared.payload }, { sentBy: tenant.userId, messageId });
       return reply.status(201).send(message);
     },
