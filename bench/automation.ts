@@ -11,6 +11,9 @@
  *   many chats, fired by `fireTimers` as the `automation.timers` job does: timers a second, and the
  *   runs and notes written (each exactly once: duplicates and losses are counted).
  *
+ * - Timers across kill -9 (DATABASE_URL only): TIMERS more, fired by a worker process that is
+ *   killed with SIGKILL CRASHES (5) times and started again: duplicates, losses, the last one's lag.
+ *
  *   DATABASE_URL=postgres://…/empty_db npm run automation --workspace @mostrador/bench
  *   TIMERS=10000 npm run automation --workspace @mostrador/bench          # PGlite, smaller
  */
@@ -137,21 +140,84 @@ await pool.query(
 console.log(`\nTemporizadores: ${TIMERS} vencidos sembrados en ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const started = performance.now();
 let fired = 0;
-for (let round = 0; round < 1000; round++) {
-  const n = await fireTimers(deps);
-  fired += n;
+for (;;) {
+  fired += await fireTimers(deps);
   const [{ left }] = (await pool.query<{ left: string }>(`select count(*) as left from automation_timers where rule_id = $1`, [rule.id])).rows;
-  if (Number(left) === 0) break;
+  if (Number(left) === 0 || performance.now() - started > 600_000) break;
 }
 const seconds = (performance.now() - started) / 1000;
-const [{ runs, distinct_events, notes }] = (
-  await pool.query<{ runs: string; distinct_events: string; notes: string }>(
+const [{ runs, distinct_events, notes, span }] = (
+  await pool.query<{ runs: string; distinct_events: string; notes: string; span: number }>(
     `select (select count(*) from automation_runs where rule_id = $1) as runs, (select count(distinct event_id) from automation_runs where rule_id = $1) as distinct_events,
-            (select count(*) from chat_messages where company_id = $2 and kind = 'note') as notes`,
+            (select count(*) from chat_messages where company_id = $2 and kind = 'note') as notes,
+            (select extract(epoch from max(created_at) - min(created_at))::float8 from automation_runs where rule_id = $1) as span`,
     [rule.id, timerCompany],
   )
 ).rows;
 console.log(`  disparados ${fired} en ${seconds.toFixed(1)} s: ${(fired / seconds).toFixed(0)} temporizadores/s`);
 console.log(`  ejecuciones ${runs} (eventos distintos ${distinct_events}), notas escritas ${notes}: duplicados ${Number(runs) - Number(distinct_events)}, perdidos ${TIMERS - Number(distinct_events)}`);
-console.log(`  el último disparó ${seconds.toFixed(1)} s después de su hora (meta: 60 s)`);
+console.log(`  el último disparó ${seconds.toFixed(1)} s después de su hora (meta: 60 s; entre la primera ejecución y la última ${Number(span).toFixed(1)} s)`);
+
+// ——— timers across kill -9 of the worker ———
+// CRASHES (5) times a worker process firing TIMERS due timers is killed with SIGKILL at a random
+// moment and started again; the timers it had claimed wait out their lease (LEASE, 10 s here;
+// AUTOMATION_TIMER_LEASE_SECONDS) and are fired by the next. Needs DATABASE_URL (processes share it).
+const CRASHES = Number(process.env.CRASHES ?? 5);
+if (process.env.DATABASE_URL && CRASHES > 0) {
+  const { fork } = await import('node:child_process');
+  const crashCompany = await benchCompany(booted, 'Bench temporizadores kill -9');
+  const [crashRule] = (
+    await pool.query<{ id: string }>(
+      `insert into automation_rules (company_id, name, enabled, position, trigger_event, timer, match, conditions, actions)
+       values ($1, 'Sin actividad', true, 1, 'timer', '{"kind":"no_activity","minutes":60}'::jsonb, 'all', '[]'::jsonb, '[{"type":"note","text":"Sin actividad"}]'::jsonb) returning id::text`,
+      [crashCompany],
+    )
+  ).rows;
+  await pool.query(
+    `with l as (insert into leads (company_id, name, platform, status) select $1, 'Persona ' || g, 'whatsapp', 'sin-asignar' from generate_series(1, $3::int) g returning id),
+          c as (insert into chats (company_id, contact_name, platform, lead_id, status) select $1, 'Persona', 'whatsapp', id, 'open' from l returning id)
+     insert into automation_timers (company_id, rule_id, subject, chat_id, due_at)
+     select $1, $2, 'chat:' || c.id, c.id, now() from c`,
+    [crashCompany, crashRule.id, TIMERS],
+  );
+  const [{ due }] = (await pool.query<{ due: Date }>(`select max(due_at) as due from automation_timers where rule_id = $1`, [crashRule.id])).rows;
+  const lease = process.env.LEASE ?? '10';
+  const start = () =>
+    fork(new URL('./automation-timer-worker.ts', import.meta.url), {
+      env: { ...process.env, RULE_ID: crashRule.id, AUTOMATION_TIMER_LEASE_SECONDS: lease },
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    });
+  const fired = () => pool.query<{ n: string }>(`select count(*) as n from automation_runs where rule_id = $1`, [crashRule.id]).then((r) => Number(r.rows[0].n));
+  const kills: number[] = [];
+  for (let k = 0; k < CRASHES; k++) {
+    const child = start();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise((resolve) => child.once('message', resolve));
+    // killed between 0.5 and 3 s after it began firing
+    const done = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 500 + Math.random() * 2500))]);
+    if (done) break;
+    child.kill('SIGKILL');
+    await exited;
+    kills.push(await fired());
+  }
+  const last = start();
+  await new Promise<void>((resolve, reject) => last.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`el último worker salió con ${code}`)))));
+  const [row] = (
+    await pool.query<{ runs: string; distinct_events: string; notes: string; chats_noted: string; last: Date }>(
+      `select (select count(*) from automation_runs where rule_id = $1) as runs, (select count(distinct event_id) from automation_runs where rule_id = $1) as distinct_events,
+              (select count(*) from chat_messages where company_id = $2 and kind = 'note') as notes,
+              (select count(distinct chat_id) from chat_messages where company_id = $2 and kind = 'note') as chats_noted,
+              (select max(created_at) from automation_runs where rule_id = $1) as last`,
+      [crashRule.id, crashCompany],
+    )
+  ).rows;
+  const lag = (new Date(row.last).getTime() - new Date(due).getTime()) / 1000;
+  console.log(`\nTemporizadores con ${kills.length} kill -9 del worker (concesión ${lease} s): ${TIMERS} vencidos`);
+  console.log(`  disparados antes de cada kill -9: ${kills.join(', ')}`);
+  console.log(
+    `  ejecuciones ${row.runs} (eventos distintos ${row.distinct_events}), notas ${row.notes} en ${row.chats_noted} chats: duplicados ${Number(row.notes) - Number(row.chats_noted)}, perdidos ${TIMERS - Number(row.chats_noted)}`,
+  );
+  console.log(`  el último disparó ${lag.toFixed(1)} s después de su hora (meta: 60 s), con los arranques del worker incluidos`);
+}
 await booted.close();

@@ -64,6 +64,13 @@ export const envSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365).describe('Días que se guarda el registro de auditoría; las filas más viejas se borran por tandas cada día'),
   OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "OUTBOUND_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('1: las direcciones que escribe una compañía (tienda, sitio, API, motor de IA, archivo de plantilla) pueden ser internas; 0 por defecto'),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number({ error: 'WEBHOOK_TIMEOUT_SECONDS es un número de segundos' }).int().min(1).max(60).default(10).describe('Segundos que se espera la respuesta de un webhook de salida antes de contarlo como fallido y reintentarlo'),
+  AUTOMATION_TIMER_LEASE_SECONDS: z.coerce
+    .number({ error: 'AUTOMATION_TIMER_LEASE_SECONDS es un número de segundos' })
+    .int()
+    .min(5)
+    .max(600)
+    .default(45)
+    .describe('Segundos que un proceso retiene los temporizadores de reglas que tomó; si muere (kill -9), otro los toma pasado ese tiempo y cada uno dispara una sola vez'),
   WEBHOOK_DELIVERY_LANES: z.coerce.number({ error: 'WEBHOOK_DELIVERY_LANES es un número' }).int().min(1).max(256).default(32).describe('Entregas de webhooks de salida que un proceso envía a la vez (en orden por suscripción y elemento)'),
   /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('Nombre anterior de OUTBOUND_ALLOW_PRIVATE_URLS (se sigue leyendo)'),
@@ -193,6 +200,8 @@ export interface Config {
   outboundAllowPrivateUrls: boolean;
   /** Outbound webhooks (decision 0073): the receiver's answer is awaited this long; this many are sent at once. */
   webhooks: { timeoutSeconds: number; lanes: number };
+  /** Automation rules' timers (decision 0077): how long a claim is held before another process may take it. */
+  automation: { timerLeaseSeconds: number };
   /** The bearer token /metrics asks for; without it only a scraper on this machine reads it (decision 0066). */
   metricsToken?: string;
 }
@@ -264,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     outboundAllowPrivateUrls: (e.OUTBOUND_ALLOW_PRIVATE_URLS ?? e.LLM_ALLOW_PRIVATE_URLS) === '1',
     webhooks: { timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS, lanes: e.WEBHOOK_DELIVERY_LANES },
+    automation: { timerLeaseSeconds: e.AUTOMATION_TIMER_LEASE_SECONDS },
     metricsToken: e.METRICS_TOKEN || undefined,
     ...overrides,
   };

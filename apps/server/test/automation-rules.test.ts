@@ -450,6 +450,70 @@ describe('timer rules', () => {
     expect(sentTexts().length - before).toBe(1);
   });
 
+  it('a batch of idle chats: each action once for all of them, and a crash before the outcomes adds nothing when taken again', async () => {
+    const [label] = await t.sql<{ id: string }>(`insert into mostrador_labels (company_id, name, color) values ($1, 'Inactivo', '#888888') returning id::text`, [peru]);
+    const idle = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Cerrar inactivos',
+      trigger: { timer: { kind: 'no_activity', minutes: 7 * 24 * 60 } },
+      actions: [
+        { type: 'add_label', labelId: label.id },
+        { type: 'note', text: 'Cerrado por inactividad' },
+        { type: 'resolve' },
+      ],
+    });
+    // 60 chats with their leads, and one without a lead; all their timers due
+    const chats = await t.sql<{ id: string; lead_id: string | null }>(
+      `with l as (insert into leads (company_id, name, platform, status) select $1, 'Inactivo ' || g, 'whatsapp', 'sin-asignar' from generate_series(1, 60) g returning id)
+       insert into chats (company_id, contact_name, platform, lead_id, status)
+       select $1, 'Inactivo', 'whatsapp', id, 'open' from l union all select $1, 'Sin lead', 'whatsapp', null, 'open'
+       returning id::text, lead_id::text`,
+      [peru],
+    );
+    const seed = () =>
+      t.sql(
+        `insert into automation_timers (id, company_id, rule_id, subject, chat_id, due_at)
+         select md5(c.id::text || 'timer')::uuid, $1, $2, 'chat:' || c.id, c.id, '2026-11-01T12:00:00.123456Z' from unnest($3::uuid[]) as c(id)
+         on conflict (rule_id, subject) do nothing`,
+        [peru, idle._id, chats.map((c) => c.id)],
+      );
+    await seed();
+    expect(await fire()).toBe(61);
+    // fired timers are gone (their time, written by SQL, to the microsecond)
+    expect(await t.sql('select id from automation_timers where rule_id = $1 and chat_id = any($2::uuid[])', [idle._id, chats.map((c) => c.id)])).toEqual([]);
+    const ids = chats.map((c) => c.id);
+    const state = () =>
+      t.sql<{ closed: number; notes: number; labelled: number; runs: number; ok: number }>(
+        `select (select count(*)::int from chats where id = any($1::uuid[]) and status = 'closed') as closed,
+                (select count(*)::int from chat_messages where chat_id = any($1::uuid[]) and kind = 'note' and text = 'Cerrado por inactividad') as notes,
+                (select count(*)::int from leads l join chats c on c.lead_id = l.id where c.id = any($1::uuid[]) and l.mostrador_labels @> jsonb_build_array($2::text)) as labelled,
+                (select count(*)::int from automation_runs where rule_id = $3) as runs,
+                (select count(*)::int from automation_runs where rule_id = $3 and status = 'ok') as ok`,
+        [ids, label.id, idle._id],
+      );
+    expect((await state())[0]).toEqual({ closed: 61, notes: 61, labelled: 60, runs: 61, ok: 60 });
+    // the chat without a lead: its label refused in Spanish, its note and resolve done
+    const lone = chats.find((c) => !c.lead_id) as { id: string };
+    const [run] = (await runsOf(idle._id)).filter((r) => r.chatId === lone.id);
+    expect(run.status).toBe('error');
+    expect(run.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['add_label', false],
+      ['note', true],
+      ['resolve', true],
+    ]);
+    expect(run.error).toBe('El evento no tiene un lead en el que actuar');
+    // as if the process died after the actions, before writing the outcomes and dropping the timers
+    await t.sql(`update automation_runs set status = 'running' where rule_id = $1`, [idle._id]);
+    await t.sql(`update chats set status = 'open' where id = $1`, [ids[0]]);
+    await seed();
+    expect(await fire()).toBe(61);
+    // nothing twice: one note each, the runs the same; the chat reopened meanwhile is resolved again
+    expect((await state())[0]).toEqual({ closed: 61, notes: 61, labelled: 60, runs: 61, ok: 60 });
+    // and once done, the same firing never runs again
+    await seed();
+    expect(await fire()).toBe(0);
+    await ok('DELETE', `/automation-rules/${idle._id}`);
+  });
+
   it('an order left in a status: set when it moves there, cancelled when it moves on', async () => {
     const review = await ok<AutomationRuleOut>('POST', '/automation-rules', {
       name: 'Pedir reseña',

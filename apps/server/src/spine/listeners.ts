@@ -70,9 +70,10 @@ export function listenersOf(app: FastifyInstance): Listener[] {
     {
       // what the company's open screens hear (GET /api/events), read fresh once the change has
       // committed: every chat message written, sent, moved or changed (a webhook, an agent, a
-      // bot, a campaign, an order's summary), and the catalogue's orders
+      // bot, a campaign, an order's summary), a chat resolved, snoozed or reopened (a person, a
+      // rule, a batch of timers), and the catalogue's orders
       name: 'realtime',
-      on: ['message.received', 'message.sent', 'message.status', 'message.updated', 'order.created', 'order.status_changed'],
+      on: ['message.received', 'message.sent', 'message.status', 'message.updated', 'chat.resolved', 'chat.snoozed', 'chat.reopened', 'order.created', 'order.status_changed'],
       handle: async (events) => {
         const quiet = await campaignBursts(db, events);
         await inOrderPerAggregate(events, REALTIME_LANES, async (e) => {
@@ -84,6 +85,9 @@ export function listenersOf(app: FastifyInstance): Listener[] {
             const p = e.payload as DomainEvent<'message.updated'>['payload'];
             if (quiet.has(p.messageId)) return;
             await publishChatEffect(db, realtime, e.companyId, { type: 'message.updated', chatId: p.chatId, messageId: p.messageId }, log);
+          } else if (e.type === 'chat.resolved' || e.type === 'chat.snoozed' || e.type === 'chat.reopened') {
+            const p = e.payload as DomainEvent<'chat.resolved'>['payload'];
+            await publishChatEffect(db, realtime, e.companyId, { type: 'chat.updated', chatId: p.chatId }, log);
           } else if (e.type === 'order.created') {
             const p = e.payload as DomainEvent<'order.created'>['payload'];
             await realtime.publish(e.companyId, { type: 'order.updated', orderId: p.orderId, code: p.code, status: p.status, created: true });

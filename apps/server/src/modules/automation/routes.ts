@@ -20,7 +20,7 @@ export const automationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createAutomationService(app.database.db);
   const deps = engineDepsOf(app);
   app.jobs.define(AUTOMATION_TIMERS_QUEUE, async () => {
-    await fireTimers(deps);
+    await fireTimers(deps, { leaseSeconds: app.settings.automation.timerLeaseSeconds });
   });
   app.jobs.every(AUTOMATION_TIMERS_QUEUE);
   app.get('/automation-rules', { config: permission('list'), schema: { tags, response: { 200: automationRuleList } } }, async (request) => ({

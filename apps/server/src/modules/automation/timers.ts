@@ -1,7 +1,8 @@
 import { type AutomationTimerKind, automationTriggers, type DomainEvent, type DomainEventType, WHATSAPP_WINDOW_HOURS } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/database.js';
-import { contextsOf, type EngineDeps, judge, runJudged, type StoredRule, stableId } from './engine.js';
+import { type BatchItem, runBatch } from './batch.js';
+import { contextsOf, type EngineDeps, judge, type StoredRule, stableId } from './engine.js';
 
 /**
  * Timer rules (decision 0077): a rule whose trigger is a timer waits for something not to happen
@@ -16,9 +17,9 @@ import { contextsOf, type EngineDeps, judge, runJudged, type StoredRule, stableI
 export const TIMER_EVENTS = ['message.received', 'message.sent', 'order.created', 'order.status_changed'] as const;
 /** What the spine's `automation` listener takes: the rules' events and the timers'. */
 export const automationListens: DomainEventType[] = [...new Set<DomainEventType>([...automationTriggers, ...TIMER_EVENTS])];
-/** A claimed timer whose process died is taken again after this. */
-export const TIMER_LEASE_SECONDS = 90;
-/** Timers claimed per statement, and fired side by side. */
+/** A claimed timer whose process died is taken again after this (the default of AUTOMATION_TIMER_LEASE_SECONDS). */
+export const TIMER_LEASE_SECONDS = 45;
+/** Timers claimed per statement; the runs that send or call out go this many side by side. */
 export const TIMER_BATCH = 500;
 export const TIMER_LANES = 8;
 
@@ -129,24 +130,27 @@ interface DueTimer extends Record<string, unknown> {
   chat_id: string | null;
   order_id: string | null;
   due_at: string | Date;
+  due_exact: string;
 }
 
 /**
- * Fires the timers that are due, TIMER_BATCH at a time, TIMER_LANES side by side: each one's rule
- * is judged against its chat now and runs once (its run is unique per timer and time, so a timer
- * a dead process had claimed, taken again after the lease, does not fire twice). A fired timer is
- * dropped unless an event moved it meanwhile. Answers how many fired.
+ * Fires the timers that are due, TIMER_BATCH at a time: each one's rule is judged against its chat
+ * now, and the batch's runs go through `runBatch` (one statement claims them all, a rule that only
+ * writes our own rows does each action for the whole batch in one statement, the rest run side by
+ * side). A run is unique per timer and time, so a timer a dead process had claimed, taken again
+ * after the lease (`leaseSeconds`, AUTOMATION_TIMER_LEASE_SECONDS), does not fire twice. A fired
+ * timer is dropped unless an event moved it meanwhile. Answers how many fired.
  */
-export async function fireTimers(deps: EngineDeps): Promise<number> {
+export async function fireTimers(deps: EngineDeps, { leaseSeconds = TIMER_LEASE_SECONDS }: { leaseSeconds?: number } = {}): Promise<number> {
   let fired = 0;
   for (;;) {
     const due = await rowsOf<DueTimer>(
       deps.db,
       sql`update automation_timers t set claimed_at = now()
            where t.id in (select id from automation_timers
-                           where due_at <= now() and (claimed_at is null or claimed_at < now() - make_interval(secs => ${TIMER_LEASE_SECONDS}))
+                           where due_at <= now() and (claimed_at is null or claimed_at < now() - make_interval(secs => ${leaseSeconds}))
                            order by due_at limit ${TIMER_BATCH} for update skip locked)
-          returning t.id::text, t.company_id::text, t.rule_id::text, t.chat_id::text, t.order_id::text, t.due_at`,
+          returning t.id::text, t.company_id::text, t.rule_id::text, t.chat_id::text, t.order_id::text, t.due_at, t.due_at::text as due_exact`,
     );
     if (!due.length) return fired;
     const ids = [...new Set(due.map((d) => d.rule_id))];
@@ -164,22 +168,20 @@ export async function fireTimers(deps: EngineDeps): Promise<number> {
       deps.db,
       due.map((t) => ({ companyId: t.company_id, chatId: t.chat_id ?? undefined, orderId: t.order_id ?? undefined })),
     );
-    const queue = due.map((t, k) => ({ t, ctx: contexts[k] }));
-    const lane = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const { t, ctx } = next;
-        const rule = rules.get(t.rule_id);
-        if (!rule) continue;
-        const dueIso = new Date(t.due_at).toISOString();
-        const { matched, evaluated } = judge(rule, ctx);
-        if (!matched) continue;
-        const ran = await runJudged(deps, { id: stableId(t.id, dueIso), type: `timer.${rule.timer.kind}`, occurredAt: dueIso, companyId: t.company_id }, ctx, [{ rule, evaluated }], 1);
-        fired += ran;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(TIMER_LANES, due.length) }, lane));
+    const items: BatchItem[] = [];
+    for (const [k, t] of due.entries()) {
+      const rule = rules.get(t.rule_id);
+      if (!rule) continue;
+      const ctx = contexts[k];
+      const { matched, evaluated } = judge(rule, ctx);
+      if (!matched) continue;
+      const dueIso = new Date(t.due_at).toISOString();
+      items.push({ e: { id: stableId(t.id, dueIso), type: `timer.${rule.timer.kind}`, occurredAt: dueIso, companyId: t.company_id }, ctx, rule, evaluated, depth: 1 });
+    }
+    fired += await runBatch(deps, items, TIMER_LANES);
     // fired: gone, unless an event set it again meanwhile (its time moved)
-    await deps.db.execute(sql`delete from automation_timers t using jsonb_to_recordset(${JSON.stringify(due.map((d) => ({ id: d.id, due: new Date(d.due_at).toISOString() })))}::jsonb) as o(id uuid, due timestamptz)
+    // (compared to the microsecond: a time written by SQL has more digits than a JavaScript date keeps)
+    await deps.db.execute(sql`delete from automation_timers t using jsonb_to_recordset(${JSON.stringify(due.map((d) => ({ id: d.id, due: d.due_exact })))}::jsonb) as o(id uuid, due timestamptz)
         where t.id = o.id and t.due_at = o.due`);
     if (due.length < TIMER_BATCH) return fired;
   }
