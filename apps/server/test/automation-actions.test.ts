@@ -1,4 +1,4 @@
-import { type AutomationRuleOut, type AutomationRunOut, automationActionMessages, automationMessages } from '@mostrador/contract';
+import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationActionMessages, automationMessages } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
@@ -236,6 +236,20 @@ describe('«Enviar una plantilla Imagina»', () => {
     expect(sentTexts().length - before).toBe(1);
     expect(await t.sql(`select count(*)::int as n from chat_messages where chat_id = $1 and direction = 'out' and text = $2`, [chat, text])).toEqual([{ n: 1 }]);
     expect(await runsOf(rule._id)).toHaveLength(1);
+  });
+
+  it("counts against the chat's rule messages of the hour, like a text", async () => {
+    const chat = await receive('51934000044', 'hola');
+    await t.sql(
+      `insert into automation_runs (company_id, rule_id, event_id, event_type, chat_id, status, messages) values ($1, $2, gen_random_uuid(), 'message.received', $3, 'ok', $4)`,
+      [peru, rule._id, chat, AUTOMATION_MESSAGES_PER_CHAT_HOUR],
+    );
+    const before = sentTexts().length;
+    await receive('51934000044', '¿y el catálogo?');
+    const [run] = await runsOf(rule._id);
+    expect(run.chatId).toBe(chat);
+    expect(run.actions).toEqual([{ type: 'send_imagina', ok: false, detail: automationMessages.tooManyMessages }]);
+    expect(sentTexts().length).toBe(before);
   });
 
   it('outside the 24-hour window it is refused with the reason, nothing sent', async () => {
