@@ -186,6 +186,34 @@ describe('«Asignar por turnos a un agente disponible»', () => {
   });
 });
 
+describe('two runs at once', () => {
+  it('take different turns, even for a company that never dealt a lead before (its turn row written first)', async () => {
+    const { act } = await import('../src/modules/automation/engine.js');
+    const { engineDepsOf } = await import('../src/modules/automation/deps.js');
+    const { contextOf } = await import('../src/modules/automation/engine.js');
+    const chats = [await receive('51934000061', 'hola'), await receive('51934000062', 'hola')];
+    await t.sql('update agentes set available = false where company_id = $1', [peru]);
+    const pair = [idOf(await ok('POST', '/agentes', { name: 'Hilda Par', active: true, available: true })), idOf(await ok('POST', '/agentes', { name: 'Iván Par', active: true, available: true }))];
+    await t.sql('delete from assignment_settings where company_id = $1', [peru]);
+    const deps = engineDepsOf(t.app);
+    const rule = { id: '00000000-0000-4000-8000-000000003100', company_id: peru, name: 'Por turnos', trigger_event: 'message.received' as const, match: 'all' as const, conditions: [], actions: [{ type: 'assign_round_robin' as const }] };
+    const outcomes = await Promise.all(
+      chats.map(async (chatId, k) =>
+        act(deps, rule, await contextOf(t.app.database.db, peru, { chatId }), {
+          id: `00000000-0000-4000-8000-00000000311${k}`,
+          event: { id: `00000000-0000-4000-8000-00000000312${k}`, type: 'message.received', occurredAt: new Date().toISOString() },
+          sentThisHour: 0,
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.acted[0].ok)).toEqual([true, true]);
+    const dealt = await Promise.all(chats.map(async (c) => (await leadOf(c)).agente_id));
+    expect([...dealt].sort()).toEqual([...pair].sort());
+    // the row written for the turn leaves the automatic assignment off, as the company had it
+    expect(await t.sql('select enabled from assignment_settings where company_id = $1', [peru])).toEqual([{ enabled: false }]);
+  });
+});
+
 describe('«Enviar una plantilla Imagina»', () => {
   let template: string;
   let rule: AutomationRuleOut;

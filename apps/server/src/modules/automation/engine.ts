@@ -481,27 +481,35 @@ export async function act(
         // available agents (active, «Disponible») of the team — or of the company — the next after
         // the one dealt last, in name order; the company's turn row locked, so two runs never take
         // the same turn. A lead an available agent of the pool already holds keeps it (a retried
-        // run deals nothing twice). Pick, assign (as the rule) and move the turn: one statement.
-        const [row] = await rowsOf<{ has_lead: boolean; team: string | null; dealt_to: string | null; held_by: string | null }>(
-          db,
-          sql`${actor},
-              turn as (select last_agente_id from assignment_settings where company_id = ${companyId} for update),
-              lead as (select l.agente_id from leads l where l.company_id = ${companyId} and l.id = ${id}),
-              team as (select t.name from equipos_de_ventas t where t.company_id = ${companyId} and t.id = ${team}::uuid),
-              pool as (select a.id, a.name from agentes a
-                        where a.company_id = ${companyId} and a.active is not false and a.available is true
-                          and (${team}::uuid is null or (a.equipo_de_ventas_id = ${team}::uuid and exists (select 1 from team)))),
-              held as (select p.id, p.name from pool p join lead on lead.agente_id = p.id),
-              next as (select a.id, a.name from pool a
-                         left join agentes last on last.company_id = ${companyId} and last.id = (select last_agente_id from turn)
-                        where exists (select 1 from lead) and not exists (select 1 from held)
-                        order by (last.id is not null and (a.name, a.id) > (last.name, last.id)) desc, a.name, a.id limit 1),
-              dealt as (update leads set agente_id = next.id, status = ${settledStatusSql(sql`next.id`)}, updated_at = now() from next
-                         where leads.company_id = ${companyId} and leads.id = ${id} and ${named} returning leads.id),
-              turned as (insert into assignment_settings (company_id, last_agente_id) select ${companyId}::uuid, next.id from next
-                         on conflict (company_id) do update set last_agente_id = excluded.last_agente_id, updated_at = now() returning 1)
-          select exists (select 1 from lead) as has_lead, (select name from team) as team, (select name from next) as dealt_to, (select name from held) as held_by`,
-        );
+        // run deals nothing twice). Pick, assign (as the rule) and move the turn: one statement —
+        // and, once per company, one more first to write its turn's row (none yet: nothing to lock).
+        const deal = () =>
+          rowsOf<{ has_turn: boolean; has_lead: boolean; team: string | null; dealt_to: string | null; held_by: string | null }>(
+            db,
+            sql`${actor},
+                turn as (select last_agente_id from assignment_settings where company_id = ${companyId} for update),
+                lead as (select l.agente_id from leads l where l.company_id = ${companyId} and l.id = ${id}),
+                team as (select t.name from equipos_de_ventas t where t.company_id = ${companyId} and t.id = ${team}::uuid),
+                pool as (select a.id, a.name from agentes a
+                          where a.company_id = ${companyId} and a.active is not false and a.available is true
+                            and (${team}::uuid is null or (a.equipo_de_ventas_id = ${team}::uuid and exists (select 1 from team)))),
+                held as (select p.id, p.name from pool p join lead on lead.agente_id = p.id),
+                next as (select a.id, a.name from pool a
+                           left join agentes last on last.company_id = ${companyId} and last.id = (select last_agente_id from turn)
+                          where exists (select 1 from turn) and exists (select 1 from lead) and not exists (select 1 from held)
+                          order by (last.id is not null and (a.name, a.id) > (last.name, last.id)) desc, a.name, a.id limit 1),
+                dealt as (update leads set agente_id = next.id, status = ${settledStatusSql(sql`next.id`)}, updated_at = now() from next
+                           where leads.company_id = ${companyId} and leads.id = ${id} and ${named} returning leads.id),
+                turned as (update assignment_settings s set last_agente_id = next.id, updated_at = now() from next where s.company_id = ${companyId} returning 1)
+            select exists (select 1 from turn) as has_turn, exists (select 1 from lead) as has_lead, (select name from team) as team,
+                   (select name from next) as dealt_to, (select name from held) as held_by`,
+          );
+        let [row] = await deal();
+        if (row && !row.has_turn) {
+          // off, by default (decision 0025): the automatic assignment stays as the company left it
+          await db.execute(sql`insert into assignment_settings (company_id) values (${companyId}) on conflict (company_id) do nothing`);
+          [row] = await deal();
+        }
         if (!row?.has_lead) throw new ActionRefused('El evento no tiene un lead en el que actuar');
         if (team && row.team == null) throw new ActionRefused(automationActionMessages.teamGone);
         if (row.held_by) return `Ya lo atiende ${row.held_by}`;
