@@ -110,10 +110,13 @@ export const automationActionLabels = {
   add_label: 'Agregar una etiqueta',
   remove_label: 'Quitar una etiqueta',
   assign_agent: 'Asignar a un agente',
+  assign_team: 'Asignar a un agente disponible de un equipo',
+  assign_round_robin: 'Asignar por turnos a un agente disponible',
   unassign: 'Quitar el agente',
   set_lead_status: 'Cambiar el estado del lead',
   send_text: 'Enviar un texto',
   send_template: 'Enviar una plantilla de WhatsApp',
+  send_imagina: 'Enviar una plantilla Imagina',
   note: 'Dejar una nota interna',
   notify_agent: 'Avisar al agente asignado',
   resolve: 'Resolver el chat',
@@ -206,6 +209,18 @@ export const automationCondition = z
   });
 export type AutomationCondition = z.infer<typeof automationCondition>;
 
+/** What the assignment and Imagina actions answer, in Spanish (their ids checked, their refusals kept in the run). */
+export const automationActionMessages = {
+  unknownTeam: 'Ese equipo de ventas no es de esta compañía',
+  unknownImagina: 'Esa plantilla Imagina no es de esta compañía',
+  noTeamAgent: (team: string) => `No hay agentes disponibles en el equipo «${team}»: nadie activo y «Disponible»`,
+  noAgentAvailable: 'No hay agentes disponibles en la compañía: nadie activo y «Disponible»',
+  teamGone: 'El equipo de ventas ya no existe',
+  imaginaGone: 'La plantilla Imagina ya no existe',
+  imaginaDraft: (name: string) => `La plantilla Imagina «${name}» no está aprobada: apruébala para que la regla la envíe`,
+  imaginaMissing: (variable: string, what?: string) => `Falta el valor de {{${variable}}}${what ? ` (${what})` : ''}: la plantilla no se envió`,
+} as const;
+
 export const automationAction = z.discriminatedUnion(
   'type',
   [
@@ -213,6 +228,10 @@ export const automationAction = z.discriminatedUnion(
     z.object({ type: z.literal('remove_label'), labelId: zId() }),
     z.object({ type: z.literal('assign_agent'), agentId: zId() }),
     z.object({ type: z.literal('unassign') }),
+    /** The next available agent of the sales team, by the automatic assignment's turn (decision 0025). */
+    z.object({ type: z.literal('assign_team'), teamId: zId() }),
+    /** The next available agent of the company, by the same turn. */
+    z.object({ type: z.literal('assign_round_robin') }),
     z.object({ type: z.literal('set_lead_status'), status: z.enum(leadStatuses, { error: formMessages.option }) }),
     z.object({ type: z.literal('send_text'), text: text(4096) }),
     z.object({
@@ -222,6 +241,8 @@ export const automationAction = z.discriminatedUnion(
       bodyValues: z.array(z.string({ error: formMessages.invalid }).trim().max(1024, formMessages.tooLong)).max(30, formMessages.tooLong).default([]),
       headerValue: z.string({ error: formMessages.invalid }).trim().max(60, formMessages.tooLong).optional(),
     }),
+    /** An approved Imagina template as a text (inside the 24-hour window), its {{nombre}}… filled from the chat's person. */
+    z.object({ type: z.literal('send_imagina'), templateId: zId() }),
     z.object({ type: z.literal('note'), text: text(4000) }),
     z.object({ type: z.literal('notify_agent'), text: text(500) }),
     z.object({ type: z.literal('resolve') }),

@@ -5,11 +5,14 @@ import {
   type AutomationCondition,
   type AutomationTrigger,
   type BusinessHours,
+  automationActionMessages,
   automationMessages,
   automationTriggers,
   type DomainEvent,
+  imaginaVariables,
   isOpen,
   orderStatusLabels,
+  renderImagina,
   WHATSAPP_WINDOW_HOURS,
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
@@ -18,6 +21,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { stableId } from '../../lib/stable-id.js';
+import { settledStatusSql } from '../../resources/assignment-rules.js';
 
 export { stableId };
 import type { JobQueue } from '../../jobs/queue.js';
@@ -300,7 +304,10 @@ export function filled(value: string, ctx: RuleContext): string {
 
 
 /** What an action would do, in Spanish (the editor's preview, POST /automation-rules/{id}/test). */
-export function describe(a: AutomationAction, names: { labels: Map<string, string>; agents: Map<string, string>; templates?: Map<string, string> }): string {
+export function describe(
+  a: AutomationAction,
+  names: { labels: Map<string, string>; agents: Map<string, string>; templates?: Map<string, string>; teams?: Map<string, string>; imagina?: Map<string, string> },
+): string {
   switch (a.type) {
     case 'add_label':
       return `Agregaría la etiqueta «${names.labels.get(a.labelId) ?? a.labelId}»`;
@@ -310,12 +317,18 @@ export function describe(a: AutomationAction, names: { labels: Map<string, strin
       return `Asignaría el chat a ${names.agents.get(a.agentId) ?? a.agentId}`;
     case 'unassign':
       return 'Dejaría el chat sin agente';
+    case 'assign_team':
+      return `Asignaría el chat al próximo agente disponible del equipo «${names.teams?.get(a.teamId) ?? a.teamId}», por turnos`;
+    case 'assign_round_robin':
+      return 'Asignaría el chat al próximo agente disponible de la compañía, por turnos';
     case 'set_lead_status':
       return `Pondría el lead en «${a.status}»`;
     case 'send_text':
       return `Enviaría: «${a.text.slice(0, 200)}»`;
     case 'send_template':
       return `Enviaría la plantilla «${names.templates?.get(a.templateId) ?? a.templateId}»`;
+    case 'send_imagina':
+      return `Enviaría la plantilla Imagina «${names.imagina?.get(a.templateId) ?? a.templateId}»`;
     case 'note':
       return `Dejaría la nota: «${a.text.slice(0, 200)}»`;
     case 'notify_agent':
@@ -460,6 +473,83 @@ export async function act(
         messages++;
         return undefined;
       }
+      case 'assign_team':
+      case 'assign_round_robin': {
+        const id = needLead();
+        const team = a.type === 'assign_team' ? a.teamId : null;
+        // the automatic assignment's turn (modules/assignment/auto.ts, decision 0025): among the
+        // available agents (active, «Disponible») of the team — or of the company — the next after
+        // the one dealt last, in name order; the company's turn row locked, so two runs never take
+        // the same turn. A lead an available agent of the pool already holds keeps it (a retried
+        // run deals nothing twice). Pick, assign (as the rule) and move the turn: one statement —
+        // and, once per company, one more first to write its turn's row (none yet: nothing to lock).
+        const deal = () =>
+          rowsOf<{ has_turn: boolean; has_lead: boolean; team: string | null; dealt_to: string | null; held_by: string | null }>(
+            db,
+            sql`${actor},
+                turn as (select last_agente_id from assignment_settings where company_id = ${companyId} for update),
+                lead as (select l.agente_id from leads l where l.company_id = ${companyId} and l.id = ${id}),
+                team as (select t.name from equipos_de_ventas t where t.company_id = ${companyId} and t.id = ${team}::uuid),
+                pool as (select a.id, a.name from agentes a
+                          where a.company_id = ${companyId} and a.active is not false and a.available is true
+                            and (${team}::uuid is null or (a.equipo_de_ventas_id = ${team}::uuid and exists (select 1 from team)))),
+                held as (select p.id, p.name from pool p join lead on lead.agente_id = p.id),
+                next as (select a.id, a.name from pool a
+                           left join agentes last on last.company_id = ${companyId} and last.id = (select last_agente_id from turn)
+                          where exists (select 1 from turn) and exists (select 1 from lead) and not exists (select 1 from held)
+                          order by (last.id is not null and (a.name, a.id) > (last.name, last.id)) desc, a.name, a.id limit 1),
+                dealt as (update leads set agente_id = next.id, status = ${settledStatusSql(sql`next.id`)}, updated_at = now() from next
+                           where leads.company_id = ${companyId} and leads.id = ${id} and ${named} returning leads.id),
+                turned as (update assignment_settings s set last_agente_id = next.id, updated_at = now() from next where s.company_id = ${companyId} returning 1)
+            select exists (select 1 from turn) as has_turn, exists (select 1 from lead) as has_lead, (select name from team) as team,
+                   (select name from next) as dealt_to, (select name from held) as held_by`,
+          );
+        let [row] = await deal();
+        if (row && !row.has_turn) {
+          // off, by default (decision 0025): the automatic assignment stays as the company left it
+          await db.execute(sql`insert into assignment_settings (company_id) values (${companyId}) on conflict (company_id) do nothing`);
+          [row] = await deal();
+        }
+        if (!row?.has_lead) throw new ActionRefused('El evento no tiene un lead en el que actuar');
+        if (team && row.team == null) throw new ActionRefused(automationActionMessages.teamGone);
+        if (row.held_by) return `Ya lo atiende ${row.held_by}`;
+        if (!row.dealt_to) throw new ActionRefused(team ? automationActionMessages.noTeamAgent(row.team ?? '') : automationActionMessages.noAgentAvailable);
+        return `Asignado a ${row.dealt_to}`;
+      }
+      case 'send_imagina': {
+        const id = needChat();
+        if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
+        if (!ctx.windowOpen) throw new ActionRefused(automationMessages.windowClosed);
+        // the template and the chat's person, as a send fills an Imagina template (modules/sending/planning.ts):
+        // the customer's name, phone and email, the company's name, and who sends — the chat's agent
+        const [t] = await rowsOf<{ name: string | null; body: string | null; status: string | null; nombre: string | null; telefono: string | null; email: string | null; empresa: string | null; agente: string | null }>(
+          db,
+          sql`select t.name, t.body, t.status, coalesce(nullif(l.name, ''), ch.contact_name) as nombre,
+                     coalesce(l.telefono, case when l.platform = 'whatsapp' then l.platform_user_id end) as telefono, l.email,
+                     (select co.name from companies co where co.id = ${companyId}) as empresa, ag.name as agente
+                from (select 1) one
+                left join imagina_template_messages t on t.company_id = ${companyId} and t.id = ${a.templateId}
+                left join chats ch on ch.company_id = ${companyId} and ch.id = ${id}
+                left join leads l on l.company_id = ${companyId} and l.id = ch.lead_id
+                left join agentes ag on ag.company_id = ${companyId} and ag.id = l.agente_id`,
+        );
+        if (!t?.body || !t.name) throw new ActionRefused(automationActionMessages.imaginaGone);
+        if (t.status !== 'approved') throw new ActionRefused(automationActionMessages.imaginaDraft(t.name));
+        const person = { nombre: t.nombre ?? undefined, telefono: t.telefono ?? undefined, email: t.email ?? undefined, empresa: t.empresa ?? undefined, agente: t.agente ?? undefined };
+        const written = renderImagina(t.body, person);
+        if (written.missing.length) {
+          const v = written.missing[0];
+          throw new ActionRefused(automationActionMessages.imaginaMissing(v, imaginaVariables[v as keyof typeof imaginaVariables]));
+        }
+        try {
+          await actingAs({ type: 'rule', id: rule.id }, () => deps.sendText(companyId, id, written.text, stableId(run.id, String(i))));
+        } catch (error) {
+          const msg = (error as { message?: string }).message;
+          throw new ActionRefused(typeof msg === 'string' && msg.startsWith('No se pudo') ? msg : 'No se pudo enviar el mensaje');
+        }
+        messages++;
+        return undefined;
+      }
       case 'notify_agent': {
         const id = needChat();
         if (!ctx.agentId) throw new ActionRefused(automationMessages.noAgent);
@@ -536,7 +626,7 @@ export interface RunFor {
 export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, judged: Array<{ rule: StoredRule; evaluated: Evaluated[] }>, depth: number): Promise<number> {
   let ran = 0;
   const cut = depth > AUTOMATION_MAX_DEPTH;
-  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template'));
+  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template' || a.type === 'send_imagina'));
   const [sent] =
     sends && ctx.chatId && !cut
       ? await rowsOf<{ n: number }>(

@@ -3,6 +3,7 @@ import {
   type AutomationRuleOut,
   type AutomationRunOut,
   type AutomationTestOut,
+  automationActionMessages,
   automationMessages,
   type automationRuleIn,
 } from '@mostrador/contract';
@@ -67,7 +68,12 @@ const audited = (r: { name: string; enabled: boolean; trigger_event: string; tim
  * not, so another company's id nested in a condition or an action is a 400, never stored.
  */
 async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: RuleInput): Promise<void> {
-  const wanted: Array<{ table: 'mostrador_labels' | 'agentes' | 'telefonos' | 'whatsapp_templates'; id: string; path: string; msg: string }> = [];
+  const wanted: Array<{
+    table: 'mostrador_labels' | 'agentes' | 'telefonos' | 'whatsapp_templates' | 'equipos_de_ventas' | 'imagina_template_messages';
+    id: string;
+    path: string;
+    msg: string;
+  }> = [];
   input.conditions.forEach((c, i) => {
     if (c.field === 'label' && typeof c.value === 'string') wanted.push({ table: 'mostrador_labels', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownLabel });
     if (c.field === 'agent' && typeof c.value === 'string') wanted.push({ table: 'agentes', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownAgent });
@@ -77,6 +83,8 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
     if (a.type === 'add_label' || a.type === 'remove_label') wanted.push({ table: 'mostrador_labels', id: a.labelId, path: `actions.${i}.labelId`, msg: automationMessages.unknownLabel });
     if (a.type === 'assign_agent') wanted.push({ table: 'agentes', id: a.agentId, path: `actions.${i}.agentId`, msg: automationMessages.unknownAgent });
     if (a.type === 'send_template') wanted.push({ table: 'whatsapp_templates', id: a.templateId, path: `actions.${i}.templateId`, msg: automationMessages.unknownTemplate });
+    if (a.type === 'assign_team') wanted.push({ table: 'equipos_de_ventas', id: a.teamId, path: `actions.${i}.teamId`, msg: automationActionMessages.unknownTeam });
+    if (a.type === 'send_imagina') wanted.push({ table: 'imagina_template_messages', id: a.templateId, path: `actions.${i}.templateId`, msg: automationActionMessages.unknownImagina });
     if (a.type === 'webhook') assertTargetUrl(a.url, `actions.${i}.url`);
   });
   if (!wanted.length) return;
@@ -86,7 +94,9 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
     sql`select id::text from mostrador_labels where company_id = ${tenant.companyId} and id = any(${ids('mostrador_labels')}::uuid[])
         union all select id::text from agentes where company_id = ${tenant.companyId} and id = any(${ids('agentes')}::uuid[])
         union all select id::text from telefonos where company_id = ${tenant.companyId} and id = any(${ids('telefonos')}::uuid[])
-        union all select id::text from whatsapp_templates where company_id = ${tenant.companyId} and id = any(${ids('whatsapp_templates')}::uuid[])`,
+        union all select id::text from whatsapp_templates where company_id = ${tenant.companyId} and id = any(${ids('whatsapp_templates')}::uuid[])
+        union all select id::text from equipos_de_ventas where company_id = ${tenant.companyId} and id = any(${ids('equipos_de_ventas')}::uuid[])
+        union all select id::text from imagina_template_messages where company_id = ${tenant.companyId} and id = any(${ids('imagina_template_messages')}::uuid[])`,
   );
   const own = new Set(found.map((f) => f.id));
   const missing = wanted.filter((w) => !own.has(w.id));
@@ -232,7 +242,11 @@ export function createAutomationService(db: Db) {
       const templates = new Map(
         (await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from whatsapp_templates where company_id = ${tenant.companyId}`)).map((x) => [x.id, x.name]),
       );
-      return { matched, conditions: evaluated, actions: matched ? rule.actions.map((a) => ({ type: a.type, wouldDo: describe(a, { labels, agents, templates }) })) : [] };
+      const namesOf = async (table: 'equipos_de_ventas' | 'imagina_template_messages') =>
+        new Map((await rowsOf<{ id: string; name: string }>(db, sql`select id::text, name from ${sql.raw(table)} where company_id = ${tenant.companyId}`)).map((x) => [x.id, x.name]));
+      const teams = rule.actions.some((a) => a.type === 'assign_team') ? await namesOf('equipos_de_ventas') : undefined;
+      const imagina = rule.actions.some((a) => a.type === 'send_imagina') ? await namesOf('imagina_template_messages') : undefined;
+      return { matched, conditions: evaluated, actions: matched ? rule.actions.map((a) => ({ type: a.type, wouldDo: describe(a, { labels, agents, templates, teams, imagina }) })) : [] };
     },
   };
 }

@@ -73,6 +73,9 @@ interface ActionDraft {
   url: string;
   templateId: string;
   bodyValues: string[];
+  teamId: string;
+  /** An Imagina template's id (apart from the WhatsApp template's: each select its own list). */
+  imaginaId: string;
 }
 
 let nextKey = 1;
@@ -95,6 +98,8 @@ const freshAction = (type: AutomationActionType = 'add_label'): ActionDraft => (
   url: '',
   templateId: '',
   bodyValues: [],
+  teamId: '',
+  imaginaId: '',
 });
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -111,8 +116,10 @@ function actionsOf(rule: AutomationRuleOut): ActionDraft[] {
     text: str(a.text),
     minutes: str(a.minutes),
     url: str(a.url),
-    templateId: str(a.templateId),
+    templateId: a.type === 'send_imagina' ? '' : str(a.templateId),
     bodyValues: Array.isArray(a.bodyValues) ? a.bodyValues.map(str) : [],
+    teamId: str(a.teamId),
+    imaginaId: a.type === 'send_imagina' ? str(a.templateId) : '',
   }));
 }
 
@@ -145,8 +152,12 @@ function actionIn(a: ActionDraft): AutomationRuleIn['actions'][number] {
       return { type: a.type, url: a.url.trim() };
     case 'send_template':
       return { type: a.type, templateId: a.templateId, bodyValues: a.bodyValues };
+    case 'assign_team':
+      return { type: a.type, teamId: a.teamId };
+    case 'send_imagina':
+      return { type: a.type, templateId: a.imaginaId };
     default:
-      return { type: a.type as 'unassign' | 'resolve' };
+      return { type: a.type as 'unassign' | 'resolve' | 'assign_round_robin' };
   }
 }
 
@@ -264,7 +275,7 @@ export function RuleEditor({ open, rule, onClose, onSaved }: RuleEditorProps) {
 
 function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
   const formId = useId();
-  const { labels, agents, phones, templates } = useRuleNames();
+  const { labels, agents, phones, templates, teams, imagina } = useRuleNames();
   const [name, setName] = useState(rule?.name ?? '');
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
   const initialTimer = rule && 'timer' in rule.trigger ? rule.trigger.timer : undefined;
@@ -297,7 +308,9 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
     drafts.forEach((a, i) => {
       if (found[`actions.${i}.labelId`] && !a.labelId) found[`actions.${i}.labelId`] = f.chooseLabel;
       if (found[`actions.${i}.agentId`] && !a.agentId) found[`actions.${i}.agentId`] = f.chooseAgent;
-      if (found[`actions.${i}.templateId`] && !a.templateId) found[`actions.${i}.templateId`] = f.chooseTemplate;
+      if (found[`actions.${i}.templateId`] && a.type === 'send_template' && !a.templateId) found[`actions.${i}.templateId`] = f.chooseTemplate;
+      if (found[`actions.${i}.templateId`] && a.type === 'send_imagina' && !a.imaginaId) found[`actions.${i}.templateId`] = f.chooseImagina;
+      if (found[`actions.${i}.teamId`] && !a.teamId) found[`actions.${i}.teamId`] = f.chooseTeam;
     });
     setErrors(found);
     return result.success;
@@ -413,6 +426,36 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
         return <Select label={f.label} value={a.labelId} onChange={(labelId) => setAction(a.key, { labelId })} choices={labels} error={e('labelId')} sx={sx} />;
       case 'assign_agent':
         return <Select label={f.agent} value={a.agentId} onChange={(agentId) => setAction(a.key, { agentId })} choices={agents} error={e('agentId')} sx={sx} />;
+      case 'assign_team':
+        return (
+          <Select
+            label={f.team}
+            value={a.teamId}
+            onChange={(teamId) => setAction(a.key, { teamId })}
+            choices={teams}
+            error={e('teamId') ?? (teams.length ? undefined : f.noTeams)}
+            helperText={f.teamHelp}
+            sx={sx}
+          />
+        );
+      case 'assign_round_robin':
+        return (
+          <Typography variant="body2" color="text.secondary" sx={{ ...sx, alignSelf: 'center' }}>
+            {f.roundRobinHelp}
+          </Typography>
+        );
+      case 'send_imagina':
+        return (
+          <Select
+            label={f.imagina}
+            value={a.imaginaId}
+            onChange={(imaginaId) => setAction(a.key, { imaginaId })}
+            choices={imagina}
+            error={e('templateId') ?? (imagina.length ? undefined : f.noImagina)}
+            helperText={f.imaginaHelp}
+            sx={sx}
+          />
+        );
       case 'set_lead_status':
         return <Select label={f.status} value={a.status} onChange={(status) => setAction(a.key, { status })} choices={leadStatusChoices} error={e('status')} sx={sx} />;
       case 'send_text':

@@ -91,6 +91,15 @@ export const automationTexts = {
     template: 'Plantilla aprobada',
     chooseTemplate: 'Elige una plantilla',
     noTemplates: 'No hay plantillas aprobadas: créalas en Mensajería › Mensajes de plantilla',
+    team: 'Equipo de ventas',
+    chooseTeam: 'Elige un equipo',
+    noTeams: 'No hay equipos de ventas: créalos en Organización › Equipo de ventas',
+    teamHelp: 'Va al próximo agente activo y «Disponible» del equipo, por turnos',
+    roundRobinHelp: 'Va al próximo agente activo y «Disponible» de la compañía, por turnos',
+    imagina: 'Plantilla Imagina',
+    chooseImagina: 'Elige una plantilla Imagina',
+    noImagina: 'No hay plantillas Imagina: créalas en Mensajería › Plantillas Imagina',
+    imaginaHelp: 'Se envía como texto, dentro de la ventana de 24 horas, con {{nombre}}, {{empresa}}… del chat. Solo las aprobadas.',
     templateValue: (n: number) => `Valor de {{${n}}}`,
     templateValuesHelp: 'Puedes usar {nombre}, {telefono}, {empresa}, {pedido} y {estado}: se reemplazan al enviar.',
     cancel: 'Cancelar',
@@ -126,6 +135,10 @@ export interface RuleNames {
   template?: (id: string) => string | undefined;
   agent: (id: string) => string | undefined;
   phone: (id: string) => string | undefined;
+  /** A sales team's name by its id. */
+  team?: (id: string) => string | undefined;
+  /** An Imagina template's name by its id. */
+  imagina?: (id: string) => string | undefined;
   loading: boolean;
 }
 
@@ -231,6 +244,10 @@ export function actionText(a: Record<string, unknown>, names: RuleNames): string
       return `${label} «${named(names.label(str('labelId')), names, 'etiqueta eliminada')}»`;
     case 'assign_agent':
       return `Asignar a ${named(names.agent(str('agentId')), names, 'un agente eliminado')}`;
+    case 'assign_team':
+      return `Asignar por turnos a un agente disponible del equipo «${named(names.team?.(str('teamId')), names, 'equipo eliminado')}»`;
+    case 'send_imagina':
+      return `${label} «${named(names.imagina?.(str('templateId')), names, 'plantilla eliminada')}»`;
     case 'set_lead_status':
       return `${label} a «${leadStatusLabels[str('status') as keyof typeof leadStatusLabels] ?? str('status')}»`;
     case 'send_text':
