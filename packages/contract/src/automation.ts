@@ -122,6 +122,7 @@ export const automationActionLabels = {
   resolve: 'Resolver el chat',
   snooze: 'Posponer el chat',
   webhook: 'Llamar a un webhook',
+  wait: 'Esperar y luego seguir',
 } as const;
 export type AutomationActionType = keyof typeof automationActionLabels;
 
@@ -219,6 +220,9 @@ export const automationActionMessages = {
   imaginaGone: 'La plantilla Imagina ya no existe',
   imaginaDraft: (name: string) => `La plantilla Imagina «${name}» no está aprobada: apruébala para que la regla la envíe`,
   imaginaMissing: (variable: string, what?: string) => `Falta el valor de {{${variable}}}${what ? ` (${what})` : ''}: la plantilla no se envió`,
+  waitLast: 'Después de esperar, agrega la acción que sigue',
+  waitDisabled: 'La regla se desactivó mientras esperaba: no siguió',
+  waitResumed: 'Siguió tras la espera',
 } as const;
 
 export const automationAction = z.discriminatedUnion(
@@ -248,6 +252,8 @@ export const automationAction = z.discriminatedUnion(
     z.object({ type: z.literal('resolve') }),
     z.object({ type: z.literal('snooze'), minutes: z.number({ error: formMessages.invalid }).int().min(1, 'Al menos 1 minuto').max(43_200, 'Como mucho 30 días') }),
     z.object({ type: z.literal('webhook'), url: z.url({ error: 'La dirección no es válida' }).max(2000, formMessages.tooLong) }),
+    /** Waits, then goes on with the actions after it (the conditions are not judged again). */
+    z.object({ type: z.literal('wait'), minutes: z.number({ error: formMessages.invalid }).int().min(1, 'Al menos 1 minuto').max(43_200, 'Como mucho 30 días') }),
   ],
   { error: 'Esa acción no existe' },
 );
@@ -281,7 +287,13 @@ export const automationRuleIn = z.object({
   trigger: automationTrigger,
   match: z.enum(['all', 'any'], { error: formMessages.option }).default('all'),
   conditions: z.array(automationCondition).max(AUTOMATION_MAX_CONDITIONS, `Como mucho ${AUTOMATION_MAX_CONDITIONS} condiciones`).default([]),
-  actions: z.array(automationAction).min(1, 'Agrega al menos una acción').max(AUTOMATION_MAX_ACTIONS, `Como mucho ${AUTOMATION_MAX_ACTIONS} acciones`),
+  actions: z
+    .array(automationAction)
+    .min(1, 'Agrega al menos una acción')
+    .max(AUTOMATION_MAX_ACTIONS, `Como mucho ${AUTOMATION_MAX_ACTIONS} acciones`)
+    .superRefine((list, ctx) => {
+      if (list.at(-1)?.type === 'wait') ctx.addIssue({ code: 'custom', path: [list.length - 1, 'type'], message: automationActionMessages.waitLast });
+    }),
 });
 export type AutomationRuleIn = z.input<typeof automationRuleIn>;
 
@@ -302,8 +314,15 @@ export const automationRuleOut = z.object({
 export type AutomationRuleOut = z.infer<typeof automationRuleOut>;
 export const automationRuleList = z.object({ payload: z.array(automationRuleOut) });
 
-export const automationRunStatuses = ['running', 'ok', 'error', 'skipped'] as const;
-export const automationRunStatusLabels: Record<(typeof automationRunStatuses)[number], string> = { running: 'En curso', ok: 'Hecha', error: 'Con errores', skipped: 'Omitida' };
+/** `waiting`: a «Esperar y luego seguir» holds the rest of its actions until its time. */
+export const automationRunStatuses = ['running', 'waiting', 'ok', 'error', 'skipped'] as const;
+export const automationRunStatusLabels: Record<(typeof automationRunStatuses)[number], string> = {
+  running: 'En curso',
+  waiting: 'En espera',
+  ok: 'Hecha',
+  error: 'Con errores',
+  skipped: 'Omitida',
+};
 
 const evaluated = z.object({ field: z.string(), op: z.string(), value: conditionValue, actual: z.unknown().optional(), passed: z.boolean() });
 const acted = z.object({ type: z.string(), ok: z.boolean(), detail: z.string().optional() });

@@ -87,6 +87,9 @@ export const automationTimers = pgTable(
     orderId: uuid('order_id'),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** A «Esperar y luego seguir» (subject run:<id>:<i>): the run it holds, and the action it goes on from. */
+    runId: uuid('run_id').references(() => automationRuns.id, { onDelete: 'cascade' }),
+    resumeAt: smallint('resume_at'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('automation_timers_rule_subject_uq').on(t.ruleId, t.subject), index('automation_timers_due_idx').on(t.dueAt)],

@@ -1,4 +1,4 @@
-import { AUTOMATION_MAX_DEPTH, type AutomationAction, automationMessages } from '@mostrador/contract';
+import { AUTOMATION_MAX_DEPTH, type AutomationAction, automationActionMessages, automationMessages } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/database.js';
 import { stableId } from '../../lib/stable-id.js';
@@ -37,6 +37,10 @@ interface Claimed {
   runId: string;
   acted: Acted[];
   messages: number;
+  waiting?: boolean;
+  /** A resumed run: the action it goes on from, and what it did before its wait. */
+  from?: number;
+  before?: { acted: Acted[]; messages: number };
 }
 
 /** Runs the batch's items (each a rule whose conditions held for an event or a timer). Answers how many ran. */
@@ -87,54 +91,120 @@ export async function runBatch(deps: EngineDeps, items: BatchItem[], lanes = 8):
   }
   for (const runs of byRule.values()) await actInBulk(deps, runs);
 
-  if (oneByOne.length) {
-    // the hour's rule messages per chat, in one statement, shared by the runs of a chat
-    const chats = [...new Set(oneByOne.map((c) => c.item.ctx.chatId).filter((id): id is string => !!id))];
-    const sent = new Map<string, number>();
-    if (chats.length) {
-      for (const row of await rowsOf<{ chat_id: string; n: number }>(
-        deps.db,
-        sql`select chat_id::text, coalesce(sum(messages), 0)::int as n from automation_runs
-             where chat_id = any(${`{${chats.join(',')}}`}::uuid[]) and created_at > now() - interval '1 hour' group by chat_id`,
-      ))
-        sent.set(row.chat_id, Number(row.n));
-    }
-    // runs of one chat go one after another (their messages and their cap in order); chats side by side
-    const perChat = new Map<string, Claimed[]>();
-    for (const c of oneByOne) {
-      const key = c.item.ctx.chatId ?? `run:${c.runId}`;
-      perChat.set(key, [...(perChat.get(key) ?? []), c]);
-    }
-    const queue = [...perChat.entries()];
-    const lane = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const [chat, runs] = next;
-        for (const c of runs) {
-          try {
-            const outcome = await act(deps, c.item.rule, c.item.ctx, { id: c.runId, event: c.item.e, sentThisHour: sent.get(chat) ?? 0 });
-            c.acted = outcome.acted;
-            c.messages = outcome.messages;
-          } catch (error) {
-            deps.log.warn({ err: error, ruleId: c.item.rule.id }, 'una regla de automatización falló');
-          }
-          sent.set(chat, (sent.get(chat) ?? 0) + c.messages);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, lane));
-  }
+  await actOneByOne(deps, oneByOne, lanes);
+  await writeOutcomes(deps, claimed);
+  return claimed.length;
+}
 
-  // every outcome, and each rule's last run, in one statement
+/**
+ * Runs that send, call out or wait, through `act`: the hour's rule messages per chat in one
+ * statement, the runs of one chat one after another (their messages and their cap in order),
+ * chats `lanes` side by side.
+ */
+async function actOneByOne(deps: EngineDeps, runs: Claimed[], lanes: number): Promise<void> {
+  if (!runs.length) return;
+  const chats = [...new Set(runs.map((c) => c.item.ctx.chatId).filter((id): id is string => !!id))];
+  const sent = new Map<string, number>();
+  if (chats.length) {
+    for (const row of await rowsOf<{ chat_id: string; n: number }>(
+      deps.db,
+      sql`select chat_id::text, coalesce(sum(messages), 0)::int as n from automation_runs
+           where chat_id = any(${`{${chats.join(',')}}`}::uuid[]) and created_at > now() - interval '1 hour' group by chat_id`,
+    ))
+      sent.set(row.chat_id, Number(row.n));
+  }
+  const perChat = new Map<string, Claimed[]>();
+  for (const c of runs) {
+    const key = c.item.ctx.chatId ?? `run:${c.runId}`;
+    perChat.set(key, [...(perChat.get(key) ?? []), c]);
+  }
+  const queue = [...perChat.entries()];
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [chat, list] = next;
+      for (const c of list) {
+        try {
+          const outcome = await act(deps, c.item.rule, c.item.ctx, { id: c.runId, event: c.item.e, sentThisHour: sent.get(chat) ?? 0, from: c.from });
+          c.acted = outcome.acted;
+          c.messages = outcome.messages;
+          c.waiting = outcome.waiting;
+        } catch (error) {
+          deps.log.warn({ err: error, ruleId: c.item.rule.id }, 'una regla de automatización falló');
+        }
+        sent.set(chat, (sent.get(chat) ?? 0) + c.messages);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, lane));
+}
+
+/** Every outcome, and each rule's last run, in one statement (a resumed run keeps what it did before its wait). */
+async function writeOutcomes(deps: EngineDeps, claimed: Claimed[]): Promise<void> {
+  if (!claimed.length) return;
   await deps.db.execute(
     sql`with o as (select * from jsonb_to_recordset(${JSON.stringify(
       claimed.map((c) => {
-        const failed = c.acted.find((a) => !a.ok);
-        return { id: c.runId, status: failed ? 'error' : 'ok', actions: c.acted, messages: c.messages, error: failed?.detail ?? null };
+        const acted = [...(c.before?.acted.slice(0, c.from) ?? []), ...c.acted];
+        const failed = acted.find((a) => !a.ok);
+        return {
+          id: c.runId,
+          status: c.waiting ? 'waiting' : failed ? 'error' : 'ok',
+          actions: acted,
+          messages: (c.before?.messages ?? 0) + c.messages,
+          error: failed?.detail ?? null,
+        };
       }),
     )}::jsonb) as o(id uuid, status text, actions jsonb, messages int, error text)),
         done as (update automation_runs r set status = o.status, actions = o.actions, messages = o.messages, error = o.error from o where r.id = o.id returning r.rule_id)
         update automation_rules set last_run_at = now() where id in (select rule_id from done)`,
   );
+}
+
+/** A «Esperar y luego seguir» whose time came: the run it holds, and the action it goes on from. */
+export interface Resume {
+  runId: string;
+  from: number;
+  ctx: RuleContext;
+  /** Its rule, if still enabled. */
+  rule: StoredRule | undefined;
+}
+
+/**
+ * The waits that came due: each run goes on from the action after its wait, against its chat as
+ * it is now (the conditions are not judged again), once — the run is claimed from 'waiting' (or
+ * from 'running', as a crash mid-way left it: what it did already keeps its ids). A rule disabled
+ * meanwhile ends its waiting runs as skipped, saying why. Answers how many went on.
+ */
+export async function resumeRuns(deps: EngineDeps, resumes: Resume[], lanes = 8): Promise<number> {
+  if (!resumes.length) return 0;
+  const gone = resumes.filter((r) => !r.rule).map((r) => r.runId);
+  if (gone.length) {
+    await deps.db.execute(
+      sql`update automation_runs set status = 'skipped', error = ${automationActionMessages.waitDisabled}
+           where id = any(${`{${gone.join(',')}}`}::uuid[]) and status in ('waiting', 'running')`,
+    );
+  }
+  const live = resumes.filter((r) => r.rule);
+  if (!live.length) return 0;
+  const rows = await rowsOf<{ id: string; company_id: string; event_id: string; event_type: string; created_at: string | Date; actions: Acted[] | null; messages: number }>(
+    deps.db,
+    sql`update automation_runs set status = 'running' where id = any(${`{${live.map((r) => r.runId).join(',')}}`}::uuid[]) and status in ('waiting', 'running')
+        returning id::text, company_id::text, event_id::text, event_type, created_at, actions, messages`,
+  );
+  const byRun = new Map(live.map((r) => [r.runId, r]));
+  const claimed: Claimed[] = rows.map((row) => {
+    const r = byRun.get(row.id) as Resume;
+    return {
+      item: { e: { id: row.event_id, type: row.event_type, occurredAt: new Date(row.created_at).toISOString(), companyId: row.company_id }, ctx: r.ctx, rule: r.rule as StoredRule, evaluated: [], depth: 1 },
+      runId: row.id,
+      from: r.from,
+      before: { acted: Array.isArray(row.actions) ? row.actions : [], messages: Number(row.messages ?? 0) },
+      acted: [],
+      messages: 0,
+    };
+  });
+  await actOneByOne(deps, claimed, lanes);
+  await writeOutcomes(deps, claimed);
   return claimed.length;
 }
 

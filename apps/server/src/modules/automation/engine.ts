@@ -339,6 +339,8 @@ export function describe(
       return `Pospondría el chat ${a.minutes} minutos`;
     case 'webhook':
       return `Llamaría a ${a.url}`;
+    case 'wait':
+      return `Esperaría ${a.minutes} minutos y seguiría con lo que sigue`;
   }
 }
 
@@ -370,8 +372,8 @@ export async function act(
   deps: ActionDeps,
   rule: StoredRule,
   ctx: RuleContext,
-  run: { id: string; event: Pick<RunFor, 'id' | 'type' | 'occurredAt'>; sentThisHour: number },
-): Promise<{ acted: Acted[]; messages: number }> {
+  run: { id: string; event: Pick<RunFor, 'id' | 'type' | 'occurredAt'>; sentThisHour: number; from?: number },
+): Promise<{ acted: Acted[]; messages: number; waiting?: boolean }> {
   const { db } = deps;
   const companyId = rule.company_id;
   const acted: Acted[] = [];
@@ -390,10 +392,15 @@ export async function act(
   // emits carry the rule, like the webhook processor's (decision 0068)
   const actor = sql`with actor as (select set_config('mostrador.actor', ${JSON.stringify({ type: 'rule', id: rule.id })}, true) as v)`;
   const named = sql`(select v from actor) is not null`;
-  for (const [i, a] of rule.actions.entries()) {
+  // a run that waited goes on from the action after its «Esperar» (`from`): the indices, and so
+  // the messages' stable ids, stay those of the whole rule
+  for (let i = run.from ?? 0; i < rule.actions.length; i++) {
+    const a = rule.actions[i];
     try {
       const detail = await one(a, i);
       acted.push({ type: a.type, ok: true, detail });
+      // the rest waits for its timer (timers.ts fires it, and the run goes on from i + 1)
+      if (a.type === 'wait') return { acted, messages, waiting: true };
     } catch (error) {
       if (!(error instanceof ActionRefused)) deps.log?.warn({ err: error, ruleId: rule.id, action: a.type }, 'una acción de una regla falló');
       const detail = error instanceof ActionRefused ? error.message : 'Error interno al ejecutar la acción';
@@ -582,6 +589,16 @@ export async function act(
         messages++;
         return undefined;
       }
+      case 'wait': {
+        // one timer per run and «Esperar» (a run done again after a crash finds it)
+        const due = new Date(Date.now() + a.minutes * 60_000);
+        await db.execute(
+          sql`insert into automation_timers (company_id, rule_id, subject, chat_id, due_at, run_id, resume_at)
+              values (${companyId}, ${rule.id}, ${`run:${run.id}:${i}`}, ${chat}, ${due.toISOString()}, ${run.id}, ${i + 1})
+              on conflict (rule_id, subject) do nothing`,
+        );
+        return `Espera ${a.minutes} min y sigue`;
+      }
       case 'webhook': {
         const body = JSON.stringify({
           rule: { id: rule.id, name: rule.name },
@@ -645,7 +662,7 @@ export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, j
           returning id::text`,
     );
     if (!claimed || cut) continue;
-    let outcome: { acted: Acted[]; messages: number };
+    let outcome: { acted: Acted[]; messages: number; waiting?: boolean };
     try {
       outcome = await act(deps, j.rule, ctx, { id: claimed.id, event: e, sentThisHour });
     } catch (error) {
@@ -656,7 +673,7 @@ export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, j
     const failed = outcome.acted.filter((a) => !a.ok);
     await deps.db.execute(
       sql`with done as (
-            update automation_runs set status = ${failed.length ? 'error' : 'ok'}, actions = ${JSON.stringify(outcome.acted)}::jsonb, messages = ${outcome.messages},
+            update automation_runs set status = ${outcome.waiting ? 'waiting' : failed.length ? 'error' : 'ok'}, actions = ${JSON.stringify(outcome.acted)}::jsonb, messages = ${outcome.messages},
                    error = ${failed.length ? (failed[0].detail ?? null) : null}
              where id = ${claimed.id} returning rule_id)
           update automation_rules set last_run_at = now() where id = (select rule_id from done)`,

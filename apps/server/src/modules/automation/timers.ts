@@ -1,7 +1,7 @@
 import { type AutomationTimerKind, automationTriggers, type DomainEvent, type DomainEventType, WHATSAPP_WINDOW_HOURS } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/database.js';
-import { type BatchItem, runBatch } from './batch.js';
+import { type BatchItem, type Resume, resumeRuns, runBatch } from './batch.js';
 import { contextsOf, type EngineDeps, judge, type StoredRule, stableId } from './engine.js';
 
 /**
@@ -131,6 +131,9 @@ interface DueTimer extends Record<string, unknown> {
   order_id: string | null;
   due_at: string | Date;
   due_exact: string;
+  /** A «Esperar y luego seguir»: the run it holds and the action it goes on from. */
+  run_id: string | null;
+  resume_at: number | null;
 }
 
 /**
@@ -150,16 +153,16 @@ export async function fireTimers(deps: EngineDeps, { leaseSeconds = TIMER_LEASE_
            where t.id in (select id from automation_timers
                            where due_at <= now() and (claimed_at is null or claimed_at < now() - make_interval(secs => ${leaseSeconds}))
                            order by due_at limit ${TIMER_BATCH} for update skip locked)
-          returning t.id::text, t.company_id::text, t.rule_id::text, t.chat_id::text, t.order_id::text, t.due_at, t.due_at::text as due_exact`,
+          returning t.id::text, t.company_id::text, t.rule_id::text, t.chat_id::text, t.order_id::text, t.due_at, t.due_at::text as due_exact, t.run_id::text, t.resume_at`,
     );
     if (!due.length) return fired;
     const ids = [...new Set(due.map((d) => d.rule_id))];
     const rules = new Map(
       (
-        await rowsOf<StoredRule & { timer: TimerSpec } & Record<string, unknown>>(
+        await rowsOf<StoredRule & { timer: TimerSpec | null } & Record<string, unknown>>(
           deps.db,
           sql`select id::text, company_id::text, name, trigger_event, match, conditions, actions, timer from automation_rules
-               where enabled and trigger_event = 'timer' and id = any(${`{${ids.join(',')}}`}::uuid[])`,
+               where enabled and id = any(${`{${ids.join(',')}}`}::uuid[])`,
         )
       ).map((r) => [r.id, r]),
     );
@@ -169,16 +172,23 @@ export async function fireTimers(deps: EngineDeps, { leaseSeconds = TIMER_LEASE_
       due.map((t) => ({ companyId: t.company_id, chatId: t.chat_id ?? undefined, orderId: t.order_id ?? undefined })),
     );
     const items: BatchItem[] = [];
+    const resumes: Resume[] = [];
     for (const [k, t] of due.entries()) {
       const rule = rules.get(t.rule_id);
-      if (!rule) continue;
       const ctx = contexts[k];
+      if (t.run_id) {
+        resumes.push({ runId: t.run_id, from: Number(t.resume_at ?? 0), ctx, rule });
+        continue;
+      }
+      if (!rule?.timer) continue;
+      const timer = rule.timer;
       const { matched, evaluated } = judge(rule, ctx);
       if (!matched) continue;
       const dueIso = new Date(t.due_at).toISOString();
-      items.push({ e: { id: stableId(t.id, dueIso), type: `timer.${rule.timer.kind}`, occurredAt: dueIso, companyId: t.company_id }, ctx, rule, evaluated, depth: 1 });
+      items.push({ e: { id: stableId(t.id, dueIso), type: `timer.${timer.kind}`, occurredAt: dueIso, companyId: t.company_id }, ctx, rule, evaluated, depth: 1 });
     }
     fired += await runBatch(deps, items, TIMER_LANES);
+    fired += await resumeRuns(deps, resumes, TIMER_LANES);
     // fired: gone, unless an event set it again meanwhile (its time moved)
     // (compared to the microsecond: a time written by SQL has more digits than a JavaScript date keeps)
     await deps.db.execute(sql`delete from automation_timers t using jsonb_to_recordset(${JSON.stringify(due.map((d) => ({ id: d.id, due: d.due_exact })))}::jsonb) as o(id uuid, due timestamptz)

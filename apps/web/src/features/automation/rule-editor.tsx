@@ -147,6 +147,7 @@ function actionIn(a: ActionDraft): AutomationRuleIn['actions'][number] {
     case 'notify_agent':
       return { type: a.type, text: a.text };
     case 'snooze':
+    case 'wait':
       return { type: a.type, minutes: numberOf(a.minutes) as number };
     case 'webhook':
       return { type: a.type, url: a.url.trim() };
@@ -506,12 +507,13 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
         );
       }
       case 'snooze':
+      case 'wait':
         return (
           <TextField
             size="small"
             fullWidth
             type="number"
-            label={f.snoozeMinutes}
+            label={a.type === 'wait' ? f.waitMinutes : f.snoozeMinutes}
             value={a.minutes}
             onChange={(ev) => setAction(a.key, { minutes: ev.target.value })}
             error={!!e('minutes')}

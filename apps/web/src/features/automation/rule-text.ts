@@ -80,6 +80,7 @@ export const automationTexts = {
     noteText: 'Nota',
     noticeText: 'Aviso para el agente',
     snoozeMinutes: 'Minutos',
+    waitMinutes: 'Minutos de espera (luego sigue con las acciones de abajo)',
     url: 'Dirección (URL)',
     urlHelp: 'Recibe un POST con el evento y el chat',
     phone: 'Línea',
@@ -125,7 +126,7 @@ export const automationTexts = {
   },
 } as const;
 
-export const runStatusColor = { running: 'info', ok: 'success', error: 'error', skipped: 'default' } as const;
+export const runStatusColor = { running: 'info', waiting: 'info', ok: 'success', error: 'error', skipped: 'default' } as const;
 export const runStatusLabel = (s: keyof typeof automationRunStatusLabels) => automationRunStatusLabels[s];
 
 /** Names of the ids a rule holds (labels, agents, lines); `undefined` while they load or once they are gone. */
@@ -258,6 +259,8 @@ export function actionText(a: Record<string, unknown>, names: RuleNames): string
       return `${label} «${named(names.template?.(str('templateId')), names, 'plantilla eliminada')}»`;
     case 'snooze':
       return `${label} ${String(a.minutes ?? '')} min`;
+    case 'wait':
+      return `Esperar ${String(a.minutes ?? '')} min y seguir`;
     case 'webhook': {
       let host = str('url');
       try {
