@@ -63,15 +63,16 @@ const audited = (r: { name: string; enabled: boolean; trigger_event: string; tim
 });
 
 /**
- * Every id a rule names (labels, agents, lines) is the company's: one statement answers which are
+ * Every id a rule names (labels, agents, lines, sales teams, templates) is the company's: one statement answers which are
  * not, so another company's id nested in a condition or an action is a 400, never stored.
  */
 async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: RuleInput): Promise<void> {
-  const wanted: Array<{ table: 'mostrador_labels' | 'agentes' | 'telefonos' | 'whatsapp_templates'; id: string; path: string; msg: string }> = [];
+  const wanted: Array<{ table: 'mostrador_labels' | 'agentes' | 'telefonos' | 'whatsapp_templates' | 'equipos_de_ventas'; id: string; path: string; msg: string }> = [];
   input.conditions.forEach((c, i) => {
     if (c.field === 'label' && typeof c.value === 'string') wanted.push({ table: 'mostrador_labels', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownLabel });
     if (c.field === 'agent' && typeof c.value === 'string') wanted.push({ table: 'agentes', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownAgent });
     if (c.field === 'line' && typeof c.value === 'string') wanted.push({ table: 'telefonos', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownPhone });
+    if (c.field === 'team' && typeof c.value === 'string') wanted.push({ table: 'equipos_de_ventas', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownTeam });
   });
   input.actions.forEach((a, i) => {
     if (a.type === 'add_label' || a.type === 'remove_label') wanted.push({ table: 'mostrador_labels', id: a.labelId, path: `actions.${i}.labelId`, msg: automationMessages.unknownLabel });
@@ -86,7 +87,8 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
     sql`select id::text from mostrador_labels where company_id = ${tenant.companyId} and id = any(${ids('mostrador_labels')}::uuid[])
         union all select id::text from agentes where company_id = ${tenant.companyId} and id = any(${ids('agentes')}::uuid[])
         union all select id::text from telefonos where company_id = ${tenant.companyId} and id = any(${ids('telefonos')}::uuid[])
-        union all select id::text from whatsapp_templates where company_id = ${tenant.companyId} and id = any(${ids('whatsapp_templates')}::uuid[])`,
+        union all select id::text from whatsapp_templates where company_id = ${tenant.companyId} and id = any(${ids('whatsapp_templates')}::uuid[])
+        union all select id::text from equipos_de_ventas where company_id = ${tenant.companyId} and id = any(${ids('equipos_de_ventas')}::uuid[])`,
   );
   const own = new Set(found.map((f) => f.id));
   const missing = wanted.filter((w) => !own.has(w.id));
