@@ -15,11 +15,18 @@ export interface Choice {
 const phoneLabel = (numero: string) => (/^\d{6,}$/.test(numero) ? `+${numero}` : numero);
 
 /**
- * The company's labels, agents and WhatsApp lines (the same lists the other screens' choices load):
+ * The company's labels, agents, sales teams and WhatsApp lines (the same lists the other screens' choices load):
  * the editor's selects offer them, the summaries and runs name the ids a rule holds by them.
  */
-export function useRuleNames(enabled = true): { names: RuleNames; labels: Choice[]; agents: Choice[]; phones: Choice[]; templates: Array<Choice & { values: number }> } {
-  const { options, loading } = useRefOptions(['mostrador-labels', 'agentes', 'telefonos'], enabled);
+export function useRuleNames(enabled = true): {
+  names: RuleNames;
+  labels: Choice[];
+  agents: Choice[];
+  teams: Choice[];
+  phones: Choice[];
+  templates: Array<Choice & { values: number }>;
+} {
+  const { options, loading } = useRefOptions(['mostrador-labels', 'agentes', 'equipos-de-ventas', 'telefonos'], enabled);
   const { companyId } = useSession();
   // the line's approved templates (what a rule may send outside the 24-hour window), with how many values each asks
   const approved = useQuery({
@@ -33,12 +40,13 @@ export function useRuleNames(enabled = true): { names: RuleNames; labels: Choice
       options.filter((o) => o.key === key).map((o) => ({ value: o.id, label: label(o) }));
     const labels = of('mostrador-labels');
     const agents = of('agentes');
+    const teams = of('equipos-de-ventas');
     const phones = of('telefonos', (o) => phoneLabel(o.label));
     const byId = (list: Choice[]) => {
       const map = new Map(list.map((c) => [c.value, c.label]));
       return (id: string) => map.get(id);
     };
     const templates = (approved.data?.payload ?? []).map((t) => ({ value: t._id, label: `${t.name} (${t.language})`, values: variableCount(t.body) }));
-    return { names: { label: byId(labels), agent: byId(agents), phone: byId(phones), template: byId(templates), loading }, labels, agents, phones, templates };
+    return { names: { label: byId(labels), agent: byId(agents), team: byId(teams), phone: byId(phones), template: byId(templates), loading }, labels, agents, teams, phones, templates };
   }, [options, loading, approved.data]);
 }
