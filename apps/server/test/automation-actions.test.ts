@@ -203,6 +203,7 @@ describe('two runs at once', () => {
           id: `00000000-0000-4000-8000-00000000311${k}`,
           event: { id: `00000000-0000-4000-8000-00000000312${k}`, type: 'message.received', occurredAt: new Date().toISOString() },
           sentThisHour: 0,
+          cap: 10,
         }),
       ),
     );
@@ -276,7 +277,7 @@ describe('«Enviar una plantilla Imagina»', () => {
     await receive('51934000044', '¿y el catálogo?');
     const [run] = await runsOf(rule._id);
     expect(run.chatId).toBe(chat);
-    expect(run.actions).toEqual([{ type: 'send_imagina', ok: false, detail: automationMessages.tooManyMessages }]);
+    expect(run.actions).toEqual([{ type: 'send_imagina', ok: false, detail: automationMessages.tooManyMessages(AUTOMATION_MESSAGES_PER_CHAT_HOUR) }]);
     expect(sentTexts().length).toBe(before);
   });
 

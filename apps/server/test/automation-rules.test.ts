@@ -216,7 +216,7 @@ describe('a rule set off by a customer message', () => {
     await receive('51933000005', 'y el precio?');
     const [run] = await runsOf(rule._id);
     expect(run.chatId).toBe(chat);
-    expect(run.actions.find((a) => a.type === 'send_text')).toEqual({ type: 'send_text', ok: false, detail: automationMessages.tooManyMessages });
+    expect(run.actions.find((a) => a.type === 'send_text')).toEqual({ type: 'send_text', ok: false, detail: automationMessages.tooManyMessages(AUTOMATION_MESSAGES_PER_CHAT_HOUR) });
     expect(sentTexts().length).toBe(before);
   });
 

@@ -30,6 +30,7 @@ export const auditEntityLabels: Record<string, string> = {
   llm_settings: 'Motor de IA',
   meta_ad_accounts: 'Cuenta publicitaria de Meta',
   business_hours: 'Horario de atención',
+  automation_settings: 'Ajustes de las automatizaciones',
 };
 export const auditActionLabels: Record<string, string> = {
   create: 'Creó',

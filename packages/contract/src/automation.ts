@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { consultationMotives, sentiments } from './analysis.js';
 import { platforms } from './constants.js';
 import type { DomainEventType } from './domain-events.js';
 import { zId } from './fields.js';
 import { formMessages } from './messages-es.js';
 import { orderStatuses } from './order-labels.js';
+import { countryCodes } from './phone.js';
 import { leadStatuses } from './resources/leads.js';
 
 /**
@@ -19,6 +21,8 @@ import { leadStatuses } from './resources/leads.js';
  *   DELETE /automation-rules/{id}
  *   GET    /automation-rules/{id}/runs       newest first: the event, each condition as evaluated, each action's result
  *   POST   /automation-rules/{id}/test       {chatId} → what would happen now, without doing it
+ *   GET    /automation-rules/settings        the company's settings (the per-chat hourly cap of rule messages)
+ *   PUT    /automation-rules/settings        automationSettingsIn → the settings
  */
 
 /** The spine's events a rule can start from, and how the editor names them. */
@@ -77,7 +81,21 @@ export const conditionOpLabels = {
 export type ConditionOp = keyof typeof conditionOpLabels;
 
 /** What a condition's value is: it tells the server how to check it and the editor which input to show. */
-export type ConditionValueKind = 'platform' | 'text' | 'boolean' | 'label' | 'leadStatus' | 'agent' | 'orderStatus' | 'phone' | 'number' | 'none';
+export type ConditionValueKind =
+  | 'platform'
+  | 'text'
+  | 'boolean'
+  | 'label'
+  | 'leadStatus'
+  | 'agent'
+  | 'orderStatus'
+  | 'phone'
+  | 'number'
+  | 'team'
+  | 'sentiment'
+  | 'motive'
+  | 'country'
+  | 'none';
 
 interface ConditionDef {
   label: string;
@@ -99,6 +117,14 @@ export const conditionFields = {
   order_status: { label: 'Estado del pedido', ops: ['is', 'is_not'], value: 'orderStatus' },
   minutes_since_customer: { label: 'Minutos desde que escribió el cliente', ops: ['gt', 'lt'], value: 'number' },
   business_hours: { label: 'Dentro del horario de atención', ops: ['is'], value: 'boolean' },
+  /** The assigned agent's sales team (agentes.equipoDeVentasId); `none`: no team, or no agent. */
+  team: { label: 'Equipo de ventas del agente', ops: ['is', 'is_not', 'none'], value: 'team' },
+  /** The chat's latest AI analysis (analysis.ts): its sentiment, its motive. */
+  sentiment: { label: 'Sentimiento del último análisis', ops: ['is', 'is_not'], value: 'sentiment' },
+  /** `is` a motive of analysis.ts; `contains` words of its code or its Spanish label, accents and case aside. */
+  motive: { label: 'Motivo del último análisis', ops: ['is', 'contains'], value: 'motive' },
+  /** The person's country, from the dialling code of the lead's phone (phone.ts countryOfPhone). */
+  country: { label: 'País de la persona (por su teléfono)', ops: ['is', 'is_not'], value: 'country' },
 } as const satisfies Record<string, ConditionDef>;
 export type ConditionField = keyof typeof conditionFields;
 export const conditionFieldNames = Object.keys(conditionFields) as [ConditionField, ...ConditionField[]];
@@ -137,8 +163,12 @@ export const automationPlaceholders = {
 
 /** How many rules one change may set off one after another (a rule's change starting another, and so on). */
 export const AUTOMATION_MAX_DEPTH = 3;
-/** Messages rules may send in one chat in an hour (the rest are refused and logged in the run). */
+/**
+ * Messages rules may send in one chat in an hour (the rest are refused and logged in the run):
+ * the company's setting (`automation_settings`, 1–100), this when it saved none.
+ */
 export const AUTOMATION_MESSAGES_PER_CHAT_HOUR = 10;
+export const AUTOMATION_MESSAGES_PER_CHAT_HOUR_MAX = 100;
 export const AUTOMATION_MAX_CONDITIONS = 20;
 export const AUTOMATION_MAX_ACTIONS = 10;
 
@@ -150,8 +180,10 @@ export const automationMessages = {
   unknownAgent: 'Ese agente no es de esta compañía',
   unknownPhone: 'Esa línea no es de esta compañía',
   unknownTemplate: 'Esa plantilla no es de esta compañía',
+  unknownTeam: 'Ese equipo de ventas no es de esta compañía',
   chainCut: `Se cortó la cadena: ya iban ${AUTOMATION_MAX_DEPTH} reglas seguidas`,
-  tooManyMessages: `Esta conversación ya recibió ${AUTOMATION_MESSAGES_PER_CHAT_HOUR} mensajes de reglas en la última hora`,
+  /** The company's cap (its setting) in the words. */
+  tooManyMessages: (n: number) => `Esta conversación ya recibió ${n === 1 ? '1 mensaje' : `${n} mensajes`} de reglas en la última hora: el máximo de la compañía es ${n}`,
   windowClosed: 'La ventana de 24 horas está cerrada: fuera de ella solo se envían plantillas',
   noChat: 'El evento no tiene un chat en el que actuar',
   noAgent: 'El chat no tiene un agente asignado con usuario a quien avisar',
@@ -195,7 +227,19 @@ export const automationCondition = z
       case 'label':
       case 'agent':
       case 'phone':
+      case 'team':
         if (typeof v !== 'string' || !z.uuid().safeParse(v).success) fail();
+        return;
+      case 'sentiment':
+        if (typeof v !== 'string' || !(sentiments as readonly string[]).includes(v)) fail(formMessages.option);
+        return;
+      case 'country':
+        if (typeof v !== 'string' || !(countryCodes as readonly string[]).includes(v)) fail(formMessages.option);
+        return;
+      case 'motive':
+        if (c.op === 'is') {
+          if (typeof v !== 'string' || !(consultationMotives as readonly string[]).includes(v)) fail(formMessages.option);
+        } else if (typeof v !== 'string' || !v.trim()) fail();
         return;
       default:
         if (typeof v !== 'string' || !v.trim()) return fail();
@@ -212,7 +256,7 @@ export type AutomationCondition = z.infer<typeof automationCondition>;
 
 /** What the assignment and Imagina actions answer, in Spanish (their ids checked, their refusals kept in the run). */
 export const automationActionMessages = {
-  unknownTeam: 'Ese equipo de ventas no es de esta compañía',
+  unknownTeam: automationMessages.unknownTeam,
   unknownImagina: 'Esa plantilla Imagina no es de esta compañía',
   noTeamAgent: (team: string) => `No hay agentes disponibles en el equipo «${team}»: nadie activo y «Disponible»`,
   noAgentAvailable: 'No hay agentes disponibles en la compañía: nadie activo y «Disponible»',
@@ -342,6 +386,25 @@ export const automationRunOut = z.object({
 });
 export type AutomationRunOut = z.infer<typeof automationRunOut>;
 export const automationRunList = z.object({ payload: z.array(automationRunOut) });
+
+/** The company's automation settings (decision 0080): how many messages rules may send per chat and hour. */
+export const automationSettingsLabels = {
+  messagesPerChatHour: 'Mensajes de reglas por chat y hora',
+} as const;
+export const automationSettingsIn = z.object({
+  messagesPerChatHour: z
+    .number({ error: 'Indica cuántos mensajes' })
+    .int('Indica un número entero de mensajes')
+    .min(1, 'Al menos 1 mensaje')
+    .max(AUTOMATION_MESSAGES_PER_CHAT_HOUR_MAX, `Como mucho ${AUTOMATION_MESSAGES_PER_CHAT_HOUR_MAX} mensajes`),
+});
+export type AutomationSettingsIn = z.infer<typeof automationSettingsIn>;
+export const automationSettingsOut = automationSettingsIn.extend({
+  /** False: nothing saved, the defaults. */
+  saved: z.boolean(),
+  updatedAt: z.string().nullable(),
+});
+export type AutomationSettingsOut = z.infer<typeof automationSettingsOut>;
 
 export const automationTestIn = z.object({ chatId: zId() });
 export const automationTestOut = z.object({

@@ -51,6 +51,28 @@ describe('countryOfPhone', () => {
     expect(countryOfPhone('14155552671')).toBeUndefined();
     expect(countryOfPhone('584121234567')).toBeUndefined();
     expect(countryOfPhone('')).toBeUndefined();
+    expect(countryOfPhone(null)).toBeUndefined();
+  });
+
+  it('reads a number of the wrong length by its prefix all the same', () => {
+    expect(countryOfPhone('5198765432')).toBe('PE');
+    expect(countryOfPhone('5691234567890')).toBe('CL');
+  });
+
+  it('the longest dialling code wins, and of equal codes the one whose length fits', () => {
+    const list = [
+      { code: 'US', dial: '1', national: [10] },
+      { code: 'DO', dial: '1809', national: [7] },
+      { code: 'KZ', dial: '7', national: [10] },
+      { code: 'RU', dial: '7', national: [10, 11] },
+    ];
+    // 1 809 555 1234: the Dominican Republic's 1809, not the 1 it starts with
+    expect(countryOfPhone('18095551234', list)).toBe('DO');
+    expect(countryOfPhone('14155552671', list)).toBe('US');
+    // two countries share 7: the first whose length fits, else the first
+    expect(countryOfPhone('712345678901', list)).toBe('RU');
+    expect(countryOfPhone('71234567890', list)).toBe('KZ');
+    expect(countryOfPhone('7123', list)).toBe('KZ');
   });
 });
 

@@ -51,15 +51,36 @@ export function normalisePhone(raw: string | number | null | undefined, defaultC
   return out.length >= 8 && out.length <= 15 ? out : null;
 }
 
+/** A country as countryOfPhone reads it: its code, dialling code and national lengths. */
+export interface DialCountry<C extends string = string> {
+  code: C;
+  dial: string;
+  national: readonly number[];
+}
+
 /**
  * The country of a number with its dialling code (SPEC §5: "a country is inferred from a
- * number's prefix"): the country whose code starts the number and whose length matches,
- * else the first whose code starts it; undefined for other countries.
+ * number's prefix"; the automation rules' «País de la persona»): among the countries whose code
+ * starts the normalised digits, the longest code wins (1809 before 1), and of equal codes the one
+ * whose national length matches; undefined for other countries. Pure: `list` defaults to SPEC
+ * §9's countries.
  */
-export function countryOfPhone(phone: string | null | undefined): CountryCode | undefined {
+export function countryOfPhone(phone: string | null | undefined): CountryCode | undefined;
+export function countryOfPhone<C extends string>(phone: string | null | undefined, list: readonly DialCountry<C>[]): C | undefined;
+export function countryOfPhone(phone: string | null | undefined, list: readonly DialCountry[] = countries): string | undefined {
   const digits = String(phone ?? '').replace(/\D/g, '');
-  const prefixed = countries.filter((c) => digits.startsWith(c.dial));
-  return (prefixed.find((c) => fits(c, digits.length - c.dial.length)) ?? prefixed[0])?.code;
+  if (!digits) return undefined;
+  let best: DialCountry | undefined;
+  let bestFits = false;
+  for (const c of list) {
+    if (!digits.startsWith(c.dial)) continue;
+    const fitsHere = c.national.includes(digits.length - c.dial.length);
+    if (!best || c.dial.length > best.dial.length || (c.dial.length === best.dial.length && fitsHere && !bestFits)) {
+      best = c;
+      bestFits = fitsHere;
+    }
+  }
+  return best?.code;
 }
 
 /** The Spanish message of a phone that has the right form but is no number (libphonenumber-js). */

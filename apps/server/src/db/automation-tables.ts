@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { companies, users } from './schema.js';
 
 /**
@@ -130,4 +131,24 @@ export const awayMessages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('away_messages_chat_period_idx').on(t.chatId, t.periodStart), index('away_messages_company_idx').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * A company's automation settings (decision 0080): how many messages its rules may send in one
+ * chat in an hour (1–100; no row: the contract's AUTOMATION_MESSAGES_PER_CHAT_HOUR, 10). One row
+ * per company; the engine reads it in the statement that counts the hour's messages.
+ */
+export const automationSettings = pgTable(
+  'automation_settings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .unique()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    messagesPerChatHour: smallint('messages_per_chat_hour').notNull().default(10),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('automation_settings_messages_per_chat_hour_range', sql`${t.messagesPerChatHour} between 1 and 100`)],
 );

@@ -132,6 +132,8 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/business-hours': { id: 'businessHours.get', summary: 'El horario de atención de la compañía: zona, semana, feriados y mensaje de ausencia' },
   'PUT /api/business-hours': { id: 'businessHours.update', summary: 'Guarda el horario de atención (completo) y el mensaje de ausencia' },
   'POST /api/automation-rules/{id}/test': { id: 'automationRules.test', summary: 'Qué haría la regla ahora con un chat, sin hacerlo' },
+  'GET /api/automation-rules/settings': { id: 'automationRules.settings', summary: 'Los ajustes de las automatizaciones de la compañía: cuántos mensajes de reglas recibe un chat por hora' },
+  'PUT /api/automation-rules/settings': { id: 'automationRules.saveSettings', summary: 'Guarda los ajustes de las automatizaciones (mensajes de reglas por chat y hora, de 1 a 100)' },
   'GET /api/webhook-subscriptions': { id: 'webhookSubscriptions.list', summary: 'Lista las suscripciones de webhooks de salida' },
   'POST /api/webhook-subscriptions': { id: 'webhookSubscriptions.create', summary: 'Crea una suscripción de webhook (el secreto de la firma se muestra una sola vez)' },
   'GET /api/webhook-subscriptions/{id}': { id: 'webhookSubscriptions.get', summary: 'Una suscripción de webhook con sus cifras de entregas' },

@@ -95,3 +95,11 @@ export async function seedDemoAutomation(db: Db, companyId: string, adminId: str
     }
   }
 }
+
+/**
+ * The demo's automation settings (decision 0080): the default cap of rule messages per chat and
+ * hour, saved, so «Ajustes» on /automatizaciones opens on the company's own row. It acts on nothing.
+ */
+export async function seedDemoAutomationSettings(db: Db, companyId: string): Promise<void> {
+  await db.execute(sql`insert into automation_settings (company_id, messages_per_chat_hour) values (${companyId}, 10) on conflict (company_id) do nothing`);
+}

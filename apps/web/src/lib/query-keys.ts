@@ -125,6 +125,8 @@ export const automationKeys = {
   runs: (companyId: CompanyId, id: string) => [...automationBase.all, 'runs', companyId, id] as const,
   /** `['automation-rules', 'templates', companyId]`: the approved WhatsApp templates a rule may send. */
   templates: (companyId: CompanyId) => [...automationBase.all, 'templates', companyId] as const,
+  /** `['automation-rules', 'settings', companyId]`: the company's automation settings (the per-chat hourly cap of rule messages). */
+  settings: (companyId: CompanyId) => [...automationBase.all, 'settings', companyId] as const,
   /** The chats the test picker offers for a search (under the chats' keys: a chat that changes refreshes them). */
   testChats: (companyId: CompanyId, search: string) => [...chatKeys.all, 'automation-test', companyId, search] as const,
 };

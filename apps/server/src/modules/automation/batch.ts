@@ -1,4 +1,4 @@
-import { AUTOMATION_MAX_DEPTH, type AutomationAction, automationActionMessages, automationMessages } from '@mostrador/contract';
+import { AUTOMATION_MAX_DEPTH, AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationAction, automationActionMessages, automationMessages } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/database.js';
 import { stableId } from '../../lib/stable-id.js';
@@ -104,15 +104,18 @@ export async function runBatch(deps: EngineDeps, items: BatchItem[], lanes = 8):
 async function actOneByOne(deps: EngineDeps, runs: Claimed[], lanes: number): Promise<void> {
   if (!runs.length) return;
   const chats = [...new Set(runs.map((c) => c.item.ctx.chatId).filter((id): id is string => !!id))];
+  const companies = [...new Set(runs.map((c) => c.item.e.companyId))];
+  // the hour's rule messages per chat and each company's cap (its setting), in one statement
   const sent = new Map<string, number>();
-  if (chats.length) {
-    for (const row of await rowsOf<{ chat_id: string; n: number }>(
-      deps.db,
-      sql`select chat_id::text, coalesce(sum(messages), 0)::int as n from automation_runs
-           where chat_id = any(${`{${chats.join(',')}}`}::uuid[]) and created_at > now() - interval '1 hour' group by chat_id`,
-    ))
-      sent.set(row.chat_id, Number(row.n));
-  }
+  const caps = new Map<string, number>();
+  for (const row of await rowsOf<{ kind: string; id: string; n: number }>(
+    deps.db,
+    sql`select 'chat' as kind, chat_id::text as id, coalesce(sum(messages), 0)::int as n from automation_runs
+         where chat_id = any(${`{${chats.join(',')}}`}::uuid[]) and created_at > now() - interval '1 hour' group by chat_id
+        union all
+        select 'cap', company_id::text, messages_per_chat_hour::int from automation_settings where company_id = any(${`{${companies.join(',')}}`}::uuid[])`,
+  ))
+    (row.kind === 'chat' ? sent : caps).set(row.id, Number(row.n));
   const perChat = new Map<string, Claimed[]>();
   for (const c of runs) {
     const key = c.item.ctx.chatId ?? `run:${c.runId}`;
@@ -124,7 +127,8 @@ async function actOneByOne(deps: EngineDeps, runs: Claimed[], lanes: number): Pr
       const [chat, list] = next;
       for (const c of list) {
         try {
-          const outcome = await act(deps, c.item.rule, c.item.ctx, { id: c.runId, event: c.item.e, sentThisHour: sent.get(chat) ?? 0, from: c.from });
+          const cap = caps.get(c.item.e.companyId) ?? AUTOMATION_MESSAGES_PER_CHAT_HOUR;
+          const outcome = await act(deps, c.item.rule, c.item.ctx, { id: c.runId, event: c.item.e, sentThisHour: sent.get(chat) ?? 0, cap, from: c.from });
           c.acted = outcome.acted;
           c.messages = outcome.messages;
           c.waiting = outcome.waiting;

@@ -8,6 +8,10 @@ import {
   automationActionMessages,
   automationMessages,
   automationTriggers,
+  type ConsultationMotive,
+  type CountryCode,
+  consultationMotiveLabels,
+  countryOfPhone,
   type DomainEvent,
   imaginaVariables,
   isOpen,
@@ -57,6 +61,16 @@ export interface RuleContext {
   minutesSinceCustomer: number | null;
   /** Whether the company is inside its business hours now (decision 0078; no hours saved: always). */
   openNow: boolean;
+  /** The assigned agent's sales team (null: no agent, or an agent of no team). */
+  teamId: string | null;
+  /** The chat's latest AI analysis: its sentiment and motive (null: not analysed). */
+  sentiment: string | null;
+  motive: string | null;
+  /** The motive's code and its Spanish label, folded once per event ('' when none). */
+  motiveFolded: string;
+  motiveLabelFolded: string;
+  /** The person's country by the lead's phone (contract countryOfPhone; null: no phone, another country). */
+  country: CountryCode | null;
 }
 
 export interface StoredRule {
@@ -140,6 +154,14 @@ function actualOf(c: AutomationCondition, ctx: RuleContext): unknown {
       return ctx.minutesSinceCustomer;
     case 'business_hours':
       return ctx.openNow;
+    case 'team':
+      return ctx.teamId;
+    case 'sentiment':
+      return ctx.sentiment;
+    case 'motive':
+      return ctx.motive;
+    case 'country':
+      return ctx.country;
   }
 }
 
@@ -168,6 +190,16 @@ export function holds(c: AutomationCondition, ctx: RuleContext): boolean {
       const m = ctx.minutesSinceCustomer;
       if (m === null) return false;
       return c.op === 'gt' ? m > Number(c.value) : m < Number(c.value);
+    }
+    case 'team':
+      if (c.op === 'none') return ctx.teamId === null;
+      return c.op === 'is' ? ctx.teamId === c.value : ctx.teamId !== c.value;
+    case 'motive': {
+      // not analysed: no motive is, nor contains, anything
+      if (ctx.motive === null) return false;
+      const v = foldedOf(String(c.value));
+      if (c.op === 'is') return ctx.motiveFolded === v || ctx.motiveLabelFolded === v;
+      return v !== '' && (ctx.motiveFolded.includes(v) || ctx.motiveLabelFolded.includes(v));
     }
     default: {
       const actual = actualOf(c, ctx);
@@ -221,6 +253,9 @@ interface ContextRow extends Record<string, unknown> {
   telefono: string | null;
   company_name: string | null;
   hours: BusinessHours | null;
+  team_id: string | null;
+  sentiment: string | null;
+  motive: string | null;
 }
 
 /** One chat a rule looks at: its company and how the event names it. */
@@ -245,7 +280,8 @@ export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): P
                (select m.text from chat_messages m where m.company_id = r.company and m.id = r.msg) as text,
                o.status as order_status, o.code as order_code, coalesce(l.name, ch.contact_name) as contact_name, l.telefono,
                (select co.name from companies co where co.id = r.company) as company_name,
-               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b where b.company_id = r.company) as hours
+               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b where b.company_id = r.company) as hours,
+               ag.team_id, an.sentiment, an.motive
           from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid, ord uuid, lead uuid, msg uuid)
           left join lateral (select id, status, code, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
           left join lateral (
@@ -256,7 +292,11 @@ export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): P
                           order by c2.last_message_at desc nulls last limit 1))
           ) ch on true
           left join leads l on l.company_id = r.company and l.id = coalesce(ch.lead_id, r.lead, o.lead_id)
-          left join chat_windows w on w.chat_id = ch.id`,
+          left join chat_windows w on w.chat_id = ch.id
+          left join lateral (select a.equipo_de_ventas_id::text as team_id from agentes a where a.company_id = r.company and a.id = l.agente_id) ag on true
+          left join lateral (
+            select x.sentiment, x.motive from chat_analyses x where x.company_id = r.company and x.chat_id = ch.id order by x.analyzed_at desc limit 1
+          ) an on true`,
   );
   const byK = new Map(rows.map((r) => [Number(r.k), r]));
   return refs.map((_, k) => contextOfRow(byK.get(k)));
@@ -287,6 +327,12 @@ function contextOfRow(row: ContextRow | undefined): RuleContext {
     minutesSinceCustomer: inboundAt === null ? null : Math.floor((Date.now() - inboundAt) / 60_000),
     // a company that saved no hours is always open (decision 0078)
     openNow: row?.hours ? isOpen(row.hours, new Date()) : true,
+    teamId: row?.team_id ?? null,
+    sentiment: row?.sentiment ?? null,
+    motive: row?.motive ?? null,
+    motiveFolded: row?.motive ? fold(row.motive) : '',
+    motiveLabelFolded: row?.motive ? fold(consultationMotiveLabels[row.motive as ConsultationMotive] ?? '') : '',
+    country: countryOfPhone(row?.telefono) ?? null,
   };
 }
 
@@ -372,7 +418,15 @@ export async function act(
   deps: ActionDeps,
   rule: StoredRule,
   ctx: RuleContext,
-  run: { id: string; event: Pick<RunFor, 'id' | 'type' | 'occurredAt'>; sentThisHour: number; from?: number },
+  run: {
+    id: string;
+    event: Pick<RunFor, 'id' | 'type' | 'occurredAt'>;
+    sentThisHour: number;
+    /** The company's messages per chat and hour (its setting). */
+    cap: number;
+    /** A run that waited goes on from this action. */
+    from?: number;
+  },
 ): Promise<{ acted: Acted[]; messages: number; waiting?: boolean }> {
   const { db } = deps;
   const companyId = rule.company_id;
@@ -468,7 +522,7 @@ export async function act(
       }
       case 'send_text': {
         const id = needChat();
-        if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
+        if (run.sentThisHour + messages >= run.cap) throw new ActionRefused(automationMessages.tooManyMessages(run.cap));
         if (!ctx.windowOpen) throw new ActionRefused(automationMessages.windowClosed);
         try {
           // the chat service's own transaction names the rule (db/actor.ts actingTransactions)
@@ -525,7 +579,7 @@ export async function act(
       }
       case 'send_imagina': {
         const id = needChat();
-        if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
+        if (run.sentThisHour + messages >= run.cap) throw new ActionRefused(automationMessages.tooManyMessages(run.cap));
         if (!ctx.windowOpen) throw new ActionRefused(automationMessages.windowClosed);
         // the template and the chat's person, as a send fills an Imagina template (modules/sending/planning.ts):
         // the customer's name, phone and email, the company's name, and who sends — the chat's agent
@@ -571,7 +625,7 @@ export async function act(
       }
       case 'send_template': {
         const id = needChat();
-        if (run.sentThisHour + messages >= AUTOMATION_MESSAGES_PER_CHAT_HOUR) throw new ActionRefused(automationMessages.tooManyMessages);
+        if (run.sentThisHour + messages >= run.cap) throw new ActionRefused(automationMessages.tooManyMessages(run.cap));
         try {
           await actingAs({ type: 'rule', id: rule.id }, () =>
             deps.sendTemplate(
@@ -644,14 +698,17 @@ export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, j
   let ran = 0;
   const cut = depth > AUTOMATION_MAX_DEPTH;
   const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template' || a.type === 'send_imagina'));
+  // the hour's rule messages in the chat and the company's cap (its setting), in one statement
   const [sent] =
     sends && ctx.chatId && !cut
-      ? await rowsOf<{ n: number }>(
+      ? await rowsOf<{ n: number; cap: number }>(
           deps.db,
-          sql`select coalesce(sum(messages), 0)::int as n from automation_runs where company_id = ${e.companyId} and chat_id = ${ctx.chatId} and created_at > now() - interval '1 hour'`,
+          sql`select (select coalesce(sum(messages), 0)::int from automation_runs where company_id = ${e.companyId} and chat_id = ${ctx.chatId} and created_at > now() - interval '1 hour') as n,
+                     coalesce((select messages_per_chat_hour from automation_settings where company_id = ${e.companyId}), ${AUTOMATION_MESSAGES_PER_CHAT_HOUR})::int as cap`,
         )
-      : [{ n: 0 }];
+      : [{ n: 0, cap: AUTOMATION_MESSAGES_PER_CHAT_HOUR }];
   let sentThisHour = Number(sent?.n ?? 0);
+  const cap = Number(sent?.cap ?? AUTOMATION_MESSAGES_PER_CHAT_HOUR);
   for (const j of judged) {
     // the run, once per rule and event; a run left 'running' by a crash is taken again
     const [claimed] = await rowsOf<{ id: string }>(
@@ -664,7 +721,7 @@ export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, j
     if (!claimed || cut) continue;
     let outcome: { acted: Acted[]; messages: number; waiting?: boolean };
     try {
-      outcome = await act(deps, j.rule, ctx, { id: claimed.id, event: e, sentThisHour });
+      outcome = await act(deps, j.rule, ctx, { id: claimed.id, event: e, sentThisHour, cap });
     } catch (error) {
       deps.log.warn({ err: error, ruleId: j.rule.id }, 'una regla de automatización falló');
       outcome = { acted: [], messages: 0 };

@@ -1,9 +1,20 @@
-import { automationRuleIn, automationRuleList, automationRuleOut, automationRunList, automationTestIn, automationTestOut, zId } from '@mostrador/contract';
+import {
+  automationRuleIn,
+  automationRuleList,
+  automationRuleOut,
+  automationRunList,
+  automationSettingsIn,
+  automationSettingsOut,
+  automationTestIn,
+  automationTestOut,
+  zId,
+} from '@mostrador/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
 import { engineDepsOf } from './deps.js';
 import { createAutomationService } from './service.js';
+import { createAutomationSettingsService } from './settings.js';
 import { fireTimers } from './timers.js';
 
 /** The timers' job (jobs/catalogue.ts): every minute, and at once when a worker starts. */
@@ -18,11 +29,19 @@ const ruleUpdate = automationRuleIn.extend({ position: z.number({ error: 'La pos
 /** Automation rules (issue 29, decision 0077): module `automation` (owners and supervisors by default). */
 export const automationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createAutomationService(app.database.db);
+  const settings = createAutomationSettingsService(app.database.db);
   const deps = engineDepsOf(app);
   app.jobs.define(AUTOMATION_TIMERS_QUEUE, async () => {
     await fireTimers(deps, { leaseSeconds: app.settings.automation.timerLeaseSeconds });
   });
   app.jobs.every(AUTOMATION_TIMERS_QUEUE);
+  // the company's settings (decision 0080), before /:id: «settings» is no rule's id
+  app.get('/automation-rules/settings', { config: permission('read'), schema: { tags, response: { 200: automationSettingsOut } } }, (request) =>
+    settings.get(tenantOf(request).companyId),
+  );
+  app.put('/automation-rules/settings', { config: permission('update'), schema: { tags, body: automationSettingsIn, response: { 200: automationSettingsOut } } }, (request) =>
+    settings.put(tenantOf(request).companyId, request.body),
+  );
   app.get('/automation-rules', { config: permission('list'), schema: { tags, response: { 200: automationRuleList } } }, async (request) => ({
     payload: await service.list(tenantOf(request)),
   }));

@@ -64,7 +64,7 @@ const audited = (r: { name: string; enabled: boolean; trigger_event: string; tim
 });
 
 /**
- * Every id a rule names (labels, agents, lines) is the company's: one statement answers which are
+ * Every id a rule names (labels, agents, lines, sales teams, templates) is the company's: one statement answers which are
  * not, so another company's id nested in a condition or an action is a 400, never stored.
  */
 async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: RuleInput): Promise<void> {
@@ -78,6 +78,7 @@ async function assertOwnIds(db: Pick<Db, 'execute'>, tenant: Tenant, input: Rule
     if (c.field === 'label' && typeof c.value === 'string') wanted.push({ table: 'mostrador_labels', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownLabel });
     if (c.field === 'agent' && typeof c.value === 'string') wanted.push({ table: 'agentes', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownAgent });
     if (c.field === 'line' && typeof c.value === 'string') wanted.push({ table: 'telefonos', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownPhone });
+    if (c.field === 'team' && typeof c.value === 'string') wanted.push({ table: 'equipos_de_ventas', id: c.value, path: `conditions.${i}.value`, msg: automationMessages.unknownTeam });
   });
   input.actions.forEach((a, i) => {
     if (a.type === 'add_label' || a.type === 'remove_label') wanted.push({ table: 'mostrador_labels', id: a.labelId, path: `actions.${i}.labelId`, msg: automationMessages.unknownLabel });

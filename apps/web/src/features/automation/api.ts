@@ -1,4 +1,4 @@
-import type { AutomationRuleIn, AutomationRuleOut, AutomationRunOut, AutomationTestOut, ChatSummary, Page } from '@mostrador/contract';
+import type { AutomationRuleIn, AutomationRuleOut, AutomationRunOut, AutomationSettingsIn, AutomationSettingsOut, AutomationTestOut, ChatSummary, Page } from '@mostrador/contract';
 import { api } from '../../lib/api-client';
 
 const enc = encodeURIComponent;
@@ -17,6 +17,10 @@ export const automationApi = {
   remove: (id: string) => api.delete<void>(`/automation-rules/${enc(id)}`, { overlay: false, success: 'Regla eliminada' }),
   runs: (id: string) => api.get<{ payload: AutomationRunOut[] }>(`/automation-rules/${enc(id)}/runs`, { overlay: false }),
   test: (id: string, chatId: string) => api.post<AutomationTestOut>(`/automation-rules/${enc(id)}/test`, { chatId }, { overlay: false, notify: false }),
+  /** The company's settings (decision 0080): the dialog shows the server's refusal itself. */
+  settings: () => api.get<AutomationSettingsOut>('/automation-rules/settings', { overlay: false, notify: false }),
+  saveSettings: (input: AutomationSettingsIn) =>
+    api.put<AutomationSettingsOut>('/automation-rules/settings', input, { overlay: false, notify: false, success: 'Ajustes guardados' }),
   /** The chats to try a rule on: the inbox's search (name, phone, last message). */
   searchChats: (filter: string, signal?: AbortSignal) =>
     api.get<Page<ChatSummary>>('/chats/get_chats', { query: { filter: filter || undefined, page: 1, limit: 10 }, overlay: false, notify: false, signal }),

@@ -3,6 +3,7 @@ import Add from '@mui/icons-material/Add';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import AutoMode from '@mui/icons-material/AutoMode';
+import Tune from '@mui/icons-material/Tune';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -33,6 +34,7 @@ import { fullDateTime, relativeTime } from '../../lib/time';
 import { type AutomationRuleUpdate, automationApi } from './api';
 import { OrderNoticesDialog, orderNoticeTexts } from './order-notices';
 import { RuleEditor } from './rule-editor';
+import { AutomationSettingsDialog } from './settings-dialog';
 import { actionLabel, automationTexts, type RuleNames, ruleSummary, ruleTriggerText, runStatusColor, runStatusLabel, triggerLabel } from './rule-text';
 import { EvaluatedLine, listSx, TryOut } from './try-out';
 import { useRuleNames } from './use-rule-names';
@@ -273,6 +275,7 @@ export function AutomationPage() {
   const { names } = useRuleNames();
   const [editing, setEditing] = useState<AutomationRuleOut | 'new' | null>(null);
   const [notices, setNotices] = useState(false);
+  const [settings, setSettings] = useState(false);
   const [trying, setTrying] = useState<AutomationRuleOut | null>(null);
   const list = query.data?.payload ?? [];
   const move = useMutation({
@@ -285,24 +288,35 @@ export function AutomationPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: automationKeys.all }),
   });
   const mayCreate = can('automation', 'create');
+  const mayUpdate = can('automation', 'update');
   return (
     <>
       <PageHeader
         title={t.title}
         subtitle={t.subtitle}
         actions={
-          mayCreate && (
+          (mayCreate || mayUpdate) && (
             <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-              <Button variant="outlined" onClick={() => setNotices(true)}>
-                {orderNoticeTexts.open}
-              </Button>
-              <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
-                {t.create}
-              </Button>
+              {mayUpdate && (
+                <Button variant="outlined" startIcon={<Tune />} onClick={() => setSettings(true)}>
+                  {t.settings.open}
+                </Button>
+              )}
+              {mayCreate && (
+                <Button variant="outlined" onClick={() => setNotices(true)}>
+                  {orderNoticeTexts.open}
+                </Button>
+              )}
+              {mayCreate && (
+                <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
+                  {t.create}
+                </Button>
+              )}
             </Box>
           )
         }
       />
+      <AutomationSettingsDialog open={settings} onClose={() => setSettings(false)} />
       <OrderNoticesDialog
         open={notices}
         onClose={() => setNotices(false)}

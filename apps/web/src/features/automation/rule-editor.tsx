@@ -15,15 +15,20 @@ import {
   automationTriggers,
   type ConditionField,
   type ConditionOp,
+  consultationMotiveLabels,
+  consultationMotives,
   conditionFieldNames,
   conditionFields,
   conditionOpLabels,
+  countries,
   leadStatuses,
   leadStatusLabels,
   orderStatuses,
   orderStatusLabels,
   platformLabels,
   platforms,
+  sentimentLabels,
+  sentiments,
   valuelessOps,
 } from '@mostrador/contract';
 import Add from '@mui/icons-material/Add';
@@ -123,6 +128,10 @@ function actionsOf(rule: AutomationRuleOut): ActionDraft[] {
   }));
 }
 
+/** A condition's value when its comparison changes: the words of «contiene» are no motive for «es». */
+const keptValue = (d: ConditionDraft, op: ConditionOp) =>
+  d.field === 'motive' && op === 'is' && !(consultationMotives as readonly string[]).includes(d.value) ? '' : d.value;
+
 /** A number typed in a field, or undefined (the contract then says what is missing). */
 const numberOf = (s: string) => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
 
@@ -210,6 +219,9 @@ const entries = <K extends string>(labels: Record<K, string>, keys: readonly K[]
 const platformChoices = entries(platformLabels, platforms);
 const leadStatusChoices = entries(leadStatusLabels, leadStatuses);
 const orderStatusChoices = entries(orderStatusLabels, orderStatuses);
+const sentimentChoices = entries(sentimentLabels, sentiments);
+const motiveChoices = entries(consultationMotiveLabels, consultationMotives);
+const countryChoices: Choice[] = countries.map((c) => ({ value: c.code, label: c.name }));
 const yesNo: Choice[] = [
   { value: 'true', label: f.yes },
   { value: 'false', label: f.no },
@@ -386,6 +398,28 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
         return <Select {...common} choices={leadStatusChoices} />;
       case 'orderStatus':
         return <Select {...common} choices={orderStatusChoices} />;
+      case 'team':
+        return <Select {...common} label={f.team} choices={teams} />;
+      case 'sentiment':
+        return <Select {...common} choices={sentimentChoices} />;
+      case 'country':
+        return <Select {...common} choices={countryChoices} />;
+      case 'motive':
+        // «es» one of the analysis's motives; «contiene» words of it, typed
+        if (c.op === 'is') return <Select {...common} choices={motiveChoices} />;
+        return (
+          <TextField
+            size="small"
+            fullWidth
+            label={f.motiveWords}
+            value={c.value}
+            onChange={(e) => set(e.target.value)}
+            error={!!error}
+            helperText={error}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+            sx={{ flex: { sm: 2 }, minWidth: 0 }}
+          />
+        );
       case 'number':
         return (
           <TextField
@@ -625,7 +659,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
                   <Select
                     label={f.op}
                     value={c.op}
-                    onChange={(v) => setCondition(c.key, (d) => ({ ...d, op: v as ConditionOp }))}
+                    onChange={(v) => setCondition(c.key, (d) => ({ ...d, op: v as ConditionOp, value: keptValue(d, v as ConditionOp) }))}
                     choices={def.ops.map((op) => ({ value: op, label: conditionOpLabels[op] }))}
                     error={err(`conditions.${i}.op`)}
                     sx={{ flex: { sm: 1.9 } }}

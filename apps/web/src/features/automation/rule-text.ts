@@ -9,11 +9,14 @@ import {
   automationTriggerLabels,
   type ConditionField,
   type ConditionOp,
+  consultationMotiveLabels,
   conditionFields,
   conditionOpLabels,
+  countries,
   leadStatusLabels,
   orderStatusLabels,
   platformLabels,
+  sentimentLabels,
 } from '@mostrador/contract';
 
 /** The screen's texts (Spanish, SPEC's tone): the selects' own labels come from the contract's tables. */
@@ -109,6 +112,19 @@ export const automationTexts = {
     saving: 'Guardando…',
     fixErrors: 'Revisa los campos marcados.',
     saveFailed: 'No se pudo guardar la regla: revisa la conexión e inténtalo de nuevo.',
+    motiveWords: 'Palabras del motivo',
+  },
+  settings: {
+    open: 'Ajustes',
+    title: 'Ajustes de las automatizaciones',
+    messagesPerChatHour: 'Mensajes de reglas por chat y hora',
+    help: 'Cuántos mensajes pueden enviar las reglas a un mismo chat en una hora, entre 1 y 100. Los que pasen del máximo no se envían y la ejecución dice por qué.',
+    loadError: 'No se pudieron cargar los ajustes.',
+    save: 'Guardar',
+    saving: 'Guardando…',
+    cancel: 'Cancelar',
+    saved: 'Ajustes guardados',
+    saveFailed: 'No se pudieron guardar los ajustes: revisa la conexión e inténtalo de nuevo.',
   },
   tryOut: {
     title: 'Probar con un chat',
@@ -135,9 +151,9 @@ export interface RuleNames {
   /** An approved WhatsApp template's name by its id. */
   template?: (id: string) => string | undefined;
   agent: (id: string) => string | undefined;
-  phone: (id: string) => string | undefined;
   /** A sales team's name by its id. */
   team?: (id: string) => string | undefined;
+  phone: (id: string) => string | undefined;
   /** An Imagina template's name by its id. */
   imagina?: (id: string) => string | undefined;
   loading: boolean;
@@ -191,6 +207,14 @@ export function valueText(field: string, value: unknown, names: RuleNames): stri
       return `«${orderStatusLabels[value as keyof typeof orderStatusLabels] ?? String(value)}»`;
     case 'number':
       return `${value} min`;
+    case 'team':
+      return `«${named(names.team?.(String(value)), names, 'equipo eliminado')}»`;
+    case 'sentiment':
+      return sentimentLabels[value as keyof typeof sentimentLabels] ?? String(value);
+    case 'motive':
+      return `«${consultationMotiveLabels[value as keyof typeof consultationMotiveLabels] ?? String(value)}»`;
+    case 'country':
+      return countries.find((c) => c.code === value)?.name ?? String(value);
     case 'text':
       return typeof value === 'string' ? `«${value.length > 80 ? `${value.slice(0, 79)}…` : value}»` : String(value);
     default:
@@ -230,6 +254,15 @@ export function conditionText(c: { field: string; op: string; value?: unknown },
       return `pasaron ${op} ${String(c.value ?? '')} minutos desde que escribió el cliente`;
     case 'business_hours':
       return yes ? 'es dentro del horario de atención' : 'es fuera del horario de atención';
+    case 'team':
+      if (c.op === 'none') return 'el agente asignado no tiene equipo';
+      return `el equipo del agente ${op} ${valueText(c.field, c.value, names)}`;
+    case 'sentiment':
+      return `el sentimiento del último análisis ${op} ${valueText(c.field, c.value, names).toLowerCase()}`;
+    case 'motive':
+      return c.op === 'contains' ? `el motivo del último análisis ${op} ${quoted(String(c.value ?? ''))}` : `el motivo del último análisis ${op} ${valueText(c.field, c.value, names)}`;
+    case 'country':
+      return `el país de la persona ${op} ${valueText(c.field, c.value, names)}`;
     default:
       return `${c.field} ${op} ${String(c.value ?? '')}`;
   }
