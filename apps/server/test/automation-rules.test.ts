@@ -1,4 +1,4 @@
-import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationMessages } from '@mostrador/contract';
+import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationActionMessages, automationMessages } from '@mostrador/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
@@ -512,6 +512,72 @@ describe('timer rules', () => {
     await seed();
     expect(await fire()).toBe(0);
     await ok('DELETE', `/automation-rules/${idle._id}`);
+  });
+
+  it('«Esperar y luego seguir»: the run waits, then goes on from the next action once, even taken again after a crash; a rule switched off meanwhile stops', async () => {
+    // a wait cannot be the last action
+    const last = await call('POST', '/automation-rules', { name: 'Mal', trigger: { event: 'message.received' }, actions: [{ type: 'note', text: 'x' }, { type: 'wait', minutes: 5 }] });
+    expect(last.statusCode).toBe(400);
+    expect(last.body).toContain(automationActionMessages.waitLast);
+    const rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Nota, espera y seguimiento',
+      trigger: { event: 'message.received' },
+      conditions: [{ field: 'text', op: 'contains', value: 'catálogo de espera' }],
+      actions: [
+        { type: 'note', text: 'Pidió el catálogo' },
+        { type: 'wait', minutes: 30 },
+        { type: 'send_text', text: '¿Pudiste revisar el catálogo?' },
+      ],
+    });
+    const before = sentTexts().length;
+    const chat = await receive('51933000031', 'Hola, ¿me pasas el catálogo de espera?');
+    const [waiting] = await runsOf(rule._id);
+    expect(waiting).toMatchObject({ chatId: chat, status: 'waiting' });
+    expect(waiting.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['note', true],
+      ['wait', true],
+    ]);
+    const waits = () => t.sql<{ run_id: string; resume_at: number; due_at: Date }>('select run_id::text, resume_at, due_at from automation_timers where rule_id = $1', [rule._id]);
+    const [timer] = await waits();
+    expect(timer).toMatchObject({ run_id: waiting._id, resume_at: 2 });
+    expect(Math.abs(new Date(timer.due_at).getTime() - (Date.now() + 30 * 60_000))).toBeLessThan(60_000);
+    // before its time nothing goes on
+    expect(await fire()).toBe(0);
+    expect(sentTexts().length).toBe(before);
+    await t.sql(`update automation_timers set due_at = now() - interval '1 second' where rule_id = $1`, [rule._id]);
+    expect(await fire()).toBe(1);
+    expect(sentTexts().slice(before)).toEqual(['¿Pudiste revisar el catálogo?']);
+    const [done] = await runsOf(rule._id);
+    expect(done.status).toBe('ok');
+    expect(done.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['note', true],
+      ['wait', true],
+      ['send_text', true],
+    ]);
+    expect(await waits()).toEqual([]);
+    // as if the process died after the send, before writing the outcome and dropping the timer: taken again, nothing twice
+    await t.sql(`update automation_runs set status = 'running', actions = $2::jsonb where id = $1`, [done._id, JSON.stringify(waiting.actions)]);
+    await t.sql(`insert into automation_timers (company_id, rule_id, subject, chat_id, due_at, run_id, resume_at) values ($1, $2, $3, $4, now() - interval '1 second', $5, 2)`, [
+      peru,
+      rule._id,
+      `run:${done._id}:1`,
+      chat,
+      done._id,
+    ]);
+    expect(await fire()).toBe(1);
+    expect(sentTexts().slice(before)).toEqual(['¿Pudiste revisar el catálogo?']);
+    expect((await runsOf(rule._id))[0].actions).toHaveLength(3);
+    // a rule switched off while a run waits: the run stops, saying why
+    const second = await receive('51933000032', 'El catálogo de espera, por favor');
+    const [held] = (await runsOf(rule._id)).filter((r) => r.chatId === second);
+    expect(held.status).toBe('waiting');
+    await ok('PUT', `/automation-rules/${rule._id}`, { name: rule.name, trigger: rule.trigger, match: rule.match, conditions: rule.conditions, actions: rule.actions, enabled: false });
+    await t.sql(`update automation_timers set due_at = now() - interval '1 second' where rule_id = $1`, [rule._id]);
+    expect(await fire()).toBe(0);
+    const [stopped] = (await runsOf(rule._id)).filter((r) => r.chatId === second);
+    expect(stopped).toMatchObject({ status: 'skipped', error: automationActionMessages.waitDisabled });
+    expect(sentTexts().slice(before)).toEqual(['¿Pudiste revisar el catálogo?']);
+    await ok('DELETE', `/automation-rules/${rule._id}`);
   });
 
   it('an order left in a status: set when it moves there, cancelled when it moves on', async () => {

@@ -94,8 +94,16 @@ describe('the rule editor’s assignment and Imagina actions', () => {
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
     await choose(imagina, 'Plantilla Imagina', 'bienvenida_regla');
 
+    // a wait, then (only then) what follows it
     await userEvent.click(within(dialog).getByRole('button', { name: 'Agregar acción' }));
-    await choose(within(dialog).getAllByTestId('action-row')[2], 'Acción', 'Asignar por turnos a un agente disponible');
+    const wait = within(dialog).getAllByTestId('action-row')[2];
+    await choose(wait, 'Acción', 'Esperar y luego seguir');
+    await userEvent.type(within(wait).getByLabelText(/^Minutos de espera/), '30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear regla' }));
+    expect(await within(dialog).findByText('Después de esperar, agrega la acción que sigue')).toBeTruthy();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Agregar acción' }));
+    await choose(within(dialog).getAllByTestId('action-row')[3], 'Acción', 'Asignar por turnos a un agente disponible');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Crear regla' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'POST')).toBe(true));
@@ -105,13 +113,13 @@ describe('the rule editor’s assignment and Imagina actions', () => {
       trigger: { event: 'message.received' },
       match: 'all',
       conditions: [],
-      actions: [{ type: 'assign_team', teamId: SUR }, { type: 'send_imagina', templateId: BIENVENIDA }, { type: 'assign_round_robin' }],
+      actions: [{ type: 'assign_team', teamId: SUR }, { type: 'send_imagina', templateId: BIENVENIDA }, { type: 'wait', minutes: 30 }, { type: 'assign_round_robin' }],
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const card = await screen.findByTestId('automation-rule');
     await waitFor(() =>
       expect(within(card).getByTestId('rule-summary').textContent).toBe(
-        'Siempre → Asignar por turnos a un agente disponible del equipo «Mayoristas Sur», Enviar una plantilla Imagina «bienvenida_regla», Asignar por turnos a un agente disponible',
+        'Siempre → Asignar por turnos a un agente disponible del equipo «Mayoristas Sur», Enviar una plantilla Imagina «bienvenida_regla», Esperar 30 min y seguir, Asignar por turnos a un agente disponible',
       ),
     );
   }, 60_000);
