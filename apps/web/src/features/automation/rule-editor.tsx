@@ -551,7 +551,7 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
             value={a.minutes}
             onChange={(ev) => setAction(a.key, { minutes: ev.target.value })}
             error={!!e('minutes')}
-            helperText={e('minutes')}
+            helperText={e('minutes') ?? (a.type === 'wait' ? f.waitHelp : undefined)}
             slotProps={{ htmlInput: { min: 1, max: 43_200, inputMode: 'numeric' } }}
             sx={{ ...sx, minWidth: 0 }}
           />
