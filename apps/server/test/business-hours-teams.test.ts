@@ -42,6 +42,13 @@ async function receive(from: string, text: string): Promise<string> {
 const agentOf = async (chatId: string) =>
   (await t.sql<{ agente_id: string | null }>('select l.agente_id::text from leads l join chats c on c.lead_id = l.id where c.id = $1', [chatId]))[0].agente_id;
 
+/** A chat whose first message came in, then its lead given to an agent. */
+async function heldBy(from: string, agent: string): Promise<string> {
+  const chat = await receive(from, 'Hola');
+  await t.sql('update leads set agente_id = $2 where id = (select lead_id from chats where id = $1)', [chat, agent]);
+  return chat;
+}
+
 const every = (intervals: Array<{ start: string; end: string }>) => Object.fromEntries(hoursWeekdays.map((d) => [d, intervals]));
 const alwaysOpen = { zone: 'America/Lima', schedule: every([{ start: '00:00', end: '24:00' }]), holidays: [], awayEnabled: false, awayText: '' };
 const neverOpen = { ...alwaysOpen, schedule: every([]) };
@@ -162,12 +169,6 @@ describe('the assignment turn', () => {
 });
 
 describe('the away message of a team’s chat', () => {
-  async function heldBy(from: string, agent: string): Promise<string> {
-    const chat = await receive(from, 'Hola');
-    await t.sql('update leads set agente_id = $2 where id = (select lead_id from chats where id = $1)', [chat, agent]);
-    return chat;
-  }
-
   it('follows the team’s hours and its text, else the company’s text', async () => {
     await ok('PUT', '/business-hours', { ...alwaysOpen, awayEnabled: true, awayText: AWAY });
     await ok('PUT', `/business-hours/teams/${night}`, { ...neverOpen, awayEnabled: true, awayText: TEAM_AWAY });
@@ -191,5 +192,31 @@ describe('the away message of a team’s chat', () => {
     await ok('PUT', `/business-hours/teams/${day}`, neverOpen);
     await receive('51981000022', '¿Siguen ahí?');
     expect(sentTexts().slice(before)).toEqual([TEAM_AWAY, AWAY]);
+  });
+});
+
+describe('the rules’ condition «Dentro del horario de atención»', () => {
+  it('reads the hours of the team of the chat’s agent, when it has its own; else the company’s', async () => {
+    await ok('PUT', '/business-hours', alwaysOpen);
+    await ok('PUT', `/business-hours/teams/${night}`, neverOpen);
+    const rule = await ok<{ _id: string }>('POST', '/automation-rules', {
+      name: 'Fuera del horario del equipo',
+      trigger: { event: 'message.received' },
+      conditions: [{ field: 'business_hours', op: 'is', value: false }],
+      actions: [{ type: 'note', text: 'Escribió fuera del horario' }],
+    });
+    const runs = async () => (await ok<{ payload: Array<{ chatId: string | null }> }>('GET', `/automation-rules/${rule._id}/runs`)).payload;
+    // nobody holds it yet: the company's hours, open
+    const anas = await heldBy('51981000031', ana);
+    expect(await runs()).toHaveLength(0);
+    // Ana's team is closed now
+    await receive('51981000031', 'Escribo de noche');
+    expect((await runs()).map((r) => r.chatId)).toEqual([anas]);
+    // Beto's team has no hours of its own any more: the company's, open
+    await ok('DELETE', `/business-hours/teams/${day}`);
+    await heldBy('51981000032', beto);
+    await receive('51981000032', 'Hola otra vez');
+    expect(await runs()).toHaveLength(1);
+    await t.sql('update automation_rules set enabled = false where id = $1', [rule._id]);
   });
 });

@@ -178,17 +178,16 @@ function HoursForm({ hours, team }: { hours: BusinessHoursOut | TeamHoursOut; te
           </Alert>
         )}
         {team && own && (
-          <Alert
-            severity="info"
-            action={
-              canEdit ? (
-                <Button color="inherit" size="small" onClick={() => useCompany.mutate()} disabled={useCompany.isPending}>
+          <Alert severity="info">
+            El equipo «{team.name}» tiene su propio horario: fuera de él sus agentes no reciben chats por turno.
+            {canEdit && (
+              // below the text, not at its side: it fits at 375 px
+              <Box sx={{ mt: 1 }}>
+                <Button color="inherit" size="small" variant="outlined" onClick={() => useCompany.mutate()} disabled={useCompany.isPending}>
                   Usar el horario de la compañía
                 </Button>
-              ) : undefined
-            }
-          >
-            El equipo «{team.name}» tiene su propio horario: fuera de él sus agentes no reciben chats por turno.
+              </Box>
+            )}
           </Alert>
         )}
         {!team && !hours.saved && <Alert severity="info">Todavía no guardaste un horario: hasta entonces la compañía cuenta como abierta siempre y no se envía el mensaje de ausencia.</Alert>}
