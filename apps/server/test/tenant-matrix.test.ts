@@ -219,6 +219,8 @@ const tableAliases: Record<string, string> = {
   'catalogo-digital': 'catalogs',
   // a WooCommerce store's webhook address (modules/ecommerce/webhooks.ts)
   storeId: 'woocommerces',
+  // a team's own business hours (decision 0081: /business-hours/teams/:teamId)
+  teamId: 'equipos_de_ventas',
 };
 
 /**

@@ -47,4 +47,5 @@ export * from './audit-log.js';
 export * from './notifications.js';
 export * from './automation.js';
 export * from './business-hours.js';
+export * from './business-hours-teams.js';
 export * from './scheduled-messages.js';

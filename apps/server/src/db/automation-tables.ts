@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { equiposDeVentasTable } from './resource-tables.js';
 import { companies, users } from './schema.js';
 
 /**
@@ -98,22 +99,31 @@ export const automationTimers = pgTable(
 
 /**
  * A company's business hours (decision 0078): its zone, weekly schedule ({mon: [{start, end}], …},
- * contract businessHoursIn), holidays ([{date, name}]) and away message. One row per company.
+ * contract businessHoursIn), holidays ([{date, name}]) and away message. One row per company
+ * (team_id null) and, optionally, one per sales team with hours of its own (decision 0081).
  */
-export const businessHours = pgTable('business_hours', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: uuid('company_id')
-    .notNull()
-    .unique()
-    .references(() => companies.id, { onDelete: 'cascade' }),
-  zone: text('zone').notNull(),
-  schedule: jsonb('schedule').notNull(),
-  holidays: jsonb('holidays').notNull().default([]),
-  awayEnabled: boolean('away_enabled').notNull().default(false),
-  awayText: text('away_text').notNull().default(''),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const businessHours = pgTable(
+  'business_hours',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** A sales team's own hours (equipos_de_ventas.id); null: the company's. */
+    teamId: uuid('team_id').references(() => equiposDeVentasTable.id, { onDelete: 'cascade' }),
+    zone: text('zone').notNull(),
+    schedule: jsonb('schedule').notNull(),
+    holidays: jsonb('holidays').notNull().default([]),
+    awayEnabled: boolean('away_enabled').notNull().default(false),
+    awayText: text('away_text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('business_hours_company_uq').on(t.companyId).where(sql`team_id is null`),
+    uniqueIndex('business_hours_company_team_uq').on(t.companyId, t.teamId).where(sql`team_id is not null`),
+  ],
+);
 
 /**
  * The away messages sent: one per chat and closed period (its start, openingPeriodOf), inserted

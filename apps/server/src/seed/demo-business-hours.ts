@@ -16,5 +16,5 @@ export async function seedDemoBusinessHours(db: Db, companyId: string, zone: str
   const away = '¡Gracias por escribirnos! Ahora estamos fuera de horario: atendemos de lunes a viernes de 9:00 a 19:00 y los sábados de 9:00 a 13:00. Te respondemos apenas abramos.';
   await db.execute(sql`insert into business_hours (company_id, zone, schedule, holidays, away_enabled, away_text)
       values (${companyId}, ${zone}, ${JSON.stringify(schedule)}::jsonb, ${JSON.stringify(holidays)}::jsonb, false, ${away})
-      on conflict (company_id) do nothing`);
+      on conflict (company_id) where team_id is null do nothing`);
 }

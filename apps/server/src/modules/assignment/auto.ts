@@ -3,13 +3,14 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { Outcome } from '../conversations/inbound.js';
 import { settledStatusSql } from '../../resources/assignment-rules.js';
+import { closedTeamsOf, uuidArray } from '../business-hours/service.js';
 
 /**
  * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message
  * whose lead nobody holds (sin-asignar, no agent) deals that lead round-robin to the next
  * available agent — every available agent, those who answer the chat's channel, or those of
  * the chat groups of the lead's labels (none of those: every available agent). Available:
- * active, marked Disponible, and for the channel strategy answering that channel (no channels
+ * active, marked Disponible, not of a team with its own hours closed now (decision 0081), and for the channel strategy answering that channel (no channels
  * named: all). Runs inside the webhook's transaction: the company's settings row is locked, so
  * two arrivals never take the same turn. Answers the agent dealt, if any.
  */
@@ -28,7 +29,11 @@ export async function assignChat(tx: Db, companyId: string, chatId: string): Pro
   if (!turn) return undefined;
   const { strategy, last_agente_id: lastAgenteId, id: leadId, platform, labels } = turn;
 
-  const available = sql`a.company_id = ${companyId} and a.active is not false and a.available is true`;
+  // out of the turn: the agents of a team with hours of its own that is closed now (decision 0081),
+  // judged in the team's zone before the statement; the company's hours never hold the turn back
+  const closed = await closedTeamsOf(tx, companyId);
+  const open = closed.length ? sql` and (a.equipo_de_ventas_id is null or a.equipo_de_ventas_id <> all(${uuidArray(closed)}::uuid[]))` : sql``;
+  const available = sql`a.company_id = ${companyId} and a.active is not false and a.available is true${open}`;
   let pool = available;
   if (strategy === 'channel') {
     pool = sql`${available} and (a.platforms is null or jsonb_array_length(a.platforms) = 0 or a.platforms ? ${platform})`;

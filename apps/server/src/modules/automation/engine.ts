@@ -26,6 +26,7 @@ import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { stableId } from '../../lib/stable-id.js';
 import { settledStatusSql } from '../../resources/assignment-rules.js';
+import { closedTeamsOf, uuidArray } from '../business-hours/service.js';
 
 export { stableId };
 import type { JobQueue } from '../../jobs/queue.js';
@@ -280,7 +281,8 @@ export async function contextsOf(db: Pick<Db, 'execute'>, refs: ContextRef[]): P
                (select m.text from chat_messages m where m.company_id = r.company and m.id = r.msg) as text,
                o.status as order_status, o.code as order_code, coalesce(l.name, ch.contact_name) as contact_name, l.telefono,
                (select co.name from companies co where co.id = r.company) as company_name,
-               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b where b.company_id = r.company) as hours,
+               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays) from business_hours b
+                 where b.company_id = r.company and (b.team_id is null or b.team_id::text = ag.team_id) order by b.team_id is null limit 1) as hours,
                ag.team_id, an.sentiment, an.motive
           from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid, ord uuid, lead uuid, msg uuid)
           left join lateral (select id, status, code, chat_id, lead_id from orders where company_id = r.company and id = r.ord) o on true
@@ -544,6 +546,8 @@ export async function act(
         // the same turn. A lead an available agent of the pool already holds keeps it (a retried
         // run deals nothing twice). Pick, assign (as the rule) and move the turn: one statement —
         // and, once per company, one more first to write its turn's row (none yet: nothing to lock).
+        // the agents of a team with hours of its own closed now are out of the turn (decision 0081)
+        const closed = uuidArray(await closedTeamsOf(db, companyId));
         const deal = () =>
           rowsOf<{ has_turn: boolean; has_lead: boolean; team: string | null; dealt_to: string | null; held_by: string | null }>(
             db,
@@ -553,6 +557,7 @@ export async function act(
                 team as (select t.name from equipos_de_ventas t where t.company_id = ${companyId} and t.id = ${team}::uuid),
                 pool as (select a.id, a.name from agentes a
                           where a.company_id = ${companyId} and a.active is not false and a.available is true
+                            and (a.equipo_de_ventas_id is null or a.equipo_de_ventas_id <> all(${closed}::uuid[]))
                             and (${team}::uuid is null or (a.equipo_de_ventas_id = ${team}::uuid and exists (select 1 from team)))),
                 held as (select p.id, p.name from pool p join lead on lead.agente_id = p.id),
                 next as (select a.id, a.name from pool a

@@ -13,8 +13,9 @@ export interface AwayDeps {
 
 /**
  * The spine's `away-message` listener (decision 0078): a customer who writes outside the company's
- * hours, when its away message is on, gets it — once per chat and closed period (the period's
- * start, openingPeriodOf, is the key of a row inserted before the send; an event handed again, or
+ * hours — or, for a chat an agent of a team with hours of its own holds, the team's (decision 0081)
+ * — when an away message is on (the team's, else the company's), gets it — once per chat and
+ * closed period (the period's start, openingPeriodOf, is the key of a row inserted before the send; an event handed again, or
  * the customer's next message that night, finds it). Whether it is outside hours is judged at the
  * moment the customer wrote (the event's time), not when the listener runs. One statement for the
  * round's companies; the customer just wrote, so the 24-hour window is open. The message goes as
@@ -23,18 +24,31 @@ export interface AwayDeps {
 export async function sendAwayMessages(deps: AwayDeps, events: DomainEvent[]): Promise<number> {
   const received = events.filter((e) => e.type === 'message.received');
   if (!received.length) return 0;
-  const companies = [...new Set(received.map((e) => e.companyId))];
-  const rows = await rowsOf<HoursRow & { company_id: string }>(
+  // per event its chat's hours: those of the team of the agent who holds the chat's lead, when the
+  // team has its own (decision 0081), else the company's; one statement for the round
+  const list = JSON.stringify(received.map((e, k) => ({ k, company: e.companyId, chat: (e.payload as DomainEvent<'message.received'>['payload']).chatId })));
+  type Side = { zone: string; schedule: HoursRow['schedule']; holidays: HoursRow['holidays']; away_enabled: boolean; away_text: string } | null;
+  const rows = await rowsOf<{ k: number; company: Side; team: Side }>(
     deps.db,
-    sql`select company_id::text, zone, schedule, holidays, away_enabled, away_text from business_hours
-         where away_enabled and away_text <> '' and company_id = any(${`{${companies.join(',')}}`}::uuid[])`,
+    sql`select r.k,
+               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays, 'away_enabled', b.away_enabled, 'away_text', b.away_text)
+                  from business_hours b where b.company_id = r.company and b.team_id is null) as company,
+               (select jsonb_build_object('zone', b.zone, 'schedule', b.schedule, 'holidays', b.holidays, 'away_enabled', b.away_enabled, 'away_text', b.away_text)
+                  from chats c join leads l on l.company_id = c.company_id and l.id = c.lead_id
+                  join agentes a on a.company_id = l.company_id and a.id = l.agente_id
+                  join business_hours b on b.company_id = r.company and b.team_id = a.equipo_de_ventas_id
+                 where c.company_id = r.company and c.id = r.chat) as team
+          from jsonb_to_recordset(${list}::jsonb) as r(k int, company uuid, chat uuid)`,
   );
-  if (!rows.length) return 0;
-  const hoursOf = new Map(rows.map((r) => [r.company_id, r]));
+  const byK = new Map(rows.map((r) => [Number(r.k), r]));
+  const said = (h: Side) => (h?.away_enabled && h.away_text ? h.away_text : null);
   let sent = 0;
-  for (const e of received) {
-    const hours = hoursOf.get(e.companyId);
-    if (!hours) continue;
+  for (const [k, e] of received.entries()) {
+    const row = byK.get(k);
+    const hours = row?.team ?? row?.company;
+    // the team's own away text, else the company's; none of both: nothing to send
+    const text = said(row?.team ?? null) ?? said(row?.company ?? null);
+    if (!hours || !text) continue;
     const period = openingPeriodOf(hours, new Date(e.occurredAt));
     if (!period) continue;
     const { chatId } = e.payload as DomainEvent<'message.received'>['payload'];
@@ -46,7 +60,7 @@ export async function sendAwayMessages(deps: AwayDeps, events: DomainEvent[]): P
     );
     if (!claimed) continue;
     try {
-      await deps.sendText(e.companyId, chatId, hours.away_text, messageId);
+      await deps.sendText(e.companyId, chatId, text, messageId);
       sent++;
     } catch (error) {
       // not sent (a channel without credentials, a refusal): the next message of the period may try again

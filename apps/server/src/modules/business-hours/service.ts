@@ -1,7 +1,8 @@
-import { type BusinessHours, type BusinessHoursIn, type BusinessHoursOut, businessHoursIn, defaultSchedule, isOpen } from '@mostrador/contract';
+import { type BusinessHours, type BusinessHoursIn, type BusinessHoursOut, businessHoursIn, defaultSchedule, isOpen, type TeamHoursOut, teamHoursMessages } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { audit, changesOf } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
+import { AppError } from '../../lib/errors.js';
 import { timezoneOf } from '../leads/summary.js';
 
 /** A row of business_hours as the engine and the away message read it. */
@@ -32,7 +33,7 @@ const audited = (row: HoursRow | undefined) =>
 /** GET/PUT /business-hours (decision 0078). */
 export function createBusinessHoursService(db: Db) {
   async function get(companyId: string): Promise<BusinessHoursOut> {
-    const [row] = await rowsOf<HoursRow>(db, sql`select zone, schedule, holidays, away_enabled, away_text, updated_at from business_hours where company_id = ${companyId}`);
+    const [row] = await rowsOf<HoursRow>(db, sql`select zone, schedule, holidays, away_enabled, away_text, updated_at from business_hours where company_id = ${companyId} and team_id is null`);
     if (row) return outOf(row, true);
     // nothing saved: the company's zone (its setting, else its country's) and Monday to Friday 09:00–18:00
     return outOf({ zone: await timezoneOf(db, companyId), schedule: defaultSchedule(), holidays: [], away_enabled: false, away_text: '', updated_at: null }, false);
@@ -40,12 +41,12 @@ export function createBusinessHoursService(db: Db) {
   async function put(companyId: string, input: BusinessHoursIn): Promise<BusinessHoursOut> {
     const b = businessHoursIn.parse(input);
     await db.transaction(async (tx) => {
-      const [before] = await rowsOf<HoursRow>(tx, sql`select zone, schedule, holidays, away_enabled, away_text from business_hours where company_id = ${companyId} for update`);
+      const [before] = await rowsOf<HoursRow>(tx, sql`select zone, schedule, holidays, away_enabled, away_text from business_hours where company_id = ${companyId} and team_id is null for update`);
       const [after] = await rowsOf<HoursRow>(
         tx,
         sql`insert into business_hours (company_id, zone, schedule, holidays, away_enabled, away_text)
             values (${companyId}, ${b.zone}, ${JSON.stringify(b.schedule)}::jsonb, ${JSON.stringify(b.holidays)}::jsonb, ${b.awayEnabled}, ${b.awayText})
-            on conflict (company_id) do update set zone = excluded.zone, schedule = excluded.schedule, holidays = excluded.holidays,
+            on conflict (company_id) where team_id is null do update set zone = excluded.zone, schedule = excluded.schedule, holidays = excluded.holidays,
               away_enabled = excluded.away_enabled, away_text = excluded.away_text, updated_at = now()
             returning zone, schedule, holidays, away_enabled, away_text`,
       );
@@ -55,5 +56,71 @@ export function createBusinessHoursService(db: Db) {
     });
     return get(companyId);
   }
-  return { get, put };
+
+  /** The team, if it is the company's; else a 404 in Spanish (another company's team is none of its business). */
+  async function teamOf(tx: Pick<Db, 'execute'>, companyId: string, teamId: string): Promise<void> {
+    const [team] = await rowsOf(tx, sql`select 1 from equipos_de_ventas where company_id = ${companyId} and id = ${teamId}::uuid`);
+    if (!team) throw new AppError('NOT_FOUND', teamHoursMessages.teamNotFound);
+  }
+  /** A team's hours (decision 0081): its own, else the company's as they are (`own` false). */
+  async function getTeam(companyId: string, teamId: string): Promise<TeamHoursOut> {
+    await teamOf(db, companyId, teamId);
+    const [row] = await rowsOf<HoursRow>(
+      db,
+      sql`select zone, schedule, holidays, away_enabled, away_text, updated_at from business_hours where company_id = ${companyId} and team_id = ${teamId}::uuid`,
+    );
+    if (row) return { ...outOf(row, true), teamId, own: true };
+    return { ...(await get(companyId)), teamId, own: false };
+  }
+  async function putTeam(companyId: string, teamId: string, input: BusinessHoursIn): Promise<TeamHoursOut> {
+    const b = businessHoursIn.parse(input);
+    await db.transaction(async (tx) => {
+      await teamOf(tx, companyId, teamId);
+      const [before] = await rowsOf<HoursRow>(
+        tx,
+        sql`select zone, schedule, holidays, away_enabled, away_text from business_hours where company_id = ${companyId} and team_id = ${teamId}::uuid for update`,
+      );
+      const [after] = await rowsOf<HoursRow>(
+        tx,
+        sql`insert into business_hours (company_id, team_id, zone, schedule, holidays, away_enabled, away_text)
+            values (${companyId}, ${teamId}::uuid, ${b.zone}, ${JSON.stringify(b.schedule)}::jsonb, ${JSON.stringify(b.holidays)}::jsonb, ${b.awayEnabled}, ${b.awayText})
+            on conflict (company_id, team_id) where team_id is not null do update set zone = excluded.zone, schedule = excluded.schedule, holidays = excluded.holidays,
+              away_enabled = excluded.away_enabled, away_text = excluded.away_text, updated_at = now()
+            returning zone, schedule, holidays, away_enabled, away_text`,
+      );
+      const changes = changesOf(audited(before), audited(after));
+      if (before && !Object.keys(changes).length) return;
+      await audit(tx, { companyId, action: before ? 'update' : 'create', entity: 'business_hours', entityId: teamId, changes });
+    });
+    return getTeam(companyId, teamId);
+  }
+  /** Back to the company's hours: the team's row goes (audited); a team without its own stays as it is. */
+  async function removeTeam(companyId: string, teamId: string): Promise<TeamHoursOut> {
+    await db.transaction(async (tx) => {
+      await teamOf(tx, companyId, teamId);
+      const [before] = await rowsOf<HoursRow>(
+        tx,
+        sql`delete from business_hours where company_id = ${companyId} and team_id = ${teamId}::uuid returning zone, schedule, holidays, away_enabled, away_text`,
+      );
+      if (before) await audit(tx, { companyId, action: 'delete', entity: 'business_hours', entityId: teamId, changes: changesOf(audited(before), null) });
+    });
+    return getTeam(companyId, teamId);
+  }
+  return { get, put, getTeam, putTeam, removeTeam };
 }
+
+/**
+ * The company's teams with hours of their own that are closed at `at` (decision 0081): the
+ * assignment turn leaves their agents out. Judged here, in each team's zone (isOpen), and handed
+ * to the turn's statement as an array.
+ */
+export async function closedTeamsOf(db: Pick<Db, 'execute'>, companyId: string, at = new Date()): Promise<string[]> {
+  const rows = await rowsOf<HoursRow & { team_id: string }>(
+    db,
+    sql`select team_id::text, zone, schedule, holidays, away_enabled, away_text from business_hours where company_id = ${companyId} and team_id is not null`,
+  );
+  return rows.filter((r) => !isOpen(r, at)).map((r) => r.team_id);
+}
+
+/** The SQL array literal of ids (uuid[]). */
+export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;

@@ -1,9 +1,9 @@
-import type { BusinessHoursOut } from '@mostrador/contract';
+import type { BusinessHoursOut, TeamHoursOut } from '@mostrador/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session';
-import { type FakeCall, type FakeAnswer, fakeApi } from '../../test/fake-api';
+import { type FakeCall, type FakeAnswer, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { BusinessHoursPage } from './business-hours-page';
 
@@ -106,5 +106,51 @@ describe('BusinessHoursPage (/configuracion/horario)', () => {
     render();
     expect(await screen.findByText('No se pudo cargar el horario de atención.', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reintentar' })).toBeTruthy();
+  });
+
+  it('edits a team’s hours: starts from the company’s, saves them as the team’s, and goes back to the company’s', async () => {
+    const teamPath = '/business-hours/teams/team-1';
+    let own: TeamHoursOut | null = null;
+    const inherited = (): TeamHoursOut => ({ ...hours, teamId: 'team-1', own: false });
+    const api = fakeApi((call) => {
+      if (call.path === '/equipos-de-ventas') return { status: 200, body: pageOf([{ _id: 'team-1', name: 'Equipo Noche' }]) };
+      if (call.path === '/business-hours' && call.method === 'GET') return { status: 200, body: hours };
+      if (call.path === teamPath && call.method === 'GET') return { status: 200, body: own ?? inherited() };
+      if (call.path === teamPath && call.method === 'PUT') {
+        own = { ...hours, ...(call.body as object), teamId: 'team-1', own: true, updatedAt: '2026-12-02T10:00:00.000Z' };
+        return { status: 200, body: own };
+      }
+      if (call.path === teamPath && call.method === 'DELETE') {
+        own = null;
+        return { status: 200, body: inherited() };
+      }
+      return perms(call);
+    });
+    render();
+    await screen.findByTestId('day-mon');
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Horario de' }));
+    expect(screen.getByRole('option', { name: 'Compañía' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('option', { name: 'Equipo Noche' }));
+    expect(await screen.findByText(/El equipo «Equipo Noche» usa el horario de la compañía/)).toBeTruthy();
+    // the company's week to start from: Saturday morning added, saved as the team's
+    await userEvent.click(screen.getByRole('button', { name: 'Agregar un horario al sábado' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
+    const puts = api.calls.filter((c) => c.method === 'PUT');
+    expect(puts.map((c) => c.path)).toEqual([teamPath]);
+    const body = puts[0].body as { schedule: Record<string, unknown>; awayText: string };
+    expect(body.schedule.sat).toEqual([{ start: '09:00', end: '18:00' }]);
+    expect(body.schedule.mon).toEqual(hours.schedule.mon);
+    expect(body.awayText).toBe(hours.awayText);
+
+    expect(await screen.findByText(/El equipo «Equipo Noche» tiene su propio horario/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Usar el horario de la compañía' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.path === teamPath)).toBe(true));
+    expect(await screen.findByText(/El equipo «Equipo Noche» usa el horario de la compañía/)).toBeTruthy();
+    // back to the company: its own call again
+    await userEvent.click(screen.getByRole('combobox', { name: 'Horario de' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Compañía' }));
+    expect(await screen.findByText('Cerrado ahora')).toBeTruthy();
+    expect(screen.queryByText(/El equipo «Equipo Noche»/)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import {
   BUSINESS_HOURS_AWAY_MAX,
   BUSINESS_HOURS_MAX_INTERVALS,
   type BusinessHoursOut,
+  type TeamHoursOut,
   businessHoursIn,
   type HoursWeekday,
   hoursWeekdayLabels,
@@ -22,6 +23,7 @@ import CardHeader from '@mui/material/CardHeader';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
@@ -29,11 +31,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useRefOptions } from '../../components/crud/use-resource';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
-import { businessHoursApi, businessHoursKey } from './api';
+import { businessHoursApi, businessHoursKey, teamHoursKey } from './api';
 
 const cardTitle = { title: { variant: 'h3', component: 'h2' } } as const;
 
@@ -115,8 +118,15 @@ function DayRow({ day, intervals, errors, onChange }: { day: HoursWeekday; inter
   );
 }
 
-function HoursForm({ hours }: { hours: BusinessHoursOut }) {
+/** The team whose hours the form edits (none: the company's). */
+interface TeamScope {
+  id: string;
+  name: string;
+}
+
+function HoursForm({ hours, team }: { hours: BusinessHoursOut | TeamHoursOut; team?: TeamScope }) {
   const { companyId } = useSession();
+  const own = team ? (hours as TeamHoursOut).own : true;
   const queryClient = useQueryClient();
   const canEdit = usePermissions().can('settings', 'update');
   const [draft, setDraft] = useState<Draft>(() => draftOf(hours));
@@ -124,15 +134,26 @@ function HoursForm({ hours }: { hours: BusinessHoursOut }) {
   const [holiday, setHoliday] = useState({ date: '', name: '' });
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = useMutation({
-    mutationFn: () => businessHoursApi.save(draft),
+    mutationFn: (): Promise<BusinessHoursOut | TeamHoursOut> => (team ? businessHoursApi.saveTeam(team.id, draft) : businessHoursApi.save(draft)),
     onSuccess: (saved) => {
       setErrors({});
+      if (team) return queryClient.setQueryData(teamHoursKey(companyId, team.id), saved);
       queryClient.setQueryData(businessHoursKey(companyId), saved);
+      // the teams without hours of their own show the company's: read again when chosen
+      queryClient.removeQueries({ queryKey: [...businessHoursKey(companyId), 'team'] });
     },
     onError: (error) => {
       const details = error instanceof ApiError ? ((error.body as { errors?: { details?: Array<{ path: string; msg: string }> } } | null)?.errors?.details ?? []) : [];
       setErrors(details.length ? Object.fromEntries(details.map((d) => [d.path.replace(/^body\./, ''), d.msg])) : { form: 'No se pudo guardar el horario. Inténtalo de nuevo.' });
     },
+  });
+  const useCompany = useMutation({
+    mutationFn: () => businessHoursApi.removeTeam((team as TeamScope).id),
+    onSuccess: (back) => {
+      setErrors({});
+      queryClient.setQueryData(teamHoursKey(companyId, (team as TeamScope).id), back);
+    },
+    onError: () => setErrors({ form: 'No se pudo volver al horario de la compañía. Inténtalo de nuevo.' }),
   });
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -151,14 +172,32 @@ function HoursForm({ hours }: { hours: BusinessHoursOut }) {
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Horario de atención">
       <Stack spacing={3}>
-        {!hours.saved && <Alert severity="info">Todavía no guardaste un horario: hasta entonces la compañía cuenta como abierta siempre y no se envía el mensaje de ausencia.</Alert>}
+        {team && !own && (
+          <Alert severity="info">
+            El equipo «{team.name}» usa el horario de la compañía. Si lo cambias y guardas, será el horario propio del equipo: sus agentes solo reciben chats por turno dentro de él.
+          </Alert>
+        )}
+        {team && own && (
+          <Alert severity="info">
+            El equipo «{team.name}» tiene su propio horario: fuera de él sus agentes no reciben chats por turno.
+            {canEdit && (
+              // below the text, not at its side: it fits at 375 px
+              <Box sx={{ mt: 1 }}>
+                <Button color="inherit" size="small" variant="outlined" onClick={() => useCompany.mutate()} disabled={useCompany.isPending}>
+                  Usar el horario de la compañía
+                </Button>
+              </Box>
+            )}
+          </Alert>
+        )}
+        {!team && !hours.saved && <Alert severity="info">Todavía no guardaste un horario: hasta entonces la compañía cuenta como abierta siempre y no se envía el mensaje de ausencia.</Alert>}
         {errors.form && <Alert severity="error">{errors.form}</Alert>}
         <Card>
           <CardHeader
             title="Semana"
             subheader="Los días sin horario quedan cerrados"
             slotProps={cardTitle}
-            action={hours.saved ? <Chip color={hours.openNow ? 'success' : 'default'} label={hours.openNow ? 'Abierto ahora' : 'Cerrado ahora'} /> : undefined}
+            action={hours.saved && own ? <Chip color={hours.openNow ? 'success' : 'default'} label={hours.openNow ? 'Abierto ahora' : 'Cerrado ahora'} /> : undefined}
           />
           <CardContent sx={{ pt: 0 }}>
             <Autocomplete
@@ -243,13 +282,42 @@ function HoursForm({ hours }: { hours: BusinessHoursOut }) {
   );
 }
 
-/** /configuracion/horario: the company's zone, week, holidays and away message (PUT /business-hours). */
+/**
+ * /configuracion/horario: the company's zone, week, holidays and away message (PUT /business-hours),
+ * or, chosen at the top, a sales team's own (PUT/DELETE /business-hours/teams/:id, decision 0081).
+ */
 export function BusinessHoursPage() {
   const { companyId } = useSession();
-  const query = useQuery({ queryKey: businessHoursKey(companyId), queryFn: businessHoursApi.get });
+  const [teamId, setTeamId] = useState('');
+  const { options } = useRefOptions(['equipos-de-ventas']);
+  const teams = options.map((o) => ({ id: o.id, name: o.label }));
+  const team = teams.find((x) => x.id === teamId);
+  // a team no longer in the list: the company's (never a team's call for a team not shown)
+  const query = useQuery<BusinessHoursOut | TeamHoursOut>({
+    queryKey: team ? teamHoursKey(companyId, team.id) : businessHoursKey(companyId),
+    queryFn: () => (team ? businessHoursApi.getTeam(team.id) : businessHoursApi.get()),
+  });
   return (
     <>
       <PageHeader title="Horario de atención" subtitle="Cuándo atiende la compañía, sus feriados y el mensaje para quien escribe fuera de horario" />
+      {teams.length > 0 && (
+        <TextField
+          select
+          label="Horario de"
+          value={team ? teamId : ''}
+          onChange={(e) => setTeamId(e.target.value)}
+          helperText="Un equipo puede tener su propio horario; si no, usa el de la compañía"
+          sx={{ width: '100%', maxWidth: 420, mb: 3 }}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          <MenuItem value="">Compañía</MenuItem>
+          {teams.map((x) => (
+            <MenuItem key={x.id} value={x.id}>
+              {x.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
       {query.isLoading ? (
         <Skeleton variant="rounded" height={420} data-testid="hours-loading" />
       ) : query.isError || !query.data ? (
@@ -264,7 +332,7 @@ export function BusinessHoursPage() {
           No se pudo cargar el horario de atención.
         </Alert>
       ) : (
-        <HoursForm key={`${companyId}:${query.data.updatedAt}`} hours={query.data} />
+        <HoursForm key={`${companyId}:${team?.id ?? ''}:${query.data.updatedAt}:${'own' in query.data ? query.data.own : ''}`} hours={query.data} team={team} />
       )}
     </>
   );
