@@ -224,9 +224,9 @@ const DAY_MS = 86_400_000;
  * time change makes missing or twice (so it equals `timestamp at time zone`): a time in the gap
  * of a spring-forward is read with the offset before the change (02:30 in Madrid's gap is 03:30
  * summer time), a time a fall-back repeats is read with the offset after it (its second pass).
- * `offset` caches offsetOf by instant for one call of businessMinutesBetween.
+ * `offset` is the zone's offsetOf, cached by instant for one call of businessMinutesBetween.
  */
-function pgInstant(y: number, m: number, d: number, minutes: number, zone: string, offset: (ms: number) => number): number {
+function pgInstant(y: number, m: number, d: number, minutes: number, offset: (ms: number) => number): number {
   const day = Date.UTC(y, m - 1, d);
   const wall = day + minutes * 60_000;
   // one change at most in three days around the date (true of every real zone)
@@ -277,8 +277,8 @@ export function businessMinutesBetween(hours: BusinessHours, from: Date, to: Dat
     const d = date.getUTCDate();
     if (holidays.has(isoOf(y, m, d))) continue;
     for (const i of hours.schedule[weekdayOf(y, m, d)] ?? []) {
-      const s = pgInstant(y, m, d, minutesOf(i.start), hours.zone, offset);
-      const e = pgInstant(y, m, d, minutesOf(i.end), hours.zone, offset);
+      const s = pgInstant(y, m, d, minutesOf(i.start), offset);
+      const e = pgInstant(y, m, d, minutesOf(i.end), offset);
       const overlap = Math.min(t, e) - Math.max(f, s);
       if (overlap > 0) open += overlap;
     }
