@@ -8,7 +8,7 @@ import { as, demo, login, type Signed, startTestApp, type TestApp } from './help
 
 /**
  * «Enviar más tarde» (issue 29, decision 0079) on the fake Graph API: a scheduled message goes at
- * its minute through the chat's send, once even when the job runs twice at once; a cancelled one
+ * its minute through the chat's send (an image as an image, its caption with it), once even when the job runs twice at once; a cancelled one
  * never goes; one gone on cannot be changed; the closed window is the reason it failed; another
  * company's chats and ids are unknown; bad input is a Spanish 400.
  */
@@ -113,6 +113,24 @@ describe('a scheduled message', () => {
 
     const audits = await t.sql<{ action: string }>(`select action from audit_log where entity = 'scheduled_messages' and entity_id = $1 order by id`, [scheduled._id]);
     expect(audits.map((a) => a.action)).toEqual(['create']);
+  });
+
+  it('an image with its caption (the dialog\'s file, by its Drive link) goes at its minute as an image', async () => {
+    const chat = await receive('51944000009', '¿Tienen la oferta en rojo?');
+    const link = 'https://demo.mostrador.pe/api/drive/files/Ab3dEf6hIj9kLm2nOp5q/oferta.png';
+    const scheduled = await ok<ScheduledMessageOut>('POST', `/chats/${chat}/scheduled-messages`, { kind: 'image', mediaUrl: link, text: 'Solo por hoy: 20 % menos', sendAt: inAnHour() });
+    expect(scheduled).toMatchObject({ kind: 'image', mediaUrl: link, text: 'Solo por hoy: 20 % menos', status: 'pending' });
+    const sends = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages'));
+    const before = sends().length;
+    await runDue();
+    expect(sends().length).toBe(before);
+    await due(scheduled._id);
+    await runDue();
+    expect(sends().slice(before).map((r) => r.body)).toEqual([expect.objectContaining({ type: 'image', image: expect.objectContaining({ link, caption: 'Solo por hoy: 20 % menos' }) })]);
+    const after = await stored(scheduled._id);
+    expect(after).toMatchObject({ status: 'sent', error: null, message_id: scheduledMessageId(scheduled._id) });
+    const [message] = await t.sql<{ kind: string; media_url: string | null; text: string | null }>('select kind, media_url, text from chat_messages where id = $1', [after.message_id]);
+    expect(message).toEqual({ kind: 'image', media_url: link, text: 'Solo por hoy: 20 % menos' });
   });
 
   it('edited while pending, then cancelled, never goes', async () => {

@@ -216,3 +216,72 @@ export function openingPeriodOf(hours: BusinessHours, at: Date): Date | null {
   }
   return new Date(0);
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant a wall clock time happens in a zone, with PostgreSQL's rule for the times a summer
+ * time change makes missing or twice (so it equals `timestamp at time zone`): a time in the gap
+ * of a spring-forward is read with the offset before the change (02:30 in Madrid's gap is 03:30
+ * summer time), a time a fall-back repeats is read with the offset after it (its second pass).
+ * `offset` is the zone's offsetOf, cached by instant for one call of businessMinutesBetween.
+ */
+function pgInstant(y: number, m: number, d: number, minutes: number, offset: (ms: number) => number): number {
+  const day = Date.UTC(y, m - 1, d);
+  const wall = day + minutes * 60_000;
+  // one change at most in three days around the date (true of every real zone)
+  const before = offset(day - DAY_MS);
+  const after = offset(day + 2 * DAY_MS);
+  if (before === after) return wall - before;
+  const asBefore = wall - before;
+  const asAfter = wall - after;
+  const beforeHolds = offset(asBefore) === before;
+  const afterHolds = offset(asAfter) === after;
+  if (beforeHolds && !afterHolds) return asBefore;
+  if (afterHolds && !beforeHolds) return asAfter;
+  // in the gap (neither holds) the before reading is the later instant; twice (both hold) the after one is
+  return Math.max(asBefore, asAfter);
+}
+
+/**
+ * The minutes between two instants that fall inside the open intervals (issue 29, decision 0082):
+ * in the company's zone, summer time correct (an interval is the real time between its opening
+ * and its closing as the clock on the wall says them, so 09:00–18:00 on a change day is 8 or 10
+ * hours), holidays closed, `from` ≥ `to` → 0. Its resolution is the whole second: both instants
+ * are taken down to their second, and the answer is the open seconds / 60 — exactly what the SQL
+ * function `mostrador_business_minutes` answers. Walks the local days of the span, not its minutes.
+ */
+export function businessMinutesBetween(hours: BusinessHours, from: Date, to: Date): number {
+  const f = Math.floor(from.getTime() / 1000) * 1000;
+  const t = Math.floor(to.getTime() / 1000) * 1000;
+  if (!(f < t)) return 0;
+  const cache = new Map<number, number>();
+  const offset = (ms: number) => {
+    let o = cache.get(ms);
+    if (o === undefined) {
+      o = offsetOf(ms, hours.zone);
+      cache.set(ms, o);
+    }
+    return o;
+  };
+  const holidays = new Set(hours.holidays.map((h) => h.date));
+  const first = wallOf(f, hours.zone);
+  const last = wallOf(t, hours.zone);
+  const end = Date.UTC(last.y, last.m - 1, last.d);
+  let open = 0;
+  // from the day before the first (an interval ending at 24:00 ends on the next date)
+  for (let day = Date.UTC(first.y, first.m - 1, first.d) - DAY_MS; day <= end; day += DAY_MS) {
+    const date = new Date(day);
+    const y = date.getUTCFullYear();
+    const m = date.getUTCMonth() + 1;
+    const d = date.getUTCDate();
+    if (holidays.has(isoOf(y, m, d))) continue;
+    for (const i of hours.schedule[weekdayOf(y, m, d)] ?? []) {
+      const s = pgInstant(y, m, d, minutesOf(i.start), offset);
+      const e = pgInstant(y, m, d, minutesOf(i.end), offset);
+      const overlap = Math.min(t, e) - Math.max(f, s);
+      if (overlap > 0) open += overlap;
+    }
+  }
+  return open / 60_000;
+}

@@ -1,4 +1,4 @@
-import type { DriveFileOut, DriveFoldersOut, DriveKind, DriveUploadOut, Page } from '@mostrador/contract';
+import { DRIVE_MAX_BYTES, type DriveFileOut, type DriveFoldersOut, type DriveKind, type DriveUploadOut, driveLimits, driveTooLarge, type Page } from '@mostrador/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { uploadFile } from '../../lib/file-transfer';
@@ -31,6 +31,21 @@ export function useDriveFolders() {
     queryKey: driveKeys.folders,
     queryFn: ({ signal }) => api.get<DriveFoldersOut>('/drive/folders', { signal, overlay: false, notify: false }),
   });
+}
+
+/** What the browser says a file is, for refusing a too-large one before sending it (the server checks the bytes). */
+export function driveKindOf(file: File): DriveKind {
+  if (file.type.startsWith('image/')) return 'image';
+  if (file.type.startsWith('video/')) return 'video';
+  if (file.type.startsWith('audio/')) return 'audio';
+  return 'document';
+}
+
+/** Why a file is refused before it is sent (WhatsApp's limit for its kind, Spanish), or undefined. */
+export function driveTooBig(file: File): string | undefined {
+  if (file.size > DRIVE_MAX_BYTES) return driveTooLarge('document');
+  const kind = driveKindOf(file);
+  return file.size > driveLimits[kind] ? driveTooLarge(kind) : undefined;
 }
 
 /** Uploads one file; `onProgress` gets the share sent (0–1). */

@@ -1,4 +1,4 @@
-import { DRIVE_MAX_BYTES, type DriveFileOut, type DriveKind, driveLimits, driveSuggestedFolders, driveTooLarge, formatBytes } from '@mostrador/contract';
+import { type DriveFileOut, driveLimits, driveSuggestedFolders, formatBytes } from '@mostrador/contract';
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import CreateNewFolderOutlined from '@mui/icons-material/CreateNewFolderOutlined';
 import GridViewIcon from '@mui/icons-material/GridView';
@@ -38,7 +38,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { copyText } from '../../lib/feedback';
 import { usePermissions } from '../../lib/permissions';
-import { uploadToDrive, useDeleteDriveFile, useDriveFiles, useDriveFolders, useDriveInvalidate, useUpdateDriveFile } from './api';
+import { driveTooBig, uploadToDrive, useDeleteDriveFile, useDriveFiles, useDriveFolders, useDriveInvalidate, useUpdateDriveFile } from './api';
 import { DriveIcon, DriveThumb, describeFile, FolderChips, DriveSearchField } from './drive-files';
 
 const PAGE = 24;
@@ -50,14 +50,6 @@ interface Upload {
   sent: number;
   status: 'uploading' | 'done' | 'error';
   msg?: string;
-}
-
-/** What the browser says a file is, for refusing a too-large one before sending it (the server checks the bytes). */
-function kindGuess(file: File): DriveKind {
-  if (file.type.startsWith('image/')) return 'image';
-  if (file.type.startsWith('video/')) return 'video';
-  if (file.type.startsWith('audio/')) return 'audio';
-  return 'document';
 }
 
 /** Rename or move one file: the name, or the folder (an existing one or a new one). */
@@ -145,8 +137,7 @@ export function DrivePage() {
     const target = folder ?? '';
     for (const file of Array.from(list)) {
       const key = ++counter.current;
-      const kind = kindGuess(file);
-      const tooBig = file.size > DRIVE_MAX_BYTES ? driveTooLarge('document') : file.size > driveLimits[kind] ? driveTooLarge(kind) : undefined;
+      const tooBig = driveTooBig(file);
       setUploads((u) => [{ key, name: file.name, size: file.size, sent: 0, status: tooBig ? 'error' : 'uploading', msg: tooBig }, ...u]);
       if (tooBig) continue;
       uploadToDrive(file, target, (sent) => change(key, { sent }))

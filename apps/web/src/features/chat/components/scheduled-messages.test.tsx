@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../../lib/session';
 import { type FakeCall, fakeApi } from '../../../test/fake-api';
+import { FakeXhr } from '../../../test/fake-xhr';
 import { renderApp } from '../../../test/render';
 import { Composer } from './composer';
 import { ScheduleDialog, ScheduledStrip, scheduledWhen } from './scheduled-messages';
@@ -177,5 +178,94 @@ describe('a template scheduled from the template picker', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'template', template: { templateId: tpl._id, bodyValues: ['Rosa Quispe'] } });
     expect(calls.some((c) => c.path.endsWith('/template'))).toBe(false);
+  });
+});
+
+describe('a file scheduled with its caption', () => {
+  const drive = {
+    _id: 'Ab3dEf6hIj9kLm2nOp5q',
+    name: 'oferta.png',
+    folder: '',
+    mimeType: 'image/png',
+    kind: 'image' as const,
+    size: 4,
+    sha256: 'x',
+    path: '/api/drive/files/Ab3dEf6hIj9kLm2nOp5q/oferta.png',
+    url: 'https://demo.mostrador.pe/api/drive/files/Ab3dEf6hIj9kLm2nOp5q/oferta.png',
+    uploadedBy: { _id: 'u1', name: 'Ana Díaz' },
+    createdAt: '2026-12-01T00:00:00Z',
+  };
+  beforeEach(() => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.last = undefined;
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('uploads the file as Drive does, shows its name, and schedules its kind and link with the caption', async () => {
+    const { calls } = fakeApi((call: FakeCall) =>
+      call.method === 'POST' && call.path === `/chats/${CHAT}/scheduled-messages` ? { status: 201, body: base({ ...(call.body as object), kind: 'image' }) } : undefined,
+    );
+    const onSaved = vi.fn();
+    const user = userEvent.setup();
+    renderApp(<ScheduleDialog chatId={CHAT} onClose={() => {}} onSaved={onSaved} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Programar envío' });
+    FakeXhr.answer = { status: 201, body: { file: drive, duplicate: false, msg: '«oferta.png» subido a Drive' } };
+    const image = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'oferta.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('Archivo para el envío programado'), image);
+    const xhr = FakeXhr.last as FakeXhr;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/drive/files?name=oferta.png');
+    expect(xhr.body).toBe(image);
+    expect((await within(dialog).findByRole('progressbar', { name: 'Subiendo oferta.png' })).getAttribute('aria-valuenow')).toBe('50');
+    // scheduling before the upload ends is refused
+    await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    expect(within(dialog).getByText('Espera a que termine de subir el archivo')).toBeTruthy();
+    xhr.respond();
+    const attached = await within(dialog).findByTestId('schedule-attachment');
+    expect(attached.textContent).toContain('oferta.png');
+    expect(attached.textContent).toContain('Imagen');
+    // the text is the caption now, and may stay empty; here it is written
+    await user.type(within(dialog).getByRole('textbox', { name: 'Texto (opcional)' }), 'Solo por hoy: 20 % menos');
+    await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const post = calls.find((c) => c.method === 'POST' && c.path === `/chats/${CHAT}/scheduled-messages`)?.body as Record<string, unknown>;
+    expect(post).toMatchObject({ kind: 'image', mediaUrl: drive.url, text: 'Solo por hoy: 20 % menos' });
+    expect(typeof post.sendAt).toBe('string');
+  });
+
+  it('refuses a too-large file with Drive’s message before sending anything, and a removed file leaves a text message', async () => {
+    const { calls } = fakeApi((call: FakeCall) =>
+      call.method === 'POST' && call.path === `/chats/${CHAT}/scheduled-messages` ? { status: 201, body: base({}) } : undefined,
+    );
+    const user = userEvent.setup();
+    renderApp(<ScheduleDialog chatId={CHAT} text="Hola Rosa" onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Programar envío' });
+    const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'grande.jpg', { type: 'image/jpeg' });
+    await user.upload(within(dialog).getByLabelText('Archivo para el envío programado'), big);
+    expect(within(dialog).getByText('El archivo supera 5 MB, el límite de WhatsApp para imágenes')).toBeTruthy();
+    expect(FakeXhr.last).toBeUndefined();
+    expect(within(dialog).queryByTestId('schedule-attachment')).toBeNull();
+
+    FakeXhr.answer = { status: 201, body: { file: { ...drive, name: 'lista.pdf', kind: 'document', mimeType: 'application/pdf', url: 'https://demo.mostrador.pe/api/drive/files/x/lista.pdf' }, duplicate: false, msg: 'ok' } };
+    await user.upload(within(dialog).getByLabelText('Archivo para el envío programado'), new File(['%PDF'], 'lista.pdf', { type: 'application/pdf' }));
+    (FakeXhr.last as FakeXhr).respond();
+    await within(dialog).findByTestId('schedule-attachment');
+    expect(within(dialog).queryByText(/El archivo supera/)).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Quitar lista.pdf' }));
+    expect(within(dialog).queryByTestId('schedule-attachment')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'text', text: 'Hola Rosa' }));
+    expect(calls.find((c) => c.method === 'POST')?.body).not.toHaveProperty('mediaUrl');
+  });
+
+  it('the strip names a scheduled file by its kind and name, with its caption', async () => {
+    fakeApi((call) =>
+      call.method === 'GET' && call.path === `/chats/${CHAT}/scheduled-messages`
+        ? { status: 200, body: { payload: [base({ kind: 'document', mediaUrl: 'https://demo.mostrador.pe/api/drive/files/x/Lista%20de%20precios.pdf', text: 'Te paso la lista' })] } }
+        : undefined,
+    );
+    renderApp(<ScheduledStrip chatId={CHAT} />);
+    const strip = await screen.findByTestId('scheduled-strip');
+    expect(await within(strip).findByText('Documento: Lista de precios.pdf — Te paso la lista')).toBeTruthy();
   });
 });

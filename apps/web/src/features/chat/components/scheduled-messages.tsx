@@ -1,4 +1,7 @@
-import { SCHEDULE_MAX_DAYS, type ScheduledMessageIn, type ScheduledMessageOut, scheduledMessageTexts } from '@mostrador/contract';
+import { type DriveKind, driveKindLabels, SCHEDULE_MAX_DAYS, type ScheduledMessageIn, type ScheduledMessageOut, scheduledMessageTexts } from '@mostrador/contract';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import CloseIcon from '@mui/icons-material/Close';
+import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Alert from '@mui/material/Alert';
@@ -8,17 +11,21 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { api } from '../../../lib/api-client';
+import { type FormEvent, useRef, useState } from 'react';
+import { ApiError, api } from '../../../lib/api-client';
 import { useCompanyTimezone } from '../../../lib/company-time';
 import { chatKeys } from '../../../lib/query-keys';
 import { useSession } from '../../../lib/session';
+import { driveKindOf, driveTooBig, uploadToDrive } from '../../drive/api';
+import { fileNameOf } from '../lib/media';
 import { instantOf, wallTime } from '../lib/zoned-time';
-import { chatTexts } from '../texts';
+import { chatTexts, kindNames } from '../texts';
 
 const enc = encodeURIComponent;
 /** How often the strip looks again, besides the chat's realtime updates (a send the job made). */
@@ -71,6 +78,15 @@ function inAnHour(timeZone: string | undefined): string {
   return wallTime(new Date(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000), timeZone);
 }
 
+/** The file a new scheduled message carries: what Drive kept of the upload. */
+interface Attachment {
+  kind: DriveKind;
+  url: string;
+  name: string;
+  /** The picked image itself, shown small. */
+  preview?: string;
+}
+
 export interface ScheduleDialogProps {
   chatId: string;
   /** The composer's text (a new one), or the scheduled message being changed. */
@@ -83,15 +99,48 @@ export interface ScheduleDialogProps {
   onSaved?: (scheduled: ScheduledMessageOut) => void;
 }
 
-/** «Programar envío»: the text and a date and time on the company's clock, within 90 days. */
+/** «Programar envío»: the text (or a file and its caption) and a date and time on the company's clock, within 90 days. */
 export function ScheduleDialog({ chatId, text: initialText = '', editing, template, onClose, onSaved }: ScheduleDialogProps) {
   const timezone = useCompanyTimezone();
   const { companyId } = useSession();
   const queryClient = useQueryClient();
   const [text, setText] = useState(editing?.text ?? initialText);
   const [when, setWhen] = useState(() => (editing ? wallTime(new Date(editing.sendAt), timezone) : inAnHour(timezone)));
-  const [errors, setErrors] = useState<{ text?: string; when?: string; form?: string }>({});
-  const kind = editing?.kind ?? (template ? 'template' : 'text');
+  const [errors, setErrors] = useState<{ text?: string; when?: string; form?: string; file?: string }>({});
+  // a file to go with it (a new message): uploaded to Drive as the library does, its public link sent
+  const [attachment, setAttachment] = useState<Attachment>();
+  const [uploading, setUploading] = useState<{ name: string; sent: number; abort: AbortController }>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const kind = editing?.kind ?? (template ? 'template' : (attachment?.kind ?? 'text'));
+  const attach = (file: File | undefined) => {
+    if (!file) return;
+    const tooBig = driveTooBig(file);
+    if (tooBig) return setErrors((x) => ({ ...x, file: tooBig }));
+    uploading?.abort.abort();
+    const abort = new AbortController();
+    setErrors((x) => ({ ...x, file: undefined, text: undefined }));
+    setAttachment(undefined);
+    setUploading({ name: file.name, sent: 0, abort });
+    const preview = driveKindOf(file) === 'image' && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : undefined;
+    uploadToDrive(file, '', (sent) => setUploading((u) => (u?.abort === abort ? { ...u, sent } : u)), abort.signal)
+      .then((answer) => {
+        if (abort.signal.aborted) return;
+        setUploading(undefined);
+        setAttachment({ kind: answer.file.kind, url: answer.file.url, name: answer.file.name, preview });
+      })
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        setUploading(undefined);
+        setErrors((x) => ({ ...x, file: error instanceof ApiError ? error.message : chatTexts.scheduleUploadFailed }));
+      });
+  };
+  const removeAttachment = () => {
+    uploading?.abort.abort();
+    if (attachment?.preview) URL.revokeObjectURL(attachment.preview);
+    setUploading(undefined);
+    setAttachment(undefined);
+    setErrors((x) => ({ ...x, file: undefined }));
+  };
   const save = useMutation({
     mutationFn: (body: ScheduledMessageIn) => (editing ? scheduledApi.update(chatId, editing._id, body) : scheduledApi.create(chatId, body)),
     onSuccess: (saved) => {
@@ -109,14 +158,17 @@ export function ScheduleDialog({ chatId, text: initialText = '', editing, templa
     if (!at) next.when = chatTexts.snoozePickInvalid;
     else if (at.getTime() <= Date.now()) next.when = scheduledMessageTexts.sendAtPast;
     else if (at.getTime() > Date.now() + SCHEDULE_MAX_DAYS * 86_400_000) next.when = scheduledMessageTexts.sendAtFar;
-    if (kind === 'text' && !text.trim()) next.text = scheduledMessageTexts.textMissing;
+    if (uploading) next.file = chatTexts.scheduleUploading;
+    else if (kind === 'text' && !text.trim()) next.text = scheduledMessageTexts.textMissing;
     setErrors(next);
-    if (next.when || next.text || !at) return;
+    if (next.when || next.text || next.file || !at) return;
     const body: ScheduledMessageIn = editing
       ? { kind: editing.kind, text: text.trim() || undefined, mediaUrl: editing.mediaUrl ?? undefined, template: editing.template ?? undefined, sendAt: at.toISOString() }
       : template
         ? { kind: 'template', template, sendAt: at.toISOString() }
-        : { kind: 'text', text: text.trim(), sendAt: at.toISOString() };
+        : attachment
+          ? { kind: attachment.kind, mediaUrl: attachment.url, text: text.trim() || undefined, sendAt: at.toISOString() }
+          : { kind: 'text', text: text.trim(), sendAt: at.toISOString() };
     save.mutate(body);
   };
   return (
@@ -125,6 +177,62 @@ export function ScheduleDialog({ chatId, text: initialText = '', editing, templa
         <DialogTitle id="schedule-title">{editing ? chatTexts.scheduleEditTitle : chatTexts.scheduleTitle}</DialogTitle>
         <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
           {errors.form && <Alert severity="error">{errors.form}</Alert>}
+          {!editing && !template && (
+            <Box sx={{ display: 'grid', gap: 0.75, minWidth: 0 }}>
+              <input
+                ref={fileInput}
+                type="file"
+                hidden
+                aria-label={chatTexts.scheduleFileInput}
+                accept="image/*,video/*,audio/*,.pdf,.txt,.csv,.doc,.docx,.xls,.xlsx"
+                onChange={(e) => {
+                  attach(e.target.files?.[0]);
+                  e.target.value = '';
+                }}
+              />
+              {attachment ? (
+                <Box data-testid="schedule-attachment" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, p: 1, border: 1, borderColor: 'divider', borderRadius: 2 }}>
+                  {attachment.preview ? (
+                    <Box component="img" src={attachment.preview} alt="" sx={{ width: 48, height: 48, objectFit: 'cover', borderRadius: 1, flexShrink: 0 }} />
+                  ) : (
+                    <InsertDriveFileOutlinedIcon color="action" sx={{ flexShrink: 0 }} />
+                  )}
+                  <Box sx={{ minWidth: 0, flex: 1 }}>
+                    <Typography variant="body2" noWrap title={attachment.name}>
+                      {attachment.name}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      {driveKindLabels[attachment.kind]}
+                    </Typography>
+                  </Box>
+                  <IconButton aria-label={chatTexts.scheduleFileRemove(attachment.name)} onClick={removeAttachment} size="small">
+                    <CloseIcon fontSize="small" />
+                  </IconButton>
+                </Box>
+              ) : uploading ? (
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+                  <Box sx={{ minWidth: 0, flex: 1 }}>
+                    <Typography variant="caption" color="text.secondary" noWrap component="div" title={uploading.name}>
+                      {chatTexts.scheduleUploadingName(uploading.name)}
+                    </Typography>
+                    <LinearProgress variant="determinate" value={Math.round(uploading.sent * 100)} aria-label={chatTexts.scheduleUploadingName(uploading.name)} />
+                  </Box>
+                  <IconButton aria-label={chatTexts.scheduleFileRemove(uploading.name)} onClick={removeAttachment} size="small">
+                    <CloseIcon fontSize="small" />
+                  </IconButton>
+                </Box>
+              ) : (
+                <Button variant="outlined" color="inherit" size="small" startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()} sx={{ justifySelf: 'start' }}>
+                  {chatTexts.scheduleAttach}
+                </Button>
+              )}
+              {errors.file && (
+                <Alert severity="error" sx={{ py: 0 }}>
+                  {errors.file}
+                </Alert>
+              )}
+            </Box>
+          )}
           {kind === 'template' ? (
             <Typography variant="body2" color="text.secondary">
               {chatTexts.scheduleTemplate}
@@ -168,8 +276,13 @@ export function ScheduleDialog({ chatId, text: initialText = '', editing, templa
   );
 }
 
-/** A scheduled message in a line: its text (or the template), clipped. */
-const what = (s: ScheduledMessageOut) => (s.kind === 'template' ? chatTexts.scheduleTemplateShort : s.text || chatTexts.scheduleFile);
+/** A scheduled message in a line: its text, the template, or the file's kind and name with its caption, clipped. */
+const what = (s: ScheduledMessageOut) => {
+  if (s.kind === 'template') return chatTexts.scheduleTemplateShort;
+  if (s.kind === 'text') return s.text || '';
+  const file = `${kindNames[s.kind]}: ${(s.mediaUrl && fileNameOf(s.mediaUrl)) || chatTexts.scheduleFile}`;
+  return s.text ? `${file} — ${s.text}` : file;
+};
 
 /**
  * Above the composer: the chat's pending scheduled messages («Programado para el lun 14:30 —
