@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { Outcome } from '../conversations/inbound.js';
 import { settledStatusSql } from '../../resources/assignment-rules.js';
-import { closedTeamsOf, uuidArray } from '../business-hours/service.js';
+import { closedTeamsOf, uuidArray } from './hours.js';
 
 /**
  * Automatic assignment (decision 0025; beyond the spec, off by default): a customer message

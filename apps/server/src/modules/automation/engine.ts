@@ -26,7 +26,7 @@ import { outboundFetch, refusalOf } from '../../integrations/outbound.js';
 import { AppError } from '../../lib/errors.js';
 import { stableId } from '../../lib/stable-id.js';
 import { settledStatusSql } from '../../resources/assignment-rules.js';
-import { closedTeamsOf, uuidArray } from '../business-hours/service.js';
+import { closedTeamsOf, uuidArray } from '../assignment/hours.js';
 
 export { stableId };
 import type { JobQueue } from '../../jobs/queue.js';

@@ -1,7 +1,7 @@
 import { type DomainEvent, openingPeriodOf } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
-import { stableId } from '../automation/engine.js';
+import { stableId } from '../../lib/stable-id.js';
 import type { HoursRow } from './service.js';
 
 export interface AwayDeps {

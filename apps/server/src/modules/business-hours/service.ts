@@ -109,18 +109,5 @@ export function createBusinessHoursService(db: Db) {
   return { get, put, getTeam, putTeam, removeTeam };
 }
 
-/**
- * The company's teams with hours of their own that are closed at `at` (decision 0081): the
- * assignment turn leaves their agents out. Judged here, in each team's zone (isOpen), and handed
- * to the turn's statement as an array.
- */
-export async function closedTeamsOf(db: Pick<Db, 'execute'>, companyId: string, at = new Date()): Promise<string[]> {
-  const rows = await rowsOf<HoursRow & { team_id: string }>(
-    db,
-    sql`select team_id::text, zone, schedule, holidays, away_enabled, away_text from business_hours where company_id = ${companyId} and team_id is not null`,
-  );
-  return rows.filter((r) => !isOpen(r, at)).map((r) => r.team_id);
-}
+// the teams closed now (the assignment turn skips their agents) live in modules/assignment/hours.ts
 
-/** The SQL array literal of ids (uuid[]). */
-export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
