@@ -1,7 +1,7 @@
-import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationActionMessages, automationMessages } from '@mostrador/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, automationActionMessages, automationMessages } from '@mostrador/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from './helpers.js';
+import { rulesHarness } from './rules-harness.js';
 
 /**
  * The rules' assignment and Imagina actions (issue 29, decision 0077): «Asignar a un agente
@@ -13,52 +13,22 @@ const TOKEN = 'EAAGm0PX4ZCpsBAJ9reglasAccionesPrueba8R3y';
 const LINE = '109000000000129';
 const WABA = '102290129340129';
 
+type Rec = Record<string, unknown>;
+const h = rulesHarness({ token: TOKEN, line: LINE, waba: WABA }, async (h) => {
+  // automatic assignment off too: these tests count their rules' effects
+  await h.t.sql('update assignment_settings set enabled = false where company_id = $1', [h.peru]);
+});
+const { call, ok, receive, runsOf, sentTexts, drain } = h;
 let t: TestApp;
-let fake: FakeGraph;
-let admin: Signed;
 let peru: string;
 let chile: string;
-type Rec = Record<string, unknown>;
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru) =>
-  t.app.inject({ method, url: `/api${url}`, headers: as(admin, company), payload });
-async function ok<T = Rec>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru): Promise<T> {
-  const res = await call(method, url, payload, company);
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return (res.body ? res.json() : undefined) as T;
-}
-const sentTexts = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => (r.body as { text?: { body?: string } }).text?.body);
-const drain = async () => {
-  for (let i = 0; i < 4; i++) await t.app.spine.drain();
-};
-
-async function receive(from: string, text: string): Promise<string> {
-  expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }))).statusCode).toBe(200);
-  for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
-  await drain();
-  const [row] = await t.sql<{ chat_id: string }>('select chat_id::text from lead_identities where platform_user_id = $1', [from]);
-  return row.chat_id;
-}
+beforeAll(() => {
+  ({ t, peru, chile } = h);
+});
 const leadOf = async (chatId: string) =>
   (await t.sql<{ id: string; agente_id: string | null; status: string }>('select l.id::text, l.agente_id::text, l.status from leads l join chats c on c.lead_id = l.id where c.id = $1', [chatId]))[0];
-const runsOf = async (ruleId: string) => (await ok<{ payload: AutomationRunOut[] }>('GET', `/automation-rules/${ruleId}/runs`)).payload;
 const idOf = (r: Rec) => r._id as string;
 
-beforeAll(async () => {
-  fake = await startFakeGraph(TOKEN);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  admin = await login(t, demo.admin);
-  peru = admin.company('Demo Perú');
-  chile = admin.company('Demo Chile');
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
-  // the demo's own rules and automatic assignment are off: these tests count their rules' effects
-  await t.sql('update automation_rules set enabled = false where company_id = $1', [peru]);
-  await t.sql('update assignment_settings set enabled = false where company_id = $1', [peru]);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
 
 describe('«Asignar a un agente disponible de un equipo»', () => {
   let team: string;

@@ -1,7 +1,7 @@
-import { type AutomationRuleOut, type AutomationRunOut, type AutomationSettingsOut, automationMessages, formMessages } from '@mostrador/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { type AutomationRuleOut, type AutomationSettingsOut, automationMessages, formMessages } from '@mostrador/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Signed, TestApp } from './helpers.js';
+import { rulesHarness } from './rules-harness.js';
 
 /**
  * Automation rules' conditions on the agent's sales team, the chat's latest analysis (sentiment,
@@ -12,33 +12,22 @@ const TOKEN = 'EAAGm0PX4ZCpsBAJ9condicionesDePrueba8R3y';
 const LINE = '109000000000030';
 const WABA = '102290129340030';
 
+type Rec = Record<string, unknown>;
+const h = rulesHarness({ token: TOKEN, line: LINE, waba: WABA }, async (h) => {
+  // no job works here: the analysis sweep would write its own analyses over the ones under test
+  await h.t.app.jobs.stop();
+  await h.t.app.jobs.start({ work: false });
+});
+const { call, ok, receive, runsOf, sentTexts } = h;
 let t: TestApp;
-let fake: FakeGraph;
-let admin: Signed;
 let agent: Signed;
 let peru: string;
 let chile: string;
-type Rec = Record<string, unknown>;
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru, who = admin) =>
-  t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
-async function ok<T = Rec>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru): Promise<T> {
-  const res = await call(method, url, payload, company);
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return (res.body ? res.json() : undefined) as T;
-}
-const sentTexts = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => (r.body as { text?: { body?: string } }).text?.body);
-
-async function receive(from: string, text: string): Promise<string> {
-  expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }))).statusCode).toBe(200);
-  for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
-  for (let i = 0; i < 4; i++) await t.app.spine.drain();
-  const [row] = await t.sql<{ chat_id: string }>('select chat_id::text from lead_identities where platform_user_id = $1', [from]);
-  return row.chat_id;
-}
+beforeAll(() => {
+  ({ t, agent, peru, chile } = h);
+});
 const leadIdOf = async (chatId: string) => (await t.sql<{ id: string }>('select lead_id::text as id from chats where id = $1', [chatId]))[0].id;
 const notesOf = async (chatId: string) => (await t.sql<{ text: string }>(`select text from chat_messages where chat_id = $1 and kind = 'note' order by sent_at, id`, [chatId])).map((n) => n.text);
-const runsOf = async (ruleId: string) => (await ok<{ payload: AutomationRunOut[] }>('GET', `/automation-rules/${ruleId}/runs`)).payload;
 const noteRule = (name: string, conditions: object[]) =>
   ok<AutomationRuleOut>('POST', '/automation-rules', { name, trigger: { event: 'message.received' }, conditions, actions: [{ type: 'note', text: name }] });
 /** The chat's analysis, as the analysis job writes it (one row per chat: its latest). */
@@ -50,23 +39,6 @@ const analysed = (chatId: string, sentiment: string, motive: string) =>
     [chatId, peru, sentiment, motive],
   );
 
-beforeAll(async () => {
-  fake = await startFakeGraph(TOKEN);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  // no job works here: the analysis sweep would write its own analyses over the ones under test
-  await t.app.jobs.stop();
-  await t.app.jobs.start({ work: false });
-  [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
-  peru = admin.company('Demo Perú');
-  chile = admin.company('Demo Chile');
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
-  // the demo's own rules are switched off: these tests count their rules' effects
-  await t.sql('update automation_rules set enabled = false where company_id = $1', [peru]);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
 
 describe("the assigned agent's sales team", () => {
   it('«team is Norte» acts on a chat whose agent is of Norte, «no team» on one with no agent; the run shows the team found', async () => {

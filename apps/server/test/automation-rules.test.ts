@@ -1,7 +1,8 @@
-import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, type AutomationRunOut, automationActionMessages, automationMessages } from '@mostrador/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, type FakeGraph, startFakeGraph, whatsappText } from './fakes/meta.js';
-import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, automationActionMessages, automationMessages } from '@mostrador/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliver, whatsappText } from './fakes/meta.js';
+import { as, type Signed, type TestApp } from './helpers.js';
+import { rulesHarness } from './rules-harness.js';
 
 /**
  * Automation rules (issue 29, decision 0077) on signed webhook fixtures: a customer's message
@@ -12,56 +13,26 @@ const TOKEN = 'EAAGm0PX4ZCpsBAJ9reglasTokenDePrueba7Q2x';
 const LINE = '109000000000029';
 const WABA = '102290129340029';
 
-let t: TestApp;
-let fake: FakeGraph;
-let admin: Signed;
-let agent: Signed;
-let peru: string;
-let chile: string;
 let cotizacion: string;
 let ventas: string;
 type Rec = Record<string, unknown>;
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru, who = admin) =>
-  t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
-async function ok<T = Rec>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, company = peru): Promise<T> {
-  const res = await call(method, url, payload, company);
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return (res.body ? res.json() : undefined) as T;
-}
-const sentTexts = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => (r.body as { text?: { body?: string } }).text?.body);
-
-async function receive(from: string, text: string): Promise<string> {
-  expect((await deliver(t, '/api/webhooks/whatsapp', whatsappText({ phoneNumberId: LINE, from, text }))).statusCode).toBe(200);
-  for (const id of await t.app.webhookProcessor.pendingIds()) await t.app.webhookProcessor.process(id);
-  // the spine hands the events to the rules (and what the rules' changes emit, to them again)
-  for (let i = 0; i < 4; i++) await t.app.spine.drain();
-  const [row] = await t.sql<{ chat_id: string }>('select chat_id::text from lead_identities where platform_user_id = $1', [from]);
-  return row.chat_id;
-}
+const h = rulesHarness({ token: TOKEN, line: LINE, waba: WABA }, async (h) => {
+  cotizacion = ((await h.ok('POST', '/mostrador-labels', { name: 'Cotización', color: '#1e90ff' })) as Rec)._id as string;
+  ventas = ((await h.ok('POST', '/agentes', { name: 'Equipo Ventas', active: true, available: true })) as Rec)._id as string;
+});
+const { call, ok, receive, runsOf, sentTexts } = h;
+let t: TestApp;
+let agent: Signed;
+let peru: string;
+let chile: string;
+beforeAll(() => {
+  ({ t, agent, peru, chile } = h);
+});
 const leadOf = async (chatId: string) =>
   (await t.sql<{ id: string; agente_id: string | null; mostrador_labels: string[] | null; status: string }>(
     'select l.id::text, l.agente_id::text, l.mostrador_labels, l.status from leads l join chats c on c.lead_id = l.id where c.id = $1',
     [chatId],
   ))[0];
-const runsOf = async (ruleId: string) => (await ok<{ payload: AutomationRunOut[] }>('GET', `/automation-rules/${ruleId}/runs`)).payload;
-
-beforeAll(async () => {
-  fake = await startFakeGraph(TOKEN);
-  t = await startTestApp({ SEND_PROVIDER: 'graph', GRAPH_API_URL: fake.url });
-  [admin, agent] = await Promise.all([login(t, demo.admin), login(t, demo.agent)]);
-  peru = admin.company('Demo Perú');
-  chile = admin.company('Demo Chile');
-  expect((await call('PUT', '/channels/whatsapp', { phoneNumberId: LINE, businessAccountId: WABA, accessToken: TOKEN })).statusCode).toBe(200);
-  // the demo's own rules (a quotes rule of its own among them) are switched off: these tests count their rules' effects
-  await t.sql('update automation_rules set enabled = false where company_id = $1', [peru]);
-  cotizacion = ((await ok('POST', '/mostrador-labels', { name: 'Cotización', color: '#1e90ff' })) as Rec)._id as string;
-  ventas = ((await ok('POST', '/agentes', { name: 'Equipo Ventas', active: true, available: true })) as Rec)._id as string;
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
 
 describe('a rule set off by a customer message', () => {
   let rule: AutomationRuleOut;
@@ -258,7 +229,7 @@ describe('order notifications: a template when an order moves', () => {
        values ($1, 'PED-2931', 'created', 'whatsapp', 'Rosa', '51933000031', '{}'::jsonb, '[]'::jsonb, 10, 10, 'PEN', $2, $3) returning id::text`,
       [peru, chat, lead.id],
     );
-    const templatesSent = () => fake.requests.filter((r) => r.method === 'POST' && (r.body as { type?: string }).type === 'template');
+    const templatesSent = () => h.fake.requests.filter((r) => r.method === 'POST' && (r.body as { type?: string }).type === 'template');
     const before = templatesSent().length;
     await t.sql(`update orders set status = 'paid' where id = $1`, [order.id]);
     for (let i = 0; i < 3; i++) await t.app.spine.drain();
