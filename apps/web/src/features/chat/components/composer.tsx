@@ -282,6 +282,9 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   const effective = effectiveState(state, closed);
   const locked = !note && !!effective && !effective.canSend;
   const disabled = locked || sending;
+  // nothing can go out until the channel is connected or the person has an id to write to: no
+  // «Programar envío» then (a closed window still lets a template, or a text for when it opens, be scheduled)
+  const unschedulable = !!effective && (effective.state === 'not_connected' || effective.state === 'no_recipient');
 
   // "/" quick replies
   const pickerId = useId();
@@ -454,7 +457,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         {schedule && !note && (
           <Tooltip title={chatTexts.schedule}>
             <span>
-              <IconButton aria-label={chatTexts.schedule} onClick={() => setScheduling(true)} disabled={sending} data-testid="schedule-button">
+              <IconButton aria-label={chatTexts.schedule} onClick={() => setScheduling(true)} disabled={sending || unschedulable} data-testid="schedule-button">
                 <ScheduleSendIcon />
               </IconButton>
             </span>

@@ -143,6 +143,16 @@ describe('the composer’s «Programar envío»', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ kind: 'text', text: 'Te escribo el lunes con la cotización' });
     expect(box.value).toBe('');
   });
+
+  it('is not offered while nothing could ever go out (channel not connected); a closed window still lets it schedule', async () => {
+    fakeApi(() => undefined);
+    const state = (s: 'not_connected' | 'window_closed') => ({ chatId: CHAT, platform: 'instagram' as const, channel: 'instagram' as const, state: s, canSend: false, reason: 'No conectado', status: 'open' as const });
+    const { unmount } = renderApp(<Composer chatId={CHAT} closed={false} state={state('not_connected')} sending={false} onSend={async () => true} schedule />);
+    expect((screen.getByRole('button', { name: 'Programar envío' }) as HTMLButtonElement).disabled).toBe(true);
+    unmount();
+    renderApp(<Composer chatId={CHAT} closed={false} state={state('window_closed')} sending={false} onSend={async () => true} schedule />);
+    expect((screen.getByRole('button', { name: 'Programar envío' }) as HTMLButtonElement).disabled).toBe(false);
+  });
 });
 
 describe('a template scheduled from the template picker', () => {
