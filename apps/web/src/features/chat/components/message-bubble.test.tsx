@@ -17,6 +17,20 @@ describe('MessageBubble: content by kind (SPEC §5)', () => {
     expect(getComputedStyle(text).whiteSpace).toBe('pre-wrap');
   });
 
+  it('shows WhatsApp’s formatting as the customer sees it, and its addresses as links that open apart', () => {
+    renderApp(<MessageBubble message={message({ text: 'Hola *Rosa*: el _polo_ ~S/ 60~ S/ 45, código ```PE-12```. Ver https://tienda.pe/polo.' })} />);
+    const text = screen.getByTestId('message-text');
+    expect(text.textContent).toBe('Hola Rosa: el polo S/ 60 S/ 45, código PE-12. Ver https://tienda.pe/polo.');
+    expect(text.querySelector('strong')?.textContent).toBe('Rosa');
+    expect(text.querySelector('em')?.textContent).toBe('polo');
+    expect(text.querySelector('s')?.textContent).toBe('S/ 60');
+    expect(text.querySelector('code')?.textContent).toBe('PE-12');
+    const link = within(text).getByRole('link', { name: 'https://tienda.pe/polo' });
+    expect(link.getAttribute('href')).toBe('https://tienda.pe/polo');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+  });
+
   it('shows an image that opens larger on click', async () => {
     renderApp(<MessageBubble message={message({ kind: 'image', mediaUrl: 'https://cdn.tienda.pe/foto.jpg', text: 'Así llega' })} />);
     const img = screen.getByRole('img', { name: 'Así llega' });

@@ -18,6 +18,7 @@ import { fetchMediaBlob } from '../api';
 import { useMediaUrl } from '../hooks/use-media-url';
 import { classifyMediaUrl, extensionOf, fileNameOf, type LinkKind, safeMediaUrl, youtubeEmbedUrl, youtubeEmbedsIn } from '../lib/media';
 import { chatTexts, kindNames, kindTexts } from '../texts';
+import { WhatsappText } from './whatsapp-text';
 import { ContactCards, ExtraAttachments, InteractiveTap, LocationCard, OrderTable, QuotedReply, ReferralCard, StoryNote, UnsupportedNote } from './kind-content';
 
 const MEDIA_MAX_WIDTH = 300;
@@ -267,7 +268,7 @@ export function MessageContent({ message }: { message: ChatMessage }) {
           data-testid="message-text"
           sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', m: 0, ...(message.kind === 'system' ? { fontStyle: 'italic', color: 'text.secondary' } : {}) }}
         >
-          {text}
+          {message.kind === 'system' ? text : <WhatsappText text={text} />}
         </Typography>
       )}
       <ExtraAttachments message={message} />
