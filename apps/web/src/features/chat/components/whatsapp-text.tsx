@@ -34,7 +34,8 @@ function Segments({ list }: { list: WhatsappSegment[] }) {
                 <Segments list={s.children} />
               </em>
             );
-          case 'strike':
+          default:
+            // strike, the last kind
             return (
               <s key={key}>
                 <Segments list={s.children} />
