@@ -466,6 +466,8 @@ describe('real-time events follow the row scope', () => {
     const [others] = (await inbox(admin, 'view=all')).payload.filter((c) => c.lead?.agenteId && c.lead.agenteId !== carlos);
     const [nobodys] = (await inbox(admin, 'view=unassigned')).payload;
     const [message] = await t.sql<{ id: string }>('select id from chat_messages where chat_id = $1 limit 1', [others._id]);
+    // what earlier tests set off (their arrivals' message.received) is delivered before the streams open
+    for (let i = 0; i < 3; i++) await t.app.spine.drain();
     const adminStream = await open(admin);
     const agentStream = await open(agent);
     await new Promise((r) => setTimeout(r, 200));
