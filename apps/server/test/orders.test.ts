@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_APP_SECRET, deliver, wamid, whatsappEnvelope } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
-import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
 
 /**
  * The company's own catalogue and orders (issue 12): default catalogue, the public digital
  * catalogue, order placement (idempotency, stock, Spanish 400s with nothing written, rate
- * limit), statuses and the chat note, WhatsApp catalogue orders, tenant isolation.
+ * limit), statuses and the chat note, tenant isolation. WhatsApp carts and orders built in the
+ * chat: chat-orders.test.ts.
  */
 let t: TestApp;
 let admin: Signed;
@@ -369,58 +368,5 @@ describe('statuses', () => {
     expect((await call(agent, 'GET', '/orders', undefined, peru)).statusCode).toBe(200);
     const [peruOrder] = await t.sql<{ id: string }>('select id from orders where company_id = $1 limit 1', [peru]);
     if (peruOrder) expect((await move(peruOrder.id, 'paid', agent, peru)).statusCode).toBe(401);
-  });
-});
-
-describe('WhatsApp catalogue orders', () => {
-  it('become orders matched by SKU, with the stock taken and a summary in the chat', async () => {
-    const LINE = '109000000000777';
-    const set = await call(admin, 'PUT', '/channels/whatsapp', { phoneNumberId: LINE });
-    expect(set.statusCode, set.body).toBe(200);
-    const from = '56911112222';
-    const before = (await stockOf(ids.mug)).stock;
-    const payload = whatsappEnvelope(LINE, from, 'Pedro Soto', [
-      {
-        from,
-        id: wamid(),
-        timestamp: String(Math.floor(Date.now() / 1000)),
-        type: 'order',
-        order: {
-          catalog_id: '1588461368287262',
-          text: 'Lo quiero para el sábado',
-          product_items: [
-            { product_retailer_id: 'tz-01', quantity: 1, item_price: 1, currency: 'CLP' },
-            { product_retailer_id: 'PL-01-S', quantity: 2, item_price: 12990, currency: 'CLP' },
-            { product_retailer_id: 'NO-EXISTE', quantity: 1, item_price: 500, currency: 'CLP' },
-          ],
-        },
-      },
-    ]);
-    const heard: Rec[] = [];
-    const stop = t.app.realtime.subscribe(chile, (event) => event.type === 'order.updated' && heard.push(event));
-    expect((await deliver(t, '/api/webhooks/whatsapp', payload, { secret: DEMO_APP_SECRET })).statusCode).toBe(200);
-    const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
-    for (const id of await processor.pendingIds()) await processor.process(id);
-    // on PostgreSQL the event travels through NOTIFY: it arrives a moment after the commit
-    for (const deadline = Date.now() + 5000; heard.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 25));
-    stop();
-    const [order] = await t.sql<{ id: string; code: string; source: string; items: Rec[]; total: number; telefono: string; chat_id: string; lead_id: string }>(
-      "select * from orders where company_id = $1 and source = 'whatsapp'",
-      [chile],
-    );
-    expect(order).toBeTruthy();
-    // the open /ordenes hears of it (after the webhook's transaction committed)
-    expect(heard).toEqual([{ type: 'order.updated', orderId: order.id, code: order.code, status: 'created', created: true }]);
-    expect(order.telefono).toBe(from);
-    expect(order.items).toMatchObject([
-      { productId: ids.mug, sku: 'TZ-01', unitPrice: 4990, quantity: 1 },
-      { productId: ids.shirt, sku: 'PL-01-S', size: 'S', quantity: 2 },
-      { sku: 'NO-EXISTE', unitPrice: 500 },
-    ]);
-    expect(Number(order.total)).toBe(4990 + 2 * 12990 + 500);
-    expect((await stockOf(ids.mug)).stock).toBe(before - 1);
-    const notes = await t.sql<{ kind: string; text: string }>("select kind, text from chat_messages where chat_id = $1 and kind = 'system'", [order.chat_id]);
-    expect(notes[0].text).toMatch(/catálogo de WhatsApp/);
-    expect(notes[0].text).toMatch(/NO-EXISTE no está en los productos/);
   });
 });

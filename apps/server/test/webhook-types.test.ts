@@ -162,8 +162,8 @@ describe('every WhatsApp kind, as the thread shows it', () => {
 
   it('order with its lines and total', async () => {
     const { message, preview, after } = await whatsappKind('order');
-    // the order became an order of the company (decision 0032), summarised in the chat
-    expect(after).toEqual([expect.objectContaining({ kind: 'system', text: expect.stringContaining('🛒 Nuevo pedido') })]);
+    // the cart is a draft the agent confirms (decision 0088), summarised in the chat
+    expect(after).toEqual([expect.objectContaining({ kind: 'system', text: expect.stringContaining('🛒 Carrito desde el catálogo de WhatsApp') })]);
     expect(message).toMatchObject({
       kind: 'order',
       text: 'Para recoger el sábado',

@@ -31,9 +31,9 @@ export const orderTransitions: Record<OrderStatus, readonly OrderStatus[]> = {
   done: [],
   cancelled: [],
 };
-export const orderSources = ['catalogo', 'whatsapp'] as const;
+export const orderSources = ['catalogo', 'whatsapp', 'chat'] as const;
 export type OrderSource = (typeof orderSources)[number];
-export const orderSourceLabels: Record<OrderSource, string> = { catalogo: 'Catálogo digital', whatsapp: 'Catálogo de WhatsApp' };
+export const orderSourceLabels: Record<OrderSource, string> = { catalogo: 'Catálogo digital', whatsapp: 'Catálogo de WhatsApp', chat: 'Chat' };
 
 export const shippingMethods = ['delivery', 'pickup'] as const;
 export type ShippingMethod = (typeof shippingMethods)[number];

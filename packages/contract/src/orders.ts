@@ -17,9 +17,8 @@ import { orderItem, orderShippment } from './resources/orders.js';
  * what the customer chose: products, variants and quantities; prices, names and stock are the
  * server's (never trusted from the browser). The company is the catalogue's.
  */
-export const orderPlaceInput = z.object({
-  catalog: z.uuid({ error: 'El catálogo no es válido' }),
-  items: z
+/** The lines a client asks for: products, their variants and quantities (prices and stock are the server's). */
+const orderLines = z
     .array(
       z.object({
         productId: z.uuid({ error: 'El producto no es válido' }),
@@ -33,7 +32,18 @@ export const orderPlaceInput = z.object({
       { error: 'El carrito no es válido' },
     )
     .min(1, 'El carrito está vacío')
-    .max(100, 'Demasiados productos en un pedido'),
+    .max(100, 'Demasiados productos en un pedido');
+
+/** A delivery needs its address and city; a pickup, nothing more. */
+const deliveryNeedsAddress = (s: z.infer<typeof orderShippment>, ctx: z.RefinementCtx) => {
+  if (s.method !== 'delivery') return;
+  if (!s.address) ctx.addIssue({ code: 'custom', path: ['address'], message: formMessages.required });
+  if (!s.city) ctx.addIssue({ code: 'custom', path: ['city'], message: formMessages.required });
+};
+
+export const orderPlaceInput = z.object({
+  catalog: z.uuid({ error: 'El catálogo no es válido' }),
+  items: orderLines,
   customer: z.object(
     {
       name: zText(120),
@@ -44,14 +54,63 @@ export const orderPlaceInput = z.object({
     },
     { error: formMessages.required },
   ),
-  shippment: orderShippment
-    .superRefine((s, ctx) => {
-      if (s.method !== 'delivery') return;
-      if (!s.address) ctx.addIssue({ code: 'custom', path: ['address'], message: formMessages.required });
-      if (!s.city) ctx.addIssue({ code: 'custom', path: ['city'], message: formMessages.required });
-    }),
+  shippment: orderShippment.superRefine(deliveryNeedsAddress),
 });
 export type OrderPlaceInput = z.input<typeof orderPlaceInput>;
+
+/**
+ * POST /chats/{id}/orders (issue 30, decision 0088): an order an agent builds for the person of a
+ * chat — lines from the company's products (any of them, not one catalogue's), the customer's
+ * data prefilled from the person (GET /chats/{id}/order-draft) and editable, and, when it confirms a
+ * WhatsApp cart, the cart's message (an order per cart, once).
+ */
+export const chatOrderInput = z
+  .object({
+    items: orderLines,
+    customer: z
+      .object({
+        name: zText(120),
+        /** As the agent typed it; normalised with the company's country. */
+        telefono: z.string({ error: formMessages.required }).trim().min(1, 'Escribe el teléfono del cliente').max(30, 'Escribe un teléfono válido'),
+        email: z.union([z.literal(''), zEmail()]).optional(),
+        document: zOptionalText(20).optional(),
+      })
+      .strict(),
+    shippment: orderShippment.superRefine(deliveryNeedsAddress).optional(),
+    /** The WhatsApp cart (an inbound `order` message of this chat) this order confirms. */
+    cartMessageId: z.uuid({ error: 'El carrito no es válido' }).optional(),
+  })
+  .strict();
+export type ChatOrderInput = z.input<typeof chatOrderInput>;
+
+/** A line of the chat's latest WhatsApp cart, matched to the company's products by SKU. */
+export const cartLineOut = z.object({
+  sku: z.string(),
+  quantity: z.number().int(),
+  /** Matched: the product (and variant) it is, at the company's price, and what is left. */
+  productId: z.string().optional(),
+  variantSku: z.string().optional(),
+  name: z.string().optional(),
+  unitPrice: z.number().optional(),
+  stock: z.number().optional(),
+});
+
+export type CartLine = z.infer<typeof cartLineOut>;
+
+/** GET /chats/{id}/order-draft: what «Crear pedido» starts from. */
+export const chatOrderDraftOut = z.object({
+  customer: z.object({ name: z.string(), telefono: z.string().optional(), email: z.string().optional() }),
+  /** The person's last delivery, to reuse. */
+  shippment: orderShippment.optional(),
+  currency: z.string(),
+  /** The chat's latest WhatsApp cart not yet confirmed as an order. */
+  cart: z.object({ messageId: z.string(), receivedAt: z.string(), text: z.string().optional(), lines: z.array(cartLineOut) }).optional(),
+});
+export type ChatOrderDraft = z.infer<typeof chatOrderDraftOut>;
+
+/** What POST /chats/{id}/orders answers: the order, to open or to send. */
+export const chatOrderOut = z.object({ _id: z.string(), code: z.string(), total: z.number(), currency: z.string(), status: z.enum(orderStatuses) });
+export type ChatOrderOut = z.infer<typeof chatOrderOut>;
 
 /** An order as its customer sees it on /ordenes/{token} (and in the placement's answer). */
 export const publicOrder = z.object({

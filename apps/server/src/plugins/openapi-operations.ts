@@ -292,6 +292,8 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/orders/public/{token}': { id: 'orders.publicGet', summary: 'Seguimiento público de un pedido' },
   'GET /api/orders/all': { summary: 'Todas las órdenes (sin paginar)' },
   'POST /api/orders/{id}/status': { summary: 'Cambia el estado de una orden' },
+  'GET /api/chats/{id}/order-draft': { id: 'orders.chatDraft', summary: 'Datos con los que empieza un pedido en el chat (la persona, su última entrega, el carrito de WhatsApp)' },
+  'POST /api/chats/{id}/orders': { id: 'orders.createInChat', summary: 'Crea un pedido para la persona del chat (o confirma su carrito de WhatsApp)' },
   'GET /api/whatsapp-templates': { summary: 'Lista de plantillas de WhatsApp' },
   'POST /api/whatsapp-templates': { summary: 'Crea plantilla de WhatsApp' },
   'POST /api/whatsapp-templates/sync': { summary: 'Sincroniza las plantillas con Meta' },

@@ -1,4 +1,7 @@
 import {
+  chatOrderDraftOut,
+  chatOrderInput,
+  chatOrderOut,
   ORDERS_ALL_MAX,
   orderPlaceInput,
   orderPlaceOut,
@@ -12,6 +15,7 @@ import {
   resources,
   zId,
 } from '@mostrador/contract';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -165,6 +169,40 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const moved = await orders.move(db, tenant.companyId, request.params.id, request.body.status);
       // the open screens hear of it from its event (order.status_changed, spine/listeners.ts)
       return (await orderRepo.get(db, tenant, moved.id)) as OrderOut;
+    },
+  );
+  // ── orders built in a chat (issue 30, decision 0088): selling is the chat's work, so the chats
+  // module's permission (an agent who answers the chat builds its order), row-scoped by the chat (plugins/row-scope.ts) ──
+  app.get(
+    '/chats/:id/order-draft',
+    { config: { permission: { module: 'chats', action: 'read' } }, schema: { tags, params: idParams, response: { 200: chatOrderDraftOut } } },
+    async (request) => orders.draftForChat(db, tenantOf(request).companyId, request.params.id),
+  );
+
+  app.post(
+    '/chats/:id/orders',
+    {
+      config: { permission: { module: 'chats', action: 'create' } },
+      schema: {
+        tags,
+        params: idParams,
+        body: chatOrderInput,
+        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        response: { 200: chatOrderOut, 201: chatOrderOut },
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const header = request.headers['idempotency-key'];
+      if (header !== undefined && (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header))) {
+        throw new AppError('VALIDATION', 'El encabezado Idempotency-Key no es válido (de 8 a 200 letras, números, guiones o puntos)', [
+          { path: 'Idempotency-Key', msg: 'No es válido' },
+        ]);
+      }
+      // without a key every call is a new order; the dialog sends one, so a double click is one
+      const key = typeof header === 'string' ? `chat:${header}` : `chat:${randomUUID()}`;
+      const { out, created } = await orders.fromChat(db, tenant.companyId, tenant.userId, request.params.id, request.body, key);
+      return reply.status(created ? 201 : 200).send(out);
     },
   );
 };

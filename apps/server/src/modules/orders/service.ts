@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  type ChatOrderDraft,
+  type CartLine,
+  type ChatOrderOut,
+  type chatOrderInput,
+  companyCurrency,
   type CountryCode,
   currencyOfCountry,
+  MAX_LINE_QUANTITY,
+  type OrderSource,
   normalisePhone,
   type OrderItem,
   type OrderPlaceOut,
@@ -24,6 +31,7 @@ import { createInbound } from '../conversations/inbound.js';
 
 type Row = Record<string, unknown>;
 type PlaceInput = z.output<typeof orderPlaceInput>;
+type ChatOrderIn = z.output<typeof chatOrderInput>;
 
 /** An Idempotency-Key: what clients send (a uuid, a ULID…); anything else is a Spanish 400. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
@@ -111,7 +119,7 @@ export function moneyText(amount: number, currency: string): string {
 }
 
 /** The order as a readable message in the customer's chat (the agent sees it in /chat). */
-export function orderSummary(o: { code: string; items: OrderItem[]; total: number; currency: string; shippment?: PublicOrder['shippment'] | null; source: 'catalogo' | 'whatsapp'; notes?: string[] }): string {
+export function orderSummary(o: { code: string; items: OrderItem[]; total: number; currency: string; shippment?: PublicOrder['shippment'] | null; source: OrderSource; notes?: string[] }): string {
   const lines = o.items.map((i) => {
     const variant = [i.size, i.color].filter(Boolean).join(' · ');
     return `• ${i.quantity} × ${i.name}${variant ? ` (${variant})` : ''} — ${moneyText(i.total, o.currency)}`;
@@ -122,7 +130,7 @@ export function orderSummary(o: { code: string; items: OrderItem[]; total: numbe
       : shippingMethodLabels.pickup
     : undefined;
   return [
-    `🛒 Nuevo pedido ${o.code} desde ${o.source === 'whatsapp' ? 'el catálogo de WhatsApp' : 'el catálogo digital'}`,
+    o.source === 'chat' ? `🛒 Pedido ${o.code} creado en el chat` : `🛒 Nuevo pedido ${o.code} desde ${o.source === 'whatsapp' ? 'el catálogo de WhatsApp' : 'el catálogo digital'}`,
     ...lines,
     `Total: ${moneyText(o.total, o.currency)}`,
     ...(ship ? [ship] : []),
@@ -170,6 +178,139 @@ async function writeStock(tx: Db, companyId: string, p: ProductRow, taken: Map<s
   await tx.execute(sql`update products set stock = stock - ${own},
       variants = ${variants ? JSON.stringify(variants) : null}::jsonb, updated_at = now()
     where company_id = ${companyId} and id = ${p.id}`);
+}
+
+/** A line as a client asks for it: a product, its variant when it has them, how many. */
+export interface LineRequest {
+  productId: string;
+  variantSku?: string;
+  quantity: number;
+}
+
+/**
+ * The lines of a new order at the company's prices, under the products' row locks (id order), and
+ * their units taken from stock: every line must fit what is left, re-read under the lock (never the
+ * browser's word). `inCatalog`: the public catalogue's products, when the order comes from one.
+ * Throws VALIDATION (a product or variant that is not there) or CONFLICT (not enough stock), with a
+ * detail per line (`items.N.…`), before anything is written.
+ */
+export async function takeLines(tx: Db, companyId: string, items: LineRequest[], inCatalog?: Set<string>): Promise<OrderItem[]> {
+  const details: Array<{ path: string; msg: string }> = [];
+  if (inCatalog) {
+    items.forEach((item, i) => {
+      if (!inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no está en el catálogo' });
+    });
+  }
+  const ids = [...new Set(items.map((i) => i.productId))].sort();
+  const products = await lockProducts(tx, companyId, ids);
+  const colors = await colorNames(tx, companyId);
+  const taken = new Map<string, Map<string, number>>();
+  const lines: OrderItem[] = [];
+  items.forEach((item, i) => {
+    const p = products.get(item.productId);
+    if (!p) {
+      if (!inCatalog || inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no existe' });
+      return;
+    }
+    const variants = p.variants ?? [];
+    let variant: ProductVariant | undefined;
+    if (variants.length > 0) {
+      variant = variants.find((v) => v.sku === item.variantSku?.toUpperCase());
+      if (!variant) {
+        details.push({ path: `items.${i}.variantSku`, msg: item.variantSku ? 'Esa talla o color ya no existe' : 'Elige una talla o color' });
+        return;
+      }
+    } else if (item.variantSku) {
+      details.push({ path: `items.${i}.variantSku`, msg: 'Este producto no tiene tallas ni colores' });
+      return;
+    }
+    const unitPrice = Number(variant?.price ?? p.price);
+    lines.push({
+      productId: p.id,
+      sku: variant?.sku ?? p.sku,
+      name: p.name,
+      ...(variant?.size ? { size: variant.size } : {}),
+      ...(variant?.colorId && colors.get(variant.colorId) ? { color: colors.get(variant.colorId) } : {}),
+      ...(p.image_url ? { imageUrl: p.image_url } : {}),
+      quantity: item.quantity,
+      unitPrice,
+      total: round2(unitPrice * item.quantity),
+    });
+    const per = taken.get(p.id) ?? new Map<string, number>();
+    per.set(variant?.sku ?? '', (per.get(variant?.sku ?? '') ?? 0) + item.quantity);
+    taken.set(p.id, per);
+  });
+  if (details.length) throw new AppError('VALIDATION', details[0].msg, details);
+
+  const short: Array<{ path: string; msg: string }> = [];
+  items.forEach((item, i) => {
+    const p = products.get(item.productId) as ProductRow;
+    const sku = (p.variants?.length ? item.variantSku?.toUpperCase() : '') ?? '';
+    const left = sku ? (p.variants?.find((v) => v.sku === sku)?.stock ?? 0) : Number(p.stock);
+    const wanted = taken.get(p.id)?.get(sku) ?? 0;
+    if (wanted > left) short.push({ path: `items.${i}.quantity`, msg: left > 0 ? `Solo quedan ${left} unidades de ${p.name}` : `${p.name} está agotado` });
+  });
+  if (short.length) throw new AppError('CONFLICT', short[0].msg, short);
+  for (const [id, per] of taken) await writeStock(tx, companyId, products.get(id) as ProductRow, per);
+  return lines;
+}
+
+/** A chat of the company with what an order of its person needs, or a 404. */
+async function chatOf(db: Db, companyId: string, chatId: string) {
+  const [chat] = await rowsOf<{ lead_id: string | null; name: string; telefono: string | null; email: string | null; country: CountryCode; currency: string }>(
+    db,
+    sql`select c.lead_id, coalesce(nullif(p.name, ''), nullif(l.name, ''), c.contact_name, '') as name,
+               coalesce(p.telefono, l.telefono, (select i.platform_user_id from lead_identities i
+                 where i.company_id = c.company_id and i.chat_id = c.id and i.platform = 'whatsapp' limit 1)) as telefono,
+               coalesce(p.email, l.email) as email, co.country,
+               coalesce(co.settings->>'currency', '') as currency
+        from chats c join companies co on co.id = c.company_id
+        left join leads l on l.company_id = c.company_id and l.id = c.lead_id
+        left join clean_leads p on p.company_id = c.company_id and p.id = l.clean_lead_id
+        where c.company_id = ${companyId} and c.id = ${chatId}`,
+  );
+  if (!chat) throw new AppError('NOT_FOUND', 'No encontramos ese chat');
+  return { ...chat, currency: companyCurrency(chat.currency || null, chat.country) };
+}
+
+/** A cart's lines matched to the company's products and variants by SKU, at the company's price, with what is left. */
+async function cartLines(db: Db, companyId: string, items: Array<{ productRetailerId: string; quantity: number }>): Promise<CartLine[]> {
+  const skus = [...new Set(items.map((i) => i.productRetailerId.trim().toUpperCase()))];
+  const products = skus.length
+    ? await rowsOf<ProductRow & Row>(
+        db,
+        sql`select id, name, sku, price, stock, image_url, variants from products where company_id = ${companyId} and (sku in (${sql.join(
+          skus.map((x) => sql`${x}`),
+          sql`, `,
+        )}) or exists (select 1 from jsonb_array_elements(coalesce(variants, '[]'::jsonb)) v where v->>'sku' in (${sql.join(
+          skus.map((x) => sql`${x}`),
+          sql`, `,
+        )})))`,
+      )
+    : [];
+  return items.map((item) => {
+    const sku = item.productRetailerId.trim().toUpperCase();
+    const quantity = Math.min(MAX_LINE_QUANTITY, Math.max(1, Math.floor(item.quantity)));
+    for (const p of products) {
+      const v = p.variants?.find((x) => x.sku === sku);
+      if (v) return { sku, quantity, productId: p.id, variantSku: v.sku, name: p.name, unitPrice: Number(v.price ?? p.price), stock: Number(v.stock) };
+      if (p.sku === sku && !p.variants?.length) return { sku, quantity, productId: p.id, name: p.name, unitPrice: Number(p.price), stock: Number(p.stock) };
+    }
+    return { sku, quantity };
+  });
+}
+
+/** A WhatsApp cart as Mostrador's note in the thread: what the customer put in it, what is short. */
+function cartSummary(o: { items: OrderItem[]; total: number; currency: string; notes: string[] }): string {
+  return [
+    '🛒 Carrito desde el catálogo de WhatsApp',
+    ...o.items.map((i) => `• ${i.quantity} × ${i.name} — ${moneyText(i.total, o.currency)}`),
+    `Total: ${moneyText(o.total, o.currency)}`,
+    ...o.notes,
+    'Confírmalo con «Crear pedido» en el chat.',
+  ]
+    .join('\n')
+    .slice(0, 4000);
 }
 
 export interface PlaceContext {
@@ -253,63 +394,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         const again = await replay(tx);
         if (again) return { out: again, companyId, created: false };
 
-        const inCatalog = new Set(catalog.product_ids ?? []);
-        const details: Array<{ path: string; msg: string }> = [];
-        input.items.forEach((item, i) => {
-          if (!inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no está en el catálogo' });
-        });
-        const ids = [...new Set(input.items.map((i) => i.productId))].sort();
-        const products = await lockProducts(tx, companyId, ids);
-        const colors = await colorNames(tx, companyId);
-        const taken = new Map<string, Map<string, number>>();
-        const lines: OrderItem[] = [];
-        input.items.forEach((item, i) => {
-          const p = products.get(item.productId);
-          if (!p) {
-            if (inCatalog.has(item.productId)) details.push({ path: `items.${i}.productId`, msg: 'Este producto ya no existe' });
-            return;
-          }
-          const variants = p.variants ?? [];
-          let variant: ProductVariant | undefined;
-          if (variants.length > 0) {
-            variant = variants.find((v) => v.sku === item.variantSku?.toUpperCase());
-            if (!variant) {
-              details.push({ path: `items.${i}.variantSku`, msg: item.variantSku ? 'Esa talla o color ya no existe' : 'Elige una talla o color' });
-              return;
-            }
-          } else if (item.variantSku) {
-            details.push({ path: `items.${i}.variantSku`, msg: 'Este producto no tiene tallas ni colores' });
-            return;
-          }
-          const unitPrice = Number(variant?.price ?? p.price);
-          lines.push({
-            productId: p.id,
-            sku: variant?.sku ?? p.sku,
-            name: p.name,
-            ...(variant?.size ? { size: variant.size } : {}),
-            ...(variant?.colorId && colors.get(variant.colorId) ? { color: colors.get(variant.colorId) } : {}),
-            ...(p.image_url ? { imageUrl: p.image_url } : {}),
-            quantity: item.quantity,
-            unitPrice,
-            total: round2(unitPrice * item.quantity),
-          });
-          const per = taken.get(p.id) ?? new Map<string, number>();
-          per.set(variant?.sku ?? '', (per.get(variant?.sku ?? '') ?? 0) + item.quantity);
-          taken.set(p.id, per);
-        });
-        if (details.length) throw new AppError('VALIDATION', details[0].msg, details);
-
-        // stock: every line must fit what is left (re-read under the lock, never the browser's word)
-        const short: Array<{ path: string; msg: string }> = [];
-        input.items.forEach((item, i) => {
-          const p = products.get(item.productId) as ProductRow;
-          const sku = (p.variants?.length ? item.variantSku?.toUpperCase() : '') ?? '';
-          const left = sku ? (p.variants?.find((v) => v.sku === sku)?.stock ?? 0) : Number(p.stock);
-          const wanted = taken.get(p.id)?.get(sku) ?? 0;
-          if (wanted > left) short.push({ path: `items.${i}.quantity`, msg: left > 0 ? `Solo quedan ${left} unidades de ${p.name}` : `${p.name} está agotado` });
-        });
-        if (short.length) throw new AppError('CONFLICT', short[0].msg, short);
-        for (const [id, per] of taken) await writeStock(tx, companyId, products.get(id) as ProductRow, per);
+        const lines = await takeLines(tx, companyId, input.items, new Set(catalog.product_ids ?? []));
 
         const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
         const currency = currencyOfCountry[catalog.country];
@@ -401,106 +486,141 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
     },
 
     /**
-     * A WhatsApp catalogue order (the Cloud API's `order` message, decision 0020) as an order of
-     * the company: lines matched to products and variants by SKU (product_retailer_id), priced at
-     * the company's price (WhatsApp's when no product matches), stock taken up to what is left.
-     * Runs in the webhook's transaction, after the message was stored; the summary goes in the chat.
-     * Answers the order's id and code (the caller publishes it once committed).
+     * A WhatsApp cart (the Cloud API's `order` message, decision 0020) is a draft the agent confirms
+     * (decision 0088): nothing is taken from stock and no order exists until «Crear pedido» confirms
+     * it (`fromChat` with its `cartMessageId`). The thread gets its summary — the lines matched to
+     * the company's products by SKU (product_retailer_id), at the company's price, what is short —
+     * as Mostrador's note. Runs in the webhook's transaction, after the message was stored.
      */
-    async fromWhatsApp(tx: Db, companyId: string, country: CountryCode, m: InboundMessage): Promise<{ id: string; code: string } | undefined> {
+    async fromWhatsApp(tx: Db, companyId: string, country: CountryCode, m: InboundMessage): Promise<void> {
       const order = m.content?.order;
-      if (m.kind !== 'order' || !order?.items.length) return undefined;
-      const [identity] = await rowsOf<{ lead_id: string; chat_id: string | null; name: string; telefono: string | null }>(
+      if (m.kind !== 'order' || !order?.items.length) return;
+      const [identity] = await rowsOf<{ chat_id: string | null }>(
         tx,
-        sql`select i.lead_id, i.chat_id, l.name, l.telefono from lead_identities i join leads l on l.id = i.lead_id and l.company_id = i.company_id
-            where i.company_id = ${companyId} and i.platform = 'whatsapp' and i.platform_user_id = ${m.from}`,
+        sql`select i.chat_id from lead_identities i where i.company_id = ${companyId} and i.platform = 'whatsapp' and i.platform_user_id = ${m.from}`,
       );
-      const telefono = identity?.telefono ?? normalisePhone(m.phone ?? m.from, country) ?? m.from.replace(/\D/g, '').slice(0, 15);
-      const skus = [...new Set(order.items.map((i) => i.productRetailerId.trim().toUpperCase()))];
-      const matches = await rowsOf<{ id: string }>(
-        tx,
-        sql`select id from products where company_id = ${companyId} and (sku in (${sql.join(
-          skus.map((s) => sql`${s}`),
-          sql`, `,
-        )}) or exists (select 1 from jsonb_array_elements(coalesce(variants, '[]'::jsonb)) v where v->>'sku' in (${sql.join(
-          skus.map((s) => sql`${s}`),
-          sql`, `,
-        )})))`,
-      );
-      const products = await lockProducts(tx, companyId, matches.map((r) => r.id).sort());
-      const colors = await colorNames(tx, companyId);
-      const taken = new Map<string, Map<string, number>>();
-      const lines: OrderItem[] = [];
+      if (!identity?.chat_id) return;
+      const lines = await cartLines(tx, companyId, order.items);
+      const currency = currencyOfCountry[country];
       const notes: string[] = [];
-      for (const item of order.items) {
-        const sku = item.productRetailerId.trim().toUpperCase();
-        const quantity = Math.max(1, Math.floor(item.quantity));
-        let product: ProductRow | undefined;
-        let variant: ProductVariant | undefined;
-        for (const p of products.values()) {
-          if (p.sku === sku && !p.variants?.length) product = p;
-          const v = p.variants?.find((x) => x.sku === sku);
-          if (v) {
-            product = p;
-            variant = v;
-          }
-        }
-        if (!product) {
-          const unitPrice = Number(item.itemPrice ?? 0);
-          lines.push({ sku, name: `Producto ${sku}`, quantity, unitPrice, total: round2(unitPrice * quantity) });
-          notes.push(`⚠️ ${sku} no está en los productos de la compañía`);
+      const items: OrderItem[] = [];
+      for (const l of lines) {
+        if (!l.productId) {
+          notes.push(`⚠️ ${l.sku} no está en los productos de la compañía`);
           continue;
         }
-        const key = variant?.sku ?? '';
-        const per = taken.get(product.id) ?? new Map<string, number>();
-        const already = per.get(key) ?? 0;
-        const left = (variant ? variant.stock : Number(product.stock)) - already;
-        const reserved = Math.max(0, Math.min(quantity, left));
-        if (reserved < quantity) notes.push(`⚠️ ${product.name}: hay ${Math.max(0, left)} en stock de ${quantity} pedidas`);
-        per.set(key, already + reserved);
-        taken.set(product.id, per);
-        const unitPrice = Number(variant?.price ?? product.price);
-        lines.push({
-          productId: product.id,
-          sku: variant?.sku ?? product.sku,
-          name: product.name,
-          ...(variant?.size ? { size: variant.size } : {}),
-          ...(variant?.colorId && colors.get(variant.colorId) ? { color: colors.get(variant.colorId) } : {}),
-          ...(product.image_url ? { imageUrl: product.image_url } : {}),
-          quantity,
-          unitPrice,
-          total: round2(unitPrice * quantity),
-        });
+        if ((l.stock ?? 0) < l.quantity) notes.push(`⚠️ ${l.name}: hay ${Math.max(0, l.stock ?? 0)} en stock de ${l.quantity} pedidas`);
+        const unitPrice = l.unitPrice ?? 0;
+        items.push({ productId: l.productId, sku: l.variantSku ?? l.sku, name: l.name ?? l.sku, quantity: l.quantity, unitPrice, total: round2(unitPrice * l.quantity) });
       }
-      for (const [id, per] of taken) await writeStock(tx, companyId, products.get(id) as ProductRow, per);
-      const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
-      const currency = currencyOfCountry[country];
-      const name = identity?.name ?? m.name ?? telefono;
-      const code = orderCode();
-      const [created] = await rowsOf<{ id: string }>(
-        tx,
-        sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id, chat_id)
-            values (${companyId}, ${code}, 'created', 'whatsapp', ${name}, ${telefono}, ${JSON.stringify({ name, telefono })}::jsonb,
-                    ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${currency}, ${identity?.lead_id ?? null}, ${identity?.chat_id ?? null})
-            returning id`,
+      const total = round2(items.reduce((n, i) => n + i.total, 0));
+      const text = cartSummary({ items, total, currency, notes });
+      await tx.execute(sql`insert into chat_messages (company_id, chat_id, direction, kind, text, content, provider_message_id, status, sent_at)
+          values (${companyId}, ${identity.chat_id}, 'in', 'system', ${text}, ${JSON.stringify({ system: { type: 'cart', body: text } })}::jsonb,
+                  ${`mostrador-cart:${m.messageId}`}, 'received', now())
+          on conflict (company_id, provider_message_id) do nothing`);
+    },
+
+    /**
+     * GET /chats/{id}/order-draft: what «Crear pedido» starts from — the person's name, phone and
+     * e-mail, their last delivery, and the chat's latest WhatsApp cart not yet an order.
+     */
+    async draftForChat(db: Db, companyId: string, chatId: string): Promise<ChatOrderDraft> {
+      const chat = await chatOf(db, companyId, chatId);
+      const [last] = await rowsOf<{ shippment: PublicOrder['shippment'] | null }>(
+        db,
+        sql`select shippment from orders where company_id = ${companyId} and shippment is not null
+              and (chat_id = ${chatId} or (${chat.lead_id}::uuid is not null and lead_id = ${chat.lead_id}) or (${chat.telefono}::text is not null and telefono = ${chat.telefono}))
+            order by created_at desc limit 1`,
       );
-      // a webhook's job: the system's doing (decision 0072)
-      await audit(tx, {
-        companyId,
-        action: 'create',
-        entity: 'orders',
-        entityId: created.id,
-        actor: { type: 'system' },
-        changes: changesOf(null, auditedOrder({ code, status: 'created', source: 'whatsapp', customerName: name, total: subtotal, currency })),
-      });
-      if (identity?.chat_id) {
-        const text = orderSummary({ code, items: lines, total: subtotal, currency, source: 'whatsapp', notes });
-        await tx.execute(sql`insert into chat_messages (company_id, chat_id, direction, kind, text, content, provider_message_id, status, sent_at)
-            values (${companyId}, ${identity.chat_id}, 'in', 'system', ${text}, ${JSON.stringify({ system: { type: 'order', body: text } })}::jsonb,
-                    ${`mostrador-order:${created.id}`}, 'received', now())
-            on conflict (company_id, provider_message_id) do nothing`);
+      const [cart] = await rowsOf<{ id: string; text: string | null; content: { order?: { items: Array<{ productRetailerId: string; quantity: number }> } }; sent_at: Date | string }>(
+        db,
+        sql`select m.id, m.text, m.content, m.sent_at from chat_messages m
+            where m.company_id = ${companyId} and m.chat_id = ${chatId} and m.direction = 'in' and m.kind = 'order'
+              and not exists (select 1 from orders o where o.company_id = m.company_id and o.cart_message_id = m.id)
+            order by m.sent_at desc limit 1`,
+      );
+      const lines = cart?.content?.order?.items.length ? await cartLines(db, companyId, cart.content.order.items) : [];
+      return {
+        customer: { name: chat.name, ...(chat.telefono ? { telefono: chat.telefono } : {}), ...(chat.email ? { email: chat.email } : {}) },
+        ...(last?.shippment ? { shippment: last.shippment } : {}),
+        currency: chat.currency,
+        ...(cart && lines.length ? { cart: { messageId: cart.id, receivedAt: iso(cart.sent_at), ...(cart.text ? { text: cart.text } : {}), lines } } : {}),
+      };
+    },
+
+    /**
+     * POST /chats/{id}/orders: the order an agent builds for the person of a chat (decision 0088).
+     * Lines at the company's prices and stock under the same locks as a public placement
+     * (`takeLines`); the order belongs to the chat and its lead; its summary goes in the thread as
+     * Mostrador's note (the customer gets it when the agent sends it). Under the Idempotency-Key
+     * the dialog sends, a double click is one order; a cart is confirmed once.
+     */
+    async fromChat(db: Db, companyId: string, userId: string | undefined, chatId: string, input: ChatOrderIn, key: string): Promise<{ out: ChatOrderOut; created: boolean }> {
+      const chat = await chatOf(db, companyId, chatId);
+      const telefono = normalisePhone(input.customer.telefono, chat.country);
+      if (!telefono) {
+        throw new AppError('VALIDATION', 'Teléfono: escribe un teléfono válido', [{ path: 'customer.telefono', msg: 'Escribe un teléfono válido' }]);
       }
-      return { id: created.id, code };
+      const hash = sha256(canonical({ chatId, input }));
+      const replay = async (tx: Db): Promise<ChatOrderOut | undefined> => {
+        const [known] = await rowsOf<{ request_hash: string; response: string }>(
+          tx,
+          sql`select request_hash, response from order_requests where company_id = ${companyId} and key = ${key}`,
+        );
+        if (!known) return undefined;
+        if (known.request_hash !== hash) {
+          throw new AppError('CONFLICT', 'Esta clave de idempotencia ya se usó con otro pedido', [{ path: 'Idempotency-Key', msg: 'Ya se usó con otro pedido' }]);
+        }
+        return secrets.open<ChatOrderOut>(known.response);
+      };
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-key:${companyId}:${key}`}, 0))`);
+        const again = await replay(tx);
+        if (again) return { out: again, created: false };
+        if (input.cartMessageId) {
+          const [cart] = await rowsOf<{ id: string }>(
+            tx,
+            sql`select id from chat_messages where company_id = ${companyId} and chat_id = ${chatId} and id = ${input.cartMessageId} and direction = 'in' and kind = 'order' for update`,
+          );
+          if (!cart) throw new AppError('VALIDATION', 'Ese carrito no es de este chat', [{ path: 'cartMessageId', msg: 'No es un carrito de este chat' }]);
+          const [done] = await rowsOf<{ code: string }>(tx, sql`select code from orders where company_id = ${companyId} and cart_message_id = ${cart.id}`);
+          if (done) throw new AppError('CONFLICT', `Este carrito ya es el pedido ${done.code}`, [{ path: 'cartMessageId', msg: `Ya es el pedido ${done.code}` }]);
+        }
+        const lines = await takeLines(tx, companyId, input.items);
+        const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
+        const customer = {
+          name: input.customer.name,
+          telefono,
+          ...(input.customer.email ? { email: input.customer.email } : {}),
+          ...(input.customer.document ? { document: input.customer.document } : {}),
+        };
+        const code = orderCode();
+        const [order] = await rowsOf<{ id: string }>(
+          tx,
+          sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, shippment, items, subtotal, total, currency, lead_id, chat_id, cart_message_id, created_by)
+              values (${companyId}, ${code}, 'created', 'chat', ${customer.name}, ${telefono}, ${JSON.stringify(customer)}::jsonb,
+                      ${input.shippment ? JSON.stringify(input.shippment) : null}::jsonb, ${JSON.stringify(lines)}::jsonb, ${subtotal}, ${subtotal}, ${chat.currency},
+                      ${chat.lead_id}, ${chatId}, ${input.cartMessageId ?? null}, ${userId ?? null})
+              returning id`,
+        );
+        const text = orderSummary({ code, items: lines, total: subtotal, currency: chat.currency, shippment: input.shippment ?? null, source: 'chat' });
+        await tx.execute(sql`insert into chat_messages (company_id, chat_id, direction, kind, text, content, provider_message_id, status, sent_at)
+            values (${companyId}, ${chatId}, 'in', 'system', ${text}, ${JSON.stringify({ system: { type: 'order', body: text } })}::jsonb,
+                    ${`mostrador-order:${order.id}`}, 'received', now())
+            on conflict (company_id, provider_message_id) do nothing`);
+        const out: ChatOrderOut = { _id: order.id, code, total: subtotal, currency: chat.currency, status: 'created' };
+        await tx.execute(sql`insert into order_requests (company_id, key, request_hash, order_id, response)
+            values (${companyId}, ${key}, ${hash}, ${order.id}, ${secrets.seal(out)})`);
+        await audit(tx, {
+          companyId,
+          action: 'create',
+          entity: 'orders',
+          entityId: order.id,
+          changes: changesOf(null, auditedOrder({ code, status: 'created', source: 'chat', customerName: customer.name, total: subtotal, currency: chat.currency })),
+        });
+        return { out, created: true };
+      });
     },
   };
 }
