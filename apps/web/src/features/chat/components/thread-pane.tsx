@@ -27,6 +27,7 @@ import { type ThreadData, threadChat, threadMessages, upsertMessage } from '../l
 import { dayKey, dayLabel, fullDateTime, windowIsOpen } from '../../../lib/time';
 import { channelNames, chatTexts } from '../texts';
 import { ChatActions } from './chat-actions';
+import { CreateOrderButton } from './create-order-dialog';
 import { Composer } from './composer';
 import { ScheduledStrip } from './scheduled-messages';
 import { MessageBubble } from './message-bubble';
@@ -204,6 +205,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
             <Skeleton width={180} height={28} />
           </Box>
         )}
+        {chat && permissions.can('chats', 'create') && <CreateOrderButton chatId={chat._id} />}
         {chat && (
           <ChatActions
             status={chatStatus ?? 'open'}
