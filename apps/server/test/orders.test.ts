@@ -116,6 +116,9 @@ describe('public digital catalogue', () => {
     });
     const searched = (await t.app.inject({ method: 'GET', url: `/api/catalogo-digital/${catalogId}/products?filter=taza` })).json();
     expect(searched.payload.map((p: Rec) => p.sku)).toEqual(['TZ-01']);
+    // a variant's SKU finds its product (a cart link names variants, decision 0089)
+    const byVariant = (await t.app.inject({ method: 'GET', url: `/api/catalogo-digital/${catalogId}/products?filter=PL-01-M` })).json();
+    expect(byVariant.payload.map((p: Rec) => p.sku)).toEqual(['PL-01']);
     const byBrand = (await t.app.inject({ method: 'GET', url: `/api/catalogo-digital/${catalogId}/products?brandId=${ids.brand}` })).json();
     expect(byBrand.payload.map((p: Rec) => p.sku)).toEqual(['TZ-01']);
     // the company's default catalogue, by the company's id

@@ -20,7 +20,8 @@ export const PRODUCTS_PAGE_SQL = `with page as (
     from products p
    where p.company_id = (select company_id from catalogs where id = $1::uuid)
      and p.id in (select e.id::uuid from catalogs k cross join lateral jsonb_array_elements_text(coalesce(k.product_ids, '[]'::jsonb)) e(id) where k.id = $1::uuid)
-     and ($2::text is null or p.name ilike $2 or p.sku ilike $2)
+     and ($2::text is null or p.name ilike $2 or p.sku ilike $2
+          or exists (select 1 from jsonb_array_elements(coalesce(p.variants, '[]'::jsonb)) v where v->>'sku' ilike $2))
      and ($3::uuid[] is null or p.category_id = any($3::uuid[]))
      and ($4::uuid[] is null or p.brand_id = any($4::uuid[]))
    order by p.name, p.id

@@ -69,3 +69,18 @@ export function useCart(catalogId: string | undefined) {
   };
 }
 export type Cart = ReturnType<typeof useCart>;
+
+/** `?carrito=SKU:2,SKU2:1` (a follow-up's link, decision 0089): the SKUs and quantities it asks for, at most 30 lines. */
+export function cartParamOf(search: string): Array<{ sku: string; quantity: number }> {
+  const raw = new URLSearchParams(search).get('carrito');
+  if (!raw) return [];
+  const out: Array<{ sku: string; quantity: number }> = [];
+  for (const part of raw.split(',').slice(0, 30)) {
+    const [sku, count] = part.split(':');
+    const clean = sku?.trim().toUpperCase();
+    if (!clean || clean.length > 60) continue;
+    const quantity = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.floor(Number(count ?? 1)) || 1));
+    out.push({ sku: clean, quantity });
+  }
+  return out;
+}

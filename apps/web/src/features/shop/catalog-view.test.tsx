@@ -37,3 +37,33 @@ describe('the shop’s product sheet', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+describe('a cart link (?carrito=SKU:2,…)', () => {
+  it('fills the cart with those products once, at most what is in stock, and leaves the address clean', async () => {
+    const polo: PublicProduct = {
+      _id: 'polo',
+      name: 'Polo pima',
+      sku: 'PP-01',
+      price: 45,
+      available: 0,
+      variants: [{ sku: 'PP-01-M', size: 'M', price: 49, available: 5 }],
+    };
+    localStorage.clear();
+    window.history.replaceState(null, '', '/catalogo-digital/catalogo-verano?carrito=pp-01-m:2,ZB-40:9,NO-EXISTE:1');
+    const asked: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input) => {
+      const url = new URL(String(input), 'http://shop.test');
+      asked.push(url.searchParams.get('filter') ?? '');
+      const filter = url.searchParams.get('filter');
+      const payload = filter === 'PP-01-M' ? [polo] : filter === 'ZB-40' ? [product] : filter ? [] : [product, polo];
+      return Promise.resolve(jsonResponse(200, { payload, totalDocs: payload.length, totalPages: 1, page: 1, limit: 24 }));
+    });
+    render(<CatalogView catalog={catalog} />);
+    expect((await screen.findByRole('status')).textContent).toBe('Te dejamos tus 2 productos en el carrito');
+    expect(window.location.search).toBe('');
+    expect(asked).toEqual(expect.arrayContaining(['PP-01-M', 'ZB-40', 'NO-EXISTE']));
+    // the cart: 2 of the M polo, and the shoes capped at the 3 left
+    expect(screen.getByRole('button', { name: 'Carrito: 5 productos' })).toBeTruthy();
+    expect(screen.getByText(/Ver carrito \(5\)/).textContent).toMatch(/458\.00/);
+  });
+});

@@ -1,6 +1,6 @@
 import type { OrderPlaceOut, PublicCatalog, PublicProduct } from '@mostrador/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type Cart, type CartLine, useCart } from './cart';
+import { type Cart, type CartLine, cartParamOf, useCart } from './cart';
 import { Checkout } from './checkout';
 import { imageSrc } from '../../lib/image-src';
 import { money } from './money';
@@ -14,6 +14,41 @@ export function CatalogView({ catalog }: { catalog: PublicCatalog }) {
   const cart = useCart(catalog._id);
   const [view, setView] = useState<View>({ kind: 'list' });
   const [open, setOpen] = useState<PublicProduct>();
+
+  // a link with ?carrito=SKU:2,… (a follow-up from the chat) fills the cart once, then leaves the address clean
+  const [prefilled, setPrefilled] = useState<string>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per page load, from the address it was opened with (the parameter is gone after)
+  useEffect(() => {
+    const wanted = cartParamOf(window.location.search);
+    if (!wanted.length) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete('carrito');
+    window.history.replaceState(window.history.state, '', url);
+    void (async () => {
+      let added = 0;
+      for (const { sku, quantity } of wanted) {
+        const page = await shopApi.products(catalog._id, { page: 1, filter: sku }).catch(() => undefined);
+        for (const p of page?.payload ?? []) {
+          const variant = p.variants?.find((v) => v.sku.toUpperCase() === sku);
+          if (!variant && p.sku.toUpperCase() !== sku) continue;
+          const available = variant ? variant.available : p.available;
+          if (available <= 0) break;
+          cart.add({
+            productId: p._id,
+            ...(variant ? { variantSku: variant.sku, variantLabel: variantLabelOf(variant) } : {}),
+            name: p.name,
+            imageUrl: p.imageUrl,
+            price: variant ? variant.price : p.price,
+            quantity,
+            available,
+          });
+          added++;
+          break;
+        }
+      }
+      setPrefilled(added ? `Te dejamos ${added === 1 ? 'tu producto' : `tus ${added} productos`} en el carrito` : 'Los productos del enlace ya no están disponibles');
+    })();
+  }, [catalog._id]);
 
   // the phone's back button closes what is open (cart, checkout, product) before leaving the shop
   const go = (next: View) => {
@@ -52,6 +87,11 @@ export function CatalogView({ catalog }: { catalog: PublicCatalog }) {
         </div>
       </header>
       <main className="shop-main">
+        {prefilled && view.kind === 'list' ? (
+          <p className="shop-alert shop-alert-info" role="status">
+            {prefilled}
+          </p>
+        ) : null}
         {view.kind === 'list' ? <ProductList catalog={catalog} onOpen={setOpen} /> : null}
         {view.kind === 'cart' ? <CartPanel cart={cart} currency={currency} onBack={() => window.history.back()} onCheckout={() => go({ kind: 'checkout' })} /> : null}
         {view.kind === 'checkout' ? (
