@@ -31,7 +31,6 @@ import { closedTeamsOf, uuidArray } from '../assignment/hours.js';
 export { stableId };
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
-import { publishChatEffect } from '../chats/events.js';
 import { CHAT_WAKE_QUEUE, type ChatWakeJob } from '../chats/jobs.js';
 
 /**
@@ -509,7 +508,7 @@ export async function act(
           const job: ChatWakeJob = { companyId, chatId: id };
           await deps.jobs.send(CHAT_WAKE_QUEUE, job, { startAfter: Math.ceil((until.getTime() - Date.now()) / 1000) + 1, singletonKey: `${run.id}:${i}` });
         }
-        await publishChatEffect(db, deps.realtime, companyId, { type: 'chat.updated', chatId: id });
+        // the open screens hear of it from its event (chat.resolved / chat.snoozed, the realtime listener)
         return undefined;
       }
       case 'note': {
