@@ -63,7 +63,10 @@ export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ 
   const postings = new Map<string, number[]>();
   const skus = new Map<string, { product: number; variant?: number }>();
   const products: IndexedProduct[] = rows.map((r, i) => {
-    const words = [...new Set(tokenise(r.name).map((t) => t.stem))].filter((w) => !NAME_STOPWORDS.has(w));
+    const stems = tokenise(r.name).map((t) => t.stem);
+    // two words written as one as well («Red Bull» → redbull, «dry-fit» → dryfit)
+    const joined = stems.slice(1).flatMap((w, i) => (/\d/.test(w + stems[i]) ? [] : [stems[i] + w]));
+    const words = [...new Set([...stems, ...joined])].filter((w) => !NAME_STOPWORDS.has(w));
     for (const w of words) {
       const list = postings.get(w);
       if (list) list.push(i);

@@ -93,15 +93,25 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   }
 
   tokens.forEach((token, at) => {
-    if (colorAt.has(at) || askedSizeAt.has(at) || NAME_STOPWORDS.has(token.stem)) return;
+    if (askedSizeAt.has(at) || NAME_STOPWORDS.has(token.stem)) return;
     for (const word of wordsFor(index, token)) {
       const weight = index.weights.get(word) ?? 0;
       for (const product of index.postings.get(word) ?? []) mention(product, at, weight);
     }
+    // two written words that are one of the catalogue («alto mayo» → altomayo)
+    const next = tokens[at + 1];
+    if (next && !token.numeric && !next.numeric) {
+      const word = token.norm + next.stem;
+      for (const product of index.postings.get(word) ?? []) {
+        mention(product, at, index.weights.get(word) ?? 0);
+        mention(product, at + 1, 0);
+      }
+    }
   });
 
-  // a product needs one of its real words matched (a number or a unit alone names nothing)
-  let found = [...mentions.values()].filter((m) => [...m.tokens].some((at) => !tokens[at].numeric && tokens[at].stem.length >= 3));
+  // a product needs one of its real words matched (a number, a unit or a colour alone names nothing:
+  // «polo azul» is not «Leche Gloria azul», «leche gloria azul» is)
+  let found = [...mentions.values()].filter((m) => [...m.tokens].some((at) => !tokens[at].numeric && tokens[at].stem.length >= 3 && !colorAt.has(at)));
   // a product whose matched words are a strict part of another's is the less precise reading
   found = found.filter((m) => !found.some((o) => o !== m && o.tokens.size > m.tokens.size && [...m.tokens].every((t) => o.tokens.has(t))));
   for (const [product, variant] of skuHits) {
