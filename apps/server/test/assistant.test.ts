@@ -107,7 +107,10 @@ describe('scope', () => {
   it('another company’s message, an outbound one or one of another chat is a 404', async () => {
     const theirs = await inbound('quiero una inca kola', acmeCo);
     expect((await suggest(theirs)).statusCode).toBe(404);
-    expect((await suggest(theirs, acme, acmeCo)).statusCode).toBe(200);
+    const own = await suggest(theirs, acme, acmeCo);
+    expect(own.statusCode).toBe(200);
+    // their catalogue, never Demo Perú's: its index is the company's own
+    expect(skusOf(own.json() as ReplySuggestionOut)).not.toContain('IK-500');
     const outbound = await inbound('Sí, tenemos Inca Kola', peru, 'out');
     expect((await suggest(outbound)).statusCode).toBe(404);
     const mine = await inbound('quiero una inca kola');

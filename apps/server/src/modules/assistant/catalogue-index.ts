@@ -50,14 +50,14 @@ export interface CatalogueIndex {
 /** A colour word without its gender and plural («rojas» → «roj»). */
 export const colorKey = (word: string) => word.replace(/s$/, '').replace(/[ao]$/, '');
 
-interface ProductRow {
+type ProductRow = {
   id: string;
   name: string;
   sku: string;
   price: number | string;
   stock: number;
   variants: Array<{ sku: string; size?: string | null; colorId?: string | null; stock?: number; price?: number | null }> | null;
-}
+};
 
 export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ id: string; name: string }>): CatalogueIndex {
   const postings = new Map<string, number[]>();
@@ -80,7 +80,7 @@ export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ 
       ...(v.price !== null && v.price !== undefined ? { price: Number(v.price) } : {}),
     }));
     skus.set(r.sku.toUpperCase(), { product: i });
-    variants.forEach((v, vi) => skus.set(v.sku.toUpperCase(), { product: i, variant: vi }));
+    for (const [vi, v] of variants.entries()) skus.set(v.sku.toUpperCase(), { product: i, variant: vi });
     const sizes = new Map<string, string>();
     for (const v of variants) if (v.size) sizes.set(fold(v.size), v.size);
     return { id: r.id, name: r.name, sku: r.sku, price: Number(r.price), stock: Number(r.stock), variants, words, weight: 0, sizes };

@@ -8,10 +8,10 @@ import { fold } from './text.js';
  * said so, without a price: it is not offered) — and the company's quick reply that fits the
  * question (payment, delivery, hours, location), its {{nombre}} / {{agente}} / {{telefono}} filled.
  */
-export interface QuickReply {
+export type QuickReply = {
   atajo: string;
   texto: string;
-}
+};
 
 /** What a customer asks about besides products, the words that say it, and the words a quick reply answering it has. */
 const INTENTS: Array<{ asked: RegExp; answers: RegExp }> = [

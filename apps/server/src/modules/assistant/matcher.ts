@@ -142,7 +142,7 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
 
 /** «2 polos», «dos gorras», «polo x2»: a count up to 99 before the product's first word (one word between at most) or «x N» after it. */
 function quantityOf(tokens: Token[], m: Mention, used: Set<number>): number | undefined {
-  const valueOf = (t: Token | undefined) => {
+  const countOf = (t: Token | undefined) => {
     if (!t) return undefined;
     if (t.numeric && /^\d{1,2}$/.test(t.norm)) return Number(t.norm);
     return NUMBER_WORDS[t.norm];
@@ -150,11 +150,11 @@ function quantityOf(tokens: Token[], m: Mention, used: Set<number>): number | un
   for (const at of [m.first - 1, m.first - 2]) {
     if (at < 0 || used.has(at)) continue;
     if (at === m.first - 2 && !/^(de|del|la|el|los|las|unidades|unidad)$/.test(tokens[m.first - 1]?.norm ?? '')) continue;
-    const n = valueOf(tokens[at]);
+    const n = countOf(tokens[at]);
     if (n && n > 1) return n;
   }
   if (tokens[m.last + 1]?.norm === 'x') {
-    const n = valueOf(tokens[m.last + 2]);
+    const n = countOf(tokens[m.last + 2]);
     if (n && n > 1) return n;
   }
   return undefined;
