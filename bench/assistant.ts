@@ -3,7 +3,8 @@
  * customer's message mentions, and how fast a suggestion is answered on a big catalogue.
  *
  * 1. Precision and recall on fixtures/assistant-messages.json: 200 Peruvian-Spanish customer
- *    messages against the demo catalogue (Demo Perú: 38 products, clothes in sizes and colours),
+ *    messages (and 43 more, `heldout`, written after the matcher was tuned on the 200 and never
+ *    tuned on, reported apart) against the demo catalogue (Demo Perú: 38 products, clothes in sizes and colours),
  *    each labelled with the products a person would expect offered — typos, no accents, sizes,
  *    colours, quantities, several products, SKUs written, messages naming nothing («aceptan
  *    yape?»), and a few naming a kind of product («tienen chocolates?»), which a name matcher
@@ -28,6 +29,8 @@ interface Labelled {
   text: string;
   expected: string[];
   variant?: { size?: string; color?: string };
+  /** Written after the matcher was tuned on the others, and not tuned on. */
+  heldout?: boolean;
 }
 const fixtures = JSON.parse(readFileSync(new URL('./fixtures/assistant-messages.json', import.meta.url), 'utf8')) as Labelled[];
 const PRODUCTS = Number(process.env.PRODUCTS ?? 5_000);
@@ -42,39 +45,43 @@ const {
 
 // 1. precision and recall on the demo catalogue
 const skuOf = new Map((await pool.query<{ id: string; sku: string }>('select id, sku from products where company_id = $1', [peru.id])).rows.map((r) => [r.id, r.sku]));
-let tp = 0;
-let fp = 0;
-let fn = 0;
-let exact = 0;
-let variantAsked = 0;
-let variantRight = 0;
-let silentRight = 0;
-let silent = 0;
-for (const f of fixtures) {
-  const found = await matchProducts(db, peru.id, f.text);
-  const got = new Set(found.map((p) => skuOf.get(p.productId) ?? p.sku));
-  const want = new Set(f.expected);
-  const hits = [...got].filter((s) => want.has(s)).length;
-  tp += hits;
-  fp += got.size - hits;
-  fn += want.size - hits;
-  if (hits === got.size && hits === want.size) exact++;
-  if (!want.size) {
-    silent++;
-    if (!got.size) silentRight++;
+async function evaluate(title: string, rows: Labelled[]) {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let exact = 0;
+  let variantAsked = 0;
+  let variantRight = 0;
+  let silentRight = 0;
+  let silent = 0;
+  for (const f of rows) {
+    const found = await matchProducts(db, peru.id, f.text);
+    const got = new Set(found.map((p) => skuOf.get(p.productId) ?? p.sku));
+    const want = new Set(f.expected);
+    const hits = [...got].filter((s) => want.has(s)).length;
+    tp += hits;
+    fp += got.size - hits;
+    fn += want.size - hits;
+    if (hits === got.size && hits === want.size) exact++;
+    if (!want.size) {
+      silent++;
+      if (!got.size) silentRight++;
+    }
+    if (f.variant) {
+      variantAsked++;
+      const entries = found.filter((p) => skuOf.get(p.productId) === f.expected[0]);
+      if (entries.length && entries.every((p) => p.variant && (!f.variant?.size || p.variant.size === f.variant.size) && (!f.variant?.color || p.variant.color === f.variant.color))) variantRight++;
+    }
+    if (VERBOSE && (hits !== got.size || hits !== want.size)) console.log(`  ✗ «${f.text}» expected [${[...want]}] got [${[...got]}]`);
   }
-  if (f.variant) {
-    variantAsked++;
-    const entries = found.filter((p) => skuOf.get(p.productId) === f.expected[0]);
-    if (entries.length && entries.every((p) => p.variant && (!f.variant?.size || p.variant.size === f.variant.size) && (!f.variant?.color || p.variant.color === f.variant.color))) variantRight++;
-  }
-  if (VERBOSE && (hits !== got.size || hits !== want.size)) console.log(`  ✗ «${f.text}» expected [${[...want]}] got [${[...got]}]`);
+  const precision = tp / (tp + fp);
+  const recall = tp / (tp + fn);
+  console.log(`\n${title} (${rows.length} messages, ${skuOf.size} products)`);
+  console.log(`  precision ${precision.toFixed(3)}  recall ${recall.toFixed(3)}  F1 ${((2 * precision * recall) / (precision + recall)).toFixed(3)}  (tp ${tp}, fp ${fp}, fn ${fn})`);
+  console.log(`  messages answered exactly ${exact}/${rows.length}; naming nothing and answered nothing ${silentRight}/${silent}; size/colour right ${variantRight}/${variantAsked}`);
 }
-const precision = tp / (tp + fp);
-const recall = tp / (tp + fn);
-console.log(`\nMatching on the demo catalogue (${fixtures.length} messages, ${skuOf.size} products)`);
-console.log(`  precision ${precision.toFixed(3)}  recall ${recall.toFixed(3)}  F1 ${((2 * precision * recall) / (precision + recall)).toFixed(3)}  (tp ${tp}, fp ${fp}, fn ${fn})`);
-console.log(`  messages answered exactly ${exact}/${fixtures.length}; naming nothing and answered nothing ${silentRight}/${silent}; size/colour right ${variantRight}/${variantAsked}`);
+await evaluate('Matching on the demo catalogue: the set written with the matcher', fixtures.filter((f) => !f.heldout));
+await evaluate('Matching on the demo catalogue: held out (written after the tuning on the 200; three general fixes since, see decision 0087)', fixtures.filter((f) => f.heldout));
 
 // 2. a suggestion's latency at PRODUCTS products
 const company = await benchCompany(booted, 'Bench asistente');

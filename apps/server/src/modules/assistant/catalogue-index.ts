@@ -42,6 +42,8 @@ export interface CatalogueIndex {
   weights: Map<string, number>;
   /** A SKU (upper case) → its product and variant. */
   skus: Map<string, { product: number; variant?: number }>;
+  /** The same without dashes, points or underscores («IK500»). */
+  compactSkus: Map<string, { product: number; variant?: number }>;
   colorNames: Map<string, string>;
   /** A colour's hue word, gender cut («roja», «rojo» → «roj»), or its full folded name → the colour ids. */
   colorKeys: Map<string, string[]>;
@@ -109,7 +111,8 @@ export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ 
     if (words[0]) addColor(colorKey(words[0]), c.id);
     addColor(words.join(' '), c.id);
   }
-  return { version, products, postings, typoKeys, weights, skus, colorNames: new Map(colors.map((c) => [c.id, c.name])), colorKeys };
+  const compactSkus = new Map([...skus].map(([sku, at]) => [sku.replace(/[-_.]/g, ''), at]));
+  return { version, products, postings, typoKeys, weights, skus, compactSkus, colorNames: new Map(colors.map((c) => [c.id, c.name])), colorKeys };
 }
 
 const cache = new Map<string, CatalogueIndex>();

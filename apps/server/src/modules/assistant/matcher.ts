@@ -38,6 +38,11 @@ interface Mention {
 function wordsFor(index: CatalogueIndex, token: Token): string[] {
   if (index.postings.has(token.stem)) return [token.stem];
   if (token.numeric || COMMON_WORDS.has(token.norm)) return [];
+  // a diminutive is its word («gorrita» → gorra, «polito» → polo, «cafecito» → cafe, «sublimesito» → sublime)
+  const base = token.norm.length >= 6 ? token.norm.replace(/(?:c|s)?it[oa]s?$/, '') : token.norm;
+  if (base !== token.norm && base.length >= 3) {
+    for (const end of ['a', 'o', 'e', '']) if (index.postings.has(base + end)) return [base + end];
+  }
   const max = allowedEdits(token.stem.length);
   if (max === 0) return [];
   const found = new Set<string>();
@@ -66,6 +71,11 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   for (const raw of text.match(/[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+/g) ?? []) {
     const hit = index.skus.get(raw.toUpperCase());
     if (hit) skuHits.set(hit.product, hit.variant ?? -1);
+  }
+  // …or without its dashes («IK500»): letters and digits together, the way a SKU is read aloud
+  for (const raw of text.match(/(?<![\p{L}\p{N}-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{4,}(?![\p{L}\p{N}-])/gu) ?? []) {
+    const hit = index.compactSkus.get(raw.toUpperCase());
+    if (hit && !skuHits.has(hit.product)) skuHits.set(hit.product, hit.variant ?? -1);
   }
 
   // colours: the company's colour names, by their hue word (any gender) or whole
@@ -114,6 +124,10 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   let found = [...mentions.values()].filter((m) => [...m.tokens].some((at) => !tokens[at].numeric && tokens[at].stem.length >= 3 && !colorAt.has(at)));
   // a product whose matched words are a strict part of another's is the less precise reading
   found = found.filter((m) => !found.some((o) => o !== m && o.tokens.size > m.tokens.size && [...m.tokens].every((t) => o.tokens.has(t))));
+  // the same words matched: the product they name (its first word, «Avena Quaker») before one they only describe («Jabón Protex avena»)
+  const headMatched = (m: Mention) => [...m.tokens].some((at) => wordsFor(index, tokens[at]).includes(index.products[m.product].words[0]));
+  const sameSet = (a: Mention, b: Mention) => a.tokens.size === b.tokens.size && [...a.tokens].every((t) => b.tokens.has(t));
+  found = found.filter((m) => headMatched(m) || !found.some((o) => o !== m && sameSet(o, m) && headMatched(o)));
   for (const [product, variant] of skuHits) {
     const m = mentions.get(product) ?? { product, tokens: new Set<number>(), weight: 0, first: tokens.length, last: tokens.length };
     m.weight = Number.POSITIVE_INFINITY;
