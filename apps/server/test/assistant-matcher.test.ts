@@ -94,3 +94,30 @@ describe('validator', () => {
     expect(validateDraft('quedan 120', ctx)).toEqual([]);
   });
 });
+
+describe('several products in one message', () => {
+  const two = buildIndex(
+    'v2',
+    [
+      { id: 'p1', name: 'Polo algodón pima clásico', sku: 'POLO-PIMA', price: 49.9, stock: 0, variants: [
+        { sku: 'POLO-PIMA-M-1', size: 'M', colorId: AZUL, stock: 4 },
+        { sku: 'POLO-PIMA-L-1', size: 'L', colorId: AZUL, stock: 2 },
+      ] },
+      { id: 'p2', name: 'Zapatillas urbanas Andes', sku: 'ZAP-ANDES', price: 149, stock: 0, variants: [
+        { sku: 'ZAP-ANDES-40-1', size: '40', colorId: ROJO, stock: 3 },
+        { sku: 'ZAP-ANDES-41-1', size: '41', colorId: ROJO, stock: 1 },
+      ] },
+    ],
+    [
+      { id: AZUL, name: 'Azul marino' },
+      { id: ROJO, name: 'Rojo carmesí' },
+    ],
+  );
+  it('a colour and a size are the nearest product’s, not every product’s', () => {
+    const found = matchIndex(two, 'Hola! tienen el polo pima en talla M color azul? Y las zapatillas andes en 40', 'PEN');
+    expect(found.map((p) => [p.sku, p.available])).toEqual([
+      ['POLO-PIMA-M-1', true],
+      ['ZAP-ANDES-40-1', true],
+    ]);
+  });
+});

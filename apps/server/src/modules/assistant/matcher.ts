@@ -140,15 +140,26 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
 
   const used = new Set<number>();
   for (const m of found) for (const t of m.tokens) used.add(t);
+  // a colour or a «talla X» belongs to the product it follows (Spanish puts them after the noun:
+  // «polo pima azul talla M y zapatillas andes 40» — azul and M are the polo's), else the first after it;
+  // only a product sold in colours or sizes takes them
+  const nearest = (at: number, fits: (p: IndexedProduct) => boolean) => {
+    const able = found.filter((m) => fits(index.products[m.product]));
+    const before = able.filter((m) => m.first <= at).sort((a, b) => b.first - a.first)[0];
+    return before ?? able.filter((m) => m.first > at).sort((a, b) => a.first - b.first)[0];
+  };
+  const colorOwner = new Map<number, Mention | undefined>();
+  for (const at of colorAt.keys()) colorOwner.set(at, nearest(at, (p) => p.variants.some((v) => v.colorId)));
+  const sizeOwner = new Map<number, Mention | undefined>();
+  for (const at of askedSizeAt.keys()) sizeOwner.set(at, nearest(at, (p) => p.sizes.size > 0));
   const out: ProductMatch[] = [];
   for (const m of found) {
     const p = index.products[m.product];
     const quantity = quantityOf(tokens, m, used);
-    const sizes = sizesAsked(tokens, p, askedSizeAt, used);
-    const colors = new Set<string>();
-    for (const ids of colorAt.values()) for (const id of ids) if (p.variants.some((v) => v.colorId === id)) colors.add(id);
-    const askedColor =
-      colorAt.size > 0 && colors.size === 0 && p.variants.some((v) => v.colorId) ? index.colorNames.get([...colorAt.values()][0][0]) : undefined;
+    const sizes = sizesAsked(tokens, p, new Map([...askedSizeAt].filter(([at]) => sizeOwner.get(at) === m)), used);
+    const mine = [...colorAt].filter(([at]) => colorOwner.get(at) === m).map(([, ids]) => ids);
+    const colors = new Set(mine.flat().filter((id) => p.variants.some((v) => v.colorId === id)));
+    const askedColor = mine.length > 0 && colors.size === 0 ? index.colorNames.get(mine[0][0]) : undefined;
     out.push(...entriesOf(index, p, { variant: m.variant, sizes, colors, askedColor, quantity, currency }));
   }
   return out;
