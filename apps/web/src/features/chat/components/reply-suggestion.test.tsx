@@ -74,7 +74,7 @@ describe('MessageBubble: «Sugerir respuesta»', () => {
     expect(heard).toEqual([{ chatId: m.chatId, text: suggestion.draft }]);
     expect(other).not.toHaveBeenCalled();
     expect(readDraft(m.chatId).text).toBe(suggestion.draft);
-    expect(within(panel).getByRole('status').textContent).toContain('cuadro de mensaje');
+    expect(within(panel).getByRole('status').textContent).toContain('borrador de este chat');
     expect(COMPOSER_DRAFT_EVENT).toBe('mostrador:composer-draft');
 
     await userEvent.click(within(panel).getByRole('button', { name: 'Descartar' }));

@@ -35,7 +35,7 @@ export const suggestionTexts = {
   soldOut: 'Agotado',
   inStock: (n: number) => (n === 1 ? '1 en stock' : `${n} en stock`),
   engine: { embedded: 'Motor integrado', llm: 'Modelo de la empresa' } as const,
-  used: 'Listo: la respuesta está en el cuadro de mensaje para que la revises y envíes.',
+  used: 'Listo: la respuesta quedó como borrador de este chat, para que la revises y la envíes.',
 };
 
 /** Whether a message can be answered with a suggestion: the customer's, a text, not deleted. */
