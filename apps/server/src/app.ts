@@ -50,6 +50,7 @@ import { driveRoutes } from './modules/drive/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/llm/analysis-plugin.js';
 import { llmRoutes } from './modules/llm/routes.js';
+import { assistantRoutes } from './modules/assistant/routes.js';
 import { messageHistoryRoutes } from './modules/sending/history-routes.js';
 import { createRealtime, type Realtime } from './lib/realtime.js';
 import { createSpine, type Spine } from './spine/dispatcher.js';
@@ -246,6 +247,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(auditLogRoutes);
       await api.register(notificationRoutes);
       await api.register(analysisJobsPlugin);
+      await api.register(assistantRoutes);
     },
     { prefix: '/api' },
   );

@@ -232,6 +232,7 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/webhooks/dead-letters': { summary: 'Eventos de proveedores que no se procesaron' },
   'POST /api/webhooks/dead-letters/{id}/replay': { id: 'webhooks.replayDeadLetter', summary: 'Reprocesa un evento fallido' },
   'POST /api/chats/{id}/messages/{messageId}/contact-lead': { id: 'chats.contactLead', summary: 'Crea un lead desde un contacto compartido' },
+  'POST /api/chats/{id}/messages/{messageId}/suggestion': { id: 'chats.suggestReply', summary: 'Sugiere una respuesta con los productos del catálogo que menciona el mensaje' },
   'GET /api/webhooks/whatsapp': { id: 'webhooks.verifyWhatsapp', summary: 'Verificación del webhook de WhatsApp', produces: 'text' },
   'POST /api/webhooks/whatsapp': { id: 'webhooks.receiveWhatsapp', summary: 'Recibe eventos de WhatsApp Cloud API' },
   'GET /api/webhooks/meta': { id: 'webhooks.verifyMeta', summary: 'Verificación del webhook de Messenger e Instagram', produces: 'text' },

@@ -15,6 +15,7 @@ import { clockTime, fullDateTime } from '../../../lib/time';
 import { chatTexts, kindTexts } from '../texts';
 import { MessageContent } from './message-content';
 import { MessageStatus } from './message-status';
+import { canSuggest, ReplySuggestion } from './reply-suggestion';
 
 export interface MessageBubbleProps {
   message: ChatMessage;
@@ -60,6 +61,8 @@ export function MessageBubble({ message, onDelete, onRetry, retrying = false }: 
   const deleted = !message.isActive;
   const failed = out && !note && !deleted && message.status === 'failed';
   const deletable = !!onDelete && out && !deleted && !message._id.startsWith('temp-');
+  // «Sugerir respuesta» (decision 0087) on the customer's text messages
+  const suggestible = canSuggest(message);
   return (
     <Box
       data-testid="message"
@@ -122,10 +125,11 @@ export function MessageBubble({ message, onDelete, onRetry, retrying = false }: 
             </Typography>
           </Box>
         ) : (
-          <Box sx={{ pr: deletable ? 3 : 0 }}>
+          <Box sx={{ pr: deletable || suggestible ? 3 : 0 }}>
             <MessageContent message={message} />
           </Box>
         )}
+        {suggestible && <ReplySuggestion message={message} />}
         {failed && <Failure message={message} onRetry={onRetry} retrying={retrying} />}
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 0.5, mt: 0.25, flexWrap: 'wrap' }}>
           <Tooltip title={fullDateTime(message.sentAt)}>
