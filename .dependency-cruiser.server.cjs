@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery',
     path: [
       modules([
         'analysis',
@@ -56,6 +56,7 @@ const layers = [
         'automation',
         'business-hours',
         'assistant',
+        'recovery',
       ]),
     ],
   },

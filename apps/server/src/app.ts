@@ -75,6 +75,7 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { createDeliverer, type Deliverer } from './modules/webhook-subscriptions/deliver.js';
 import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/routes.js';
 import { automationRoutes } from './modules/automation/routes.js';
+import { recoveryRoutes } from './modules/recovery/routes.js';
 import { businessHoursRoutes } from './modules/business-hours/routes.js';
 import { auditLogRoutes } from './modules/audit-log/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -243,6 +244,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(apiKeyRoutes);
       await api.register(webhookSubscriptionRoutes);
       await api.register(automationRoutes);
+      await api.register(recoveryRoutes);
       await api.register(businessHoursRoutes);
       await api.register(auditLogRoutes);
       await api.register(notificationRoutes);

@@ -50,3 +50,4 @@ export * from './business-hours.js';
 export * from './business-hours-teams.js';
 export * from './scheduled-messages.js';
 export * from './assistant.js';
+export * from './recovery.js';

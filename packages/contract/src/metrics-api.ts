@@ -45,6 +45,7 @@ export const metricNames = [
   'sentiment_analysis',
   'sales_by_month',
   'meta_ad_spend',
+  'recovered_sales',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 
@@ -118,6 +119,7 @@ export const metricFilters: Record<MetricName, readonly MetricFilterKey[]> = {
   sentiment_analysis: ['channel'],
   sales_by_month: [],
   meta_ad_spend: ['campaignId'],
+  recovered_sales: [],
 };
 
 const count = () => z.number().int();
@@ -265,6 +267,20 @@ export const metricOutputs = {
       }),
     ),
     months: z.array(z.object({ month: month(), currency: z.string(), spend: z.number(), impressions: count(), clicks: count() })),
+  }),
+  /**
+   * «Ventas recuperadas» (issue 30, decision 0089): the sales follow-ups sent in the window, the
+   * orders (not cancelled) their people placed within 72 h of one and what those sold; beside them
+   * the same window's chats with purchase intent that got none and the orders those brought in the
+   * 72 h after their last analysed message — by week (Monday, company time) and in all.
+   */
+  recovered_sales: withWindow({
+    followups: count(),
+    orders: count(),
+    revenue: z.array(z.object({ currency: z.string(), amount: z.number() })),
+    conversion: share(),
+    withoutFollowup: z.object({ chats: count(), orders: count(), conversion: share() }),
+    weeks: z.array(z.object({ week: z.string(), followups: count(), orders: count(), withoutFollowup: count(), ordersWithout: count() })),
   }),
 } as const satisfies Record<MetricName, z.ZodType>;
 export type MetricOutput<N extends MetricName> = z.infer<(typeof metricOutputs)[N]>;

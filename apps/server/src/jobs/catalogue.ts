@@ -55,6 +55,12 @@ export const queueCatalogue = {
     schedule: { cron: '15 3 * * *' },
     expireInSeconds: 900,
   },
+  'recovery.sweep': {
+    module: 'recovery',
+    does: 'Decides the sales follow-up of every conversation due one (purchase intent, no order within the hours): sent once, or why not',
+    schedule: { cron: '*/10 * * * *', onStart: true },
+    expireInSeconds: 600,
+  },
   'chat.sandbox-status': { module: 'chats', does: 'Applies a delivery status the sandbox provider reports for a sent message' },
   'chat.send': { module: 'chats', does: 'Sends one chat of a massive message (its message id decided when queued, so a retry never sends twice)' },
   'chat.scheduled-send': {

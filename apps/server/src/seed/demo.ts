@@ -28,6 +28,7 @@ import { markHistory } from '../spine/outbox.js';
 import { seedDemoApiKeys } from './demo-api-keys.js';
 import { seedDemoWebhooks } from './demo-webhooks.js';
 import { seedDemoAutomation, seedDemoAutomationSettings } from './demo-automation.js';
+import { seedDemoRecovery } from './demo-recovery.js';
 import { seedDemoBusinessHours } from './demo-business-hours.js';
 import { seedDemoScheduled } from './demo-scheduled.js';
 
@@ -111,6 +112,7 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     // automation rules with a week of runs (/automatizaciones, decision 0077)
     await seedDemoAutomation(tx, peru.id, admin?.id ?? null);
     await seedDemoAutomationSettings(tx, peru.id);
+    await seedDemoRecovery(tx, peru.id);
     // business hours, the away message written but off (/configuracion/horario, decision 0078)
     await seedDemoBusinessHours(tx, peru.id, 'America/Lima', [
       { date: '2026-12-08', name: 'Inmaculada Concepción' },

@@ -9,6 +9,8 @@ import {
   metricChatChannels,
   metricLabels,
   orderStatuses,
+  RECOVERY_INTENT_MOTIVES,
+  RECOVERY_WINDOW_HOURS,
   sentiments,
 } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
@@ -214,6 +216,50 @@ function byCurrency(rows: SalesRow[]) {
 
 type Answer<N extends MetricName> = (ctx: MetricContext) => Promise<MetricOutput<N>>;
 
+/** The Monday (YYYY-MM-DD) of a local day's week. */
+function weekOf(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The sales follow-ups sent in the window with the first order (not cancelled) of their chat or lead
+ * within RECOVERY_WINDOW_HOURS, and the window's chats with purchase intent that got none with theirs
+ * (after their last analysed message). Read from `sales_followups`, `chat_analyses` and `orders` —
+ * a company's follow-ups are few (one per conversation at most), so no rollup.
+ */
+type RecoveryRow = { day: string; kind: 'followup' | 'none'; total: number | null; currency: string | null };
+const recoveryRows = (ctx: MetricContext) =>
+  rowsOf<RecoveryRow>(
+    ctx.db,
+    sql`select to_char((f.created_at at time zone ${ctx.timezone})::date, 'YYYY-MM-DD') as day, 'followup' as kind, o.total, o.currency
+          from sales_followups f
+          left join lateral (select o.total, o.currency from orders o
+                              where o.company_id = f.company_id and o.status <> 'cancelled'
+                                and (o.chat_id = f.chat_id or (f.lead_id is not null and o.lead_id = f.lead_id))
+                                and o.created_at between f.created_at and f.created_at + make_interval(hours => ${RECOVERY_WINDOW_HOURS})
+                              order by o.created_at limit 1) o on true
+         where f.company_id = ${ctx.companyId} and f.status = 'sent'
+           and (f.created_at at time zone ${ctx.timezone})::date between ${ctx.window.from}::date and ${ctx.window.to}::date
+        union all
+        select to_char((a.last_message_at at time zone ${ctx.timezone})::date, 'YYYY-MM-DD'), 'none', o.total, o.currency
+          from chat_analyses a
+          join chats c on c.company_id = a.company_id and c.id = a.chat_id
+          left join lateral (select o.total, o.currency from orders o
+                              where o.company_id = a.company_id and o.status <> 'cancelled'
+                                and (o.chat_id = c.id or (c.lead_id is not null and o.lead_id = c.lead_id))
+                                and o.created_at between a.last_message_at and a.last_message_at + make_interval(hours => ${RECOVERY_WINDOW_HOURS})
+                              order by o.created_at limit 1) o on true
+         where a.company_id = ${ctx.companyId} and a.last_message_at is not null
+           and a.motive in (${sql.join(
+             RECOVERY_INTENT_MOTIVES.map((m) => sql`${m}`),
+             sql`, `,
+           )})
+           and (a.last_message_at at time zone ${ctx.timezone})::date between ${ctx.window.from}::date and ${ctx.window.to}::date
+           and not exists (select 1 from sales_followups f where f.company_id = a.company_id and f.chat_id = a.chat_id and f.status = 'sent')`,
+  );
+
 export const metricDefinitions: { [N in MetricName]: Answer<N> } = {
   async messages_by_channel_by_month(ctx) {
     const rows = await messageRows(ctx);
@@ -418,6 +464,37 @@ export const metricDefinitions: { [N in MetricName]: Answer<N> } = {
           return { month, currency, orders: c?.orders ?? 0, amount: c?.amount ?? 0 };
         }),
       ),
+    };
+  },
+
+  async recovered_sales(ctx) {
+    const rows = await recoveryRows(ctx);
+    const followed = rows.filter((r) => r.kind === 'followup');
+    const others = rows.filter((r) => r.kind === 'none');
+    const ordered = (list: RecoveryRow[]) => list.filter((r) => r.currency !== null);
+    const revenue = new Map<string, number>();
+    for (const r of ordered(followed)) revenue.set(r.currency as string, (revenue.get(r.currency as string) ?? 0) + Number(r.total));
+    const weeks = new Map<string, { week: string; followups: number; orders: number; withoutFollowup: number; ordersWithout: number }>();
+    for (const r of rows) {
+      const week = weekOf(r.day);
+      const w = weeks.get(week) ?? { week, followups: 0, orders: 0, withoutFollowup: 0, ordersWithout: 0 };
+      if (r.kind === 'followup') {
+        w.followups++;
+        if (r.currency !== null) w.orders++;
+      } else {
+        w.withoutFollowup++;
+        if (r.currency !== null) w.ordersWithout++;
+      }
+      weeks.set(week, w);
+    }
+    return {
+      ...windowOf(ctx),
+      followups: followed.length,
+      orders: ordered(followed).length,
+      revenue: [...revenue].map(([currency, amount]) => ({ currency, amount: round(amount) })).sort((a, b) => a.currency.localeCompare(b.currency)),
+      conversion: share(ordered(followed).length, followed.length),
+      withoutFollowup: { chats: others.length, orders: ordered(others).length, conversion: share(ordered(others).length, others.length) },
+      weeks: [...weeks.values()].sort((a, b) => a.week.localeCompare(b.week)),
     };
   },
 

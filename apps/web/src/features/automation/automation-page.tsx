@@ -34,6 +34,7 @@ import { fullDateTime, relativeTime } from '../../lib/time';
 import { type AutomationRuleUpdate, automationApi } from './api';
 import { OrderNoticesDialog, orderNoticeTexts } from './order-notices';
 import { RuleEditor } from './rule-editor';
+import { RecoveryDialog, recoveryTexts } from './recovery-dialog';
 import { AutomationSettingsDialog } from './settings-dialog';
 import { actionLabel, automationTexts, type RuleNames, ruleSummary, ruleTriggerText, runStatusColor, runStatusLabel, triggerLabel } from './rule-text';
 import { EvaluatedLine, listSx, TryOut } from './try-out';
@@ -276,6 +277,7 @@ export function AutomationPage() {
   const [editing, setEditing] = useState<AutomationRuleOut | 'new' | null>(null);
   const [notices, setNotices] = useState(false);
   const [settings, setSettings] = useState(false);
+  const [recovery, setRecovery] = useState(false);
   const [trying, setTrying] = useState<AutomationRuleOut | null>(null);
   const list = query.data?.payload ?? [];
   const move = useMutation({
@@ -302,6 +304,9 @@ export function AutomationPage() {
                   {t.settings.open}
                 </Button>
               )}
+              <Button variant="outlined" onClick={() => setRecovery(true)}>
+                {recoveryTexts.open}
+              </Button>
               {mayCreate && (
                 <Button variant="outlined" onClick={() => setNotices(true)}>
                   {orderNoticeTexts.open}
@@ -317,6 +322,7 @@ export function AutomationPage() {
         }
       />
       <AutomationSettingsDialog open={settings} onClose={() => setSettings(false)} />
+      <RecoveryDialog open={recovery} onClose={() => setRecovery(false)} mayUpdate={mayUpdate} />
       <OrderNoticesDialog
         open={notices}
         onClose={() => setNotices(false)}

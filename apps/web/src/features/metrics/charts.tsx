@@ -50,6 +50,34 @@ export function MonthlyBars({ months, series, stacked = false, format = formatNu
   );
 }
 
+/** Weeks (their Monday, YYYY-MM-DD) along the bottom, bars side by side: «Ventas recuperadas». */
+export function WeeklyBars({ weeks, series, label }: { weeks: string[]; series: MonthSeries[]; label: string }) {
+  const narrow = useNarrow();
+  const every = labelEvery(weeks.length, narrow);
+  const day = new Intl.DateTimeFormat('es', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return (
+    <Box role="img" aria-label={label} sx={{ minWidth: 0 }}>
+      <BarChart
+        height={narrow ? 240 : 300}
+        localeText={localeText}
+        slotProps={legendBelow}
+        margin={{ left: 0, right: 8 }}
+        xAxis={[
+          {
+            scaleType: 'band' as const,
+            data: weeks,
+            valueFormatter: (w: string, ctx: { location: string }) => `${ctx.location === 'tooltip' ? 'Semana del ' : ''}${day.format(new Date(`${w}T00:00:00Z`))}`,
+            tickLabelInterval: (_: unknown, index: number) => index % every === 0,
+            tickLabelStyle: { fontSize: 12 },
+          },
+        ]}
+        yAxis={[{ tickMinStep: 1, width: 44, tickNumber: narrow ? 4 : 6 }]}
+        series={series.map((s) => ({ id: s.id, label: s.label, data: s.data, color: s.color, valueFormatter: (v: number | null) => (v === null ? '' : formatNumber(v)) }))}
+      />
+    </Box>
+  );
+}
+
 /** Months along the bottom, one line per series. */
 export function MonthlyLines({ months, series, format = formatNumber, height, label, area = false }: { months: string[]; series: MonthSeries[]; format?: Format; height?: number; label: string; area?: boolean }) {
   const narrow = useNarrow();

@@ -188,4 +188,16 @@ export const answers: { [N in MetricName]: MetricOutput<N> } = {
     ],
   },
   meta_ad_spend: { ...w, spend: [], impressions: 0, clicks: 0, campaigns: [], months: [] },
+  recovered_sales: {
+    ...w,
+    followups: 14,
+    orders: 5,
+    revenue: [{ currency: 'PEN', amount: 689.4 }],
+    conversion: 0.3571,
+    withoutFollowup: { chats: 20, orders: 2, conversion: 0.1 },
+    weeks: [
+      { week: '2026-02-02', followups: 6, orders: 2, withoutFollowup: 9, ordersWithout: 1 },
+      { week: '2026-02-09', followups: 8, orders: 3, withoutFollowup: 11, ordersWithout: 1 },
+    ],
+  },
 };

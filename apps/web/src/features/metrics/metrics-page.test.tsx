@@ -134,6 +134,11 @@ describe('/metricas', () => {
     expect(await value('sales-cross-offered')).toBe('20');
     expect(await screen.findByTestId('ads-empty')).toHaveProperty('textContent', expect.stringContaining('Conecta tu cuenta publicitaria de Meta'));
     expect(screen.getByTestId('sales-status-paid').textContent).toContain('4');
+    // «Ventas recuperadas»: the follow-ups, the orders they brought and what those sold, beside the chats with none
+    expect(await value('recovered-followups')).toBe('14');
+    expect(await value('recovered-orders')).toBe('5');
+    expect(await value('recovered-revenue-PEN')).toBe('S/ 689.40');
+    expect(screen.getByTestId('recovered-baseline').textContent).toContain('2 compraron');
     sales.unmount();
 
     const quality = renderApp(<MetricsPage />, { route: '/metricas?vista=calidad' });

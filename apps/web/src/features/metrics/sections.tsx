@@ -13,7 +13,7 @@ import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
 import { ChannelLabel, channelColor, channelLabel } from '../../components/ui/channel-icon';
 import { formatMoney, useCompanyMoney } from '../../lib/money';
 import { type MetricsQuery, useMetric } from './api';
-import { Donut, MonthlyBars, MonthlyLines } from './charts';
+import { Donut, MonthlyBars, MonthlyLines, WeeklyBars } from './charts';
 import { change, formatDecimal, formatNumber, formatShare, monthLabel, visibleMonths } from './model';
 import { Columns, CountBars, Empty, Loaded, Panel, Stack, Stat, StatGrid } from './parts';
 import { AdAccountPanel, AdCampaigns } from './ad-account';
@@ -450,6 +450,7 @@ export function SalesSection({ query }: SectionProps) {
           )}
         </Loaded>
       </Panel>
+      <RecoveredSales query={query} />
       <Panel title="Inversión en anuncios de Meta">
         <Stack>
           <Loaded<[MetricOutput<'meta_ad_spend'>]> queries={[ads]} height={120}>
@@ -528,6 +529,56 @@ export function EngagementSection() {
         </Typography>
         <Typography>Aquí verás cuánto interactúan tus clientes con tus mensajes.</Typography>
       </Box>
+    </Panel>
+  );
+}
+
+/**
+ * «Ventas recuperadas» (decision 0089): the follow-ups sent to chats with purchase intent and no
+ * order, the orders placed within 72 h of one and what they sold, beside the chats with intent that
+ * got none — by week.
+ */
+function RecoveredSales({ query }: SectionProps) {
+  const recovered = useMetric('recovered_sales', query);
+  const money = useCompanyMoney();
+  const theme = useTheme();
+  return (
+    <Panel title="Ventas recuperadas" subtitle="Seguimientos a chats con intención de compra sin pedido, y lo que compraron en las 72 horas siguientes" testId="recovered-sales">
+      <Loaded<[MetricOutput<'recovered_sales'>]> queries={[recovered]} height={160}>
+        {(data) =>
+          data.followups === 0 && data.withoutFollowup.chats === 0 ? (
+            <Empty testId="recovered-empty">Aún no hay chats con intención de compra en este período. Activa «Recuperar ventas» en Automatizaciones.</Empty>
+          ) : (
+            <Stack>
+              <StatGrid label="Ventas recuperadas">
+                <Stat testId="recovered-followups" label="Seguimientos enviados" value={formatNumber(data.followups)} />
+                <Stat testId="recovered-orders" label="Pedidos en 72 h" value={formatNumber(data.orders)} hint={`Conversión: ${formatShare(data.conversion)}`} />
+                {(data.revenue.length ? data.revenue : [{ currency: money.currency, amount: 0 }]).map((r) => (
+                  <Stat key={r.currency} testId={`recovered-revenue-${r.currency}`} label={`Ventas recuperadas (${r.currency})`} value={formatMoney(r.amount, { currency: r.currency, locale: money.locale })} />
+                ))}
+                <Stat
+                  testId="recovered-baseline"
+                  label="Sin seguimiento"
+                  value={formatNumber(data.withoutFollowup.chats)}
+                  hint={`${formatNumber(data.withoutFollowup.orders)} compraron · conversión ${formatShare(data.withoutFollowup.conversion)}`}
+                />
+              </StatGrid>
+              {data.weeks.length > 0 && (
+                <WeeklyBars
+                  label="Ventas recuperadas por semana"
+                  weeks={data.weeks.map((w) => w.week)}
+                  series={[
+                    { id: 'followups', label: 'Seguimientos', data: data.weeks.map((w) => w.followups), color: theme.palette.primary.main },
+                    { id: 'orders', label: 'Pedidos tras un seguimiento', data: data.weeks.map((w) => w.orders), color: theme.palette.success.main },
+                    { id: 'without', label: 'Con intención, sin seguimiento', data: data.weeks.map((w) => w.withoutFollowup), color: theme.palette.grey[400] },
+                    { id: 'ordersWithout', label: 'Pedidos sin seguimiento', data: data.weeks.map((w) => w.ordersWithout), color: theme.palette.warning.main },
+                  ]}
+                />
+              )}
+            </Stack>
+          )
+        }
+      </Loaded>
     </Panel>
   );
 }
