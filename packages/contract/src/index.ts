@@ -49,3 +49,4 @@ export * from './automation.js';
 export * from './business-hours.js';
 export * from './business-hours-teams.js';
 export * from './scheduled-messages.js';
+export * from './payments.js';
