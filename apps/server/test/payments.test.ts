@@ -309,4 +309,20 @@ describe('the demo sandbox', () => {
     const test = await call(admin, 'POST', '/payments/mercadopago/test', undefined, peru);
     expect(test.json().ok).toBe(true);
   });
+
+  it("the seeded orders show every state, and a seeded link opens the sandbox's checkout", async () => {
+    const [waiting] = await t.sql<{ id: string }>(`select id from orders where company_id = $1 and code = 'P-D00100'`, [peru]);
+    const link = await call(admin, 'POST', `/orders/${waiting.id}/payment-link`, undefined, peru);
+    expect(link.json().url).toBe('https://tienda.example.pe/pago-sandbox/123456789-demo-p-d00100-1');
+    const page = await t.app.inject({ method: 'GET', url: '/pago-sandbox/123456789-demo-p-d00100-1' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Pedido P-D00100');
+    expect((await t.app.inject({ method: 'GET', url: '/pago-sandbox/no-existe-1' })).statusCode).toBe(404);
+    const states = await t.sql<{ status: string; flagged: boolean }>(
+      `select p.status, p.flagged_reason is not null as flagged from order_payments p join orders o on o.id = p.order_id
+       where p.company_id = $1 and o.code like 'P-D%' order by o.code, p.created_at`,
+      [peru],
+    );
+    expect(new Set(states.map((s) => `${s.status}${s.flagged ? ' flagged' : ''}`))).toEqual(new Set(['link', 'rejected', 'approved flagged', 'approved', 'refunded flagged']));
+  });
 });

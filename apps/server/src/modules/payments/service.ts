@@ -13,7 +13,7 @@ import { audit } from '../../db/audit.js';
 import { type Db, rowsOf } from '../../db/database.js';
 import { paymentSettings } from '../../db/payment-tables.js';
 import { createMercadoPagoClient, type MercadoPagoClient, paymentStatusOf, type PreferenceItem } from '../../integrations/mercadopago/client.js';
-import { mercadoPagoSandboxFetch } from '../../integrations/mercadopago/sandbox.js';
+import { mercadoPagoSandboxFetch, SANDBOX_CHECKOUT_PATH } from '../../integrations/mercadopago/sandbox.js';
 import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { moneyText, type OrderRow } from '../orders/service.js';
@@ -140,12 +140,18 @@ export function createPayments(deps: PaymentsDeps) {
     }
     const settings = await settingsOf(db, companyId);
     if (!settings) throw new AppError('CONFLICT', 'Configura Mercado Pago (Integraciones → Mercado Pago) antes de crear enlaces de pago');
-    const [known] = await rowsOf<{ url: string; preference_id: string }>(
+    const [known] = await rowsOf<{ url: string | null; preference_id: string }>(
       db,
       sql`select url, preference_id from order_payments where company_id = ${companyId} and order_id = ${orderId} and status = 'link'
-          and amount = ${order.total} and currency = ${order.currency} and url is not null order by created_at desc limit 1`,
+          and amount = ${order.total} and currency = ${order.currency} order by created_at desc limit 1`,
     );
-    if (known) return { url: known.url, preferenceId: known.preference_id, sandbox: settings.sandbox };
+    if (known?.url) return { url: known.url, preferenceId: known.preference_id, sandbox: settings.sandbox };
+    if (known && settings.sandbox) {
+      // a seeded link (the seed knows no public URL): the sandbox's checkout of that preference
+      const url = `${deps.publicUrl}${SANDBOX_CHECKOUT_PATH}/${known.preference_id}`;
+      await db.execute(sql`update order_payments set url = ${url} where company_id = ${companyId} and preference_id = ${known.preference_id}`);
+      return { url, preferenceId: known.preference_id, sandbox: true };
+    }
     const pref = await clientFor(settings).createPreference(
       {
         items: itemsOf(order),
