@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, payments',
     path: [
       modules([
         'analysis',
@@ -55,6 +55,7 @@ const layers = [
         'meta-ads',
         'automation',
         'business-hours',
+        'payments',
       ]),
     ],
   },

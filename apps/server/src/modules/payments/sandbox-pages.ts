@@ -8,11 +8,11 @@ import { signNotification } from '../../integrations/mercadopago/signature.js';
 import { moneyText } from '../orders/service.js';
 import { settingsOf } from './service.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>
+<title>${html(title)}</title><style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;color:#1f2937}
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:28px;max-width:420px;width:calc(100% - 32px);box-sizing:border-box}
 h1{font-size:1.35rem;margin:0 0 8px}p{margin:8px 0;line-height:1.5}.muted{color:#6b7280;font-size:.9rem}
@@ -70,11 +70,11 @@ export const paymentPages: FastifyPluginAsyncZod = async (app) => {
     const action = (a: string) => `${SANDBOX_CHECKOUT_PATH}/${encodeURIComponent(request.params.preferenceId)}/${a}`;
     const body =
       found.link.status === 'created'
-        ? `<span class="badge">Sandbox · sin cobro real</span><h1>Pagar ${escape(amount)} (sandbox)</h1><p>Pedido ${escape(found.link.code)}</p>
+        ? `<span class="badge">Sandbox · sin cobro real</span><h1>Pagar ${html(amount)} (sandbox)</h1><p>Pedido ${html(found.link.code)}</p>
 <p class="muted">Así verá tu cliente el pago de Mercado Pago. «Pagar» aprueba un pago simulado y la orden pasa a pagada; «Rechazar» lo rechaza.</p>
 <div class="actions"><form method="post" action="${action('pagar')}" enctype="text/plain"><input type="hidden" name="accion" value="pagar"><button class="pay" type="submit">Pagar</button></form>
 <form method="post" action="${action('rechazar')}" enctype="text/plain"><input type="hidden" name="accion" value="rechazar"><button class="reject" type="submit">Rechazar</button></form></div>`
-        : `<h1>Pedido ${escape(found.link.code)}</h1><p>Este pedido ya no espera pago.</p>`;
+        : `<h1>Pedido ${html(found.link.code)}</h1><p>Este pedido ya no espera pago.</p>`;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(`Pagar ${amount}`, body));
   });
 
@@ -100,8 +100,8 @@ export const paymentPages: FastifyPluginAsyncZod = async (app) => {
       const body = !ok
         ? `<h1>No se pudo avisar a la tienda</h1><p>El pago simulado se hizo, pero la notificación no se procesó (HTTP ${res.statusCode}).</p>`
         : approve
-          ? `<span class="badge">Sandbox</span><h1>¡Pago aprobado!</h1><p>Pagaste ${escape(amount)} por el pedido ${escape(found.link.code)}.</p><p class="muted">Operación ${escape(payment.id)}. Ya puedes volver al chat con la tienda.</p>`
-          : `<span class="badge">Sandbox</span><h1>Pago rechazado</h1><p>El pago de ${escape(amount)} por el pedido ${escape(found.link.code)} fue rechazado.</p><p class="muted">Puedes intentarlo de nuevo con el mismo enlace.</p>`;
+          ? `<span class="badge">Sandbox</span><h1>¡Pago aprobado!</h1><p>Pagaste ${html(amount)} por el pedido ${html(found.link.code)}.</p><p class="muted">Operación ${html(payment.id)}. Ya puedes volver al chat con la tienda.</p>`
+          : `<span class="badge">Sandbox</span><h1>Pago rechazado</h1><p>El pago de ${html(amount)} por el pedido ${html(found.link.code)} fue rechazado.</p><p class="muted">Puedes intentarlo de nuevo con el mismo enlace.</p>`;
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(approve ? 'Pago aprobado' : 'Pago rechazado', body));
     },
   );
@@ -115,7 +115,7 @@ export const paymentPages: FastifyPluginAsyncZod = async (app) => {
         rechazado: ['El pago no se completó', 'Puedes intentarlo de nuevo con el mismo enlace o pedir otro medio de pago en el chat.'],
         pendiente: ['Tu pago está en proceso', 'Te avisaremos por el chat cuando se acredite.'],
       }[request.query.estado];
-      return reply.type('text/html; charset=utf-8').send(page(text[0], `<h1>${escape(text[0])}</h1><p>${escape(text[1])}</p>`));
+      return reply.type('text/html; charset=utf-8').send(page(text[0], `<h1>${html(text[0])}</h1><p>${html(text[1])}</p>`));
     },
   );
 };
