@@ -72,6 +72,10 @@ describe('Mercado Pago credentials', () => {
     const [row] = await t.sql<Rec>('select access_token, webhook_secret from payment_settings where company_id = $1', [chile]);
     expect(JSON.stringify(row)).not.toContain(TOKEN);
     expect(JSON.stringify(row)).not.toContain(SECRET);
+    // the audit log says who changed them, the secrets masked
+    const [entry] = await t.sql<{ changes: Rec; actor: Rec }>(`select changes, actor from audit_log where entity = 'payment_settings' and company_id = $1 order by id desc limit 1`, [chile]);
+    expect(entry).toMatchObject({ actor: { type: 'user', id: admin.user._id }, changes: { accessToken: { to: '••••' }, webhookSecret: { to: '••••' }, sandbox: { to: false } } });
+    expect(JSON.stringify(entry)).not.toContain(TOKEN);
     const test = await call(admin, 'POST', '/payments/mercadopago/test');
     expect(test.json()).toEqual({ ok: true, msg: 'Conexión correcta con Mercado Pago: cuenta TIENDA_DEMO' });
     expect(mp.log.at(-1)).toMatchObject({ method: 'GET', path: '/users/me', auth: `Bearer ${TOKEN}` });

@@ -19,7 +19,7 @@ h1{font-size:1.35rem;margin:0 0 8px}p{margin:8px 0;line-height:1.5}.muted{color:
 .actions{display:flex;gap:12px;margin-top:20px;flex-wrap:wrap}form{margin:0;flex:1}
 button{width:100%;font:inherit;font-weight:600;padding:12px 16px;border-radius:8px;border:0;cursor:pointer}
 .pay{background:#009ee3;color:#fff}.reject{background:#fff;color:#b91c1c;border:1px solid #b91c1c}
-.badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
+.badge{display:inline-block;margin-bottom:10px;background:#fef3c7;color:#92400e;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
 </style></head><body><main>${body}</main></body></html>`;
 }
 

@@ -64,7 +64,7 @@ function PaymentItem({ p, money }: { p: PaymentOut; money: Money }) {
 function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClose: () => void; order: { _id: string; code: string; total: number }; money: Money }) {
   const titleId = useId();
   const mark = useMarkPaid(order._id);
-  const [amount, setAmount] = useState(String(order.total));
+  const [amount, setAmount] = useState(Number.isInteger(order.total) ? String(order.total) : order.total.toFixed(2));
   const [method, setMethod] = useState<ManualPaymentMethod>('yape');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
