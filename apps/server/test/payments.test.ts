@@ -258,9 +258,16 @@ describe('manual proof', () => {
     expect(zero.statusCode).toBe(400);
     expect(await statusOf(id)).toBe('created');
 
+    // the pictures of the order's chat are offered as the proof; another company sees none of them
+    const offered = await call(admin, 'GET', `/orders/${id}/proof-images`, undefined, peru);
+    expect(offered.statusCode, offered.body).toBe(200);
+    expect(offered.json().payload.map((p: Rec) => p._id)).toContain(image.id);
+    expect(offered.json().payload.every((p: Rec) => typeof p.mediaUrl === 'string')).toBe(true);
+    expect((await call(acme, 'GET', `/orders/${id}/proof-images`, undefined, acmeCo)).statusCode).toBe(404);
     const res = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 120, method: 'yape', proofMessageId: image.id, note: 'Captura enviada por el chat' }, peru);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().payment).toMatchObject({ provider: 'manual', status: 'approved', amount: 120, currency: 'PEN', method: 'yape', methodLabel: 'Yape', proofMessageId: image.id, byName: 'Ana Administradora' });
+    expect(res.json().payment.proofUrl).toEqual(expect.any(String));
     expect(await statusOf(id)).toBe('paid');
     expect(await paidEvents(id)).toBe(1);
     const again = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 120, method: 'efectivo' }, peru);

@@ -11,6 +11,7 @@ import { formMessages } from './messages-es.js';
  *   POST /orders/{id}/payment-link             a Checkout Pro link for an order still «Creada»
  *   POST /orders/{id}/mark-paid                a payment proved by hand (Yape, Plin, transferencia…)
  *   GET  /orders/{id}/payments                 the order's payments: links, Mercado Pago's and manual ones
+ *   GET  /orders/{id}/proof-images             the pictures of the order's chat, to pick a manual payment's proof
  *   POST /webhooks/mercadopago/{companyId}     Mercado Pago's notification (public, signed with x-signature)
  */
 
@@ -95,6 +96,8 @@ export const paymentOut = z.object({
   /** Why this payment did not move the order (amount or currency unlike the order's, order already paid or cancelled, a refund). */
   flaggedReason: z.string().optional(),
   proofMessageId: z.string().optional(),
+  /** The proof's picture (the chat message's media). */
+  proofUrl: z.string().optional(),
   note: z.string().optional(),
   byName: z.string().optional(),
   createdAt: z.string(),
@@ -105,3 +108,14 @@ export const paymentsOut = z.object({ payload: z.array(paymentOut) });
 export type PaymentsOut = z.infer<typeof paymentsOut>;
 export const markPaidOut = z.object({ msg: z.string(), payment: paymentOut });
 export type MarkPaidOut = z.infer<typeof markPaidOut>;
+
+/** An image message of the order's chat: what a manual payment's proof may be. */
+export const proofImageOut = z.object({
+  _id: z.string(),
+  mediaUrl: z.string(),
+  text: z.string().optional(),
+  direction: z.string(),
+  sentAt: z.string(),
+});
+export type ProofImageOut = z.infer<typeof proofImageOut>;
+export const proofImagesOut = z.object({ payload: z.array(proofImageOut) });

@@ -295,6 +295,7 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'POST /api/orders/{id}/payment-link': { id: 'orders.paymentLink', summary: 'Crea el enlace de pago de Mercado Pago de una orden' },
   'POST /api/orders/{id}/mark-paid': { id: 'orders.markPaid', summary: 'Marca una orden pagada con un comprobante (Yape, Plin, transferencia…)' },
   'GET /api/orders/{id}/payments': { id: 'orders.payments', summary: 'Pagos de una orden' },
+  'GET /api/orders/{id}/proof-images': { id: 'orders.proofImages', summary: 'Imágenes del chat de una orden (comprobantes de pago)' },
   'GET /api/payments/mercadopago/settings': { id: 'payments.mercadopagoSettings', summary: 'Credenciales de Mercado Pago' },
   'PUT /api/payments/mercadopago/settings': { id: 'payments.saveMercadopagoSettings', summary: 'Guarda las credenciales de Mercado Pago' },
   'POST /api/payments/mercadopago/test': { id: 'payments.testMercadopago', summary: 'Prueba la conexión con Mercado Pago' },

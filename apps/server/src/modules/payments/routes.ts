@@ -6,6 +6,7 @@ import {
   mercadoPagoTestOut,
   paymentLinkOut,
   paymentsOut,
+  proofImagesOut,
   zId,
 } from '@mostrador/contract';
 import { and, eq } from 'drizzle-orm';
@@ -140,6 +141,12 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/orders/:id/payments',
     { config: { permission: { module: 'catalog', action: 'read' } }, schema: { tags: orderTags, params: idParams, response: { 200: paymentsOut } } },
     async (request) => ({ payload: await payments.list(db, tenantOf(request).companyId, request.params.id) }),
+  );
+
+  app.get(
+    '/orders/:id/proof-images',
+    { config: { permission: { module: 'catalog', action: 'read' } }, schema: { tags: orderTags, params: idParams, response: { 200: proofImagesOut } } },
+    async (request) => ({ payload: await payments.proofImages(db, tenantOf(request).companyId, request.params.id) }),
   );
 
   // ---- Mercado Pago's notification ---------------------------------------------------------------

@@ -6,6 +6,7 @@ import {
   orderStatusLabels,
   type PaymentOut,
   type PaymentStatus,
+  type ProofImageOut,
   paymentStatusLabels,
 } from '@mostrador/contract';
 import { and, eq, sql } from 'drizzle-orm';
@@ -41,6 +42,7 @@ interface PaymentRow {
   url: string | null;
   flagged_reason: string | null;
   proof_message_id: string | null;
+  proof_url?: string | null;
   note: string | null;
   by_name?: string | null;
   created_at: Date | string;
@@ -66,6 +68,7 @@ export function paymentOutOf(r: PaymentRow): PaymentOut {
     ...(r.url ? { url: r.url } : {}),
     ...(r.flagged_reason ? { flaggedReason: r.flagged_reason } : {}),
     ...(r.proof_message_id ? { proofMessageId: r.proof_message_id } : {}),
+    ...(r.proof_url ? { proofUrl: r.proof_url } : {}),
     ...(r.note ? { note: r.note } : {}),
     ...(r.by_name ? { byName: r.by_name } : {}),
     createdAt: iso(r.created_at),
@@ -108,8 +111,9 @@ export function createPayments(deps: PaymentsDeps) {
     await orderOf(db, companyId, orderId);
     const rows = await rowsOf<PaymentRow & Row>(
       db,
-      sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name
+      sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name, m.media_url as proof_url
           from order_payments p left join users u on u.id = p.user_id
+          left join chat_messages m on m.company_id = p.company_id and m.id = p.proof_message_id
           where p.company_id = ${companyId} and p.order_id = ${orderId} order by p.created_at desc, p.id`,
     );
     return rows.map(paymentOutOf);
@@ -299,13 +303,27 @@ export function createPayments(deps: PaymentsDeps) {
       await orders.move(tx, companyId, orderId, 'paid');
       const [withName] = await rowsOf<PaymentRow & Row>(
         tx,
-        sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name
-            from order_payments p left join users u on u.id = p.user_id where p.id = ${row.id}`,
+        sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name, m.media_url as proof_url
+            from order_payments p left join users u on u.id = p.user_id
+            left join chat_messages m on m.company_id = p.company_id and m.id = p.proof_message_id where p.id = ${row.id}`,
       );
       return paymentOutOf(withName);
     });
   }
 
-  return { clientFor, list, paymentLink, notified, known, markPaid };
+  /** The last pictures of the order's chat (newest first): what «Marcar pagado» offers as the proof. */
+  async function proofImages(db: Db, companyId: string, orderId: string): Promise<ProofImageOut[]> {
+    const order = await orderOf(db, companyId, orderId);
+    if (!order.chat_id) return [];
+    const rows = await rowsOf<{ id: string; media_url: string | null; text: string | null; direction: string; sent_at: Date | string }>(
+      db,
+      sql`select id, media_url, text, direction, sent_at from chat_messages
+          where company_id = ${companyId} and chat_id = ${order.chat_id} and kind = 'image' and media_url is not null
+          order by sent_at desc limit 20`,
+    );
+    return rows.map((r) => ({ _id: r.id, mediaUrl: r.media_url as string, ...(r.text ? { text: r.text } : {}), direction: r.direction, sentAt: iso(r.sent_at) }));
+  }
+
+  return { clientFor, list, paymentLink, notified, known, markPaid, proofImages };
 }
 export type Payments = ReturnType<typeof createPayments>;

@@ -53,13 +53,16 @@ function serve(o: { payments: unknown[] | 'error'; link?: { status: number; body
       return state.payments === 'error' ? { status: 500, body: { errors: { code: 'INTERNAL', msg: 'Error' } } } : { status: 200, body: { payload: state.payments } };
     }
     if (call.method === 'POST' && call.path === `/orders/${uid(1)}/payment-link`) return o.link ?? { status: 200, body: { url: 'http://localhost:3000/pago-sandbox/123-abc', preferenceId: '123-abc', sandbox: true } };
+    if (call.method === 'GET' && call.path === `/orders/${uid(1)}/proof-images`) {
+      return { status: 200, body: { payload: [{ _id: uid(90), mediaUrl: '/product-images/yape.svg', text: 'Ya pagué', direction: 'in', sentAt: at }] } };
+    }
     if (call.method === 'POST' && call.path === `/orders/${uid(1)}/mark-paid`) {
-      const body = call.body as { amount: number; method: string; note?: string };
+      const body = call.body as { amount: number; method: string; note?: string; proofMessageId?: string };
       if (body.amount !== 120 && !body.note) {
         return { status: 400, body: { errors: { code: 'VALIDATION', msg: 'El monto no es el total', details: [{ path: 'note', msg: 'Explica por qué el monto es otro' }] } } };
       }
       state.order = { ...state.order, status: 'paid' };
-      const payment = { _id: uid(20), orderId: uid(1), provider: 'manual', status: 'approved', statusLabel: 'Aprobado', amount: body.amount, currency: 'PEN', method: body.method, methodLabel: 'Plin', note: body.note, byName: 'Ana Administradora', createdAt: at, updatedAt: at };
+      const payment = { _id: uid(20), orderId: uid(1), provider: 'manual', status: 'approved', statusLabel: 'Aprobado', amount: body.amount, currency: 'PEN', method: body.method, methodLabel: 'Plin', note: body.note, proofMessageId: body.proofMessageId, proofUrl: '/product-images/yape.svg', byName: 'Ana Administradora', createdAt: at, updatedAt: at };
       state.payments = [payment];
       return { status: 200, body: { msg: 'Orden marcada como pagada', payment } };
     }
@@ -124,16 +127,21 @@ describe('order detail: payments', () => {
     await user.type(amount, '110');
     await user.click(within(dialog).getByRole('combobox', { name: 'Medio de pago' }));
     await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Plin' }));
+    // the proof: a picture of the order's chat
+    const picture = await within(dialog).findByRole('button', { name: /Ya pagué/ });
+    await user.click(picture);
+    expect(picture.getAttribute('aria-pressed')).toBe('true');
     await user.click(within(dialog).getByRole('button', { name: 'Marcar pagado' }));
     expect(await within(dialog).findByText('Explica por qué el monto es otro')).toBeTruthy();
     await user.type(within(dialog).getByLabelText('Nota'), 'Descuento acordado en el chat');
     await user.click(within(dialog).getByRole('button', { name: 'Marcar pagado' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Marcar pagado · P-7F3A2C' })).toBeNull());
     const sent = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/mark-paid')).at(-1);
-    expect(sent?.body).toEqual({ amount: 110, method: 'plin', note: 'Descuento acordado en el chat' });
+    expect(sent?.body).toEqual({ amount: 110, method: 'plin', proofMessageId: uid(90), note: 'Descuento acordado en el chat' });
     const list = await within(drawer).findByRole('list', { name: 'Pagos de la orden' });
     expect(list.textContent).toContain('Plin (a mano)');
     expect(list.textContent).toContain('Ana Administradora');
+    expect(within(list).getByRole('link', { name: 'Ver comprobante' })).toBeTruthy();
     // a paid order offers no more payment actions
     await waitFor(() => expect(within(drawer).queryByRole('button', { name: 'Enlace de pago' })).toBeNull());
   });

@@ -1,4 +1,4 @@
-import type { MarkPaidIn, MarkPaidOut, MercadoPagoSettingsIn, MercadoPagoSettingsOut, MercadoPagoTestOut, PaymentLinkOut, PaymentsOut } from '@mostrador/contract';
+import type { MarkPaidIn, MarkPaidOut, MercadoPagoSettingsIn, MercadoPagoSettingsOut, MercadoPagoTestOut, PaymentLinkOut, PaymentsOut, ProofImageOut } from '@mostrador/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { orderKeys } from '../../lib/query-keys';
@@ -17,6 +17,14 @@ export function useOrderPayments(orderId: string) {
   return useQuery({
     queryKey: paymentKeys.ofOrder(orderId),
     queryFn: () => api.get<PaymentsOut>(`/orders/${encodeURIComponent(orderId)}/payments`, { overlay: false, notify: false }),
+  });
+}
+
+/** The pictures of the order's chat, newest first: a manual payment's proof is picked among them. */
+export function useProofImages(orderId: string) {
+  return useQuery({
+    queryKey: [...orderKeys.detail(orderId), 'proof-images'] as const,
+    queryFn: () => api.get<{ payload: ProofImageOut[] }>(`/orders/${encodeURIComponent(orderId)}/proof-images`, { overlay: false, notify: false }),
   });
 }
 

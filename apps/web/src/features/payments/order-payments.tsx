@@ -19,7 +19,8 @@ import { formatInstant } from '../../components/crud/cell-value';
 import { ApiError } from '../../lib/api-client';
 import { formatMoney, type Money } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
-import { useMarkPaid, useOrderPayments, usePaymentLink } from './api';
+import { imageSrc } from '../../lib/image-src';
+import { useMarkPaid, useOrderPayments, usePaymentLink, useProofImages } from './api';
 
 const chipColor: Record<PaymentStatus, 'default' | 'success' | 'error' | 'warning' | 'info'> = {
   link: 'default',
@@ -51,6 +52,11 @@ function PaymentItem({ p, money }: { p: PaymentOut; money: Money }) {
         {p.providerPaymentId ? ` · operación ${p.providerPaymentId}` : ''}
         {p.proofMessageId ? ' · con comprobante del chat' : ''}
       </Typography>
+      {p.proofUrl && (
+        <Box component="a" href={imageSrc(p.proofUrl)} target="_blank" rel="noopener noreferrer" aria-label="Ver comprobante" sx={{ width: 56, height: 56, borderRadius: 1, overflow: 'hidden', display: 'block', border: 1, borderColor: 'divider' }}>
+          <img src={imageSrc(p.proofUrl)} alt="Comprobante de pago" width={56} height={56} style={{ objectFit: 'cover', display: 'block' }} />
+        </Box>
+      )}
       {p.note && <Typography variant="body2">Nota: {p.note}</Typography>}
       {p.flaggedReason && (
         <Alert severity="warning" sx={{ py: 0 }}>
@@ -67,6 +73,8 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
   const [amount, setAmount] = useState(Number.isInteger(order.total) ? String(order.total) : order.total.toFixed(2));
   const [method, setMethod] = useState<ManualPaymentMethod>('yape');
   const [note, setNote] = useState('');
+  const [proof, setProof] = useState<string>();
+  const images = useProofImages(order._id);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const submit = () => {
@@ -78,7 +86,7 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
       return;
     }
     mark.mutate(
-      { amount: value, method, ...(note.trim() ? { note: note.trim() } : {}) },
+      { amount: value, method, ...(proof ? { proofMessageId: proof } : {}), ...(note.trim() ? { note: note.trim() } : {}) },
       {
         onSuccess: onClose,
         onError: (error) => {
@@ -123,6 +131,40 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
               </MenuItem>
             ))}
           </TextField>
+          <Box role="group" aria-label="Comprobante" sx={{ display: 'grid', gap: 0.75 }}>
+            <Typography variant="body2" sx={{ fontWeight: 500 }}>
+              Comprobante (una imagen del chat)
+            </Typography>
+            {images.isLoading && <Skeleton variant="rounded" height={64} />}
+            {images.isError && <Typography variant="caption" color="text.secondary">No se pudieron leer las imágenes del chat.</Typography>}
+            {images.isSuccess && !images.data.payload.length && (
+              <Typography variant="caption" color="text.secondary">
+                El chat de esta orden no tiene imágenes: puedes marcarla pagada sin comprobante.
+              </Typography>
+            )}
+            {!!images.data?.payload.length && (
+              <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+                {images.data.payload.slice(0, 8).map((img) => (
+                  <Box
+                    key={img._id}
+                    component="button"
+                    type="button"
+                    aria-pressed={proof === img._id}
+                    aria-label={`Imagen del ${formatInstant(img.sentAt)}${img.text ? `: ${img.text}` : ''}`}
+                    onClick={() => setProof((p) => (p === img._id ? undefined : img._id))}
+                    sx={{ p: 0, width: 64, height: 64, borderRadius: 1, overflow: 'hidden', cursor: 'pointer', border: 2, borderColor: proof === img._id ? 'primary.main' : 'divider', bgcolor: 'action.hover' }}
+                  >
+                    <img src={imageSrc(img.mediaUrl)} alt="" width={64} height={64} style={{ objectFit: 'cover', display: 'block' }} />
+                  </Box>
+                ))}
+              </Box>
+            )}
+            {errors.proofMessageId && (
+              <Typography variant="caption" color="error">
+                {errors.proofMessageId}
+              </Typography>
+            )}
+          </Box>
           <TextField label="Nota" size="small" multiline minRows={2} value={note} onChange={(e) => setNote(e.target.value)} error={!!errors.note} helperText={errors.note ?? 'Opcional: número de operación, quién pagó…'} />
           {failure && !Object.keys(errors).length && <Alert severity="error">{failure}</Alert>}
         </Box>
