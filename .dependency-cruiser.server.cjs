@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments',
     path: [
       modules([
         'analysis',
@@ -57,6 +57,7 @@ const layers = [
         'business-hours',
         'assistant',
         'recovery',
+        'payments',
       ]),
     ],
   },

@@ -29,6 +29,7 @@ const featureExports = [
   { path: 'features/massive-messages/(imagina-preview|campaign-check-card|segment-send-action)\\.tsx', why: "the send's pre-send check, its Imagina preview and a segment's send action: campaigns, the chat's template picker and the segments screen start or show a send" },
   { path: 'features/campaigns/recipients-dialog\\.tsx', why: "the recipients report: the massive history opens a send's report like a campaign chunk's" },
   { path: 'features/organization/(users|companies)-screen\\.ts', why: "the users' and companies' resources: a group's members pick users, /configuracion edits the company with the same form" },
+  { path: 'features/payments/order-payments\\.tsx', why: "an order's payments (link, manual proof, history): the order's detail in /ordenes shows them" },
 ];
 
 /**

@@ -35,6 +35,8 @@ import { ecommerceRoutes } from './modules/ecommerce/routes.js';
 import { marketplaceRoutes } from './modules/marketplace/routes.js';
 import { genialRoutes } from './modules/genial/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
+import { paymentPages } from './modules/payments/sandbox-pages.js';
+import { paymentRoutes } from './modules/payments/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { metaAdsRoutes } from './modules/meta-ads/routes.js';
@@ -248,12 +250,15 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(businessHoursRoutes);
       await api.register(auditLogRoutes);
       await api.register(notificationRoutes);
+      await api.register(paymentRoutes);
       await api.register(analysisJobsPlugin);
       await api.register(assistantRoutes);
     },
     { prefix: '/api' },
   );
 
+  // the demo's Mercado Pago checkout and the page Checkout Pro sends the buyer back to (decision 0083)
+  await app.register(paymentPages);
   await registerSpa(app, config.webDist);
   return app;
 }

@@ -50,6 +50,7 @@ export const envSchema = z.object({
   GOOGLE_PEOPLE_API_URL: z.url({ error: 'GOOGLE_PEOPLE_API_URL debe ser una URL' }).default('https://people.googleapis.com/').describe('Raíz de la People API de Google (solo cuenta el origen)'),
   DIALOGFLOW_API_URL: z.url({ error: 'DIALOGFLOW_API_URL debe ser una URL' }).default('https://dialogflow.googleapis.com').describe('Raíz de la API de Dialogflow ES'),
   DIALOGFLOW_TOKEN_URL: z.url({ error: 'DIALOGFLOW_TOKEN_URL debe ser una URL' }).default('https://oauth2.googleapis.com/token').describe('Endpoint de tokens de las cuentas de servicio de Dialogflow'),
+  MERCADOPAGO_API_URL: z.url({ error: 'MERCADOPAGO_API_URL debe ser una URL' }).default('https://api.mercadopago.com').describe('Raíz de la API de Mercado Pago (Checkout Pro y pagos de las órdenes)'),
   BOTS: z.enum(['on', 'off'], { error: "BOTS debe ser 'on' u 'off'" }).optional().describe('off: ningún bot de Dialogflow responde (on por defecto, off en pruebas)'),
   SANDBOX_STATUS_SECONDS: z.coerce.number().int().min(1).max(600).default(3).describe('Sandbox: segundos hasta delivered (read al doble)'),
   ORDER_RATE_LIMIT: z.coerce.number().int().min(1).default(30).describe('Pedidos que una dirección puede hacer en el catálogo público cada 10 minutos'),
@@ -167,6 +168,7 @@ export interface Config {
   /** Dialogflow ES API root and the service accounts' token endpoint (decision 0053; tests point them at a fake). */
   dialogflowApiUrl: string;
   dialogflowTokenUrl: string;
+  mercadoPagoApiUrl: string;
   /**
    * Dialogflow bots answer inbound chat messages (decision 0053). BOTS=on|off; on by default, off
    * in tests (a test that wants it says so: the demo's sandbox bot would answer every file's chats).
@@ -263,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sandboxStatusSeconds: e.SANDBOX_STATUS_SECONDS,
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
     dialogflowTokenUrl: e.DIALOGFLOW_TOKEN_URL,
+    mercadoPagoApiUrl: e.MERCADOPAGO_API_URL.replace(/\/+$/, ''),
     bots: (e.BOTS ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     orderRateLimit: e.ORDER_RATE_LIMIT,
     rateLimits: { publicReads: e.RATE_LIMIT_PUBLIC_READS, publicWrites: e.RATE_LIMIT_PUBLIC_WRITES, webhooks: e.RATE_LIMIT_WEBHOOKS, apiKeys: e.RATE_LIMIT_API_KEYS },

@@ -51,3 +51,4 @@ export * from './business-hours-teams.js';
 export * from './scheduled-messages.js';
 export * from './assistant.js';
 export * from './recovery.js';
+export * from './payments.js';

@@ -31,6 +31,7 @@ import { seedDemoAutomation, seedDemoAutomationSettings } from './demo-automatio
 import { seedDemoRecovery } from './demo-recovery.js';
 import { seedDemoBusinessHours } from './demo-business-hours.js';
 import { seedDemoScheduled } from './demo-scheduled.js';
+import { seedDemoPayments } from './demo-payments.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -121,6 +122,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     ]);
     // two messages scheduled for next week (the strip above the composer, decision 0079)
     await seedDemoScheduled(tx, peru.id, admin?.id ?? null);
+    // Mercado Pago in sandbox and the orders' payments in every state (decisions 0083, 0084)
+    await seedDemoPayments(tx, peru.id, admin?.id ?? null, secrets);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

@@ -40,6 +40,7 @@ import PhoneAndroid from '@mui/icons-material/PhoneAndroid';
 import PriceChange from '@mui/icons-material/PriceChange';
 import Psychology from '@mui/icons-material/Psychology';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import Payments from '@mui/icons-material/Payments';
 import RecentActors from '@mui/icons-material/RecentActors';
 import RocketLaunch from '@mui/icons-material/RocketLaunch';
 import Sell from '@mui/icons-material/Sell';
@@ -176,6 +177,8 @@ export const screens: ScreenEntry[] = [
   { path: '/drive', group: 'integrations', label: 'Drive', icon: CloudQueue, module: 'messaging', page: () => import('../features/drive/drive-page') },
   // Genial: electronic invoices of the orders, settings per country (decision 0037)
   { path: '/genial', group: 'integrations', label: 'Genial', icon: ReceiptLong, module: 'integrations', page: () => import('../features/genial/genial-page') },
+  // Mercado Pago: the company's credentials for the orders' payment links (decision 0083)
+  { path: '/mercadopago', group: 'integrations', label: 'Mercado Pago', icon: Payments, module: 'integrations', page: () => import('../features/payments/mercadopago-page') },
   // Catálogo y órdenes
   { path: '/catalogs', group: 'catalog', label: 'Catálogos', icon: MenuBook, module: 'catalog', resource: 'catalogs', load: () => import('../features/catalogs/catalogs-screen') },
   { path: '/ordenes', group: 'catalog', label: 'Órdenes', icon: ReceiptLong, module: 'catalog', resource: 'orders', load: () => import('../features/orders/orders-screen'), page: () => import('../features/orders/orders-page') },

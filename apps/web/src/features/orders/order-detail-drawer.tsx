@@ -24,6 +24,7 @@ import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
 import { DetailRow } from '../../components/detail-row';
 import { imageSrc } from '../../lib/image-src';
+import { OrderPayments } from '../payments/order-payments';
 
 type Shippment = { method?: keyof typeof shippingMethodLabels; address?: string; city?: string; reference?: string; notes?: string };
 type Customer = { name?: string; telefono?: string; email?: string; document?: string };
@@ -217,6 +218,9 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
             </Section>
             <Section title="Productos" id={`${titleId}-items`}>
               <Lines order={order} money={money} />
+            </Section>
+            <Section title="Pagos" id={`${titleId}-payments`}>
+              <OrderPayments order={{ _id: order._id, code: String(order.code), status: String(order.status), total: Number(order.total ?? 0) }} money={money} />
             </Section>
             <Section title="Detalles" id={`${titleId}-details`}>
               <Row label="Origen">{source ?? String(order.source ?? '')}</Row>
