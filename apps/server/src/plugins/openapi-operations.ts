@@ -42,8 +42,8 @@ export const tagTable: readonly TagDeclaration[] = [
   {
     name: 'canales',
     displayName: 'Canales',
-    description: 'WhatsApp, Messenger e Instagram, teléfonos, bots de Dialogflow, plantillas de WhatsApp, Telegram y Google Contacts',
-    modules: ['channels', 'telefonos', 'bots', 'whatsapp-templates', 'telegram', 'telegram-groups', 'google-people'],
+    description: 'WhatsApp, Messenger e Instagram, teléfonos, bots de Dialogflow, plantillas de WhatsApp, el catálogo de Meta de la línea, Telegram y Google Contacts',
+    modules: ['channels', 'telefonos', 'bots', 'whatsapp-templates', 'telegram', 'telegram-groups', 'google-people', 'meta-catalog'],
   },
   {
     name: 'envios',

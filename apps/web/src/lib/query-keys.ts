@@ -69,6 +69,8 @@ export const chatKeys = {
   templates: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'templates', chatId, companyId] as const,
   /** A chat's scheduled messages (decision 0079). */
   scheduled: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'scheduled', chatId, companyId] as const,
+  /** The composer's «Productos» picker (decision 0085): the company's products for a chat. */
+  products: (chatId: string, companyId: CompanyId, q: string, inStock: boolean) => [...chatBase.all, 'products', chatId, companyId, { q, inStock }] as const,
 };
 export const composerKeys = {
   state: (chatId: string, companyId: CompanyId) => [...chatKeys.all, 'state', chatId, companyId] as const,

@@ -43,6 +43,8 @@ import { channelNames, chatTexts, kindNames } from '../texts';
 import { QuickReplyPicker } from './quick-reply-picker';
 import { ScheduleDialog } from './scheduled-messages';
 import { TemplatePicker, templatePickerTexts } from './template-picker';
+import { ProductPicker, productPickerTexts } from './product-picker';
+import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 
 // «Desde Drive» (decision 0056): the picker loads when first opened
 const DrivePicker = lazy(() => import('../../drive/drive-picker').then((m) => ({ default: m.DrivePicker })));
@@ -275,6 +277,7 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   const [attachMenu, setAttachMenu] = useState<HTMLElement | null>(null);
   const [fromDrive, setFromDrive] = useState(false);
   const [pickingTemplate, setPickingTemplate] = useState(false);
+  const [pickingProducts, setPickingProducts] = useState(false);
   const [scheduling, setScheduling] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -418,6 +421,15 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
             </span>
           </Tooltip>
         )}
+        {!note && onTemplateSent && (
+          <Tooltip title={productPickerTexts.open}>
+            <span>
+              <IconButton aria-label={productPickerTexts.open} onClick={() => setPickingProducts(true)} disabled={sending || unschedulable} data-testid="products-button">
+                <StorefrontOutlinedIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
         <TextField
           inputRef={input}
           value={text}
@@ -509,6 +521,17 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         />
       )}
       {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} schedulable={schedule} />}
+      {onTemplateSent && pickingProducts && (
+        <ProductPicker
+          chatId={chatId}
+          open
+          channel={effective?.channel}
+          windowClosed={effective?.state === 'window_closed'}
+          onClose={() => setPickingProducts(false)}
+          onSent={onTemplateSent}
+          onTemplate={effective?.channel === 'whatsapp' ? () => setPickingTemplate(true) : undefined}
+        />
+      )}
       <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>
         <MenuItem
           onClick={() => {
