@@ -84,7 +84,8 @@ beforeAll(async () => {
   processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
   expect((await call(admin, peru, 'PUT', '/channels/whatsapp', { phoneNumberId: PERU_LINE, accessToken: TOKEN })).statusCode).toBe(200);
   expect((await call(acme, acmeCo, 'PUT', '/channels/meta', { pageId: ACME_PAGE, pageName: 'Acme', instagramAccountId: ACME_IG, accessToken: TOKEN })).statusCode).toBe(200);
-  // the demo's own products are not this test's: only ours go to the catalogue
+  // the demo's own products and seeded line catalogue are not this test's: only ours go to the catalogue
+  await t.sql('delete from meta_catalogs where company_id = $1', [peru]);
   await t.sql('delete from products where company_id = $1', [peru]);
   const categories = await Promise.all(Array.from({ length: 12 }, (_, i) => category(`Pasillo ${String(i + 1).padStart(2, '0')}`)));
   for (let i = 0; i < 32; i++) {

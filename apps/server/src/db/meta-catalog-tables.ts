@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { channels } from './join-tables.js';
 import { companies, users } from './schema.js';
 import { productsTable } from './resource-tables.js';
@@ -32,7 +32,7 @@ export const metaCatalogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('meta_catalogs_channel_uq').on(t.channelId), index('meta_catalogs_company_idx').on(t.companyId)],
+  (t) => [uniqueIndex('meta_catalogs_channel_uq').on(t.channelId), uniqueIndex('meta_catalogs_company_id_uq').on(t.companyId, t.id)],
 );
 
 /**
@@ -46,9 +46,8 @@ export const metaCatalogItems = pgTable(
     companyId: uuid('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    metaCatalogId: uuid('meta_catalog_id')
-      .notNull()
-      .references(() => metaCatalogs.id, { onDelete: 'cascade' }),
+    /** Its catalogue, of the same company (a composite key: an item never names another company's catalogue). */
+    metaCatalogId: uuid('meta_catalog_id').notNull(),
     productId: uuid('product_id').references(() => productsTable.id, { onDelete: 'set null' }),
     retailerId: text('retailer_id').notNull(),
     hash: text('hash'),
@@ -57,6 +56,7 @@ export const metaCatalogItems = pgTable(
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    foreignKey({ name: 'meta_catalog_items_catalog_fk', columns: [t.companyId, t.metaCatalogId], foreignColumns: [metaCatalogs.companyId, metaCatalogs.id] }).onDelete('cascade'),
     uniqueIndex('meta_catalog_items_uq').on(t.metaCatalogId, t.retailerId),
     index('meta_catalog_items_product_idx').on(t.companyId, t.productId),
   ],

@@ -30,6 +30,7 @@ import { seedDemoWebhooks } from './demo-webhooks.js';
 import { seedDemoAutomation, seedDemoAutomationSettings } from './demo-automation.js';
 import { seedDemoBusinessHours } from './demo-business-hours.js';
 import { seedDemoScheduled } from './demo-scheduled.js';
+import { seedDemoMetaCatalog } from './demo-meta-catalog.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -119,6 +120,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     ]);
     // two messages scheduled for next week (the strip above the composer, decision 0079)
     await seedDemoScheduled(tx, peru.id, admin?.id ?? null);
+    // the line's Meta catalogue synced and products sent in two chats (issue 30, decisions 0085 and 0086)
+    await seedDemoMetaCatalog(tx, peru.id);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

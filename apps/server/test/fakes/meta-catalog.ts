@@ -121,7 +121,7 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
       const elements = attachment.payload.elements ?? [];
       if (elements.length < 1 || elements.length > 10) return answer.graphError(400, { message: '(#100) Param message[attachment][payload][elements] must have at most 10 elements', code: 100 }), true;
       if (elements.some((e) => !e.title || e.title.length > 80)) return answer.graphError(400, { message: '(#100) Param title must be at most 80 characters', code: 100 }), true;
-      state.sent.push({ channel: 'messenger', body });
+      state.sent.push({ channel: 'messenger', body: body ?? {} });
       answer.json(200, { recipient_id: (body?.recipient as { id?: string })?.id, message_id: mid() });
       return true;
     }

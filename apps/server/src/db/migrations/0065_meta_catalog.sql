@@ -27,13 +27,14 @@ CREATE TABLE "meta_catalogs" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+-- the composite key of the items needs the catalogues' (company_id, id) first
+CREATE UNIQUE INDEX "meta_catalogs_company_id_uq" ON "meta_catalogs" USING btree ("company_id","id");--> statement-breakpoint
 ALTER TABLE "meta_catalog_items" ADD CONSTRAINT "meta_catalog_items_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "meta_catalog_items" ADD CONSTRAINT "meta_catalog_items_meta_catalog_id_meta_catalogs_id_fk" FOREIGN KEY ("meta_catalog_id") REFERENCES "public"."meta_catalogs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "meta_catalog_items" ADD CONSTRAINT "meta_catalog_items_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "meta_catalog_items" ADD CONSTRAINT "meta_catalog_items_catalog_fk" FOREIGN KEY ("company_id","meta_catalog_id") REFERENCES "public"."meta_catalogs"("company_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "meta_catalogs" ADD CONSTRAINT "meta_catalogs_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "meta_catalogs" ADD CONSTRAINT "meta_catalogs_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "meta_catalogs" ADD CONSTRAINT "meta_catalogs_sync_by_users_id_fk" FOREIGN KEY ("sync_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "meta_catalog_items_uq" ON "meta_catalog_items" USING btree ("meta_catalog_id","retailer_id");--> statement-breakpoint
 CREATE INDEX "meta_catalog_items_product_idx" ON "meta_catalog_items" USING btree ("company_id","product_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "meta_catalogs_channel_uq" ON "meta_catalogs" USING btree ("channel_id");--> statement-breakpoint
-CREATE INDEX "meta_catalogs_company_idx" ON "meta_catalogs" USING btree ("company_id");
+CREATE UNIQUE INDEX "meta_catalogs_channel_uq" ON "meta_catalogs" USING btree ("channel_id");
