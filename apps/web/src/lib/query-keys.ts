@@ -107,6 +107,8 @@ export const agentKeys = {
 // Channels, providers and their failed events
 export const channelKeys = createQueryKeys('channels');
 export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
+/** `['meta-catalog', 'list', companyId]`: the WhatsApp line's Meta catalogue and its sync (decision 0086). */
+export const metaCatalogKeys = createQueryKeys('meta-catalog');
 /** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
 export const apiKeyKeys = createQueryKeys('api-keys');
 /** `['webhook-subscriptions', …]`: outbound webhooks' subscriptions (/configuracion/webhooks) and a subscription's deliveries. */
