@@ -181,7 +181,8 @@ describe('products sent from a WhatsApp chat', () => {
     const thirty = ours.slice(0, 30).map((p) => p.id);
     const res = await call(agent, peru, 'POST', `/chats/${chat}/products`, { productIds: thirty });
     expect(res.statusCode, res.body).toBe(201);
-    const interactive = (meta.sent.at(-1)?.body as { interactive: { type: string; header: { text: string }; body: { text: string }; action: { sections: Array<{ title: string; product_items: unknown[] }> } } }).interactive;
+    const listBody: unknown = meta.sent.at(-1)?.body;
+    const interactive = (listBody as { interactive: { type: string; header: { text: string }; body: { text: string }; action: { sections: Array<{ title: string; product_items: unknown[] }> } } }).interactive;
     expect(interactive.type).toBe('product_list');
     expect(interactive.header.text).toBe('Te compartimos 30 productos');
     expect(interactive.body.text.length).toBeGreaterThan(0);

@@ -69,15 +69,19 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
 
   function route(...[call, answer]: Parameters<FakeGraphRoute>): boolean {
     const auth = call.headers.authorization === `Bearer ${token}`;
+    const refuse = (status: number, error: object) => {
+      answer.graphError(status, error);
+      return true;
+    };
     const batch = call.path.match(/^\/v21\.0\/(\d+)\/items_batch$/);
     if (batch && call.method === 'POST') {
-      if (!auth) return answer.graphError(401, { message: 'Invalid OAuth access token.', code: 190 }), true;
+      if (!auth) return refuse(401, { message: 'Invalid OAuth access token.', code: 190 });
       const catalog = state.catalogs.get(batch[1]);
-      if (!catalog) return answer.graphError(400, { message: `Unsupported post request. Object with ID '${batch[1]}' does not exist`, code: 100, error_subcode: 33 }), true;
+      if (!catalog) return refuse(400, { message: `Unsupported post request. Object with ID '${batch[1]}' does not exist`, code: 100, error_subcode: 33 });
       const body = call.body as { item_type?: string; requests?: Array<{ method: string; data: Record<string, unknown> }> };
-      if (body?.item_type !== 'PRODUCT_ITEM') return answer.graphError(400, { message: 'Invalid parameter: item_type', code: 100 }), true;
+      if (body?.item_type !== 'PRODUCT_ITEM') return refuse(400, { message: 'Invalid parameter: item_type', code: 100 });
       const requests = body.requests ?? [];
-      if (requests.length > 5000) return answer.graphError(400, { message: 'requests: at most 5000 items per call', code: 100 }), true;
+      if (requests.length > 5000) return refuse(400, { message: 'requests: at most 5000 items per call', code: 100 });
       state.batches.push({ catalogId: batch[1], requests: requests as never });
       const errors: Array<{ line: number; id: string; message: string }> = [];
       requests.forEach((r, line) => {
@@ -97,9 +101,9 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
     }
     const status = call.path.match(/^\/v21\.0\/(\d+)\/check_batch_request_status\?handle=([^&]+)$/);
     if (status && call.method === 'GET') {
-      if (!auth) return answer.graphError(401, { message: 'Invalid OAuth access token.', code: 190 }), true;
+      if (!auth) return refuse(401, { message: 'Invalid OAuth access token.', code: 190 });
       const p = pending.get(decodeURIComponent(status[2]));
-      if (!p || p.catalogId !== status[1]) return answer.graphError(400, { message: 'Invalid handle', code: 100 }), true;
+      if (!p || p.catalogId !== status[1]) return refuse(400, { message: 'Invalid handle', code: 100 });
       answer.json(200, { data: [{ handle: status[2], status: 'finished', errors_total_count: p.errors.length, errors: p.errors, warnings: [] }] });
       return true;
     }
@@ -108,19 +112,19 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
     if (send && call.method === 'POST' && body?.type === 'interactive') {
       const interactive = body.interactive as Record<string, unknown>;
       if (interactive?.type !== 'product' && interactive?.type !== 'product_list') return false;
-      if (!auth) return answer.graphError(401, { message: 'Invalid OAuth access token.', code: 190 }), true;
+      if (!auth) return refuse(401, { message: 'Invalid OAuth access token.', code: 190 });
       const problem = productProblem(interactive);
-      if (problem) return answer.graphError(400, { message: '(#131009) Parameter value is not valid', code: 131009, error_data: { messaging_product: 'whatsapp', details: problem } }), true;
+      if (problem) return refuse(400, { message: '(#131009) Parameter value is not valid', code: 131009, error_data: { messaging_product: 'whatsapp', details: problem } });
       state.sent.push({ channel: 'whatsapp', body });
       answer.json(200, { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: wamid() }] });
       return true;
     }
     const attachment = (body?.message as { attachment?: { type?: string; payload?: { template_type?: string; elements?: Array<{ title?: string }> } } } | undefined)?.attachment;
     if (send && call.method === 'POST' && attachment?.type === 'template' && attachment.payload?.template_type === 'generic') {
-      if (!auth) return answer.graphError(401, { message: 'Invalid OAuth access token.', code: 190 }), true;
+      if (!auth) return refuse(401, { message: 'Invalid OAuth access token.', code: 190 });
       const elements = attachment.payload.elements ?? [];
-      if (elements.length < 1 || elements.length > 10) return answer.graphError(400, { message: '(#100) Param message[attachment][payload][elements] must have at most 10 elements', code: 100 }), true;
-      if (elements.some((e) => !e.title || e.title.length > 80)) return answer.graphError(400, { message: '(#100) Param title must be at most 80 characters', code: 100 }), true;
+      if (elements.length < 1 || elements.length > 10) return refuse(400, { message: '(#100) Param message[attachment][payload][elements] must have at most 10 elements', code: 100 });
+      if (elements.some((e) => !e.title || e.title.length > 80)) return refuse(400, { message: '(#100) Param title must be at most 80 characters', code: 100 });
       state.sent.push({ channel: 'messenger', body: body ?? {} });
       answer.json(200, { recipient_id: (body?.recipient as { id?: string })?.id, message_id: mid() });
       return true;
