@@ -6,6 +6,7 @@ import { sessionStore } from '../../../lib/session';
 import { type FakeCall, fakeApi } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 import { message } from '../test-fixtures';
+import { Composer } from './composer';
 import { MessageContent } from './message-content';
 import { ProductPicker } from './product-picker';
 
@@ -88,6 +89,27 @@ describe('the composer’s «Productos» picker', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Enviar plantilla' }));
     expect(onTemplate).toHaveBeenCalled();
     expect(calls.filter((c) => c.path.endsWith('/products'))).toHaveLength(0);
+  });
+});
+
+describe('the composer’s «Productos» button', () => {
+  it('opens the picker; outside the window it says so and offers the template picker', async () => {
+    fakeApi(() => undefined);
+    renderApp(
+      <Composer
+        chatId={CHAT}
+        closed
+        sending={false}
+        onSend={vi.fn(async () => true)}
+        onTemplateSent={vi.fn()}
+        state={{ chatId: CHAT, platform: 'whatsapp', channel: 'whatsapp', state: 'window_closed', canSend: false, reason: 'Ventana cerrada', status: 'open' }}
+      />,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Productos' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar productos' });
+    await userEvent.click(within(within(dialog).getByTestId('products-window-closed')).getByRole('button', { name: 'Enviar plantilla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Enviar productos' })).toBeNull());
+    expect(await screen.findByRole('dialog')).toBeTruthy();
   });
 });
 
