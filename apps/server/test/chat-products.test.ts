@@ -176,6 +176,24 @@ describe('products sent from a WhatsApp chat', () => {
     expect(thread.payload.at(-1)?.content?.products?.items[0].sku).toBe('PRU-2');
   });
 
+  it('a product message Meta refused is stored failed with the reason and sent again as the same products', async () => {
+    const chat = await waInbound('51977300005', 'Hola');
+    meta.failNext.push({ status: 400, error: { message: '(#131026) Message undeliverable', code: 131026 } });
+    const failed = await call(agent, peru, 'POST', `/chats/${chat}/products`, { productIds: [ours[4].id, ours[5].id] });
+    expect(failed.statusCode).toBe(502);
+    const [stored] = await t.sql<{ id: string; status: string; kind: string }>(`select id, status, kind from chat_messages where chat_id = $1 and direction = 'out'`, [chat]);
+    expect(stored).toMatchObject({ status: 'failed', kind: 'interactive' });
+    const sends = meta.sent.length;
+    const retried = await call(agent, peru, 'POST', `/chats/${chat}/messages/${stored.id}/retry`);
+    expect(retried.statusCode, retried.body).toBeLessThan(300);
+    expect(retried.json()).toMatchObject({ _id: stored.id, status: 'sent' });
+    expect(meta.sent.length).toBe(sends + 1);
+    const retriedBody: unknown = meta.sent.at(-1)?.body;
+    const again = (retriedBody as { interactive: { type: string; action: { sections: Array<{ product_items: Array<{ product_retailer_id: string }> }> } } }).interactive;
+    expect(again.type).toBe('product_list');
+    expect(again.action.sections.flatMap((x) => x.product_items.map((p) => p.product_retailer_id)).sort()).toEqual(['PRU-5', 'PRU-6']);
+  });
+
   it('twelve categories fold into Meta’s ten sections; 30 products pass, 31 are refused in Spanish', async () => {
     const chat = await waInbound('51977300002', 'Mándame todo el catálogo');
     const thirty = ours.slice(0, 30).map((p) => p.id);

@@ -26,6 +26,8 @@ export interface FakeMetaCatalog {
   /** Product messages accepted (WhatsApp interactive, Messenger templates). */
   sent: Array<{ channel: 'whatsapp' | 'messenger'; body: Record<string, unknown> }>;
   prohibited: string[];
+  /** The next product messages answer these Graph errors instead of being accepted. */
+  failNext: Array<{ status: number; error: object }>;
 }
 
 const PRICE = /^\d+(\.\d{1,2})? [A-Z]{3}$/;
@@ -34,7 +36,7 @@ const AVAILABILITY = new Set(['in stock', 'out of stock', 'preorder', 'available
 export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCatalog {
   const pending = new Map<string, { catalogId: string; errors: Array<{ line: number; id: string; message: string }> }>();
   let seq = 0;
-  const state: FakeMetaCatalog = { route, catalogs: new Map(catalogIds.map((id) => [id, new Map()])), batches: [], sent: [], prohibited: ['prohibido'] };
+  const state: FakeMetaCatalog = { route, catalogs: new Map(catalogIds.map((id) => [id, new Map()])), batches: [], sent: [], prohibited: ['prohibido'], failNext: [] };
 
   function itemError(data: Record<string, unknown>): string | undefined {
     if (typeof data.id !== 'string' || !data.id) return 'Missing required field: id';
@@ -113,6 +115,8 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
       const interactive = body.interactive as Record<string, unknown>;
       if (interactive?.type !== 'product' && interactive?.type !== 'product_list') return false;
       if (!auth) return refuse(401, { message: 'Invalid OAuth access token.', code: 190 });
+      const failure = state.failNext.shift();
+      if (failure) return refuse(failure.status, failure.error);
       const problem = productProblem(interactive);
       if (problem) return refuse(400, { message: '(#131009) Parameter value is not valid', code: 131009, error_data: { messaging_product: 'whatsapp', details: problem } });
       state.sent.push({ channel: 'whatsapp', body });
