@@ -51,6 +51,7 @@ const layers = [
         'genial',
         'ecommerce',
         'google-people',
+        'meta-catalog',
         'facebook-labels',
         'meta-ads',
         'automation',

@@ -41,6 +41,7 @@ import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { metaAdsRoutes } from './modules/meta-ads/routes.js';
 import { googlePeopleRoutes } from './modules/google-people/routes.js';
+import { metaCatalogRoutes } from './modules/meta-catalog/routes.js';
 import { redactedRequest } from './lib/log-redact.js';
 import { gravityFormRoutes } from './modules/gravity-forms/routes.js';
 import { dialogflowRoutes } from './modules/dialogflow/routes.js';
@@ -237,6 +238,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(llmRoutes);
       await api.register(metaAdsRoutes);
       await api.register(googlePeopleRoutes);
+      await api.register(metaCatalogRoutes);
       await api.register(gravityFormRoutes);
       await api.register(dialogflowRoutes);
       await api.register(commentRoutes);

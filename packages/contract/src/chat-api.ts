@@ -12,6 +12,7 @@ import { notificationOut } from './notifications.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
+import { chatProductsContent, productsPreview } from './chat-products.js';
 import { chatStatuses } from './resources/chats.js';
 import { leadStatuses } from './resources/leads.js';
 
@@ -154,6 +155,8 @@ export const messageContent = z.object({
   template: z.object({ name: z.string(), language: z.string() }).optional(),
   /** Sent by a Dialogflow bot (decision 0053): its name, the intent it matched, whether it handed the chat over. */
   bot: z.object({ name: z.string(), intent: zs(), handoff: z.boolean().optional() }).optional(),
+  /** Products sent from the chat (issue 30, decision 0085): WhatsApp product / product_list, a Messenger/Instagram carousel. */
+  products: chatProductsContent.optional(),
 });
 export type MessageContent = z.infer<typeof messageContent>;
 
@@ -355,7 +358,7 @@ export function messagePreview(m: { kind: ChatMessageKind; text?: string | null;
       case 'unsupported':
         return `Mensaje no compatible: ${unsupportedReasonOf(c)}`;
       case 'interactive':
-        return text || c?.interactive?.title || '';
+        return text || c?.interactive?.title || (c?.products ? productsPreview(c.products) : '');
       case 'document':
         return text || (c?.fileName ? `📄 ${c.fileName}` : `[${mediaLabels.document}]`);
       case 'audio':

@@ -15,6 +15,7 @@ export * from './channels.js';
 export * from './zod-messages.js';
 export * from './chat-api.js';
 export * from './chat-composer.js';
+export * from './chat-products.js';
 export * from './lead-api.js';
 export * from './contact-frequency.js';
 export * from './orders.js';

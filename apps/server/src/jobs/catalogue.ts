@@ -107,6 +107,7 @@ export const queueCatalogue = {
     schedule: { cron: '30 6 * * *' },
     expireInSeconds: 300,
   },
+  'meta-catalog.sync': { module: 'meta-catalog', does: "Sends a company's products to its WhatsApp line's Meta catalogue (only what changed) and records Meta's per-item verdicts", expireInSeconds: 900 },
   'metrics.fold': {
     module: 'metrics',
     does: 'Folds the rollup rows writers staged into the metrics rollups, every company that has some',

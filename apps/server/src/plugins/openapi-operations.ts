@@ -42,8 +42,8 @@ export const tagTable: readonly TagDeclaration[] = [
   {
     name: 'canales',
     displayName: 'Canales',
-    description: 'WhatsApp, Messenger e Instagram, teléfonos, bots de Dialogflow, plantillas de WhatsApp, Telegram y Google Contacts',
-    modules: ['channels', 'telefonos', 'bots', 'whatsapp-templates', 'telegram', 'telegram-groups', 'google-people'],
+    description: 'WhatsApp, Messenger e Instagram, teléfonos, bots de Dialogflow, plantillas de WhatsApp, el catálogo de Meta de la línea, Telegram y Google Contacts',
+    modules: ['channels', 'telefonos', 'bots', 'whatsapp-templates', 'telegram', 'telegram-groups', 'google-people', 'meta-catalog'],
   },
   {
     name: 'envios',
@@ -192,6 +192,11 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'POST /api/chats/{id}/status': { summary: 'Resuelve, pospone o reabre un chat' },
   'GET /api/chats/{id}/templates': { summary: 'Plantillas disponibles para un chat' },
   'POST /api/chats/{id}/template': { id: 'chats.sendTemplate', summary: 'Envía una plantilla en un chat' },
+  'GET /api/chats/{id}/products': { id: 'chats.listProducts', summary: 'Productos de la empresa para enviar en un chat (búsqueda, solo con stock)' },
+  'POST /api/chats/{id}/products': { id: 'chats.sendProducts', summary: 'Envía productos en un chat (WhatsApp: producto o lista del catálogo de Meta; Messenger/Instagram: carrusel)' },
+  'GET /api/meta-catalog': { id: 'metaCatalog.get', summary: 'Catálogo de Meta de la línea de WhatsApp: su id, la última sincronización y los productos rechazados' },
+  'PUT /api/meta-catalog': { id: 'metaCatalog.set', summary: 'Guarda el id del catálogo de Meta de la línea de WhatsApp' },
+  'POST /api/meta-catalog/sync': { id: 'metaCatalog.sync', summary: 'Sincroniza los productos con el catálogo de Meta (solo lo que cambió), como tarea' },
   'GET /api/chats/{id}/scheduled-messages': { id: 'chats.listScheduled', summary: 'Mensajes programados de un chat (pendientes, y los enviados, fallidos o cancelados de los últimos 7 días)' },
   'POST /api/chats/{id}/scheduled-messages': { id: 'chats.schedule', summary: 'Programa un mensaje (texto, archivo o plantilla) para una fecha y hora' },
   'PUT /api/chats/{id}/scheduled-messages/{scheduledId}': { id: 'chats.updateScheduled', summary: 'Cambia un mensaje programado mientras está pendiente' },

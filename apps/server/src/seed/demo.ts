@@ -32,6 +32,7 @@ import { seedDemoRecovery } from './demo-recovery.js';
 import { seedDemoBusinessHours } from './demo-business-hours.js';
 import { seedDemoScheduled } from './demo-scheduled.js';
 import { seedDemoPayments } from './demo-payments.js';
+import { seedDemoMetaCatalog } from './demo-meta-catalog.js';
 
 /** The demo tenant, also written in the README. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -124,6 +125,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoScheduled(tx, peru.id, admin?.id ?? null);
     // Mercado Pago in sandbox and the orders' payments in every state (decisions 0083, 0084)
     await seedDemoPayments(tx, peru.id, admin?.id ?? null, secrets);
+    // the line's Meta catalogue synced and products sent in two chats (issue 30, decisions 0085 and 0086)
+    await seedDemoMetaCatalog(tx, peru.id);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

@@ -69,6 +69,8 @@ export const chatKeys = {
   templates: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'templates', chatId, companyId] as const,
   /** A chat's scheduled messages (decision 0079). */
   scheduled: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'scheduled', chatId, companyId] as const,
+  /** The composer's «Productos» picker (decision 0085): the company's products for a chat. */
+  products: (chatId: string, companyId: CompanyId, q: string, inStock: boolean) => [...chatBase.all, 'products', chatId, companyId, { q, inStock }] as const,
 };
 export const composerKeys = {
   state: (chatId: string, companyId: CompanyId) => [...chatKeys.all, 'state', chatId, companyId] as const,
@@ -105,6 +107,8 @@ export const agentKeys = {
 // Channels, providers and their failed events
 export const channelKeys = createQueryKeys('channels');
 export const deadLetterKeys = createQueryKeys('webhook-dead-letters');
+/** `['meta-catalog', 'list', companyId]`: the WhatsApp line's Meta catalogue and its sync (decision 0086). */
+export const metaCatalogKeys = createQueryKeys('meta-catalog');
 /** `['api-keys', 'list', companyId]`: the company's API keys (/configuracion/api). */
 export const apiKeyKeys = createQueryKeys('api-keys');
 /** `['webhook-subscriptions', …]`: outbound webhooks' subscriptions (/configuracion/webhooks) and a subscription's deliveries. */

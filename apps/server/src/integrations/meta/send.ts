@@ -1,6 +1,7 @@
-import { type ChannelKind, type MessagingTier, messagingTiers, type OutboundMessageKind } from '@mostrador/contract';
+import { type ChannelKind, type ChatProductsContent, type MessagingTier, messagingTiers, type OutboundMessageKind } from '@mostrador/contract';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { reasonOf } from './error-reasons.js';
+import { messengerProductMessage, whatsappProductInteractive } from './products.js';
 
 /**
  * Outbound messages through Meta's Graph API (issue 4 "Chat", decision 0014):
@@ -28,6 +29,8 @@ export interface OutboundContent {
   template?: TemplatePayload;
   /** WhatsApp: `biz_opaque_callback_data`, echoed in the message's status webhooks (the outbox id; decision 0041). */
   callbackData?: string;
+  /** Products from the chat (decision 0085): WhatsApp `interactive` product / product_list, a Messenger/Instagram generic template; `text` is its body. */
+  products?: ChatProductsContent;
 }
 
 /** The `template` object of a Cloud API send: name, language code and the components' parameters. */
@@ -120,6 +123,7 @@ function fileNameOf(link: string): string | undefined {
 export function whatsappBodies(to: string, content: OutboundContent): object[] {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...(content.callbackData ? { biz_opaque_callback_data: content.callbackData } : {}) };
   if (content.template) return [{ ...base, type: 'template', template: content.template }];
+  if (content.products) return [{ ...base, type: 'interactive', interactive: whatsappProductInteractive(content.products, content.text) }];
   const textBody = (body: string) => ({ ...base, type: 'text', text: { body, preview_url: hasLink(body) } });
   if (content.kind === 'text') return [textBody(content.text ?? '')];
   const caption = content.text?.trim() || undefined;
@@ -135,6 +139,10 @@ export function whatsappBodies(to: string, content: OutboundContent): object[] {
 /** Messenger/Instagram attachments carry no caption: the text goes as its own message after it. */
 export function messengerBodies(to: string, content: OutboundContent): object[] {
   const base = { recipient: { id: to }, messaging_type: 'RESPONSE' };
+  if (content.products) {
+    const intro = content.text?.trim();
+    return [{ ...base, message: messengerProductMessage(content.products) }, ...(intro ? [{ ...base, message: { text: intro } }] : [])];
+  }
   if (content.kind === 'text') return [{ ...base, message: { text: content.text ?? '' } }];
   const type = content.kind === 'document' ? 'file' : content.kind;
   const caption = content.text?.trim();

@@ -19,6 +19,11 @@ export function createSandboxClient(stepSeconds: number): MessageClient {
   return {
     name: 'sandbox',
     async send(target, content) {
+      // the limits Meta enforces on product messages (decision 0085): the sandbox refuses what Meta would
+      const products = content.products?.items.length ?? 0;
+      if (products > 30 || (target.channel !== 'whatsapp' && products > 10)) {
+        throw new ProviderError('(sandbox) Meta admite hasta 30 productos por mensaje en WhatsApp y 10 en Messenger e Instagram');
+      }
       const token = randomBytes(12).toString('hex').toUpperCase();
       const messageId = target.channel === 'whatsapp' ? `wamid.SANDBOX${token}` : `m_sandbox_${token.toLowerCase()}`;
       const fails = content.text?.toLowerCase().includes(SANDBOX_FAIL_WORD);

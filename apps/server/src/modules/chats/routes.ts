@@ -29,6 +29,7 @@ import { chatJobs } from './jobs.js';
 import { createChatService } from './service.js';
 import { composerRoutes } from './composer-routes.js';
 import { chatTemplateRoutes } from './template-routes.js';
+import { chatProductRoutes } from './product-routes.js';
 import { createScheduledMessages, scheduledMessageRoutes } from './scheduled.js';
 import { createTemplateService } from '../whatsapp-templates/service.js';
 
@@ -69,6 +70,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   await composerRoutes(app, service);
   // approved WhatsApp templates from the composer (decision 0038)
   await chatTemplateRoutes(app, service);
+  // products in the conversation (issue 30, decision 0085)
+  await chatProductRoutes(app, service);
   // «Enviar más tarde» (decision 0079): scheduled messages and the minute job that sends them
   await scheduledMessageRoutes(
     app,

@@ -238,14 +238,14 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const [row] = await rowsOf<{ id: string }>(
         tx,
         sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, content, status, sent_by, sent_at)
-            values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.kind}, ${content.text ?? null},
+            values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.products ? 'interactive' : content.kind}, ${content.text ?? null},
                     ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : options.content ? JSON.stringify(options.content) : null}::jsonb,
                     'pending', ${options.sentBy ?? null}, ${now})
             on conflict (id) do nothing returning id`,
       );
       if (!row) return undefined;
       // the chat shows its latest message; answering the customer reads what they wrote
-      await tx.execute(sql`update chats set last_message_preview = ${previewOf(content)}, last_message_at = ${now.toISOString()},
+      await tx.execute(sql`update chats set last_message_preview = ${previewOf(content.products ? { kind: 'interactive', text: content.text, content: { products: content.products } } : content)}, last_message_at = ${now.toISOString()},
           unread_count = 0, updated_at = now() where company_id = ${companyId} and id = ${chatId}`);
       return row.id;
     });
@@ -364,7 +364,11 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
         return current;
       }
       const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
-      const content: OutboundContent = { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl, template };
+      // products (decision 0085) go out again as the same products
+      const products = message.content?.products;
+      const content: OutboundContent = products
+        ? { kind: 'text', text: message.text, products }
+        : { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl, template };
       return deliver(companyId, chatId, messageId, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
     },
 

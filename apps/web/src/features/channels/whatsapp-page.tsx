@@ -38,6 +38,7 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { copyText } from '../../lib/feedback';
+import { MetaCatalogCard } from './meta-catalog-card';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { channelsApi } from './api';
@@ -450,6 +451,7 @@ export function WhatsappPage() {
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start' }}>
           <WhatsappCard key={`wa-${companyId}-${stamp(['whatsapp'])}`} {...cardProps} />
           <MetaCard key={`meta-${companyId}-${stamp(['messenger', 'instagram'])}`} {...cardProps} />
+          <MetaCatalogCard key={`catalog-${companyId}-${stamp(['whatsapp'])}`} />
           <WebhooksCard webhooks={query.data?.webhooks} />
         </Box>
       )}

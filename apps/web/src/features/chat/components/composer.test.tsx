@@ -6,6 +6,7 @@ import { sessionStore } from '../../../lib/session';
 import { fakeApi, pageOf } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 import { ids, message } from '../test-fixtures';
+import { offerComposerDraft } from '../lib/composer-draft';
 import { Composer, type ComposerProps } from './composer';
 import { MessageBubble } from './message-bubble';
 
@@ -209,5 +210,17 @@ describe('MessageBubble: notes and failed messages', () => {
     expect(within(bubble).getByText('Cliente frecuente: ofrecer 10 %')).toBeTruthy();
     expect(within(bubble).queryByTestId('message-status')).toBeNull();
     expect(within(bubble).queryByRole('button', { name: 'Reintentar' })).toBeNull();
+  });
+});
+
+describe('Composer: a text offered from the thread («Usar respuesta»)', () => {
+  it('goes into the open composer of its chat, ready to edit and send; another chat’s does not', async () => {
+    const { onSend } = renderComposer({ state: state() });
+    act(() => offerComposerDraft('otro-chat', 'No es para este chat'));
+    expect(replyBox().value).toBe('');
+    act(() => offerComposerDraft(ids.chat1, 'Sí, tenemos el polo pima en talla M a S/ 45.00'));
+    expect(replyBox().value).toBe('Sí, tenemos el polo pima en talla M a S/ 45.00');
+    await userEvent.type(replyBox(), ' 😊{Enter}');
+    expect(onSend).toHaveBeenCalledWith({ kind: 'text', text: 'Sí, tenemos el polo pima en talla M a S/ 45.00 😊' });
   });
 });

@@ -37,12 +37,15 @@ import { Link as RouterLink } from 'react-router';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
 import { type QuickReply, useQuickReplies } from '../hooks/use-composer-data';
 import { readDraft, writeDraft } from '../lib/drafts';
+import { onComposerDraft } from '../lib/composer-draft';
 import { classifyMediaUrl } from '../lib/media';
 import { filterQuickReplies, insertAt, slashQuery } from '../lib/quick-replies';
 import { channelNames, chatTexts, kindNames } from '../texts';
 import { QuickReplyPicker } from './quick-reply-picker';
 import { ScheduleDialog } from './scheduled-messages';
 import { TemplatePicker, templatePickerTexts } from './template-picker';
+import { ProductPicker, productPickerTexts } from './product-picker';
+import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 
 // «Desde Drive» (decision 0056): the picker loads when first opened
 const DrivePicker = lazy(() => import('../../drive/drive-picker').then((m) => ({ default: m.DrivePicker })));
@@ -275,9 +278,20 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
   const [attachMenu, setAttachMenu] = useState<HTMLElement | null>(null);
   const [fromDrive, setFromDrive] = useState(false);
   const [pickingTemplate, setPickingTemplate] = useState(false);
+  const [pickingProducts, setPickingProducts] = useState(false);
   const [scheduling, setScheduling] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  // «Usar respuesta» of a reply suggestion (lib/composer-draft.ts): the text goes in the box as an answer, ready to edit
+  useEffect(
+    () =>
+      onComposerDraft(chatId, (value) => {
+        setTextState(value);
+        setNoteState(false);
+        input.current?.focus();
+      }),
+    [chatId],
+  );
 
   const effective = effectiveState(state, closed);
   const locked = !note && !!effective && !effective.canSend;
@@ -418,6 +432,15 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
             </span>
           </Tooltip>
         )}
+        {!note && onTemplateSent && (
+          <Tooltip title={productPickerTexts.open}>
+            <span>
+              <IconButton aria-label={productPickerTexts.open} onClick={() => setPickingProducts(true)} disabled={sending || unschedulable} data-testid="products-button">
+                <StorefrontOutlinedIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
         <TextField
           inputRef={input}
           value={text}
@@ -509,6 +532,17 @@ export function Composer({ chatId, autoFocus = false, closed, state, canConnect 
         />
       )}
       {onTemplateSent && <TemplatePicker chatId={chatId} open={pickingTemplate} onClose={() => setPickingTemplate(false)} onSent={onTemplateSent} schedulable={schedule} />}
+      {onTemplateSent && pickingProducts && (
+        <ProductPicker
+          chatId={chatId}
+          open
+          channel={effective?.channel}
+          windowClosed={effective?.state === 'window_closed'}
+          onClose={() => setPickingProducts(false)}
+          onSent={onTemplateSent}
+          onTemplate={effective?.channel === 'whatsapp' ? () => setPickingTemplate(true) : undefined}
+        />
+      )}
       <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>
         <MenuItem
           onClick={() => {

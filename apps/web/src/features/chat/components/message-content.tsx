@@ -19,6 +19,7 @@ import { useMediaUrl } from '../hooks/use-media-url';
 import { classifyMediaUrl, extensionOf, fileNameOf, type LinkKind, safeMediaUrl, youtubeEmbedUrl, youtubeEmbedsIn } from '../lib/media';
 import { chatTexts, kindNames, kindTexts } from '../texts';
 import { WhatsappText } from './whatsapp-text';
+import { ProductCards } from './product-cards';
 import { ContactCards, ExtraAttachments, InteractiveTap, LocationCard, OrderTable, QuotedReply, ReferralCard, StoryNote, UnsupportedNote } from './kind-content';
 
 const MEDIA_MAX_WIDTH = 300;
@@ -255,6 +256,7 @@ export function MessageContent({ message }: { message: ChatMessage }) {
       {message.kind === 'contacts' && <ContactCards message={message} />}
       {content?.order && <OrderTable order={content.order} />}
       {content?.interactive && message.kind === 'interactive' && <InteractiveTap interactive={content.interactive} />}
+      {content?.products && <ProductCards products={content.products} />}
       {message.kind === 'unsupported' && <UnsupportedNote content={content} />}
       {reactionTo && (
         <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>

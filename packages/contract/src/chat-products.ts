@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { zId } from './fields.js';
+
+/**
+ * Products sent in a conversation (issue 30 "Sell inside the chat", decision 0085): the
+ * composer's «Productos» picker, the message that carries them and how the thread draws it.
+ * Meta's limits: a WhatsApp product list holds at most 30 products in at most 10 sections; a
+ * Messenger/Instagram generic template at most 10 cards.
+ */
+export const CHAT_PRODUCTS_MAX = 30;
+export const WHATSAPP_PRODUCT_SECTIONS_MAX = 10;
+export const MESSENGER_CARDS_MAX = 10;
+
+export const chatProductMessages = {
+  none: 'Elige al menos un producto',
+  tooMany: `Puedes enviar hasta ${CHAT_PRODUCTS_MAX} productos por mensaje (el límite de WhatsApp)`,
+  textTooLong: 'El texto admite hasta 1024 caracteres',
+  notFound: 'Alguno de los productos no existe en tu empresa',
+  windowClosed:
+    'Pasaron más de 24 horas desde el último mensaje del cliente: los productos solo se envían dentro de la ventana de 24 horas. Envía una plantilla aprobada para retomar la conversación',
+  noCatalog: 'La línea de WhatsApp no tiene un catálogo de Meta: agrégalo en Catálogo de Meta y sincroniza los productos',
+  notAccepted: (names: string) => `Meta aún no aceptó en el catálogo de la línea: ${names}. Sincroniza el catálogo o revisa sus errores`,
+  tooManyCards: `Messenger e Instagram muestran hasta ${MESSENGER_CARDS_MAX} productos por mensaje: elige 10 o menos`,
+} as const;
+
+/** POST /api/chats/{id}/products. */
+export const chatProductsInput = z
+  .object({
+    productIds: z.array(zId(), { error: chatProductMessages.none }).min(1, chatProductMessages.none).max(CHAT_PRODUCTS_MAX, chatProductMessages.tooMany),
+    text: z.string().trim().max(1024, chatProductMessages.textTooLong).optional(),
+  })
+  .strict();
+export type ChatProductsInput = z.infer<typeof chatProductsInput>;
+
+/** One product as a message keeps it: what the thread draws even after the product changes. */
+export const chatProductItem = z.object({
+  id: z.string(),
+  sku: z.string(),
+  name: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  image: z.string().optional(),
+  variant: z.string().optional(),
+  category: z.string().optional(),
+  /** The product on the company's public catalogue. */
+  link: z.string().optional(),
+});
+export type ChatProductItem = z.infer<typeof chatProductItem>;
+
+/** The `content.products` of a product message: its products and, on WhatsApp, the Meta catalogue and list header. */
+export const chatProductsContent = z.object({
+  catalogId: z.string().optional(),
+  header: z.string().optional(),
+  items: z.array(chatProductItem),
+});
+export type ChatProductsContent = z.infer<typeof chatProductsContent>;
+
+/** GET /api/chats/{id}/products: the company's products the picker offers. */
+export const chatProductsQuery = z
+  .object({
+    q: z.string().trim().max(200).optional(),
+    inStock: z
+      .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'Debe ser true o false' })
+      .transform((v) => v === true || v === 'true' || v === '1')
+      .optional(),
+  })
+  .strict();
+export const chatProductOption = z.object({
+  id: z.string(),
+  sku: z.string(),
+  name: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  stock: z.number(),
+  imageUrl: z.string().optional(),
+  category: z.string().optional(),
+  /** WhatsApp: Meta accepted it in the line's catalogue (only those can be sent there). */
+  inCatalog: z.boolean(),
+});
+export type ChatProductOption = z.infer<typeof chatProductOption>;
+export const chatProductsOut = z.object({
+  payload: z.array(chatProductOption),
+  /** WhatsApp lines need the product in their Meta catalogue. */
+  needsCatalog: z.boolean(),
+  max: z.number(),
+});
+export type ChatProductsOut = z.infer<typeof chatProductsOut>;
+
+/** "S/ 7.50" as the cards and texts show a price. */
+export function productPrice(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('es-PE', { style: 'currency', currency: currency || 'PEN' }).format(amount);
+  } catch {
+    return `${currency} ${amount.toFixed(2)}`.trim();
+  }
+}
+
+/** The thread's one-line preview of a product message. */
+export function productsPreview(p: ChatProductsContent): string {
+  const [first] = p.items;
+  if (!first) return '🛍️ Productos';
+  return p.items.length === 1 ? `🛍️ Producto: ${first.name}` : `🛍️ ${p.items.length} productos: ${p.items.map((i) => i.name).join(', ')}`;
+}
+
+/* ---- Meta catalogue sync (decision 0086) ---- */
+
+export const metaCatalogInput = z
+  .object({
+    catalogId: z
+      .string()
+      .trim()
+      .regex(/^\d{5,30}$/, 'El id del catálogo de Meta son solo números (Administrador de comercio → Configuración del catálogo)'),
+  })
+  .strict();
+export const metaCatalogItemError = z.object({ productId: z.string().optional(), sku: z.string(), name: z.string().optional(), error: z.string() });
+export const metaCatalogOut = z.object({
+  /** The WhatsApp line's Meta commerce catalogue, when set. */
+  catalogId: z.string().optional(),
+  hasLine: z.boolean(),
+  sync: z
+    .object({
+      status: z.enum(['idle', 'running', 'done', 'failed']),
+      total: z.number(),
+      processed: z.number(),
+      sent: z.number(),
+      failed: z.number(),
+      message: z.string().optional(),
+      startedAt: z.string().optional(),
+      finishedAt: z.string().optional(),
+    })
+    .optional(),
+  accepted: z.number(),
+  errors: z.array(metaCatalogItemError),
+});
+export type MetaCatalogOut = z.infer<typeof metaCatalogOut>;
