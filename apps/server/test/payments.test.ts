@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../src/integrations/mercadopago/signature.js';
 import { type FakeMercadoPagoServer, notification, startFakeMercadoPago } from './fakes/mercadopago.js';
+import { DEMO_APP_SECRET, deliver, wamid, whatsappEnvelope } from './fakes/meta.js';
 import { as, demo, login, type Signed, startTestApp, type TestApp } from './helpers.js';
+import { createWebhookProcessor } from '../src/modules/webhooks/process.js';
 
 /**
  * Payments of the company's own orders (issue 30; decisions 0083, 0084): Mercado Pago's
@@ -335,5 +337,42 @@ describe('the demo sandbox', () => {
       [peru],
     );
     expect(new Set(states.map((s) => `${s.status}${s.flagged ? ' flagged' : ''}`))).toEqual(new Set(['link', 'rejected', 'approved flagged', 'approved', 'refunded flagged']));
+  });
+});
+
+describe('the order to the customer, with its link, in one action', () => {
+  it('sends the summary and the Checkout Pro link in the chat; another chat\'s order is not found', async () => {
+    const LINE = '109000000000780';
+    expect((await call(admin, 'PUT', '/channels/whatsapp', { phoneNumberId: LINE })).statusCode).toBe(200);
+    const from = '56933330001';
+    const payload = whatsappEnvelope(LINE, from, 'Camila Rojas', [{ from, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Hola, ¿me mandas el link de pago?' } }]);
+    expect((await deliver(t, '/api/webhooks/whatsapp', payload, { secret: DEMO_APP_SECRET })).statusCode).toBe(200);
+    const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
+    for (const id of await processor.pendingIds()) await processor.process(id);
+    const [chat] = await t.sql<{ id: string }>("select chat_id as id from lead_identities where company_id = $1 and platform = 'whatsapp' and platform_user_id = $2", [chile, from]);
+    const orderId = await newOrder(chile, { total: 25980, chatId: chat.id });
+
+    const sent = await call(admin, 'POST', `/chats/${chat.id}/orders/${orderId}/send`, { paymentLink: true });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const out = sent.json();
+    expect(out.url).toMatch(/^https?:\/\//);
+    expect(plain(out.text)).toContain('¡Hola Camila! Este es tu pedido P-PAY');
+    expect(plain(out.text)).toContain('• 2 × Taza cerámica — $12.990');
+    expect(plain(out.text)).toContain('*Total: $25.980*');
+    expect(out.text).toContain(`Paga aquí con Mercado Pago: ${out.url}`);
+    const [message] = await t.sql<{ text: string; sent_by: string; direction: string }>('select text, sent_by, direction from chat_messages where id = $1', [out.messageId]);
+    expect(message).toEqual({ text: out.text, sent_by: admin.user._id, direction: 'out' });
+    // the link is the order's preference, made once
+    expect((await paymentRows(orderId)).filter((p) => p.status === 'link')).toHaveLength(1);
+
+    const summaryOnly = await call(admin, 'POST', `/chats/${chat.id}/orders/${orderId}/send`, { paymentLink: false });
+    expect(summaryOnly.statusCode).toBe(200);
+    expect(summaryOnly.json().url).toBeUndefined();
+    expect(summaryOnly.json().text).not.toContain('Mercado Pago');
+
+    const otherOrder = await newOrder(chile, { chatId: null });
+    expect((await call(admin, 'POST', `/chats/${chat.id}/orders/${otherOrder}/send`, { paymentLink: false })).statusCode).toBe(404);
+    expect((await call(acme, 'POST', `/chats/${chat.id}/orders/${orderId}/send`, { paymentLink: false }, acmeCo)).statusCode).toBe(404);
+    expect((await call(admin, 'POST', `/chats/${chat.id}/orders/${orderId}/send`, { paymentLink: 'si' })).statusCode).toBe(400);
   });
 });

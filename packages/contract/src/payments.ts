@@ -119,3 +119,13 @@ export const proofImageOut = z.object({
 });
 export type ProofImageOut = z.infer<typeof proofImageOut>;
 export const proofImagesOut = z.object({ payload: z.array(proofImageOut) });
+
+/**
+ * POST /chats/{id}/orders/{orderId}/send (issue 30): the order's summary to its customer in the
+ * chat, with its Mercado Pago link when asked — in one action. The chat's channel and window rule
+ * as any answer (outside WhatsApp's 24 hours it is refused: a template is needed).
+ */
+export const sendOrderIn = z.object({ paymentLink: z.boolean({ error: 'Indica si va el enlace de pago' }) }).strict();
+export type SendOrderIn = z.input<typeof sendOrderIn>;
+export const sendOrderOut = z.object({ messageId: z.string(), text: z.string(), url: z.string().optional() });
+export type SendOrderOut = z.infer<typeof sendOrderOut>;

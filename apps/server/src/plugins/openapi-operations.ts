@@ -305,6 +305,7 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/chats/{id}/order-draft': { id: 'orders.chatDraft', summary: 'Datos con los que empieza un pedido en el chat (la persona, su última entrega, el carrito de WhatsApp)' },
   'POST /api/chats/{id}/orders': { id: 'orders.createInChat', summary: 'Crea un pedido para la persona del chat (o confirma su carrito de WhatsApp)' },
   'POST /api/orders/{id}/payment-link': { id: 'orders.paymentLink', summary: 'Crea el enlace de pago de Mercado Pago de una orden' },
+  'POST /api/chats/{id}/orders/{orderId}/send': { id: 'orders.sendInChat', summary: 'Envía al cliente el resumen de su orden en el chat, con el enlace de pago si se pide' },
   'POST /api/orders/{id}/mark-paid': { id: 'orders.markPaid', summary: 'Marca una orden pagada con un comprobante (Yape, Plin, transferencia…)' },
   'GET /api/orders/{id}/payments': { id: 'orders.payments', summary: 'Pagos de una orden' },
   'GET /api/orders/{id}/proof-images': { id: 'orders.proofImages', summary: 'Imágenes del chat de una orden (comprobantes de pago)' },

@@ -7,6 +7,8 @@ import {
   paymentLinkOut,
   paymentsOut,
   proofImagesOut,
+  sendOrderIn,
+  sendOrderOut,
   zId,
 } from '@mostrador/contract';
 import { and, eq } from 'drizzle-orm';
@@ -18,6 +20,8 @@ import { MercadoPagoError } from '../../integrations/mercadopago/client.js';
 import { verifySignature } from '../../integrations/mercadopago/signature.js';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
+import { randomUUID } from 'node:crypto';
+import { createChatService } from '../chats/service.js';
 import { createPayments, type Settings, settingsOf } from './service.js';
 
 const idParams = z.object({ id: zId() });
@@ -125,6 +129,36 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         if (error instanceof MercadoPagoError) throw new AppError(error.kind === 'auth' ? 'CONFLICT' : 'PROVIDER_ERROR', error.msg);
         throw error;
       }
+    },
+  );
+
+  // the order's summary, with its link when asked, to the customer in its chat — one action
+  // (row-scoped by the chat: an agent sends in the chats they see; plugins/row-scope.ts)
+  let chats: ReturnType<typeof createChatService> | undefined;
+  app.post(
+    '/chats/:id/orders/:orderId/send',
+    {
+      config: { permission: { module: 'chats', action: 'create' } },
+      schema: { tags: orderTags, params: z.object({ id: zId(), orderId: zId() }), body: sendOrderIn, response: { 200: sendOrderOut } },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { id: chatId, orderId } = request.params;
+      // the order must be this chat's before any link is made
+      await payments.customerSummary(db, tenant.companyId, orderId, chatId);
+      let url: string | undefined;
+      if (request.body.paymentLink) {
+        try {
+          url = (await payments.paymentLink(db, tenant.companyId, orderId)).url;
+        } catch (error) {
+          if (error instanceof MercadoPagoError) throw new AppError(error.kind === 'auth' ? 'CONFLICT' : 'PROVIDER_ERROR', error.msg);
+          throw error;
+        }
+      }
+      const text = await payments.customerSummary(db, tenant.companyId, orderId, chatId, url);
+      chats ??= createChatService({ db, secrets: app.secrets, realtime: app.realtime, jobs: app.jobs, config: app.settings, log: app.log });
+      const message = await chats.send(tenant.companyId, chatId, { kind: 'text', text }, { sentBy: tenant.userId, messageId: randomUUID() });
+      return { messageId: message._id, text, ...(url ? { url } : {}) };
     },
   );
 

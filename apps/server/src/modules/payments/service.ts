@@ -8,6 +8,7 @@ import {
   type PaymentStatus,
   type ProofImageOut,
   paymentStatusLabels,
+  shippingMethodLabels,
 } from '@mostrador/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '../../db/audit.js';
@@ -324,6 +325,31 @@ export function createPayments(deps: PaymentsDeps) {
     return rows.map((r) => ({ _id: r.id, mediaUrl: r.media_url as string, ...(r.text ? { text: r.text } : {}), direction: r.direction, sentAt: iso(r.sent_at) }));
   }
 
-  return { clientFor, list, paymentLink, notified, known, markPaid, proofImages };
+  /** The order as its customer reads it in the chat: the lines, the total, the delivery, and where to pay. */
+  async function customerSummary(db: Db, companyId: string, orderId: string, chatId: string, url?: string): Promise<string> {
+    const order = await orderOf(db, companyId, orderId);
+    if (order.chat_id !== chatId) throw new AppError('NOT_FOUND', 'La orden no es de este chat');
+    const first = order.customer_name.trim().split(/\s+/)[0] ?? '';
+    const lines = order.items.map((i) => {
+      const variant = [i.size, i.color].filter(Boolean).join(' · ');
+      return `• ${i.quantity} × ${i.name}${variant ? ` (${variant})` : ''} — ${moneyText(Number(i.total), order.currency)}`;
+    });
+    const ship = order.shippment
+      ? order.shippment.method === 'delivery'
+        ? `${shippingMethodLabels.delivery}: ${[order.shippment.address, order.shippment.city].filter(Boolean).join(', ')}`
+        : shippingMethodLabels.pickup
+      : undefined;
+    return [
+      `¡Hola${first ? ` ${first}` : ''}! Este es tu pedido ${order.code}:`,
+      ...lines,
+      `*Total: ${moneyText(Number(order.total), order.currency)}*`,
+      ...(ship ? [ship] : []),
+      ...(url ? ['', `Paga aquí con Mercado Pago: ${url}`] : []),
+    ]
+      .join('\n')
+      .slice(0, 4000);
+  }
+
+  return { clientFor, list, paymentLink, notified, known, markPaid, proofImages, customerSummary };
 }
 export type Payments = ReturnType<typeof createPayments>;

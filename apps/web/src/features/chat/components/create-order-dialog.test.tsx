@@ -52,6 +52,7 @@ describe('«Crear pedido» in the chat', () => {
       if (call.method === 'GET' && call.path === '/products') return { status: 200, body: pageOf([mug, shirt]) };
       if (call.method === 'GET' && call.path === '/colors') return { status: 200, body: pageOf([]) };
       if (call.method === 'POST' && call.path === `/chats/${CHAT}/orders`) return { status: 201, body: { _id: 'o1', code: 'P-ABC234', total: 50, currency: 'PEN', status: 'created' } };
+      if (call.method === 'POST' && call.path === `/chats/${CHAT}/orders/o1/send`) return { status: 200, body: { messageId: 'm1', text: 'Este es tu pedido', url: 'http://pago' } };
       return undefined;
     });
     renderApp(<CreateOrderButton chatId={CHAT} />);
@@ -65,6 +66,10 @@ describe('«Crear pedido» in the chat', () => {
     expect(within(dialog).getByTestId('order-total').textContent).toMatch(/50\.00/);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Crear pedido' }));
     expect((await screen.findByRole('status')).textContent).toContain('Pedido P-ABC234 creado');
+    // then its summary and payment link to the customer, in one click
+    await userEvent.click(screen.getByRole('button', { name: 'Enviar con enlace de pago' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Pedido P-ABC234 enviado al cliente'));
+    expect(calls.find((c) => c.path === `/chats/${CHAT}/orders/o1/send`)?.body).toEqual({ paymentLink: true });
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({
       items: [{ productId: mug._id, quantity: 2 }],

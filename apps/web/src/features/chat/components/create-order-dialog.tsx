@@ -5,6 +5,7 @@ import {
   chatOrderInput,
   MAX_LINE_QUANTITY,
   type Page,
+  type SendOrderOut,
   type ProductVariant,
   type ShippingMethod,
   shippingMethodLabels,
@@ -79,6 +80,9 @@ export const createOrderTexts = {
   cancel: 'Cancelar',
   submit: 'Crear pedido',
   created: (code: string) => `Pedido ${code} creado`,
+  sent: (code: string) => `Pedido ${code} enviado al cliente`,
+  sendWithLink: 'Enviar con enlace de pago',
+  sendSummary: 'Enviar resumen',
   view: 'Ver pedido',
   loadFailed: 'No se pudieron cargar los datos del pedido',
 };
@@ -109,22 +113,55 @@ export function CreateOrderButton({ chatId }: { chatId: string }) {
           }}
         />
       )}
-      {created && (
-        <Alert
-          severity="success"
-          onClose={() => setCreated(null)}
-          action={
-            <Button component={RouterLink} to={`/ordenes?q=${enc(created.code)}`} size="small" color="inherit">
-              {createOrderTexts.view}
-            </Button>
-          }
-          sx={{ position: 'fixed', bottom: 16, left: '50%', transform: 'translateX(-50%)', zIndex: 1400, boxShadow: 3 }}
-          role="status"
-        >
-          {createOrderTexts.created(created.code)}
-        </Alert>
-      )}
+      {created && <CreatedOrder chatId={chatId} order={created} onClose={() => setCreated(null)} />}
     </>
+  );
+}
+
+/** After «Crear pedido»: the order's code, and its summary to the customer — with the payment link, or alone — in one click. */
+function CreatedOrder({ chatId, order, onClose }: { chatId: string; order: ChatOrderOut; onClose: () => void }) {
+  const [sending, setSending] = useState<'link' | 'summary' | null>(null);
+  const [sent, setSent] = useState(false);
+  const [failure, setFailure] = useState('');
+  const send = async (paymentLink: boolean) => {
+    setSending(paymentLink ? 'link' : 'summary');
+    setFailure('');
+    try {
+      await api.post<SendOrderOut>(`/chats/${enc(chatId)}/orders/${enc(order._id)}/send`, { paymentLink }, { overlay: false, notify: false });
+      setSent(true);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setSending(null);
+    }
+  };
+  return (
+    <Alert
+      severity={failure ? 'warning' : 'success'}
+      onClose={onClose}
+      role="status"
+      sx={{ position: 'fixed', bottom: 16, left: '50%', transform: 'translateX(-50%)', zIndex: 1400, boxShadow: 3, width: { xs: 'calc(100% - 32px)', sm: 'auto' }, maxWidth: 560 }}
+    >
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {sent ? createOrderTexts.sent(order.code) : createOrderTexts.created(order.code)}
+      </Typography>
+      {failure && <Typography variant="body2">{failure}</Typography>}
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }}>
+        {!sent && (
+          <>
+            <Button size="small" variant="contained" color="success" onClick={() => void send(true)} disabled={!!sending}>
+              {sending === 'link' ? <CircularProgress size={16} color="inherit" /> : createOrderTexts.sendWithLink}
+            </Button>
+            <Button size="small" color="inherit" onClick={() => void send(false)} disabled={!!sending}>
+              {sending === 'summary' ? <CircularProgress size={16} color="inherit" /> : createOrderTexts.sendSummary}
+            </Button>
+          </>
+        )}
+        <Button component={RouterLink} to={`/ordenes?q=${enc(order.code)}`} size="small" color="inherit">
+          {createOrderTexts.view}
+        </Button>
+      </Box>
+    </Alert>
   );
 }
 
