@@ -462,3 +462,34 @@ describe('the sweep', () => {
     });
   });
 });
+
+describe('the company’s own orders (issue 30)', () => {
+  it('an order paid is invoiced once by itself, with the customer’s document; one never paid is not', async () => {
+    const peruId = admin.company('Demo Perú');
+    const insert = async (code: string, document?: string) =>
+      (
+        await t.sql<{ id: string }>(
+          `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency)
+           values ($1, $2, 'created', 'chat', 'Rosa Quispe', '51987654321', $3::jsonb, $4::jsonb, 45, 45, 'PEN') returning id`,
+          [
+            peruId,
+            code,
+            JSON.stringify({ name: 'Rosa Quispe', telefono: '51987654321', ...(document ? { document } : {}) }),
+            JSON.stringify([{ sku: 'PP-M', name: 'Polo pima', size: 'M', quantity: 1, unitPrice: 45, total: 45 }]),
+          ],
+        )
+      )[0].id;
+    const paid = await insert('P-GEN001', '45871236');
+    const unpaid = await insert('P-GEN002');
+    const moved = await inject('POST', `/api/orders/${paid}/status`, peru, { status: 'paid' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const invoice = await waitSettled('orders', paid);
+    expect(invoice).toMatchObject({ kind: 'order', status: 'issued', documentType: 'boleta', customerTaxId: '45871236', attempts: 1 });
+    // a second «paid» (a replay of the event) changes nothing; the order that was never paid has none
+    await t.app.spine.drain();
+    expect((await inject('GET', `/api/orders/${paid}/invoice`)).json()).toMatchObject({ status: 'issued', number: invoice.number });
+    expect((await inject('GET', `/api/orders/${unpaid}/invoice`)).json()).toMatchObject({ status: 'none' });
+    // another company's order is not found
+    expect((await inject('GET', `/api/orders/${paid}/invoice`, chile)).statusCode).toBe(404);
+  });
+});

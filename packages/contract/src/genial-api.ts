@@ -17,7 +17,8 @@ import type { CountryCode } from './phone.js';
  *   POST   /ecommerces-orders/{id}/genial-retry
  */
 
-export const genialOrderKinds = ['marketplace', 'ecommerce'] as const;
+/** `order`: an order of the company's own catalogue or chat, invoiced when it is paid (issue 30). */
+export const genialOrderKinds = ['marketplace', 'ecommerce', 'order'] as const;
 export type GenialOrderKind = (typeof genialOrderKinds)[number];
 
 /** 'none' is an order without an invoice row yet. */

@@ -11,7 +11,7 @@ import { publishChatEffect } from '../modules/chats/events.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
-import { invoiceArrivals } from '../modules/genial/arrivals.js';
+import { invoiceArrivals, invoicePaidOrders } from '../modules/genial/arrivals.js';
 import { createNotificationService } from '../modules/notifications/service.js';
 import { fanOut } from '../modules/webhook-subscriptions/fanout.js';
 import type { Listener } from './dispatcher.js';
@@ -129,11 +129,16 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       },
     },
     {
-      // an order from a store or a marketplace arrived or changed: the paid ones of a company that
-      // uses Genial get their invoice, issued by a job now (decision 0037)
+      // an order from a store or a marketplace arrived or changed, or one of the company's own was
+      // paid: the paid ones of a company that uses Genial get their invoice, issued by a job now (decision 0037)
       name: 'genial.invoices',
-      on: ['store_order.arrived'],
-      handle: (events) => invoiceArrivals(db, jobs, events),
+      on: ['store_order.arrived', 'order.paid'],
+      handle: async (events) => {
+        await invoiceArrivals(db, jobs, events.filter((e) => e.type === 'store_order.arrived'));
+        // the company's own orders, when paid (issue 30)
+        const paid = events.filter((e) => e.type === 'order.paid');
+        if (paid.length) await invoicePaidOrders(db, jobs, paid);
+      },
     },
     {
       // what the product tells people under the header's bell (decision 0075): a webhook

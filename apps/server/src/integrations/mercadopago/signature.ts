@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../lib/safe-equal.js';
 
 /**
  * Mercado Pago's notification signature (decision 0083): the `x-signature` header is
@@ -29,6 +30,7 @@ export function verifySignature(secret: string, header: string | undefined, data
   const ts = parts.get('ts');
   const v1 = parts.get('v1');
   if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return false;
-  const expected = createHmac('sha256', secret).update(signatureManifest(dataId, requestId, ts)).digest();
-  return timingSafeEqual(expected, Buffer.from(v1, 'hex'));
+  const expected = createHmac('sha256', secret).update(signatureManifest(dataId, requestId, ts)).digest('hex');
+  // the one comparison of secrets (lib/safe-equal.ts, decision 0061)
+  return safeEqual(v1.toLowerCase(), expected);
 }

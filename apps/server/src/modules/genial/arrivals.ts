@@ -115,3 +115,27 @@ export async function invoiceArrivals(db: Db, jobs: Sender, events: DomainEvent[
   for (const g of groups.values()) if ((await recordArrivals(db, g.companyId, g.kind, g.arrivals)).length) due.add(g.companyId);
   for (const companyId of due) await sweepInvoices(db, jobs, { companyId, fresh: true });
 }
+
+/**
+ * The company's own orders that were paid (their `order.paid`: Mercado Pago, «Marcar pagado», a
+ * status moved by hand), issue 30: invoiced as the store's and the marketplace's paid orders are —
+ * when the company uses Genial, for its country, with the customer's document when the order has one.
+ */
+export async function invoicePaidOrders(db: Db, jobs: Sender, events: DomainEvent[]): Promise<void> {
+  const due = new Set<string>();
+  for (const companyId of new Set(events.map((e) => e.companyId))) {
+    const ids = events.filter((e) => e.companyId === companyId).map((e) => (e.payload as DomainEvent<'order.paid'>['payload']).orderId);
+    const rows = (
+      await db.execute(
+        sql`select o.id, co.country, o.customer->>'document' as document from orders o join companies co on co.id = o.company_id
+             where o.company_id = ${companyId} and o.id in (${sql.join(
+               ids.map((id) => sql`${id}::uuid`),
+               sql`, `,
+             )})`,
+      )
+    ).rows as Array<{ id: string; country: string; document: string | null }>;
+    const arrivals = rows.map((r) => ({ orderId: r.id, country: r.country, invoiceable: true, ...(r.document ? { customerTaxId: r.document } : {}) }));
+    if ((await recordArrivals(db, companyId, 'order', arrivals)).length) due.add(companyId);
+  }
+  for (const companyId of due) await sweepInvoices(db, jobs, { companyId, fresh: true });
+}

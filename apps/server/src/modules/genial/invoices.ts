@@ -1,6 +1,6 @@
 import { forConnectionTest } from '../../integrations/connection-test.js';
 import { genialTaxRates, type GenialInvoiceOut, type GenialOrderKind, type GenialSettingsOut } from '@mostrador/contract';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
 import { genialInvoices, genialSettings } from '../../db/genial-tables.js';
@@ -119,6 +119,26 @@ export async function orderFor(db: Db, companyId: string, kind: GenialOrderKind,
       customerName: String(row.customerName),
       ...(row.customerEmail ? { customerEmail: String(row.customerEmail) } : {}),
       lines,
+    };
+  }
+  if (kind === 'order') {
+    // the company's own order (catalogue, WhatsApp cart, chat): its lines as sold, the company's country
+    const [row] = (await db.execute(
+      sql`select o.code, o.currency, o.customer_name, o.customer, o.items, o.total, o.shipping_cost, co.country
+            from orders o join companies co on co.id = o.company_id where o.company_id = ${companyId} and o.id = ${id}`,
+    )).rows as Array<{ code: string; currency: string; customer_name: string; customer: { email?: string } | null; items: Array<{ sku: string; name: string; size?: string; color?: string; quantity: number; unitPrice: number }>; total: number; shipping_cost: number | null; country: string }>;
+    if (!row) throw new AppError('NOT_FOUND', 'La orden no existe');
+    const lines = (row.items ?? []).map((i) => ({ sku: i.sku, name: [i.name, i.size, i.color].filter(Boolean).join(' · '), quantity: Number(i.quantity), price: Number(i.unitPrice) }));
+    if (Number(row.shipping_cost ?? 0) > 0) lines.push({ sku: 'ENVIO', name: 'Envío', quantity: 1, price: Number(row.shipping_cost) });
+    return {
+      kind,
+      id,
+      number: row.code,
+      country: row.country,
+      currency: row.currency,
+      customerName: row.customer_name,
+      ...(row.customer?.email ? { customerEmail: row.customer.email } : {}),
+      lines: lines.length ? lines : [{ sku: 'ORDEN', name: `Pedido ${row.code}`, quantity: 1, price: Number(row.total) }],
     };
   }
   const [row] = (await db

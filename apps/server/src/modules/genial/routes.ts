@@ -32,9 +32,10 @@ const idParams = z.object({ id: zId() });
 const fileParams = z.object({ id: zId(), file: z.enum(['pdf', 'xml'], { error: 'Pide el PDF o el XML' }) });
 
 /** Where each kind of order lives in the API, and whose permission reads and retries it. */
-const kinds: Array<{ kind: GenialOrderKind; path: string; module: 'marketplace' | 'ecommerce' }> = [
+const kinds: Array<{ kind: GenialOrderKind; path: string; module: 'marketplace' | 'ecommerce' | 'catalog' }> = [
   { kind: 'marketplace', path: '/marketplace-orders', module: 'marketplace' },
   { kind: 'ecommerce', path: '/ecommerces-orders', module: 'ecommerce' },
+  { kind: 'order', path: '/orders', module: 'catalog' },
 ];
 
 /**

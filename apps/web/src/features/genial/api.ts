@@ -10,7 +10,7 @@ import { genialKeys } from '../../lib/query-keys';
  * gathered), its retry (a job: the cell asks again every second while it is pending), and the
  * company's settings per country.
  */
-export const orderPathOf: Record<GenialOrderKind, string> = { marketplace: '/marketplace-orders', ecommerce: '/ecommerces-orders' };
+export const orderPathOf: Record<GenialOrderKind, string> = { marketplace: '/marketplace-orders', ecommerce: '/ecommerces-orders', order: '/orders' };
 
 /** The invoices asked in the same tick travel in one request per kind. */
 const waiting = new Map<GenialOrderKind, Map<string, Array<(i: GenialInvoiceOut) => void>>>();

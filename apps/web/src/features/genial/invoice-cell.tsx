@@ -110,3 +110,10 @@ export function InvoiceCell({ kind, orderId, compact = true }: { kind: GenialOrd
   if (!invoice.data) return <Typography variant="body2" color="text.secondary">—</Typography>;
   return <InvoiceState kind={kind} invoice={invoice.data} orderId={orderId} compact={compact} />;
 }
+
+/** An order's invoice where the order is shown whole (the own orders' drawer): nothing until it has one — a company without Genial sees no «Sin emitir». */
+export function InvoiceIfAny({ kind, orderId }: { kind: GenialOrderKind; orderId: string }) {
+  const invoice = useInvoice(kind, orderId);
+  if (!invoice.data || invoice.data.status === 'none') return null;
+  return <InvoiceState kind={kind} invoice={invoice.data} orderId={orderId} compact={false} />;
+}

@@ -24,6 +24,7 @@ import { OrderStatusActions } from './order-status-actions';
 import { OrderStatusChip } from './order-status-chip';
 import { DetailRow } from '../../components/detail-row';
 import { imageSrc } from '../../lib/image-src';
+import { InvoiceIfAny } from '../genial/invoice-cell';
 import { OrderPayments } from '../payments/order-payments';
 
 type Shippment = { method?: keyof typeof shippingMethodLabels; address?: string; city?: string; reference?: string; notes?: string };
@@ -221,6 +222,8 @@ export function OrderDetailDrawer({ id, onClose }: { id: string | undefined; onC
             </Section>
             <Section title="Pagos" id={`${titleId}-payments`}>
               <OrderPayments order={{ _id: order._id, code: String(order.code), status: String(order.status), total: Number(order.total ?? 0) }} money={money} />
+              {/* the electronic invoice Genial issues once it is paid (issue 30), when the company uses Genial */}
+              <InvoiceIfAny kind="order" orderId={order._id} />
             </Section>
             <Section title="Detalles" id={`${titleId}-details`}>
               <Row label="Origen">{source ?? String(order.source ?? '')}</Row>
