@@ -313,6 +313,27 @@ function cartSummary(o: { items: OrderItem[]; total: number; currency: string; n
     .slice(0, 4000);
 }
 
+/**
+ * The answer an Idempotency-Key already got (sealed in `order_requests`), or undefined for a new
+ * key; the same key with another body is a 409. Both ways of placing an order answer replays so.
+ */
+async function replayOf<T>(tx: Db, secrets: Pick<SecretBox, 'open'>, companyId: string, key: string, hash: string): Promise<T | undefined> {
+  const [known] = await rowsOf<{ request_hash: string; response: string }>(tx, sql`select request_hash, response from order_requests where company_id = ${companyId} and key = ${key}`);
+  if (!known) return undefined;
+  if (known.request_hash !== hash) {
+    throw new AppError('CONFLICT', 'Esta clave de idempotencia ya se usó con otro pedido', [{ path: 'Idempotency-Key', msg: 'Ya se usó con otro pedido' }]);
+  }
+  return secrets.open<T>(known.response);
+}
+
+/** The order's customer as kept: the name, the normalised phone, and the e-mail and document when given. */
+const customerOf = (c: { name: string; email?: string; document?: string }, telefono: string) => ({
+  name: c.name,
+  telefono,
+  ...(c.email ? { email: c.email } : {}),
+  ...(c.document ? { document: c.document } : {}),
+});
+
 export interface PlaceContext {
   key: string;
 }
@@ -373,17 +394,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         throw new AppError('VALIDATION', 'Teléfono: escribe un teléfono válido', [{ path: 'customer.telefono', msg: 'Escribe un teléfono válido' }]);
       }
       const hash = sha256(canonical(input));
-      const replay = async (tx: Db) => {
-        const [known] = await rowsOf<{ request_hash: string; response: string }>(
-          tx,
-          sql`select request_hash, response from order_requests where company_id = ${companyId} and key = ${ctx.key}`,
-        );
-        if (!known) return undefined;
-        if (known.request_hash !== hash) {
-          throw new AppError('CONFLICT', 'Esta clave de idempotencia ya se usó con otro pedido', [{ path: 'Idempotency-Key', msg: 'Ya se usó con otro pedido' }]);
-        }
-        return secrets.open<OrderPlaceOut>(known.response);
-      };
+      const replay = (tx: Db) => replayOf<OrderPlaceOut>(tx, secrets, companyId, ctx.key, hash);
       // a replay answers before anything else (the per-address limit, plugins/rate-limit.ts, counted it as a request)
       const early = await replay(db);
       if (early) return { out: early, companyId, created: false };
@@ -398,12 +409,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
 
         const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
         const currency = currencyOfCountry[catalog.country];
-        const customer = {
-          name: input.customer.name,
-          telefono,
-          ...(input.customer.email ? { email: input.customer.email } : {}),
-          ...(input.customer.document ? { document: input.customer.document } : {}),
-        };
+        const customer = customerOf(input.customer, telefono);
         const code = orderCode();
         const [order] = await rowsOf<OrderRow & Row>(
           tx,
@@ -563,17 +569,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         throw new AppError('VALIDATION', 'Teléfono: escribe un teléfono válido', [{ path: 'customer.telefono', msg: 'Escribe un teléfono válido' }]);
       }
       const hash = sha256(canonical({ chatId, input }));
-      const replay = async (tx: Db): Promise<ChatOrderOut | undefined> => {
-        const [known] = await rowsOf<{ request_hash: string; response: string }>(
-          tx,
-          sql`select request_hash, response from order_requests where company_id = ${companyId} and key = ${key}`,
-        );
-        if (!known) return undefined;
-        if (known.request_hash !== hash) {
-          throw new AppError('CONFLICT', 'Esta clave de idempotencia ya se usó con otro pedido', [{ path: 'Idempotency-Key', msg: 'Ya se usó con otro pedido' }]);
-        }
-        return secrets.open<ChatOrderOut>(known.response);
-      };
+      const replay = (tx: Db) => replayOf<ChatOrderOut>(tx, secrets, companyId, key, hash);
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-key:${companyId}:${key}`}, 0))`);
         const again = await replay(tx);
@@ -589,12 +585,7 @@ export function createOrders(secrets: Pick<SecretBox, 'seal' | 'open'>) {
         }
         const lines = await takeLines(tx, companyId, input.items);
         const subtotal = round2(lines.reduce((n, l) => n + l.total, 0));
-        const customer = {
-          name: input.customer.name,
-          telefono,
-          ...(input.customer.email ? { email: input.customer.email } : {}),
-          ...(input.customer.document ? { document: input.customer.document } : {}),
-        };
+        const customer = customerOf(input.customer, telefono);
         const code = orderCode();
         const [order] = await rowsOf<{ id: string }>(
           tx,
