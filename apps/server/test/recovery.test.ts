@@ -19,25 +19,32 @@ type Rec = Record<string, unknown>;
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.app.inject({ method, url: `/api${url}`, headers: as(admin, chile), payload });
 
 /** A WhatsApp conversation: the person's words, an agent's answer after them, both `hoursAgo`; its analysis. */
-async function conversation(phone: string, name: string, words: string, analysis: { sentiment: string; motive: string }, hoursAgo = 5): Promise<{ chatId: string; leadId: string }> {
-  const payload = whatsappEnvelope(LINE, phone, name, [{ from: phone, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: words } }]);
+async function conversation(
+  phone: string,
+  name: string,
+  words: string,
+  analysis: { sentiment: string; motive: string },
+  hoursAgo = 5,
+  at: { company: string; line: string } = { company: chile, line: LINE },
+): Promise<{ chatId: string; leadId: string }> {
+  const payload = whatsappEnvelope(at.line, phone, name, [{ from: phone, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: words } }]);
   expect((await deliver(t, '/api/webhooks/whatsapp', payload, { secret: DEMO_APP_SECRET })).statusCode).toBe(200);
   const processor = createWebhookProcessor(t.database.db, t.app.secrets, t.app.realtime);
   for (const id of await processor.pendingIds()) await processor.process(id);
   const [chat] = await t.sql<{ id: string; lead_id: string }>(
     "select c.id, c.lead_id from chats c join lead_identities i on i.chat_id = c.id where c.company_id = $1 and i.platform = 'whatsapp' and i.platform_user_id = $2",
-    [chile, phone],
+    [at.company, phone],
   );
   await t.sql("update chat_messages set sent_at = now() - make_interval(hours => $2::int) where chat_id = $1 and direction = 'in'", [chat.id, hoursAgo]);
   await t.sql(
     "insert into chat_messages (company_id, chat_id, direction, kind, text, status, sent_by, sent_at) values ($1, $2, 'out', 'text', 'Sí, tenemos. ¿Te lo separo?', 'read', $4, now() - make_interval(hours => $3::int) + interval '5 minutes')",
-    [chile, chat.id, hoursAgo, admin.user._id],
+    [at.company, chat.id, hoursAgo, admin.user._id],
   );
   await t.sql(
     `insert into chat_analyses (chat_id, company_id, sentiment, motive, quality, category, engine, messages, last_message_at, analyzed_at)
      values ($1, $2, $3, $4, 3, 'venta', 'embedded', 2, now() - make_interval(hours => $5::int), now())
      on conflict (chat_id) do update set sentiment = excluded.sentiment, motive = excluded.motive, last_message_at = excluded.last_message_at`,
-    [chat.id, chile, analysis.sentiment, analysis.motive, hoursAgo],
+    [chat.id, at.company, analysis.sentiment, analysis.motive, hoursAgo],
   );
   return { chatId: chat.id, leadId: chat.lead_id };
 }
@@ -130,6 +137,42 @@ describe('the sales follow-up', () => {
     const [skipped] = await followupsOf(late.chatId);
     expect(skipped).toMatchObject({ status: 'skipped', reason: 'La ventana de 24 horas está cerrada y no hay plantilla elegida' });
     expect(await sentTo(late.chatId)).toEqual([]);
+  });
+
+  it('outside the window with a template chosen: the approved template, its values filled, its cost shown first', async () => {
+    // Demo Perú: its line has the approved templates; the cart is built from its default catalogue
+    const peru = admin.company('Demo Perú');
+    const asPeru = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) => t.app.inject({ method, url: `/api${url}`, headers: as(admin, peru), payload });
+    const [template] = await t.sql<{ id: string }>("select id from whatsapp_templates where company_id = $1 and name = 'seguimiento_cotizacion'", [peru]);
+    const [product] = await t.sql<{ name: string; sku: string }>(
+      `select p.name, p.sku from catalogs k cross join lateral jsonb_array_elements_text(k.product_ids) e(id) join products p on p.id = e.id::uuid
+        where k.company_id = $1 and k.is_default and p.stock > 5 and (p.variants is null or jsonb_array_length(p.variants) = 0) and p.name ilike 'Mochila%' limit 1`,
+      [peru],
+    );
+    const saved = await asPeru('PUT', '/recovery/settings', {
+      enabled: true,
+      afterHours: 2,
+      text: 'Hola {nombre}: {enlace}',
+      templateId: template.id,
+      templateValues: ['{nombre}', '{productos}'],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().templateCost).toMatchObject({ category: 'UTILITY', usd: expect.any(Number) });
+    expect(saved.json().templateCost.usd).toBeGreaterThan(0);
+    const late = await conversation('51944440001', 'Julia Paredes', `quiero una ${product.name.toLowerCase()}`, { sentiment: 'neutral', motive: 'compra' }, 30, {
+      company: peru,
+      line: '100000000000001',
+    });
+    expect((await asPeru('POST', '/recovery/run')).statusCode).toBe(200);
+    const [followup] = await followupsOf(late.chatId);
+    expect(followup).toMatchObject({ status: 'sent', kind: 'template' });
+    const [message] = await t.sql<{ text: string; content: { template?: { name: string } } }>(
+      "select text, content from chat_messages where chat_id = $1 and direction = 'out' and sent_by is null",
+      [late.chatId],
+    );
+    expect(message.content.template?.name).toBe('seguimiento_cotizacion');
+    expect(message.text).toContain(`Hola Julia, te escribimos de ${product.name}`);
+    await asPeru('PUT', '/recovery/settings', { enabled: false, afterHours: 2, text: 'Hola {nombre}: {enlace}', templateId: null, templateValues: [] });
   });
 
   it('«Ventas recuperadas»: the follow-ups, the orders within 72 h of one, beside the chats with intent that got none', async () => {
