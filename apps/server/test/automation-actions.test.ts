@@ -1,5 +1,5 @@
 import { AUTOMATION_MESSAGES_PER_CHAT_HOUR, type AutomationRuleOut, automationActionMessages, automationMessages } from '@mostrador/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers.js';
 import { rulesHarness } from './rules-harness.js';
 
@@ -300,5 +300,36 @@ describe('«Enviar una plantilla Imagina»', () => {
     const res = await call('POST', '/automation-rules', { name: 'Ajena', trigger: { event: 'message.received' }, actions: [{ type: 'send_imagina', templateId: template }] }, chile);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.msg).toBe(automationActionMessages.unknownImagina);
+  });
+});
+
+describe('«Responder con productos del catálogo» (the assistant as an auto-reply)', () => {
+  let rule: AutomationRuleOut;
+  beforeAll(async () => {
+    rule = await ok<AutomationRuleOut>('POST', '/automation-rules', {
+      name: 'Precios por sí sola',
+      trigger: { event: 'message.received' },
+      conditions: [{ field: 'text', op: 'contains', value: 'precio' }],
+      actions: [{ type: 'reply_products' }],
+    });
+  });
+  afterAll(async () => {
+    await call('DELETE', `/automation-rules/${rule._id}`);
+  });
+
+  it('answers with the catalogue products the message names, at their price; a message that names none gets nothing and says why', async () => {
+    const before = sentTexts().length;
+    const chat = await receive('51934000061', 'Hola, ¿qué precio tiene la mochila escolar 20 L?');
+    const sent = sentTexts().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('Mochila escolar 20 L');
+    expect(sent[0]).toMatch(/S\/\s?89\.00/);
+    const [run] = await runsOf(rule._id);
+    expect(run).toMatchObject({ chatId: chat, status: 'ok', actions: [{ type: 'reply_products', ok: true }] });
+
+    await receive('51934000062', '¿Me pasas el precio?');
+    expect(sentTexts().length - before).toBe(1);
+    const [nothing] = await runsOf(rule._id);
+    expect(nothing.actions).toEqual([{ type: 'reply_products', ok: false, detail: automationActionMessages.noProducts }]);
   });
 });

@@ -143,6 +143,7 @@ export const automationActionLabels = {
   send_text: 'Enviar un texto',
   send_template: 'Enviar una plantilla de WhatsApp',
   send_imagina: 'Enviar una plantilla Imagina',
+  reply_products: 'Responder con productos del catálogo',
   note: 'Dejar una nota interna',
   notify_agent: 'Avisar al agente asignado',
   resolve: 'Resolver el chat',
@@ -267,6 +268,8 @@ export const automationActionMessages = {
   waitLast: 'Después de esperar, agrega la acción que sigue',
   waitDisabled: 'La regla se desactivó mientras esperaba: no siguió',
   waitResumed: 'Siguió tras la espera',
+  noWords: 'La regla no se activó con un mensaje del cliente: no hay qué responder',
+  noProducts: 'El mensaje no nombra productos del catálogo con stock: no se respondió',
 } as const;
 
 export const automationAction = z.discriminatedUnion(
@@ -291,6 +294,8 @@ export const automationAction = z.discriminatedUnion(
     }),
     /** An approved Imagina template as a text (inside the 24-hour window), its {{nombre}}… filled from the chat's person. */
     z.object({ type: z.literal('send_imagina'), templateId: zId() }),
+    /** The reply assistant's draft of the customer's message (its catalogue products, price and stock), sent by itself: the auto-reply (decision 0087). */
+    z.object({ type: z.literal('reply_products') }),
     z.object({ type: z.literal('note'), text: text(4000) }),
     z.object({ type: z.literal('notify_agent'), text: text(500) }),
     z.object({ type: z.literal('resolve') }),

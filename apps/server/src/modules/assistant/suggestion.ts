@@ -110,3 +110,22 @@ export async function suggestReply(
     return fallback(`El modelo no respondió (${failure.message}): se muestra el borrador del motor integrado`);
   }
 }
+
+/**
+ * The reply an automation rule may send by itself («Responder con productos del catálogo»,
+ * decision 0087): the embedded engine's draft of a customer's words — the matched products with
+ * their real price and stock, the quick reply that fits — never the model's (a model's draft waits
+ * for a person). Undefined when no product of the catalogue is in the words, or none is in stock.
+ */
+export async function autoReply(db: Db, companyId: string, text: string, contactName: string | null): Promise<{ draft: string; products: ProductMatch[] } | undefined> {
+  const words = text.trim();
+  if (!words) return undefined;
+  const [index, currency, replies] = await Promise.all([
+    catalogueIndex(db, companyId),
+    currencyOf(db, companyId),
+    rowsOf<QuickReply>(db, sql`select atajo, texto from respuestas_rapidas where company_id = ${companyId} order by atajo`),
+  ]);
+  const products = matchIndex(index, words, currency);
+  if (!products.some((p) => p.available)) return undefined;
+  return { draft: embeddedDraft(products, fittingQuickReplies(words, replies), { nombre: firstName(contactName), agente: '' }), products };
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { autoReply } from '../assistant/suggestion.js';
 import { createChatService } from '../chats/service.js';
 import { createNotificationService } from '../notifications/service.js';
 import { createTemplateService } from '../whatsapp-templates/service.js';
@@ -25,6 +26,7 @@ export function engineDepsOf(app: FastifyInstance): EngineDeps {
     realtime: app.realtime,
     log: app.log,
     webhookTimeoutMs: app.settings.webhooks.timeoutSeconds * 1000,
+    replyFor: async (companyId, text, contactName) => (await autoReply(db, companyId, text, contactName))?.draft,
     sendText: async (companyId, chatId, text, messageId) => {
       await chatService().send(companyId, chatId, { kind: 'text', text }, { messageId });
     },

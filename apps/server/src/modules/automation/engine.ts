@@ -376,6 +376,8 @@ export function describe(
       return `Enviaría la plantilla «${names.templates?.get(a.templateId) ?? a.templateId}»`;
     case 'send_imagina':
       return `Enviaría la plantilla Imagina «${names.imagina?.get(a.templateId) ?? a.templateId}»`;
+    case 'reply_products':
+      return 'Respondería con los productos del catálogo que nombra el mensaje (el borrador del asistente)';
     case 'note':
       return `Dejaría la nota: «${a.text.slice(0, 200)}»`;
     case 'notify_agent':
@@ -398,6 +400,8 @@ export interface ActionDeps {
   realtime: Pick<Realtime, 'publish'>;
   /** Sends a text in a chat through its channel (the chat service's send; a stable id sends once). */
   sendText: (companyId: string, chatId: string, text: string, messageId: string) => Promise<void>;
+  /** The reply assistant's embedded draft of a customer's words (modules/assistant), undefined when no product in stock is named. */
+  replyFor: (companyId: string, text: string, contactName: string | null) => Promise<string | undefined>;
   /** Sends an approved WhatsApp template in a chat (any time: that is what templates are for). */
   sendTemplate: (companyId: string, chatId: string, input: { templateId: string; bodyValues: string[]; headerValue?: string }, messageId: string) => Promise<void>;
   webhookTimeoutMs: number;
@@ -581,6 +585,22 @@ export async function act(
         if (!row.dealt_to) throw new ActionRefused(team ? automationActionMessages.noTeamAgent(row.team ?? '') : automationActionMessages.noAgentAvailable);
         return `Asignado a ${row.dealt_to}`;
       }
+      case 'reply_products': {
+        const id = needChat();
+        if (run.sentThisHour + messages >= run.cap) throw new ActionRefused(automationMessages.tooManyMessages(run.cap));
+        if (!ctx.windowOpen) throw new ActionRefused(automationMessages.windowClosed);
+        if (!ctx.text?.trim()) throw new ActionRefused(automationActionMessages.noWords);
+        const draft = await deps.replyFor(companyId, ctx.text, ctx.names.contact);
+        if (!draft) throw new ActionRefused(automationActionMessages.noProducts);
+        try {
+          await actingAs({ type: 'rule', id: rule.id }, () => deps.sendText(companyId, id, draft, stableId(run.id, String(i))));
+        } catch (error) {
+          const msg = (error as { message?: string }).message;
+          throw new ActionRefused(typeof msg === 'string' && msg.startsWith('No se pudo') ? msg : 'No se pudo enviar el mensaje');
+        }
+        messages++;
+        return undefined;
+      }
       case 'send_imagina': {
         const id = needChat();
         if (run.sentThisHour + messages >= run.cap) throw new ActionRefused(automationMessages.tooManyMessages(run.cap));
@@ -701,7 +721,7 @@ export interface RunFor {
 export async function runJudged(deps: EngineDeps, e: RunFor, ctx: RuleContext, judged: Array<{ rule: StoredRule; evaluated: Evaluated[] }>, depth: number): Promise<number> {
   let ran = 0;
   const cut = depth > AUTOMATION_MAX_DEPTH;
-  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template' || a.type === 'send_imagina'));
+  const sends = judged.some((j) => j.rule.actions.some((a) => a.type === 'send_text' || a.type === 'send_template' || a.type === 'send_imagina' || a.type === 'reply_products'));
   // the hour's rule messages in the chat and the company's cap (its setting), in one statement
   const [sent] =
     sends && ctx.chatId && !cut

@@ -167,7 +167,7 @@ function actionIn(a: ActionDraft): AutomationRuleIn['actions'][number] {
     case 'send_imagina':
       return { type: a.type, templateId: a.imaginaId };
     default:
-      return { type: a.type as 'unassign' | 'resolve' | 'assign_round_robin' };
+      return { type: a.type as 'unassign' | 'resolve' | 'assign_round_robin' | 'reply_products' };
   }
 }
 
@@ -477,6 +477,12 @@ function EditorBody({ rule, onClose, onSaved }: Omit<RuleEditorProps, 'open'>) {
         return (
           <Typography variant="body2" color="text.secondary" sx={{ ...sx, alignSelf: 'center' }}>
             {f.roundRobinHelp}
+          </Typography>
+        );
+      case 'reply_products':
+        return (
+          <Typography variant="body2" color="text.secondary" sx={{ ...sx, alignSelf: 'center' }}>
+            {f.replyProductsHelp}
           </Typography>
         );
       case 'send_imagina':

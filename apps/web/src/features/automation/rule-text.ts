@@ -101,6 +101,7 @@ export const automationTexts = {
     noTeams: 'No hay equipos de ventas: créalos en Organización › Equipo de ventas',
     teamHelp: 'Va al próximo agente activo y «Disponible» del equipo, por turnos',
     roundRobinHelp: 'Va al próximo agente activo y «Disponible» de la compañía, por turnos',
+    replyProductsHelp: 'Responde sola, dentro de la ventana, con los productos del catálogo que nombra el mensaje: precio y stock reales (el borrador de «Sugerir respuesta», nunca el del modelo). Si no nombra ninguno con stock, no responde.',
     imagina: 'Plantilla Imagina',
     chooseImagina: 'Elige una plantilla Imagina',
     noImagina: 'No hay plantillas Imagina: créalas en Mensajería › Plantillas Imagina',
