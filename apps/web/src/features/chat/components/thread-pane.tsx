@@ -181,7 +181,7 @@ export function ThreadPane({ chatId, summary, canDelete, onBack, panelOpen, onTo
         )}
         {chat ? (
           <>
-            <Avatar sx={{ bgcolor: '#EEEAF9', width: 40, height: 40 }}>
+            <Avatar sx={{ bgcolor: '#EEEAF9', width: 40, height: 40, display: { xs: 'none', sm: 'flex' } }}>
               <ChannelIcon platform={chat.platform} label={channelNames[chat.platform]} />
             </Avatar>
             <Box sx={{ minWidth: 0, flex: 1 }}>
