@@ -210,6 +210,7 @@ export const kindTexts = {
   addingLead: 'Agregando…',
   leadFailed: 'No se pudo agregar el lead',
   orderTitle: 'Pedido del catálogo',
+  orderCreate: 'Crear pedido',
   /** A public catalogue order's note: anyone may type that phone (decision 0061). */
   unverifiedOrder: 'Pedido del catálogo público · teléfono no verificado',
   orderProduct: 'Producto',

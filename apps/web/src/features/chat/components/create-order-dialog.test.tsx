@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
+import { requestCreateOrder } from '../lib/create-order-event';
 import { CreateOrderButton } from './create-order-dialog';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -107,5 +108,19 @@ describe('«Crear pedido» in the chat', () => {
     expect(within(dialog).getByRole('alert').textContent).toContain('Solo quedan 4 unidades');
     // nothing was lost: the dialog stays with the line
     expect(within(dialog).getAllByTestId('order-line')).toHaveLength(1);
+  });
+
+  it('opens from the cart card too («Crear pedido» inside the thread)', async () => {
+    fakeApi((call: FakeCall) => {
+      if (call.method === 'GET' && call.path === `/chats/${CHAT}/order-draft`) return { status: 200, body: draft(true) };
+      if (call.method === 'GET' && call.path === `/products/${mug._id}`) return { status: 200, body: mug };
+      if (call.method === 'GET' && (call.path === '/products' || call.path === '/colors')) return { status: 200, body: pageOf([]) };
+      return undefined;
+    });
+    renderApp(<CreateOrderButton chatId={CHAT} />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => requestCreateOrder());
+    const dialog = await screen.findByRole('dialog');
+    expect((await within(dialog).findByTestId('cart-found')).textContent).toContain('Carrito de WhatsApp');
   });
 });

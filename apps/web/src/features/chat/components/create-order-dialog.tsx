@@ -35,6 +35,7 @@ import { Link as RouterLink } from 'react-router';
 import { ApiError, api } from '../../../lib/api-client';
 import { fieldErrorsOf } from '../../../lib/use-schema-form';
 import { formatMoney, type Money, useCompanyMoney } from '../../../lib/money';
+import { onCreateOrderRequest } from '../lib/create-order-event';
 
 const enc = encodeURIComponent;
 
@@ -96,6 +97,8 @@ const stockOf = (l: Line) => (l.product.variants?.length ? (l.product.variants.f
 export function CreateOrderButton({ chatId }: { chatId: string }) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<ChatOrderOut | null>(null);
+  // the cart card's «Crear pedido» (kind-content.tsx) opens this dialog too
+  useEffect(() => onCreateOrderRequest(() => setOpen(true)), []);
   return (
     <>
       <Tooltip title={createOrderTexts.open}>

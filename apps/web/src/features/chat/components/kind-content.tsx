@@ -14,7 +14,9 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { usePermissions } from '../../../lib/permissions';
 import { chatApi } from '../api';
+import { requestCreateOrder } from '../lib/create-order-event';
 import { safeMediaUrl } from '../lib/media';
 import { kindNames, kindTexts } from '../texts';
 
@@ -148,6 +150,7 @@ export function ContactCards({ message }: { message: ChatMessage }) {
 }
 
 export function OrderTable({ order }: { order: NonNullable<MessageContent['order']> }) {
+  const mayOrder = usePermissions().can('chats', 'create');
   const cell = { px: 0.75, py: 0.5, borderBottom: 1, borderColor: 'divider', fontSize: '0.8rem', textAlign: 'left' as const };
   const num = { ...cell, textAlign: 'right' as const, whiteSpace: 'nowrap' as const };
   return (
@@ -201,6 +204,11 @@ export function OrderTable({ order }: { order: NonNullable<MessageContent['order
           </tfoot>
         )}
       </Box>
+      {mayOrder && (
+        <Button size="small" variant="outlined" onClick={requestCreateOrder} sx={{ mt: 1 }} data-testid="cart-create-order">
+          {kindTexts.orderCreate}
+        </Button>
+      )}
     </Box>
   );
 }
