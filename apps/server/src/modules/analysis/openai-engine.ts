@@ -129,20 +129,28 @@ export function llmErrorOf(error: unknown, timeoutMs: number): LlmCallError {
   return new LlmCallError('network', error instanceof Error ? error.message.slice(0, 200) : 'Error desconocido');
 }
 
-/** Analyses one conversation with the model; throws `LlmCallError` on any failure. */
-export async function analyzeWithOpenAi(config: OpenAiEngineConfig, conversation: Conversation): Promise<OpenAiAnswer> {
+/**
+ * One call of a company's model that must answer a JSON object of `schema` (its JSON Schema sent as
+ * the `response_format`): the object, the tokens and the latency; `LlmCallError` on any failure —
+ * the call's, an empty or non-JSON answer, or one the schema refuses (`invalid`, with what is wrong).
+ * The analysis and the reply assistant's draft both ask through here.
+ */
+export async function jsonCompletion<S extends z.ZodType>(
+  config: OpenAiEngineConfig,
+  request: { system: string; user: string; temperature: number; name: string; jsonSchema: Record<string, unknown>; schema: S; invalid?: string },
+): Promise<{ data: z.output<S>; promptTokens: number; completionTokens: number; latencyMs: number }> {
   const timeoutMs = config.timeoutMs ?? 30_000;
   const started = performance.now();
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
     completion = await clientFor(config).chat.completions.create({
       model: config.model,
-      temperature: 0,
+      temperature: request.temperature,
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: conversationText(conversation) || '(sin mensajes de texto)' },
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
       ],
-      response_format: { type: 'json_schema', json_schema: { name: 'chat_analysis', strict: true, schema: chatAnalysisJsonSchema } },
+      response_format: { type: 'json_schema', json_schema: { name: request.name, strict: true, schema: request.jsonSchema } },
     });
   } catch (error) {
     throw llmErrorOf(error, timeoutMs);
@@ -157,18 +165,31 @@ export async function analyzeWithOpenAi(config: OpenAiEngineConfig, conversation
   } catch {
     throw new LlmCallError('invalid', 'La respuesta no es JSON válido', usage);
   }
-  const parsed = chatAnalysisSchema.safeParse(json);
+  const parsed = request.schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new LlmCallError('invalid', `La respuesta no cumple el esquema (${issue?.path.join('.') || 'raíz'}: ${issue?.message ?? 'inválida'})`, usage);
+    throw new LlmCallError('invalid', request.invalid ?? `La respuesta no cumple el esquema (${issue?.path.join('.') || 'raíz'}: ${issue?.message ?? 'inválida'})`, usage);
   }
-  const { dissatisfactionOrigin, quality, ...rest } = parsed.data;
+  return { data: parsed.data, ...usage, latencyMs };
+}
+
+/** Analyses one conversation with the model; throws `LlmCallError` on any failure. */
+export async function analyzeWithOpenAi(config: OpenAiEngineConfig, conversation: Conversation): Promise<OpenAiAnswer> {
+  const { data, ...usage } = await jsonCompletion(config, {
+    system: SYSTEM_PROMPT,
+    user: conversationText(conversation) || '(sin mensajes de texto)',
+    temperature: 0,
+    name: 'chat_analysis',
+    jsonSchema: chatAnalysisJsonSchema,
+    schema: chatAnalysisSchema,
+  });
+  const { dissatisfactionOrigin, quality, ...rest } = data;
   const analysis: ChatAnalysis = {
     ...rest,
     quality: quality as ChatAnalysis['quality'],
     ...(rest.sentiment === 'negative' && dissatisfactionOrigin ? { dissatisfactionOrigin } : {}),
   };
-  return { analysis, ...usage, latencyMs };
+  return { analysis, ...usage };
 }
 
 /** «Probar conexión»: one small call with the same schema; what it answered, or what to fix. */

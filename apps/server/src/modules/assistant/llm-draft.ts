@@ -1,7 +1,5 @@
-import OpenAI from 'openai';
 import { z } from 'zod';
-import { outboundFetch } from '../../integrations/outbound.js';
-import { LlmCallError, llmErrorOf, type OpenAiEngineConfig } from '../analysis/openai-engine.js';
+import { jsonCompletion, type OpenAiEngineConfig } from '../analysis/openai-engine.js';
 import type { ProductMatch } from './matcher.js';
 
 /**
@@ -56,35 +54,14 @@ export const estimateDraftPromptTokens = (ctx: DraftContext) => Math.ceil((DRAFT
 export const ESTIMATED_DRAFT_COMPLETION_TOKENS = 250;
 
 export async function draftWithOpenAi(config: OpenAiEngineConfig, ctx: DraftContext) {
-  const timeoutMs = config.timeoutMs ?? 30_000;
-  const baseURL = config.baseUrl.replace(/\/+$/, '');
-  const client = new OpenAI({ apiKey: config.apiKey, baseURL, timeout: timeoutMs, maxRetries: 0, fetch: outboundFetch({ base: baseURL }) as never });
-  const started = performance.now();
-  let completion: OpenAI.Chat.Completions.ChatCompletion;
-  try {
-    completion = await client.chat.completions.create({
-      model: config.model,
-      temperature: 0.3,
-      messages: [
-        { role: 'system', content: DRAFT_PROMPT },
-        { role: 'user', content: draftPrompt(ctx) },
-      ],
-      response_format: { type: 'json_schema', json_schema: { name: 'reply_draft', strict: true, schema: draftJsonSchema } },
-    });
-  } catch (error) {
-    throw llmErrorOf(error, timeoutMs);
-  }
-  const latencyMs = Math.round(performance.now() - started);
-  const usage = { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 };
-  const content = completion.choices?.[0]?.message?.content;
-  if (!content) throw new LlmCallError('invalid', 'La respuesta no trae contenido', usage);
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    throw new LlmCallError('invalid', 'La respuesta no es JSON válido', usage);
-  }
-  const parsed = draftAnswerSchema.safeParse(json);
-  if (!parsed.success) throw new LlmCallError('invalid', 'La respuesta no trae un borrador («draft»)', usage);
-  return { draft: parsed.data.draft.trim(), ...usage, latencyMs };
+  const { data, ...usage } = await jsonCompletion(config, {
+    system: DRAFT_PROMPT,
+    user: draftPrompt(ctx),
+    temperature: 0.3,
+    name: 'reply_draft',
+    jsonSchema: draftJsonSchema,
+    schema: draftAnswerSchema,
+    invalid: 'La respuesta no trae un borrador («draft»)',
+  });
+  return { draft: data.draft.trim(), ...usage };
 }

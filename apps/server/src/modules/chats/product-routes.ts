@@ -18,12 +18,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
+import { idempotencyKeyOf } from '../../lib/idempotency.js';
 import { stableId } from '../../lib/stable-id.js';
 import { tenantOf } from '../../plugins/auth.js';
 import type { ChatService } from './service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._-]{8,200}$/;
 const PICKER_LIMIT = 60;
 
 interface ProductRow {
@@ -126,12 +126,7 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
       const tenant = tenantOf(request);
       const { companyId } = tenant;
       const chatId = request.params.id;
-      const key = request.headers['idempotency-key'];
-      if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
-        throw new AppError('VALIDATION', 'El encabezado Idempotency-Key no es válido (de 8 a 200 letras, números, guiones o puntos)', [
-          { path: 'Idempotency-Key', msg: 'No es válido' },
-        ]);
-      }
+      const key = idempotencyKeyOf(request);
       const state = await chats.state(companyId, chatId);
       if (state.state === 'window_closed') throw new AppError('CONFLICT', chatProductMessages.windowClosed);
       if (!state.canSend) throw new AppError('CONFLICT', state.reason);

@@ -2,14 +2,13 @@ import { chatMessageOut, chatTemplatesOut, templateSendInput, zId } from '@mostr
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors.js';
+import { idempotencyKeyOf } from '../../lib/idempotency.js';
 import { stableId } from '../../lib/stable-id.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { createTemplateService } from '../whatsapp-templates/service.js';
 import type { ChatService } from './service.js';
 
 const chatParams = z.object({ id: zId() }).strict();
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._-]{8,200}$/;
 
 /**
  * The composer's template calls, under /api/chats and the chats module's permissions (decision
@@ -35,12 +34,7 @@ export async function chatTemplateRoutes(parent: FastifyInstance, chats: ChatSer
     { config: { permission: { module: 'chats' as const, action: 'create' as const } }, schema: { tags: chatTags, params: chatParams, body: templateSendInput, response: { 201: chatMessageOut } } },
     async (request, reply) => {
       const tenant = tenantOf(request);
-      const key = request.headers['idempotency-key'];
-      if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
-        throw new AppError('VALIDATION', 'El encabezado Idempotency-Key no es válido (de 8 a 200 letras, números, guiones o puntos)', [
-          { path: 'Idempotency-Key', msg: 'No es válido' },
-        ]);
-      }
+      const key = idempotencyKeyOf(request);
       const prepared = await service.prepareSend(tenant.companyId, request.body);
       // the same key sends once: it names the message, and a message that exists is answered as it is
       const messageId = key ? stableId(tenant.companyId, request.params.id, key) : undefined;

@@ -24,7 +24,8 @@ import { tenantOf } from '../../plugins/auth.js';
 import { onRemoval, repositoryOf } from '../../resources/crud.js';
 import { productImageSvg } from './product-images.js';
 import { createPublicCatalog } from './public-catalog.js';
-import { createOrders, IDEMPOTENCY_KEY, ORDER_RATE_WINDOW_MINUTES } from './service.js';
+import { idempotencyKeyOf } from '../../lib/idempotency.js';
+import { createOrders, ORDER_RATE_WINDOW_MINUTES } from './service.js';
 
 const idParams = z.object({ id: zId() });
 
@@ -131,12 +132,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const key = request.headers['idempotency-key'];
-      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-        throw new AppError('VALIDATION', 'Falta el encabezado Idempotency-Key (de 8 a 200 letras, números, guiones o puntos)', [
-          { path: 'Idempotency-Key', msg: 'Falta o no es válido' },
-        ]);
-      }
+      const key = idempotencyKeyOf(request, { required: true }) as string;
       // committed: the open /ordenes hear of the order, and its chat of its summary, from their events (spine/listeners.ts)
       const { out, created } = await orders.place(db, request.body, { key });
       return reply.status(created ? 201 : 200).send(out);
@@ -193,14 +189,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const tenant = tenantOf(request);
-      const header = request.headers['idempotency-key'];
-      if (header !== undefined && (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header))) {
-        throw new AppError('VALIDATION', 'El encabezado Idempotency-Key no es válido (de 8 a 200 letras, números, guiones o puntos)', [
-          { path: 'Idempotency-Key', msg: 'No es válido' },
-        ]);
-      }
       // without a key every call is a new order; the dialog sends one, so a double click is one
-      const key = typeof header === 'string' ? `chat:${header}` : `chat:${randomUUID()}`;
+      const key = `chat:${idempotencyKeyOf(request) ?? randomUUID()}`;
       const { out, created } = await orders.fromChat(db, tenant.companyId, tenant.userId, request.params.id, request.body, key);
       return reply.status(created ? 201 : 200).send(out);
     },

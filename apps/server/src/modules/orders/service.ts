@@ -33,9 +33,6 @@ type Row = Record<string, unknown>;
 type PlaceInput = z.output<typeof orderPlaceInput>;
 type ChatOrderIn = z.output<typeof chatOrderInput>;
 
-/** An Idempotency-Key: what clients send (a uuid, a ULID…); anything else is a Spanish 400. */
-export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
-
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A short reference the customer says aloud: P- and six letters or digits without look-alikes. */

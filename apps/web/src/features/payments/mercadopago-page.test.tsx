@@ -33,7 +33,7 @@ describe('/mercadopago', () => {
     expect((await screen.findByTestId('notification-url', undefined, { timeout: 10_000 })).textContent).toBe(saved.notificationUrl);
     expect(screen.getByText('Sandbox')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Probar conexión' }));
-    expect((await screen.findByRole('status')).textContent).toContain('cuenta TIENDA_DEMO');
+    expect((await screen.findByTestId('mercadopago-test-result')).textContent).toContain('cuenta TIENDA_DEMO');
     await user.click(screen.getByRole('button', { name: 'Editar' }));
     const form = screen.getByRole('form', { name: 'Credenciales de Mercado Pago' });
     expect((within(form).getByLabelText('Access token') as HTMLInputElement).value).toBe('');

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { formatInstant } from '../../components/crud/cell-value';
 import { PageHeader } from '../../components/ui/page-header';
+import { ConnectionChecks } from '../../components/ui/connection-checks';
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { useMercadoPagoSettings, useSaveMercadoPagoSettings, useTestMercadoPago } from './api';
@@ -133,15 +134,14 @@ export function MercadoPagoPage() {
                 </Button>
               </Box>
             </Box>
-            {!editing && test.data && (
-              <Alert severity={test.data.ok ? 'success' : 'error'} role="status">
-                {test.data.msg}
-              </Alert>
-            )}
-            {!editing && test.isError && (
-              <Alert severity="error" role="status">
-                {test.error instanceof ApiError ? test.error.message : 'No se pudo probar la conexión'}
-              </Alert>
+            {!editing && (
+              <ConnectionChecks
+                pending={test.isPending}
+                pendingText="Probando la conexión con Mercado Pago…"
+                failed={test.isError}
+                result={test.data}
+                testId="mercadopago-test-result"
+              />
             )}
             {!editing && (
               <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
