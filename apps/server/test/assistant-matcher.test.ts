@@ -121,3 +121,59 @@ describe('several products in one message', () => {
     ]);
   });
 });
+
+describe('what else the message says', () => {
+  const shop = buildIndex(
+    'v3',
+    [
+      { id: 'k1', name: 'Inca Kola 500 ml', sku: 'IK-500', price: 3.5, stock: 50, variants: null, description: 'La bebida de sabor nacional, botella personal', category: 'Bebidas' },
+      { id: 'k2', name: 'Inca Kola 1.5 L', sku: 'IK-1500', price: 7.5, stock: 50, variants: null, description: 'Gaseosa sabor original, botella de 1.5 litros', category: 'Bebidas' },
+      { id: 'k3', name: 'Coca-Cola 1.5 L', sku: 'CC-1500', price: 7.9, stock: 50, variants: null, description: 'Gaseosa sabor original, botella familiar', category: 'Bebidas' },
+      { id: 'k4', name: 'Guaraná Backus 3 L', sku: 'GB-3000', price: 9.5, stock: 0, variants: null, description: 'Gaseosa sabor guaraná', category: 'Bebidas' },
+      { id: 'k5', name: 'Leche Gloria evaporada 400 g', sku: 'GL-EVAP-400', price: 4.2, stock: 300, variants: null, description: 'Lata azul', category: 'Abarrotes' },
+      { id: 'k6', name: 'Leche Gloria azul 400 g (pack x6)', sku: 'GL-PACK6', price: 23.5, stock: 40, variants: null, description: 'Seis latas de leche evaporada', category: 'Abarrotes' },
+      { id: 'k7', name: 'Polo algodón pima clásico', sku: 'POLO-PIMA', price: 49.9, stock: 9, variants: null, description: 'Polo de algodón pima peruano', category: 'Ropa' },
+      { id: 'k8', name: 'Polo deportivo dry-fit', sku: 'POLO-DRY', price: 39.9, stock: 9, variants: null, description: 'Tela que respira', category: 'Ropa' },
+      { id: 'k9', name: 'Princesa chocolate 30 g', sku: 'PRI-30', price: 1.5, stock: 100, variants: null, description: 'Chocolate con leche relleno', category: 'Golosinas' },
+      { id: 'k10', name: 'Sublime almendras 30 g', sku: 'SUB-ALM', price: 2.5, stock: 100, variants: null, description: 'El chocolate de siempre, con almendras', category: 'Golosinas' },
+      { id: 'k11', name: 'Cerveza Pilsen lata 355 ml', sku: 'PL-355', price: 4.8, stock: 100, variants: null, description: 'Cerveza rubia en lata', category: 'Bebidas' },
+    ],
+    [{ id: AZUL, name: 'Azul marino' }],
+  );
+  const found = (text: string) => matchIndex(shop, text, 'PEN').map((p) => p.sku);
+
+  it('a measure in words is the product of that measure', () => {
+    expect(found('hay incakola de medio litro?')).toEqual(['IK-500']);
+    expect(found('inca kola de litro y medio')).toEqual(['IK-1500']);
+  });
+
+  it('a word of one description, or a price, tells two products apart', () => {
+    expect(found('tienes gaseosa inca kola personal')).toEqual(['IK-500']);
+    expect(found('inca kola').sort()).toEqual(['IK-1500', 'IK-500']);
+    expect(found('el polo de 49.90 lo tienen en L?')).toEqual(['POLO-PIMA']);
+    expect(found('el polo de 39,90')).toEqual(['POLO-DRY']);
+  });
+
+  it('the unit, not its pack, when one unit is asked; both when nothing says which', () => {
+    expect(found('tiene leche evaporada gloria la lata azul?')).toEqual(['GL-EVAP-400']);
+    expect(found('hay leche gloria?').sort()).toEqual(['GL-EVAP-400', 'GL-PACK6']);
+    expect(found('una caja de leche gloria azul')).toEqual(['GL-PACK6']);
+  });
+
+  it('a product already the customer’s is not offered again', () => {
+    expect(found('gracias por el polo, me quedó perfecto')).toEqual([]);
+    expect(found('quiero cambiar la talla de mi polo')).toEqual([]);
+    expect(found('me llegó la inca kola caliente')).toEqual([]);
+    // the thanks is for something else; the product is asked
+    expect(found('gracias por la info, quiero dos polos pima')).toEqual(['POLO-PIMA']);
+    expect(found('el polo me llegó bien, ahora quiero una coca cola')).toEqual(['CC-1500']);
+  });
+
+  it('a kind asked is the products of that kind in stock; a product named by its kind word is itself', () => {
+    expect(found('que gaseosas tienen?')).toEqual(['IK-1500', 'CC-1500']);
+    expect(found('tienen chocolates?').sort()).toEqual(['PRI-30', 'SUB-ALM']);
+    expect(found('chocolate princesa a como')).toEqual(['PRI-30']);
+    expect(found('cuanto la cerveza pilsen en lata')).toEqual(['PL-355']);
+    expect(found('aceptan yape?')).toEqual([]);
+  });
+});

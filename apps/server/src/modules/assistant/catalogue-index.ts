@@ -29,6 +29,10 @@ export interface IndexedProduct {
   weight: number;
   /** Sizes of its variants, folded → as written. */
   sizes: Map<string, string>;
+  /** Its description's words (stems, each once): what tells apart two products the same words name («botella personal»). */
+  described: Set<string>;
+  /** Whether its name says it is several units sold together («pack x6», «(x4)»). */
+  multipack: boolean;
 }
 
 export interface CatalogueIndex {
@@ -47,6 +51,14 @@ export interface CatalogueIndex {
   colorNames: Map<string, string>;
   /** A colour's hue word, gender cut («roja», «rojo» → «roj»), or its full folded name → the colour ids. */
   colorKeys: Map<string, string[]>;
+  /**
+   * What kind of thing a product is → the products of that kind: its category's name and the
+   * noun its description opens with, one word or two («gaseosa», «bebida energizante»), stems
+   * joined by a space. A question about a kind («¿qué gaseosas tienen?») names these.
+   */
+  kinds: Map<string, number[]>;
+  /** A description word's weight (inverse document frequency among the descriptions). */
+  describedWeights: Map<string, number>;
 }
 
 /** A colour word without its gender and plural («rojas» → «roj»). */
@@ -59,11 +71,37 @@ type ProductRow = {
   price: number | string;
   stock: number;
   variants: Array<{ sku: string; size?: string | null; colorId?: string | null; stock?: number; price?: number | null }> | null;
+  description?: string | null;
+  category?: string | null;
 };
+
+/** Articles and prepositions: what a description's opening noun is read past. */
+const LEAD_WORDS = new Set(['el', 'la', 'los', 'las', 'un', 'una', 'unos', 'unas', 'lo', 'nuestro', 'nuestra', 'tu', 'su']);
+const JOINERS = new Set(['de', 'del', 'con', 'en', 'y', 'o', 'a', 'al', 'para', 'por', 'sin', 'que', 'ahora', 'siempre']);
+
+/** The kinds a product is of: its category's name, and its description's opening noun alone and with the word after it. */
+function kindsOf(row: ProductRow): string[] {
+  const out: string[] = [];
+  const category = tokenise(row.category ?? '').map((t) => t.stem);
+  if (category.length) out.push(category.join(' '));
+  const words = tokenise(row.description ?? '')
+    .filter((t) => !t.numeric)
+    .map((t) => t.stem);
+  let at = 0;
+  while (at < words.length && LEAD_WORDS.has(words[at])) at++;
+  const head = words[at];
+  if (head && head.length >= 3 && !JOINERS.has(head) && !NAME_STOPWORDS.has(head)) {
+    out.push(head);
+    const next = words[at + 1];
+    if (next && next.length >= 3 && !JOINERS.has(next) && !NAME_STOPWORDS.has(next)) out.push(`${head} ${next}`);
+  }
+  return out;
+}
 
 export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ id: string; name: string }>): CatalogueIndex {
   const postings = new Map<string, number[]>();
   const skus = new Map<string, { product: number; variant?: number }>();
+  const kinds = new Map<string, number[]>();
   const products: IndexedProduct[] = rows.map((r, i) => {
     const stems = tokenise(r.name).map((t) => t.stem);
     // two words written as one as well («Red Bull» → redbull, «dry-fit» → dryfit)
@@ -85,8 +123,18 @@ export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ 
     for (const [vi, v] of variants.entries()) skus.set(v.sku.toUpperCase(), { product: i, variant: vi });
     const sizes = new Map<string, string>();
     for (const v of variants) if (v.size) sizes.set(fold(v.size), v.size);
-    return { id: r.id, name: r.name, sku: r.sku, price: Number(r.price), stock: Number(r.stock), variants, words, weight: 0, sizes };
+    const described = new Set(tokenise(r.description ?? '').flatMap((t) => (t.numeric || LEAD_WORDS.has(t.stem) || JOINERS.has(t.stem) ? [] : [t.stem])));
+    const multipack = /\bpack\b|\(\s*x\s*\d+\s*\)|\bx\s*\d+\s*(?:\)|$)/i.test(r.name);
+    for (const kind of kindsOf(r)) {
+      const list = kinds.get(kind);
+      if (!list) kinds.set(kind, [i]);
+      else if (!list.includes(i)) list.push(i);
+    }
+    return { id: r.id, name: r.name, sku: r.sku, price: Number(r.price), stock: Number(r.stock), variants, words, weight: 0, sizes, described, multipack };
   });
+  const describedCount = new Map<string, number>();
+  for (const p of products) for (const w of p.described) describedCount.set(w, (describedCount.get(w) ?? 0) + 1);
+  const describedWeights = new Map([...describedCount].map(([w, n]) => [w, Math.log(1 + products.length / n)]));
   const weights = new Map<string, number>();
   const typoKeys = new Map<string, string[]>();
   for (const [word, list] of postings) {
@@ -112,17 +160,18 @@ export function buildIndex(version: string, rows: ProductRow[], colors: Array<{ 
     addColor(words.join(' '), c.id);
   }
   const compactSkus = new Map([...skus].map(([sku, at]) => [sku.replace(/[-_.]/g, ''), at]));
-  return { version, products, postings, typoKeys, weights, skus, compactSkus, colorNames: new Map(colors.map((c) => [c.id, c.name])), colorKeys };
+  return { version, products, postings, typoKeys, weights, skus, compactSkus, colorNames: new Map(colors.map((c) => [c.id, c.name])), colorKeys, kinds, describedWeights };
 }
 
 const cache = new Map<string, CatalogueIndex>();
 
-/** The catalogue's version: a product or colour added, changed or removed moves it. */
+/** The catalogue's version: a product, colour or category added, changed or removed moves it. */
 async function versionOf(db: Db, companyId: string): Promise<string> {
   const [row] = await rowsOf<{ v: string }>(
     db,
     sql`select (select count(*) || ':' || coalesce(max(updated_at)::text, '') from products where company_id = ${companyId})
-          || '|' || (select count(*) || ':' || coalesce(max(updated_at)::text, '') from colors where company_id = ${companyId}) as v`,
+          || '|' || (select count(*) || ':' || coalesce(max(updated_at)::text, '') from colors where company_id = ${companyId})
+          || '|' || (select count(*) || ':' || coalesce(max(updated_at)::text, '') from categories where company_id = ${companyId}) as v`,
   );
   return row?.v ?? '';
 }
@@ -133,7 +182,9 @@ export async function catalogueIndex(db: Db, companyId: string): Promise<Catalog
   const known = cache.get(companyId);
   if (known && known.version === version) return known;
   const [rows, colors] = await Promise.all([
-    rowsOf<ProductRow>(db, sql`select id, name, sku, price, stock, variants from products where company_id = ${companyId} order by name, id`),
+    rowsOf<ProductRow>(db, sql`select p.id, p.name, p.sku, p.price, p.stock, p.variants, p.description, c.name as category
+          from products p left join categories c on c.id = p.category_id
+          where p.company_id = ${companyId} order by p.name, p.id`),
     rowsOf<{ id: string; name: string }>(db, sql`select id, name from colors where company_id = ${companyId}`),
   ]);
   const index = buildIndex(version, rows, colors);

@@ -2,7 +2,20 @@ import type { SuggestedProduct } from '@mostrador/contract';
 import type { Db } from '../../db/database.js';
 import { currencyOf } from '../companies/currency.js';
 import { type CatalogueIndex, catalogueIndex, colorKey, type IndexedProduct } from './catalogue-index.js';
-import { allowedEdits, COMMON_WORDS, deletions, editDistance, fold, NAME_STOPWORDS, NUMBER_WORDS, type Token, tokenise } from './text.js';
+import {
+  AFTER_SALE,
+  allowedEdits,
+  COMMON_WORDS,
+  deletions,
+  editDistance,
+  fold,
+  measuresInDigits,
+  NAME_STOPWORDS,
+  NUMBER_WORDS,
+  POSSESSIVES,
+  type Token,
+  tokenise,
+} from './text.js';
 
 /**
  * The products and variants a customer's message mentions (decision 0087). Each word of the
@@ -15,6 +28,11 @@ import { allowedEdits, COMMON_WORDS, deletions, editDistance, fold, NAME_STOPWOR
  * «40»); a quantity is the number before the product («2 polos», «dos gorras») or «x2» after it.
  * A product with variants and a size or colour asked: one entry per variant that fits, in stock
  * or not; none asked: the product with its stock summed and the sizes and colours in stock.
+ * Products the same words name are told apart by what else the message says: a price of one of
+ * them («el polo de 49.90»), a word of one's description («botella personal», «lata azul»), a
+ * pack only when a pack is asked. A clause about a product already the customer's (thanks for it,
+ * it arrived broken, a change, «mi polo») offers nothing; a kind of product asked («¿qué gaseosas
+ * tienen?», «chocolates») is the products of that kind in stock.
  */
 export interface ProductMatch extends SuggestedProduct {
   /** What the customer asked that the catalogue does not have for this product («talla XXL»). */
@@ -50,8 +68,29 @@ function wordsFor(index: CatalogueIndex, token: Token): string[] {
   return [...found].filter((w) => editDistance(token.stem, w, max) <= Math.min(max, allowedEdits(w.length)));
 }
 
+/** A message's clauses: split at sentence marks, commas that are not decimals, and «pero». */
+const CLAUSE_BREAK = /[;!?¡¿\n]+|,(?!\d)|\.(?!\d)|\s+pero\s+/u;
+
+/** The message's tokens, and for each whether its clause speaks of a product already bought. */
+function clauses(text: string): { tokens: Token[]; afterSale: boolean[] } {
+  const tokens: Token[] = [];
+  const afterSale: boolean[] = [];
+  for (const clause of measuresInDigits(text).split(CLAUSE_BREAK)) {
+    const own = tokenise(clause);
+    const bought = AFTER_SALE.test(fold(clause));
+    for (const t of own) {
+      tokens.push(t);
+      afterSale.push(bought);
+    }
+  }
+  return { tokens, afterSale };
+}
+
+const UNIT_WORDS = /^(lata|latita|unidad|suelta|suelto|sola|solita|individual|botella|botellita)$/;
+const PACK_WORDS = /^(pack|paquete|paquetes|six|sixpack|caja|cajas|docena|docenas|tira|tiras|fardo|fardos|x)$/;
+
 export function matchIndex(index: CatalogueIndex, text: string, currency: string): ProductMatch[] {
-  const tokens = tokenise(text);
+  const { tokens, afterSale } = clauses(text);
   const mentions = new Map<number, Mention>();
   const mention = (product: number, at: number, weight: number, variant?: number) => {
     let m = mentions.get(product);
@@ -103,7 +142,7 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   }
 
   tokens.forEach((token, at) => {
-    if (askedSizeAt.has(at) || NAME_STOPWORDS.has(token.stem)) return;
+    if (afterSale[at] || askedSizeAt.has(at) || NAME_STOPWORDS.has(token.stem)) return;
     for (const word of wordsFor(index, token)) {
       const weight = index.weights.get(word) ?? 0;
       for (const product of index.postings.get(word) ?? []) mention(product, at, weight);
@@ -128,6 +167,15 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   const headMatched = (m: Mention) => [...m.tokens].some((at) => wordsFor(index, tokens[at]).includes(index.products[m.product].words[0]));
   const sameSet = (a: Mention, b: Mention) => a.tokens.size === b.tokens.size && [...a.tokens].every((t) => b.tokens.has(t));
   found = found.filter((m) => headMatched(m) || !found.some((o) => o !== m && sameSet(o, m) && headMatched(o)));
+  // «mi polo», «mis zapatillas»: the customer's own, not asked for
+  const owned = (m: Mention) => {
+    const at = Math.min(...[...m.tokens].filter((t) => !tokens[t].numeric));
+    return POSSESSIVES.has(tokens[at - 1]?.norm ?? '') || POSSESSIVES.has(tokens[at - 2]?.norm ?? '');
+  };
+  found = found.filter((m) => !owned(m));
+  found = toldApart(index, tokens, found, sameSet);
+  // a kind of product asked, by a word that names no product or only as one of its kind («chocolates»: Princesa chocolate and the rest)
+  const kindFound = kindsAsked(index, tokens, afterSale, found);
   for (const [product, variant] of skuHits) {
     const m = mentions.get(product) ?? { product, tokens: new Set<number>(), weight: 0, first: tokens.length, last: tokens.length };
     m.weight = Number.POSITIVE_INFINITY;
@@ -136,6 +184,7 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
   }
   const coverage = (m: Mention) => (m.weight === Number.POSITIVE_INFINITY ? 2 : m.weight / (index.products[m.product].weight || 1));
   found.sort((a, b) => coverage(b) - coverage(a) || a.first - b.first);
+  for (const m of kindFound) if (!found.some((o) => o.product === m.product)) found.push(m);
   found = found.slice(0, MAX_PRODUCTS).sort((a, b) => a.first - b.first);
 
   const used = new Set<number>();
@@ -161,6 +210,72 @@ export function matchIndex(index: CatalogueIndex, text: string, currency: string
     const colors = new Set(mine.flat().filter((id) => p.variants.some((v) => v.colorId === id)));
     const askedColor = mine.length > 0 && colors.size === 0 ? index.colorNames.get(mine[0][0]) : undefined;
     out.push(...entriesOf(index, p, { variant: m.variant, sizes, colors, askedColor, quantity, currency }));
+  }
+  return out;
+}
+
+/**
+ * Products the same words name, told apart by what else the message says: a price that is one's
+ * («el polo de 49.90»), words of one's description («personal», «lata azul»); and the single unit,
+ * not its pack, when the message asks for one («la lata», «una unidad») and no pack («caja», «x6»).
+ */
+function toldApart(index: CatalogueIndex, tokens: Token[], found: Mention[], sameSet: (a: Mention, b: Mention) => boolean): Mention[] {
+  const used = new Set<number>();
+  for (const m of found) for (const t of m.tokens) used.add(t);
+  const prices = new Set(tokens.filter((t) => t.numeric && /\./.test(t.norm)).map((t) => Number(t.norm)));
+  const priceFits = (m: Mention) => {
+    const p = index.products[m.product];
+    return prices.has(p.price) || p.variants.some((v) => v.price !== undefined && prices.has(v.price));
+  };
+  const describedScore = (m: Mention) =>
+    tokens.reduce((n, t, at) => (used.has(at) || t.numeric || t.stem.length < 3 ? n : n + (index.products[m.product].described.has(t.stem) ? (index.describedWeights.get(t.stem) ?? 0) : 0)), 0);
+  let out = found.filter((m) => {
+    const peers = found.filter((o) => sameSet(o, m));
+    if (peers.length < 2) return true;
+    if (peers.some(priceFits)) return priceFits(m);
+    const best = Math.max(...peers.map(describedScore));
+    return describedScore(m) >= best;
+  });
+  if (!tokens.some((t) => PACK_WORDS.test(t.norm)) && tokens.some((t) => UNIT_WORDS.test(t.norm))) {
+    out = out.filter((m) => {
+      const p = index.products[m.product];
+      return !p.multipack || !out.some((o) => o !== m && !index.products[o.product].multipack && index.products[o.product].words[0] === p.words[0]);
+    });
+  }
+  return out;
+}
+
+/**
+ * A kind of product asked («¿qué gaseosas tienen?», «bebidas energizantes», «tienen chocolates?»):
+ * when no product is named, or the only words matched are a kind's (a word one product has in
+ * its name that is also the kind of others), the products of that kind that are in stock. Two
+ * words of a kind before one («bebida energizante» before «bebida»).
+ */
+function kindsAsked(index: CatalogueIndex, tokens: Token[], afterSale: boolean[], found: Mention[]): Mention[] {
+  const asked: Array<{ at: number; products: number[] }> = [];
+  const kindAt = new Set<number>();
+  for (let at = 0; at < tokens.length; at++) {
+    if (afterSale[at] || tokens[at].numeric || POSSESSIVES.has(tokens[at - 1]?.norm ?? '')) continue;
+    const two = tokens[at + 1] ? index.kinds.get(`${tokens[at].stem} ${tokens[at + 1].stem}`) : undefined;
+    const one = two ?? index.kinds.get(tokens[at].stem);
+    if (!one) continue;
+    asked.push({ at, products: one });
+    kindAt.add(at);
+    if (two) kindAt.add(++at);
+  }
+  if (!asked.length) return [];
+  // a product named by its own first word («Cerveza Pilsen», «Galletas Casino») is that product, not a kind
+  const named = (m: Mention) => [...m.tokens].some((t) => !kindAt.has(t) || index.products[m.product].words[0] === tokens[t].stem);
+  if (found.some(named)) return [];
+  const inStock = (i: number) => {
+    const p = index.products[i];
+    return p.variants.length ? p.variants.some((v) => v.stock > 0) : p.stock > 0;
+  };
+  const out: Mention[] = [];
+  for (const { at, products } of asked) {
+    for (const product of products) {
+      if (inStock(product) && !out.some((m) => m.product === product)) out.push({ product, tokens: new Set([at]), weight: 0, first: at, last: at });
+    }
   }
   return out;
 }

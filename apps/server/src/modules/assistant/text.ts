@@ -104,3 +104,27 @@ export const COMMON_WORDS = new Set([
 export const NUMBER_WORDS: Record<string, number> = {
   dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10, doce: 12, docena: 12, quince: 15, veinte: 20,
 };
+
+/**
+ * Measures said in words, as the catalogue writes them: «medio litro» is 500 ml, «litro y medio»
+ * 1.5 L, «un kilo» 1 kg, «medio kilo» 500 g (so «incakola de medio litro» is the 500 ml).
+ */
+export function measuresInDigits(text: string): string {
+  return text
+    .replace(/\b(?:un\s+)?litro\s+y\s+medio\b/giu, '1.5 L')
+    .replace(/\bmedio\s+litro\b/giu, '500 ml')
+    .replace(/\bmedio\s+kilo\b/giu, '500 g')
+    .replace(/\b(?:un|1)\s+(litro|kilo)\b/giu, (_, unit: string) => (unit.toLowerCase() === 'litro' ? '1 L' : '1 kg'))
+    .replace(/\b(dos|tres)\s+litros\b/giu, (_, n: string) => `${n.toLowerCase() === 'dos' ? 2 : 3} L`);
+}
+
+/**
+ * What a customer says of a product already theirs: thanks for it, it arrived, it came wrong, a
+ * change or a return, a claim. A clause that says it asks for nothing to be offered
+ * («gracias por el polo, me quedó perfecto», «quiero cambiar la talla de mi polo»).
+ */
+export const AFTER_SALE =
+  /\b(?:gracias\s+por\s+(?:el|la|los|las|mi|mis)|me\s+(?:lleg[oó]|llegaron|vendieron|mandaron|enviaron|entregaron)|lleg[oó]\s+(?:rot|mal|abiert|vencid|caliente|incomplet|tarde|chancad|golpead)|(?:ya\s+)?(?:compr[eé]|recib[ií]|ped[ií])\s+(?:el|la|los|las|un|una|mi|mis|\d)|cambiar|cambio\s+de|devolver|devoluci[oó]n|reembolso|reclamo|queja|vencid[oa]s?|malogrado|roto|rota|defectuos[oa]|no\s+me\s+(?:lleg|sirv|qued))/iu;
+
+/** A possessive right before a product's word: «mi polo», «mis zapatillas» are the customer's already. */
+export const POSSESSIVES = new Set(['mi', 'mis']);
