@@ -285,6 +285,27 @@ describe('manual proof', () => {
     expect(withNote.json().payment).toMatchObject({ amount: 110, note: 'Descuento de S/ 10 acordado en el chat' });
   });
 
+  it('the chat of a paid order reads it in its thread, once: an internal note with the amount, how and who', async () => {
+    const [chat] = await t.sql<{ id: string }>(`select id from chats where company_id = $1 and platform = 'whatsapp' order by id limit 1`, [peru]);
+    const id = await newOrder(peru, { total: 120, currency: 'PEN', chatId: chat.id });
+    const [{ now: startedAt }] = await t.sql<{ now: string }>('select now()::text as now');
+    const res = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 120, method: 'yape' }, peru);
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.spine.drain();
+    const notes = async () =>
+      t.sql<{ text: string; direction: string }>(`select text, direction from chat_messages where chat_id = $1 and kind = 'note' and provider_message_id = $2`, [chat.id, `mostrador-payment:${id}`]);
+    const [code] = await t.sql<{ code: string }>('select code from orders where id = $1', [id]);
+    expect((await notes()).map((n) => plain(n.text))).toEqual([`💳 Pedido ${code.code} pagado: S/ 120.00 por Yape — lo registró Ana Administradora`]);
+    expect((await notes())[0].direction).toBe('out');
+    // the event heard again (a redelivery after a crash) writes no second note
+    expect(await t.app.spine.replay('payments.chat-note', new Date(startedAt))).toBeGreaterThanOrEqual(1);
+    expect(await notes()).toHaveLength(1);
+    // the thread answers it as an internal note the agents read, not a message to the customer
+    const thread = await call(admin, 'GET', `/chats/${chat.id}/messages`, undefined, peru);
+    expect(thread.statusCode, thread.body).toBe(200);
+    expect(JSON.stringify(thread.json())).toContain(`Pedido ${code.code} pagado`);
+  });
+
   it("another company's order cannot be marked paid", async () => {
     const id = await newOrder(chile);
     const res = await call(acme, 'POST', `/orders/${id}/mark-paid`, { amount: 25980, method: 'efectivo' }, acmeCo);

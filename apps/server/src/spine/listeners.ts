@@ -13,6 +13,7 @@ import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
 import { invoiceArrivals, invoicePaidOrders } from '../modules/genial/arrivals.js';
 import { createNotificationService } from '../modules/notifications/service.js';
+import { notePaidOrders } from '../modules/payments/chat-note.js';
 import { fanOut } from '../modules/webhook-subscriptions/fanout.js';
 import type { Listener } from './dispatcher.js';
 
@@ -139,6 +140,12 @@ export function listenersOf(app: FastifyInstance): Listener[] {
         const paid = events.filter((e) => e.type === 'order.paid');
         if (paid.length) await invoicePaidOrders(db, jobs, paid);
       },
+    },
+    {
+      // an order of a chat was paid: the agents read it in that thread, as an internal note (issue 30)
+      name: 'payments.chat-note',
+      on: ['order.paid'],
+      handle: (events) => notePaidOrders(db, events),
     },
     {
       // what the product tells people under the header's bell (decision 0075): a webhook
