@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../src/integrations/mercadopago/signature.js';
 import { type FakeMercadoPagoServer, notification, startFakeMercadoPago } from './fakes/mercadopago.js';
@@ -304,6 +305,43 @@ describe('manual proof', () => {
     const thread = await call(admin, 'GET', `/chats/${chat.id}/messages`, undefined, peru);
     expect(thread.statusCode, thread.body).toBe(200);
     expect(JSON.stringify(thread.json())).toContain(`Pedido ${code.code} pagado`);
+  });
+
+  it('takes a proof uploaded from the device (an image or a PDF in Drive), not another company\'s file nor two proofs', async () => {
+    const upload = async (s: Signed, company: string, name: string, bytes: Buffer) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/drive/files?name=${encodeURIComponent(name)}&folder=Comprobantes`,
+        headers: { ...as(s, company), 'content-type': 'application/octet-stream' },
+        payload: bytes,
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json().file as { _id: string; path: string };
+    };
+    const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
+    const pdf = () => Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(64), Buffer.from('\n%%EOF')]);
+    const mine = await upload(admin, peru, 'yape-camila.png', png());
+    const receipt = await upload(admin, peru, 'transferencia.pdf', pdf());
+    const foreign = await upload(acme, acmeCo, 'ajeno.png', png());
+    const [image] = await t.sql<{ id: string; chat_id: string }>(`select id, chat_id from chat_messages where company_id = $1 and kind = 'image' limit 1`, [peru]);
+    const id = await newOrder(peru, { total: 80, currency: 'PEN', chatId: image.chat_id });
+    const other = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 80, method: 'plin', proofFileId: foreign._id }, peru);
+    expect(other.statusCode).toBe(400);
+    expect(other.json().errors.msg).toBe('El comprobante subido debe ser una imagen o un PDF de la compañía');
+    const both = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 80, method: 'plin', proofFileId: mine._id, proofMessageId: image.id }, peru);
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors.msg).toBe('Elige un solo comprobante: una imagen del chat o un archivo subido');
+    expect(await statusOf(id)).toBe('created');
+    const res = await call(admin, 'POST', `/orders/${id}/mark-paid`, { amount: 80, method: 'plin', proofFileId: mine._id }, peru);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().payment).toMatchObject({ proofFileId: mine._id, proofUrl: mine.path, proofMimeType: 'image/png', methodLabel: 'Plin' });
+    expect((await paymentsOf(id, admin, peru))[0]).toMatchObject({ proofFileId: mine._id, proofUrl: mine.path });
+    // the proof's address serves its bytes
+    expect((await t.app.inject({ method: 'GET', url: mine.path })).statusCode).toBe(200);
+    const second = await newOrder(peru, { total: 80, currency: 'PEN' });
+    const withPdf = await call(admin, 'POST', `/orders/${second}/mark-paid`, { amount: 80, method: 'transferencia', proofFileId: receipt._id }, peru);
+    expect(withPdf.statusCode, withPdf.body).toBe(200);
+    expect(withPdf.json().payment).toMatchObject({ proofMimeType: 'application/pdf' });
   });
 
   it("another company's order cannot be marked paid", async () => {

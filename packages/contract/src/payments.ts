@@ -75,9 +75,12 @@ export const markPaidIn = z
     method: z.enum(manualPaymentMethods, { error: 'Elige cómo pagó' }),
     /** An image message of the order's chat: the customer's screenshot of the transfer. */
     proofMessageId: zId().optional(),
+    /** Or a file the agent uploaded from their device (a Drive file of the company: an image or a PDF). */
+    proofFileId: z.string().trim().regex(/^[A-Za-z0-9_-]{10,64}$/, 'El comprobante subido no es válido').optional(),
     note: zOptionalText(500).optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => !(v.proofMessageId && v.proofFileId), { message: 'Elige un solo comprobante: una imagen del chat o un archivo subido', path: ['proofFileId'] });
 export type MarkPaidIn = z.infer<typeof markPaidIn>;
 
 export const paymentOut = z.object({
@@ -96,8 +99,11 @@ export const paymentOut = z.object({
   /** Why this payment did not move the order (amount or currency unlike the order's, order already paid or cancelled, a refund). */
   flaggedReason: z.string().optional(),
   proofMessageId: z.string().optional(),
-  /** The proof's picture (the chat message's media). */
+  proofFileId: z.string().optional(),
+  /** The proof (the chat message's media, or the uploaded file's address). */
   proofUrl: z.string().optional(),
+  /** An uploaded proof's type: an image is shown, a PDF linked. */
+  proofMimeType: z.string().optional(),
   note: z.string().optional(),
   byName: z.string().optional(),
   createdAt: z.string(),

@@ -1,3 +1,4 @@
+import { driveFiles } from './drive-tables.js';
 import { sql } from 'drizzle-orm';
 import { boolean, index, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ordersTable } from './resource-tables.js';
@@ -53,6 +54,8 @@ export const orderPayments = pgTable(
     url: text('url'),
     flaggedReason: text('flagged_reason'),
     proofMessageId: uuid('proof_message_id'),
+    /** Or a file uploaded from the agent's device (Drive, folder «Comprobantes»; decision 0084). */
+    proofFileId: text('proof_file_id').references(() => driveFiles.id, { onDelete: 'set null' }),
     note: text('note'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The x-request-id of the last notification that changed this row: the same one again is answered at once. */

@@ -1,4 +1,5 @@
 import {
+  drivePath,
   type ManualPaymentMethod,
   manualPaymentMethodLabels,
   type MarkPaidIn,
@@ -44,11 +45,21 @@ interface PaymentRow {
   flagged_reason: string | null;
   proof_message_id: string | null;
   proof_url?: string | null;
+  proof_file_id?: string | null;
+  proof_file_name?: string | null;
+  proof_mime_type?: string | null;
   note: string | null;
   by_name?: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
+
+/** A payment with who recorded it and its proof: a picture of the order's chat, or a file uploaded to Drive. */
+const paymentsWithProof = sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name,
+         m.media_url as proof_url, f.name as proof_file_name, f.mime_type as proof_mime_type
+    from order_payments p left join users u on u.id = p.user_id
+    left join chat_messages m on m.company_id = p.company_id and m.id = p.proof_message_id
+    left join drive_files f on f.company_id = p.company_id and f.id = p.proof_file_id`;
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 const cents = (n: number | string) => Math.round(Number(n) * 100);
@@ -70,6 +81,7 @@ export function paymentOutOf(r: PaymentRow): PaymentOut {
     ...(r.flagged_reason ? { flaggedReason: r.flagged_reason } : {}),
     ...(r.proof_message_id ? { proofMessageId: r.proof_message_id } : {}),
     ...(r.proof_url ? { proofUrl: r.proof_url } : {}),
+    ...(r.proof_file_id && r.proof_file_name ? { proofFileId: r.proof_file_id, proofUrl: drivePath(r.proof_file_id, r.proof_file_name), proofMimeType: r.proof_mime_type ?? undefined } : {}),
     ...(r.note ? { note: r.note } : {}),
     ...(r.by_name ? { byName: r.by_name } : {}),
     createdAt: iso(r.created_at),
@@ -112,10 +124,7 @@ export function createPayments(deps: PaymentsDeps) {
     await orderOf(db, companyId, orderId);
     const rows = await rowsOf<PaymentRow & Row>(
       db,
-      sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name, m.media_url as proof_url
-          from order_payments p left join users u on u.id = p.user_id
-          left join chat_messages m on m.company_id = p.company_id and m.id = p.proof_message_id
-          where p.company_id = ${companyId} and p.order_id = ${orderId} order by p.created_at desc, p.id`,
+      sql`${paymentsWithProof} where p.company_id = ${companyId} and p.order_id = ${orderId} order by p.created_at desc, p.id`,
     );
     return rows.map(paymentOutOf);
   }
@@ -281,11 +290,21 @@ export function createPayments(deps: PaymentsDeps) {
           throw new AppError('VALIDATION', msg, [{ path: 'proofMessageId', msg }]);
         }
       }
+      if (input.proofFileId) {
+        const [file] = await rowsOf<{ id: string }>(
+          tx,
+          sql`select id from drive_files where company_id = ${companyId} and id = ${input.proofFileId} and (kind = 'image' or mime_type = 'application/pdf')`,
+        );
+        if (!file) {
+          const msg = 'El comprobante subido debe ser una imagen o un PDF de la compañía';
+          throw new AppError('VALIDATION', msg, [{ path: 'proofFileId', msg }]);
+        }
+      }
       const [row] = await rowsOf<PaymentRow & Row>(
         tx,
-        sql`insert into order_payments (company_id, order_id, provider, status, amount, currency, method, proof_message_id, note, user_id)
+        sql`insert into order_payments (company_id, order_id, provider, status, amount, currency, method, proof_message_id, proof_file_id, note, user_id)
             values (${companyId}, ${orderId}, 'manual', 'approved', ${input.amount}, ${order.currency}, ${input.method satisfies ManualPaymentMethod},
-                    ${input.proofMessageId ?? null}, ${note}, ${tenant.userId})
+                    ${input.proofMessageId ?? null}, ${input.proofFileId ?? null}, ${note}, ${tenant.userId})
             returning *`,
       );
       await audit(tx, {
@@ -298,15 +317,14 @@ export function createPayments(deps: PaymentsDeps) {
           amount: { from: null, to: input.amount },
           method: { from: null, to: input.method },
           ...(input.proofMessageId ? { proofMessageId: { from: null, to: input.proofMessageId } } : {}),
+          ...(input.proofFileId ? { proofFileId: { from: null, to: input.proofFileId } } : {}),
           ...(note ? { note: { from: null, to: note } } : {}),
         },
       });
       await orders.move(tx, companyId, orderId, 'paid');
       const [withName] = await rowsOf<PaymentRow & Row>(
         tx,
-        sql`select p.*, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as by_name, m.media_url as proof_url
-            from order_payments p left join users u on u.id = p.user_id
-            left join chat_messages m on m.company_id = p.company_id and m.id = p.proof_message_id where p.id = ${row.id}`,
+        sql`${paymentsWithProof} where p.id = ${row.id}`,
       );
       return paymentOutOf(withName);
     });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi } from '../../test/fake-api';
+import { FakeXhr } from '../../test/fake-xhr';
 import { renderApp } from '../../test/render';
 import { OrderDetailDrawer } from './order-detail-drawer';
 
@@ -57,7 +58,7 @@ function serve(o: { payments: unknown[] | 'error'; link?: { status: number; body
       return { status: 200, body: { payload: [{ _id: uid(90), mediaUrl: '/product-images/yape.svg', text: 'Ya pagué', direction: 'in', sentAt: at }] } };
     }
     if (call.method === 'POST' && call.path === `/orders/${uid(1)}/mark-paid`) {
-      const body = call.body as { amount: number; method: string; note?: string; proofMessageId?: string };
+      const body = call.body as { amount: number; method: string; note?: string; proofMessageId?: string; proofFileId?: string };
       if (body.amount !== 120 && !body.note) {
         return { status: 400, body: { errors: { code: 'VALIDATION', msg: 'El monto no es el total', details: [{ path: 'note', msg: 'Explica por qué el monto es otro' }] } } };
       }
@@ -144,5 +145,35 @@ describe('order detail: payments', () => {
     expect(within(list).getByRole('link', { name: 'Ver comprobante' })).toBeTruthy();
     // a paid order offers no more payment actions
     await waitFor(() => expect(within(drawer).queryByRole('button', { name: 'Enlace de pago' })).toBeNull());
+  });
+
+  it('«Marcar pagado» with a proof uploaded from the device: sent to Drive with its progress, then named by the payment; a wrong type refused before sending', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const user = userEvent.setup({ applyAccept: false });
+    const { calls } = serve({ payments: [] });
+    renderApp(<OrderDetailDrawer id={uid(1)} onClose={() => {}} />);
+    const drawer = await sheet();
+    await user.click(await within(drawer).findByRole('button', { name: 'Marcar pagado' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Marcar pagado · P-7F3A2C' });
+    FakeXhr.last = undefined;
+    await user.upload(within(dialog).getByLabelText('Comprobante desde el dispositivo'), new File(['hola'], 'notas.txt', { type: 'text/plain' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('El comprobante debe ser una imagen o un PDF');
+    expect(FakeXhr.last).toBeUndefined();
+    const shot = new File([new Uint8Array(2048)], 'yape captura.png', { type: 'image/png' });
+    FakeXhr.answer = {
+      status: 201,
+      body: { file: { _id: 'AbCdEfGhIjKlMnOpQrStUvWx', name: 'yape captura.png', path: '/api/drive/files/AbCdEfGhIjKlMnOpQrStUvWx/yape%20captura.png', mimeType: 'image/png' }, duplicate: false, msg: 'subido' },
+    };
+    await user.upload(within(dialog).getByLabelText('Comprobante desde el dispositivo'), shot);
+    const xhr = FakeXhr.last as unknown as FakeXhr;
+    expect(xhr.url).toBe('/api/drive/files?name=yape+captura.png&folder=Comprobantes');
+    expect((await within(dialog).findByRole('progressbar', { name: 'Subiendo el comprobante' })).getAttribute('aria-valuenow')).toBe('50');
+    xhr.respond();
+    expect(await within(dialog).findByRole('img', { name: 'Comprobante subido' })).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Marcar pagado' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Marcar pagado · P-7F3A2C' })).toBeNull());
+    const sent = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/mark-paid')).at(-1);
+    expect(sent?.body).toEqual({ amount: 120, method: 'yape', proofFileId: 'AbCdEfGhIjKlMnOpQrStUvWx' });
+    vi.unstubAllGlobals();
   });
 });

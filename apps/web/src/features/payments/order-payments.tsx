@@ -14,7 +14,10 @@ import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useId, useState } from 'react';
+import UploadFile from '@mui/icons-material/UploadFile';
+import LinearProgress from '@mui/material/LinearProgress';
+import { useId, useRef, useState } from 'react';
+import { driveTooBig, uploadToDrive } from '../drive/api';
 import { formatInstant } from '../../components/crud/cell-value';
 import { ApiError } from '../../lib/api-client';
 import { formatMoney, type Money } from '../../lib/money';
@@ -51,8 +54,14 @@ function PaymentItem({ p, money }: { p: PaymentOut; money: Money }) {
         {p.byName ? ` · ${p.byName}` : ''}
         {p.providerPaymentId ? ` · operación ${p.providerPaymentId}` : ''}
         {p.proofMessageId ? ' · con comprobante del chat' : ''}
+        {p.proofFileId ? ' · con comprobante subido' : ''}
       </Typography>
-      {p.proofUrl && (
+      {p.proofUrl && p.proofMimeType === 'application/pdf' && (
+        <Button size="small" href={imageSrc(p.proofUrl) ?? p.proofUrl} target="_blank" rel="noopener noreferrer" sx={{ justifySelf: 'start' }}>
+          Ver comprobante (PDF)
+        </Button>
+      )}
+      {p.proofUrl && p.proofMimeType !== 'application/pdf' && (
         <Box component="a" href={imageSrc(p.proofUrl)} target="_blank" rel="noopener noreferrer" aria-label="Ver comprobante" sx={{ width: 56, height: 56, borderRadius: 1, overflow: 'hidden', display: 'block', border: 1, borderColor: 'divider' }}>
           <img src={imageSrc(p.proofUrl)} alt="Comprobante de pago" width={56} height={56} style={{ objectFit: 'cover', display: 'block' }} />
         </Box>
@@ -74,7 +83,35 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
   const [method, setMethod] = useState<ManualPaymentMethod>('yape');
   const [note, setNote] = useState('');
   const [proof, setProof] = useState<string>();
+  // or a file from the device (a screenshot the customer sent elsewhere, a bank's PDF): uploaded to Drive first
+  const [uploaded, setUploaded] = useState<{ id: string; name: string; url: string; pdf: boolean }>();
+  const [progress, setProgress] = useState<number>();
+  const [uploadError, setUploadError] = useState<string>();
+  const fileInput = useRef<HTMLInputElement>(null);
   const images = useProofImages(order._id);
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setUploadError(undefined);
+    if (!file.type.startsWith('image/') && file.type !== 'application/pdf') {
+      setUploadError('El comprobante debe ser una imagen o un PDF');
+      return;
+    }
+    const tooBig = driveTooBig(file);
+    if (tooBig) {
+      setUploadError(tooBig);
+      return;
+    }
+    setProgress(0);
+    try {
+      const { file: saved } = await uploadToDrive(file, 'Comprobantes', setProgress);
+      setUploaded({ id: saved._id, name: saved.name, url: saved.path, pdf: saved.mimeType === 'application/pdf' });
+      setProof(undefined);
+    } catch (error) {
+      setUploadError(errorText(error, 'No se pudo subir el comprobante'));
+    } finally {
+      setProgress(undefined);
+    }
+  };
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const submit = () => {
@@ -86,7 +123,13 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
       return;
     }
     mark.mutate(
-      { amount: value, method, ...(proof ? { proofMessageId: proof } : {}), ...(note.trim() ? { note: note.trim() } : {}) },
+      {
+        amount: value,
+        method,
+        ...(proof ? { proofMessageId: proof } : {}),
+        ...(uploaded && !proof ? { proofFileId: uploaded.id } : {}),
+        ...(note.trim() ? { note: note.trim() } : {}),
+      },
       {
         onSuccess: onClose,
         onError: (error) => {
@@ -133,13 +176,13 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
           </TextField>
           <Box role="group" aria-label="Comprobante" sx={{ display: 'grid', gap: 0.75 }}>
             <Typography variant="body2" sx={{ fontWeight: 500 }}>
-              Comprobante (una imagen del chat)
+              Comprobante (una imagen del chat o un archivo)
             </Typography>
             {images.isLoading && <Skeleton variant="rounded" height={64} />}
             {images.isError && <Typography variant="caption" color="text.secondary">No se pudieron leer las imágenes del chat.</Typography>}
             {images.isSuccess && !images.data.payload.length && (
               <Typography variant="caption" color="text.secondary">
-                El chat de esta orden no tiene imágenes: puedes marcarla pagada sin comprobante.
+                El chat de esta orden no tiene imágenes: sube el comprobante o márcala pagada sin él.
               </Typography>
             )}
             {!!images.data?.payload.length && (
@@ -151,7 +194,10 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
                     type="button"
                     aria-pressed={proof === img._id}
                     aria-label={`Imagen del ${formatInstant(img.sentAt)}${img.text ? `: ${img.text}` : ''}`}
-                    onClick={() => setProof((p) => (p === img._id ? undefined : img._id))}
+                    onClick={() => {
+                      setProof((p) => (p === img._id ? undefined : img._id));
+                      setUploaded(undefined);
+                    }}
                     sx={{ p: 0, width: 64, height: 64, borderRadius: 1, overflow: 'hidden', cursor: 'pointer', border: 2, borderColor: proof === img._id ? 'primary.main' : 'divider', bgcolor: 'action.hover' }}
                   >
                     <img src={imageSrc(img.mediaUrl)} alt="" width={64} height={64} style={{ objectFit: 'cover', display: 'block' }} />
@@ -159,9 +205,46 @@ function MarkPaidDialog({ open, onClose, order, money }: { open: boolean; onClos
                 ))}
               </Box>
             )}
-            {errors.proofMessageId && (
+            <input
+              ref={fileInput}
+              type="file"
+              accept="image/*,application/pdf"
+              hidden
+              aria-label="Comprobante desde el dispositivo"
+              onChange={(e) => {
+                void pick(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+            />
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+              <Button size="small" variant="outlined" startIcon={<UploadFile />} onClick={() => fileInput.current?.click()} disabled={progress !== undefined}>
+                Subir desde el dispositivo
+              </Button>
+              {uploaded && (
+                <Chip
+                  size="small"
+                  color="primary"
+                  label={uploaded.pdf ? `PDF: ${uploaded.name}` : uploaded.name}
+                  onDelete={() => setUploaded(undefined)}
+                  aria-label={`Comprobante subido: ${uploaded.name}`}
+                  sx={{ maxWidth: '100%' }}
+                />
+              )}
+            </Box>
+            {progress !== undefined && <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label="Subiendo el comprobante" />}
+            {uploaded && !uploaded.pdf && (
+              <Box sx={{ width: 64, height: 64, borderRadius: 1, overflow: 'hidden', border: 2, borderColor: 'primary.main' }}>
+                <img src={imageSrc(uploaded.url)} alt="Comprobante subido" width={64} height={64} style={{ objectFit: 'cover', display: 'block' }} />
+              </Box>
+            )}
+            {uploadError && (
+              <Typography variant="caption" color="error" role="alert">
+                {uploadError}
+              </Typography>
+            )}
+            {(errors.proofMessageId ?? errors.proofFileId) && (
               <Typography variant="caption" color="error">
-                {errors.proofMessageId}
+                {errors.proofMessageId ?? errors.proofFileId}
               </Typography>
             )}
           </Box>

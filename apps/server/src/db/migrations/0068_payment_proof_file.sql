@@ -1,0 +1,2 @@
+ALTER TABLE "order_payments" ADD COLUMN "proof_file_id" text;--> statement-breakpoint
+ALTER TABLE "order_payments" ADD CONSTRAINT "order_payments_proof_file_id_drive_files_id_fk" FOREIGN KEY ("proof_file_id") REFERENCES "public"."drive_files"("id") ON DELETE set null ON UPDATE no action;
