@@ -45,6 +45,7 @@ export function ConnectionChecks({
   pending,
   pendingText,
   failed,
+  failedText,
   result,
   checks,
   testId,
@@ -55,6 +56,8 @@ export function ConnectionChecks({
   pendingText: string;
   /** The test itself could not be asked (not a failed connection: that is a result). */
   failed: boolean;
+  /** Why it could not be asked, when the server said (a permission, a missing setting). */
+  failedText?: string;
   result?: ConnectionResult;
   checks?: ConnectionCheck[];
   /** The result alert's test id. */
@@ -69,7 +72,7 @@ export function ConnectionChecks({
           <Typography>{pendingText}</Typography>
         </Box>
       )}
-      {failed && <Alert severity="error">No se pudo probar la conexión. Inténtalo de nuevo.</Alert>}
+      {failed && <Alert severity="error">{failedText ?? 'No se pudo probar la conexión. Inténtalo de nuevo.'}</Alert>}
       {result && (
         <>
           <Alert severity={result.ok ? 'success' : 'error'} data-testid={testId}>

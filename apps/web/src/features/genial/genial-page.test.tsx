@@ -43,7 +43,7 @@ describe('/genial', () => {
     // only a saved country can be tried; the answer says what to fix
     expect(screen.queryByRole('button', { name: 'Probar conexión con Genial en Chile' })).toBeNull();
     await user.click(await screen.findByRole('button', { name: 'Probar conexión con Genial en Perú' }));
-    expect((await screen.findByRole('status')).textContent).toContain('Genial rechazó el token');
+    expect((await screen.findByTestId('genial-test-PE')).textContent).toContain('Genial rechazó el token');
     expect(calls.filter((c) => c.method === 'POST' && c.path === '/genial/settings/PE/test')).toHaveLength(1);
 
     await user.click((await screen.findAllByRole('button', { name: 'Editar' }, { timeout: 10_000 }))[0]);

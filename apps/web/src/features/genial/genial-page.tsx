@@ -13,6 +13,7 @@ import { formatInstant } from '../../components/crud/cell-value';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
+import { ConnectionChecks } from '../../components/ui/connection-checks';
 import { useGenialSettings, useSaveGenialSettings, useTestGenial } from './api';
 
 const countryNames: Record<string, string> = { PE: 'Perú', CL: 'Chile', CO: 'Colombia' };
@@ -106,15 +107,15 @@ function CountryCard({ country, saved }: { country: string; saved: GenialSetting
             Sin esta configuración las órdenes de {countryNames[country]} no se facturan.
           </Typography>
         )}
-        {saved && !editing && test.data && (
-          <Alert severity={test.data.ok ? 'success' : 'error'} role="status">
-            {test.data.msg}
-          </Alert>
-        )}
-        {saved && !editing && test.isError && (
-          <Alert severity="error" role="status">
-            {test.error instanceof ApiError ? test.error.message : 'No se pudo probar la conexión'}
-          </Alert>
+        {saved && !editing && (
+          <ConnectionChecks
+            pending={test.isPending}
+            pendingText={`Probando la conexión con Genial en ${countryNames[country]}…`}
+            failed={test.isError}
+            failedText={test.error instanceof ApiError ? test.error.message : undefined}
+            result={test.data}
+            testId={`genial-test-${country}`}
+          />
         )}
         {!editing && (
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
+import { ConnectionChecks } from '../../components/ui/connection-checks';
 import { useLlmSettings, useSaveLlmSettings, useTestLlm } from './api';
 
 export interface FormState {
@@ -174,15 +175,15 @@ export function LlmSettingsCard() {
               : 'Sin configurar: el análisis usa el motor integrado en español, sin costo. Puedes conectar cualquier servicio compatible con OpenAI (OpenAI, OpenRouter, un servidor propio) con un presupuesto mensual.'}
           </Typography>
         )}
-        {!form && test.data && (
-          <Alert severity={test.data.ok ? 'success' : 'error'} role="status">
-            {test.data.msg}
-          </Alert>
-        )}
-        {!form && test.isError && (
-          <Alert severity="error" role="status">
-            {test.error instanceof ApiError ? test.error.message : 'No se pudo probar la conexión'}
-          </Alert>
+        {!form && (
+          <ConnectionChecks
+            pending={test.isPending}
+            pendingText="Probando la conexión con el modelo…"
+            failed={test.isError}
+            failedText={test.error instanceof ApiError ? test.error.message : undefined}
+            result={test.data}
+            testId="llm-test-result"
+          />
         )}
         {!form && (
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>

@@ -5,7 +5,7 @@ import { sessionStore } from '../../lib/session';
 import { type FakeCall, fakeApi, pageOf } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import LlmTrackerPage from './llm-tracker-page';
-import { settingsBody, withChange } from './settings-card';
+import { LlmSettingsCard, settingsBody, withChange } from './settings-card';
 import { LlmTotals } from './totals-panel';
 
 vi.mock('./day-chart', () => ({ default: ({ days }: { days: Array<{ day: string }> }) => <div data-testid="day-chart">{days.length} días</div> }));
@@ -122,5 +122,35 @@ describe('/seguimiento-gpt', () => {
     expect(list.at(-1)?.query.get('from')).toBeTruthy();
     const summary = calls.filter((c) => c.path === '/llm-tracker/summary');
     expect(summary.at(-1)?.query.get('from')).toBe(list.at(-1)?.query.get('from'));
+  });
+});
+
+describe('LlmSettingsCard', () => {
+  const saved: LlmSettingsOut = {
+    configured: true,
+    enabled: true,
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    apiKeySet: true,
+    apiKeyLast4: 'x9Qa',
+    inputPriceUsd: 0.15,
+    outputPriceUsd: 0.6,
+    monthlyBudgetUsd: 5,
+  };
+  it('«Probar conexión» says what to fix, and why the test could not be asked', async () => {
+    let answer: { status: number; body: unknown } = { status: 200, body: { ok: false, msg: 'El servicio rechazó la API key: revisa que esté vigente' } };
+    fakeApi((call: FakeCall) => {
+      if (call.path === '/permissions') return { status: 200, body: { role: 'admin', permissions: { integrations: ['list', 'read', 'update'] } } };
+      if (call.path === '/llm/settings') return { status: 200, body: saved };
+      if (call.method === 'POST' && call.path === '/llm/settings/test') return answer;
+      return undefined;
+    });
+    const user = (await import('@testing-library/user-event')).default.setup();
+    renderApp(<LlmSettingsCard />);
+    await user.click(await screen.findByRole('button', { name: 'Probar conexión' }, { timeout: 10_000 }));
+    expect((await screen.findByTestId('llm-test-result')).textContent).toBe('El servicio rechazó la API key: revisa que esté vigente');
+    answer = { status: 403, body: { errors: { code: 'FORBIDDEN', msg: 'No tienes permiso para probar el motor de IA' } } };
+    await user.click(screen.getByRole('button', { name: 'Probar conexión' }));
+    expect(await screen.findByText('No tienes permiso para probar el motor de IA')).toBeTruthy();
   });
 });
