@@ -26,8 +26,9 @@ import { useSession } from '../../lib/session';
 import { googleApi, goToConsent, syncGoing, useGooglePhone } from './api';
 import { ConnectGoogleDialog, GoogleStateChip } from './google-phones';
 import { googleKeys } from '../../lib/query-keys';
+import { companyLocale } from '../../lib/number-format';
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('es')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString(companyLocale())} ${n === 1 ? one : many}`;
 
 function LeadGoogleState({ lead }: { lead: GoogleLeadOut }) {
   if (lead.resourceName) return <Chip size="small" color="success" variant="outlined" label="En Google" />;
@@ -129,7 +130,7 @@ export function GoogleContactsPanel({ telefonoId }: { telefonoId: string }) {
           <Box role="status" aria-live="polite">
             <LinearProgress variant={s.total ? 'determinate' : 'indeterminate'} value={s.total ? Math.min(100, (s.done / s.total) * 100) : undefined} />
             <Typography variant="caption" color="text.secondary">
-              {s.status === 'en-cola' ? 'En cola…' : `Sincronizando: ${s.done.toLocaleString('es')} de ${s.total.toLocaleString('es')} · ${plural(s.created, 'creado', 'creados')}`}
+              {s.status === 'en-cola' ? 'En cola…' : `Sincronizando: ${s.done.toLocaleString(companyLocale())} de ${s.total.toLocaleString(companyLocale())} · ${plural(s.created, 'creado', 'creados')}`}
             </Typography>
           </Box>
         )}

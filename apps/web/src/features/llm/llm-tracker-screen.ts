@@ -2,6 +2,7 @@ import { llmFeatureLabels, llmOutcomeLabels, resources } from '@mostrador/contra
 import { createElement } from 'react';
 import { defineScreen } from '../../components/crud/types';
 import { CostCell } from './cells';
+import { companyLocale } from '../../lib/number-format';
 
 /**
  * /seguimiento-gpt (issue 14, decision 0046): the model-call ledger, read only (the server writes
@@ -25,8 +26,8 @@ export const screen = defineScreen({
     'feature',
     'outcome',
     'model',
-    { field: 'tokens', label: 'Tokens (entrada / salida)', render: (row) => `${Number(row.promptTokens ?? 0).toLocaleString('es')} / ${Number(row.completionTokens ?? 0).toLocaleString('es')}` },
-    { field: 'latencyMs', label: 'Latencia', render: (row) => (typeof row.latencyMs === 'number' ? `${(row.latencyMs / 1000).toLocaleString('es', { maximumFractionDigits: 1 })} s` : '') },
+    { field: 'tokens', label: 'Tokens (entrada / salida)', render: (row) => `${Number(row.promptTokens ?? 0).toLocaleString(companyLocale())} / ${Number(row.completionTokens ?? 0).toLocaleString(companyLocale())}` },
+    { field: 'latencyMs', label: 'Latencia', render: (row) => (typeof row.latencyMs === 'number' ? `${(row.latencyMs / 1000).toLocaleString(companyLocale(), { maximumFractionDigits: 1 })} s` : '') },
     'createdAt',
   ],
   fields: {

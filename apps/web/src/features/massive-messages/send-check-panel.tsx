@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { type ReactNode, useId, useState } from 'react';
+import { formatCount, numberFormat } from '../../lib/number-format';
 
 /**
  * The pre-send check of a massive send or a campaign (decision 0043), the same everywhere:
@@ -22,24 +23,16 @@ import { type ReactNode, useId, useState } from 'react';
  * window, the line's daily limit, what blocks the send and the estimated cost.
  */
 
-const numberFormat = new Intl.NumberFormat('es-PE');
-export const formatCount = (n: number) => numberFormat.format(n);
+export { formatCount };
 export const people = (n: number) => `${formatCount(n)} ${n === 1 ? 'persona' : 'personas'}`;
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-/** An amount in the check's currency, as es-PE writes it (S/ 12.30, CLP 1.990). */
+/** An amount in the check's currency, as the company writes it (S/ 12.30 in Perú, $ 1.990 in Chile). */
 export function formatAmount(amount: number, currency: string, fractionDigits?: number): string {
-  const key = `${currency}|${fractionDigits ?? ''}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat('es-PE', { style: 'currency', currency, ...(fractionDigits !== undefined ? { maximumFractionDigits: fractionDigits } : {}) });
-    } catch {
-      return `${amount.toFixed(2)} ${currency}`;
-    }
-    moneyFormats.set(key, format);
+  try {
+    return numberFormat({ style: 'currency', currency, ...(fractionDigits !== undefined ? { maximumFractionDigits: fractionDigits } : {}) }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
   }
-  return format.format(amount);
 }
 
 /** `2025-07-01` → «1 de julio de 2025». */

@@ -132,10 +132,10 @@ export function AdCampaigns({ data, locale }: { data: MetricOutput<'meta_ad_spen
             {c.campaignName}
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            {formatMoney(c.spend, { currency: c.currency, locale })} · {c.impressions.toLocaleString('es-PE')} impresiones · {c.clicks.toLocaleString('es-PE')} clics
+            {formatMoney(c.spend, { currency: c.currency, locale })} · {c.impressions.toLocaleString(locale)} impresiones · {c.clicks.toLocaleString(locale)} clics
           </Typography>
           <Typography variant="body2" sx={{ flexBasis: '100%' }} data-testid={`ad-campaign-${c.campaignId}-brought`}>
-            {c.leads === 1 ? '1 lead' : `${c.leads.toLocaleString('es-PE')} leads`} · {c.chats.toLocaleString('es-PE')} chats · {c.orders === 1 ? '1 orden' : `${c.orders.toLocaleString('es-PE')} órdenes`}
+            {c.leads === 1 ? '1 lead' : `${c.leads.toLocaleString(locale)} leads`} · {c.chats.toLocaleString(locale)} chats · {c.orders === 1 ? '1 orden' : `${c.orders.toLocaleString(locale)} órdenes`}
             {[
               c.costPerLead !== null ? ` · ${formatMoney(c.costPerLead, { currency: c.currency, locale })} por lead` : '',
               c.costPerChat !== null ? ` · ${formatMoney(c.costPerChat, { currency: c.currency, locale })} por chat` : '',

@@ -5,6 +5,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { labelEvery, monthLabel, formatNumber, formatShare } from './model';
 import { useNarrow } from './parts';
+import { numberFormat } from '../../lib/number-format';
 
 /** The charts of /metricas (x-charts, only in this page's chunk): Spanish months, es-PE numbers, legends below. */
 
@@ -140,6 +141,6 @@ export function Donut({ slices, label, testId }: { slices: Slice[]; label: strin
   );
 }
 
-const compactFormat = new Intl.NumberFormat('es-PE', { notation: 'compact', maximumFractionDigits: 1 });
+const compactFormat = { format: (n: number) => numberFormat({ notation: 'compact', maximumFractionDigits: 1 }).format(n) };
 /** Axis ticks: 1,2 mil rather than 1,200 where room is short. */
 const compact = (n: number) => (Math.abs(n) >= 10_000 ? compactFormat.format(n) : formatNumber(n));

@@ -1,4 +1,5 @@
 import { METRICS_MAX_DAYS } from '@mostrador/contract';
+import { numberFormat } from '../../lib/number-format';
 
 /**
  * The metrics screen's dates (SPEC §2 Metrics views): days `YYYY-MM-DD` in the company's time
@@ -121,16 +122,13 @@ export function visibleMonths<T extends { month: string }>(rows: T[], hasData: (
   return months.slice(Math.min(first, months.length - keep));
 }
 
-const numbers = new Intl.NumberFormat('es-PE');
-const decimals = new Intl.NumberFormat('es-PE', { maximumFractionDigits: 1 });
-const percents = new Intl.NumberFormat('es-PE', { style: 'percent', maximumFractionDigits: 1 });
-
-/** A count as es-PE writes it (1,234). */
-export const formatNumber = (n: number): string => numbers.format(n);
+/** A count as the company writes it (1,234 in Perú, 1.234 in Chile). */
+export const formatNumber = (n: number): string => numberFormat().format(n);
 /** An average (one decimal at most). */
-export const formatDecimal = (n: number): string => decimals.format(n);
+export const formatDecimal = (n: number): string => numberFormat({ maximumFractionDigits: 1 }).format(n);
 /** A share 0–1 as a percentage; «—» when there was nothing to divide by. */
-export const formatShare = (share: number | null | undefined): string => (share === null || share === undefined ? '—' : percents.format(share));
+export const formatShare = (share: number | null | undefined): string =>
+  share === null || share === undefined ? '—' : numberFormat({ style: 'percent', maximumFractionDigits: 1 }).format(share);
 
 /** The change from `before` to `now` as a share, null when before is 0. */
 export function change(now: number, before: number): number | null {

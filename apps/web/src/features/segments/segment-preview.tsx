@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../lib/api-client';
 import { massKeys } from '../../lib/query-keys';
+import { formatCount } from '../../lib/number-format';
 
 /** The filters stay still this long before they are counted (typing a date does not ask on every key). */
 const SETTLE_MS = 400;
@@ -22,7 +23,7 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-const formatCount = (n: number) => new Intl.NumberFormat('es-PE').format(n);
+
 
 /**
  * A segment's live count and a sample of who is in it, under its form (decision 0039):
