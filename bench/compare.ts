@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type pg from 'pg';
+import pg from 'pg';
 
 const run = promisify(execFile);
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -36,6 +36,28 @@ export async function capture(pool: pg.Pool, work: () => Promise<unknown>): Prom
     await work();
   } finally {
     pool.query = original;
+  }
+  return seen;
+}
+
+/**
+ * Every statement any connection of the pool runs while `work` runs, transactions' own
+ * included (`capture` sees only `pool.query`): the client's query method is wrapped.
+ */
+export async function captureAll(work: () => Promise<unknown>): Promise<Captured[]> {
+  const seen: Captured[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+    if (typeof first === 'string') seen.push({ text: first, values: Array.isArray(second) ? second : [] });
+    else if (first && typeof first.text === 'string') seen.push({ text: first.text, values: first.values ?? (Array.isArray(second) ? second : []) });
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    proto.query = original;
   }
   return seen;
 }
@@ -122,7 +144,7 @@ export async function pgbench(databaseUrl: string, statements: string[], mode: '
   const dir = mkdtempSync(path.join(tmpdir(), 'mostrador-pgbench-'));
   const file = path.join(dir, 'request.sql');
   // pgbench reads one statement per line (a backslash command or SQL ending in ;)
-  writeFileSync(file, `${statements.map((s) => `${s};`).join('\n')}\n`);
+  writeFileSync(file, `${statements.map((s) => (s.startsWith('\\') ? s : `${s};`)).join('\n')}\n`);
   const url = new URL(databaseUrl);
   // the same way in as the server's pool: a Unix socket's folder (`?host=/var/run/postgresql`) or TCP
   const host = url.searchParams.get('host') ?? url.hostname;
