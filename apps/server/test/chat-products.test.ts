@@ -349,6 +349,8 @@ describe('a variant chosen (decision 0091)', () => {
     expect(list.body.text.replace(/\s/g, ' ')).toContain('• Polo de prueba: Talla S · Rojo prueba — S/ 25.00');
     expect(list.body.text.replace(/\s/g, ' ')).toContain('• Polo de prueba: Talla L — S/ 20.00');
     expect((two.json() as ChatMessage).content?.products?.items.map((i) => i.variant)).toEqual(['Talla S · Rojo prueba', 'Talla L', undefined]);
+    const [{ preview }] = await t.sql<{ preview: string }>('select last_message_preview as preview from chats where id = $1', [chat]);
+    expect(preview).toBe('🛍️ 3 productos: Polo de prueba (Talla S · Rojo prueba), Polo de prueba (Talla L), Producto de prueba 03');
   });
 
   it('refuses another product’s variant, another company’s, one sold out, and productIds with items — storing nothing', async () => {

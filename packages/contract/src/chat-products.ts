@@ -136,7 +136,9 @@ export function variantLabel(v: { size?: string | null; color?: string | null; s
 export function productsPreview(p: ChatProductsContent): string {
   const [first] = p.items;
   if (!first) return '🛍️ Productos';
-  return p.items.length === 1 ? `🛍️ Producto: ${first.name}` : `🛍️ ${p.items.length} productos: ${p.items.map((i) => i.name).join(', ')}`;
+  // a variant chosen is named with its product (decision 0091)
+  const named = (i: ChatProductItem) => (i.variantSku && i.variant ? `${i.name} (${i.variant})` : i.name);
+  return p.items.length === 1 ? `🛍️ Producto: ${named(first)}` : `🛍️ ${p.items.length} productos: ${p.items.map(named).join(', ')}`;
 }
 
 /* ---- Meta catalogue sync (decision 0086) ---- */
