@@ -278,3 +278,116 @@ describe('products sent on Messenger and Instagram', () => {
     expect(refused.json().errors.msg).toContain('hasta 10 productos');
   });
 });
+
+describe('a variant chosen (decision 0091)', () => {
+  let polo: string;
+  let acmeVariant: string;
+  let rojo: string;
+
+  beforeAll(async () => {
+    const color = await call(admin, peru, 'POST', '/colors', { name: 'Rojo prueba', hex: '#cc0000' });
+    expect(color.statusCode, color.body).toBe(201);
+    rojo = (color.json() as { _id: string })._id;
+    polo = (
+      await product(admin, peru, {
+        name: 'Polo de prueba',
+        sku: 'POLO-PRU',
+        price: 20,
+        description: 'Algodón peruano, corte recto',
+        imageUrl: 'https://cdn.mostrador.app/productos/polo.png',
+        variants: [
+          { sku: 'POLO-PRU-S', size: 'S', colorId: rojo, stock: 4, price: 25 },
+          { sku: 'POLO-PRU-M', size: 'M', colorId: rojo, stock: 0 },
+          { sku: 'POLO-PRU-L', size: 'L', stock: 2 },
+        ],
+      })
+    )._id;
+    acmeVariant = (await product(acme, acmeCo, { name: 'Casaca Acme', sku: 'ACME-CAS', imageUrl: 'https://cdn.example.com/casaca.png', variants: [{ sku: 'ACME-CAS-XL', size: 'XL', stock: 3, price: 99 }] }))._id;
+    const run = await sync();
+    expect(run.sync?.status).toBe('done');
+  });
+
+  it('the picker lists each variant with its size, colour, stock and price', async () => {
+    const chat = await waInbound('51977300010', 'Hola');
+    const found = (await call(agent, peru, 'GET', `/chats/${chat}/products?q=POLO-PRU`)).json();
+    expect(found.payload).toEqual([
+      expect.objectContaining({
+        id: polo,
+        inCatalog: true,
+        variants: [
+          { sku: 'POLO-PRU-S', size: 'S', color: 'Rojo prueba', stock: 4, price: 25 },
+          { sku: 'POLO-PRU-M', size: 'M', color: 'Rojo prueba', stock: 0, price: 20 },
+          { sku: 'POLO-PRU-L', size: 'L', stock: 2, price: 20 },
+        ],
+      }),
+    ]);
+  });
+
+  it('on WhatsApp goes as its product with the variant in the body, and is kept with its size, colour and price', async () => {
+    const chat = await waInbound('51977300011', '¿Tienen el polo en S?');
+    const res = await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [{ productId: polo, variantSku: 'polo-pru-s' }], text: 'Sí, aquí está' });
+    expect(res.statusCode, res.body).toBe(201);
+    const message = res.json() as ChatMessage;
+    expect(message.content?.products?.items).toEqual([
+      expect.objectContaining({ id: polo, sku: 'POLO-PRU', variantSku: 'POLO-PRU-S', size: 'S', color: 'Rojo prueba', variant: 'Talla S · Rojo prueba', price: 25, stock: 4 }),
+    ]);
+    const sent = meta.sent.at(-1)?.body as { interactive: { type: string; body: { text: string }; action: { product_retailer_id: string } } };
+    expect(sent.interactive.type).toBe('product');
+    expect(sent.interactive.action.product_retailer_id).toBe('POLO-PRU');
+    expect(sent.interactive.body.text.replace(/\s/g, ' ')).toBe('Sí, aquí está  Variante elegida: • Polo de prueba: Talla S · Rojo prueba — S/ 25.00');
+
+    // two variants of the polo and another product: the list holds the polo once, the body names both
+    const two = await call(agent, peru, 'POST', `/chats/${chat}/products`, {
+      items: [{ productId: polo, variantSku: 'POLO-PRU-S' }, { productId: polo, variantSku: 'POLO-PRU-L' }, { productId: ours[2].id }],
+    });
+    expect(two.statusCode, two.body).toBe(201);
+    const listBody: unknown = meta.sent.at(-1)?.body;
+    const list = (listBody as { interactive: { type: string; header: { text: string }; body: { text: string }; action: { sections: Array<{ product_items: Array<{ product_retailer_id: string }> }> } } }).interactive;
+    expect(list.type).toBe('product_list');
+    expect(list.header.text).toBe('Te compartimos 2 productos');
+    expect(list.action.sections.flatMap((s) => s.product_items.map((i) => i.product_retailer_id)).sort()).toEqual(['POLO-PRU', 'PRU-3']);
+    expect(list.body.text.replace(/\s/g, ' ')).toContain('• Polo de prueba: Talla S · Rojo prueba — S/ 25.00');
+    expect(list.body.text.replace(/\s/g, ' ')).toContain('• Polo de prueba: Talla L — S/ 20.00');
+    expect((two.json() as ChatMessage).content?.products?.items.map((i) => i.variant)).toEqual(['Talla S · Rojo prueba', 'Talla L', undefined]);
+    const [{ preview }] = await t.sql<{ preview: string }>('select last_message_preview as preview from chats where id = $1', [chat]);
+    expect(preview).toBe('🛍️ 3 productos: Polo de prueba (Talla S · Rojo prueba), Polo de prueba (Talla L), Producto de prueba 03');
+  });
+
+  it('refuses another product’s variant, another company’s, one sold out, and productIds with items — storing nothing', async () => {
+    const chat = await waInbound('51977300012', 'Hola');
+    const sends = meta.sent.length;
+    const wrong = await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [{ productId: polo, variantSku: 'POLO-PRU-S' }, { productId: ours[0].id, variantSku: 'POLO-PRU-S' }] });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors.msg).toBe('La variante POLO-PRU-S no es del producto «Producto de prueba 01»: elige una de sus variantes');
+    const foreign = await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [{ productId: polo, variantSku: 'ACME-CAS-XL' }] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors.msg).toContain('La variante ACME-CAS-XL no es del producto «Polo de prueba»');
+    const foreignProduct = await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [{ productId: acmeVariant, variantSku: 'ACME-CAS-XL' }] });
+    expect(foreignProduct.statusCode).toBe(404);
+    const soldOut = await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [{ productId: polo, variantSku: 'POLO-PRU-M' }] });
+    expect(soldOut.statusCode).toBe(409);
+    expect(soldOut.json().errors.msg).toContain('Sin stock: Polo de prueba (Talla M · Rojo prueba)');
+    const both = await call(agent, peru, 'POST', `/chats/${chat}/products`, { productIds: [polo], items: [{ productId: polo }] });
+    expect(both.statusCode).toBe(400);
+    expect(both.body).toContain('productIds o en items');
+    expect((await call(agent, peru, 'POST', `/chats/${chat}/products`, { items: [] })).statusCode).toBe(400);
+    expect((await call(agent, peru, 'POST', `/chats/${chat}/products`, {})).statusCode).toBe(400);
+    expect(meta.sent.length).toBe(sends);
+    expect(await count(`select count(*) as n from chat_messages where chat_id = $1 and direction = 'out'`, [chat])).toBe(0);
+
+    // the product without a variant still goes as before (issue 30's productIds)
+    const plain = await call(agent, peru, 'POST', `/chats/${chat}/products`, { productIds: [polo] });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect((plain.json() as ChatMessage).content?.products?.items[0]).toMatchObject({ sku: 'POLO-PRU', price: 20, variant: '3 variantes' });
+    expect((plain.json() as ChatMessage).content?.products?.items[0].variantSku).toBeUndefined();
+  });
+
+  it('on Messenger the card’s title names the size and the subtitle the variant’s price', async () => {
+    const chat = await chatOf('7000000000031');
+    const res = await call(acme, acmeCo, 'POST', `/chats/${chat}/products`, { items: [{ productId: acmeVariant, variantSku: 'ACME-CAS-XL' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const body = meta.sent.at(-1)?.body as { message: { attachment: { payload: { elements: Array<{ title: string; subtitle: string }> } } } };
+    expect(body.message.attachment.payload.elements[0].title).toBe('Casaca Acme — Talla XL');
+    expect(body.message.attachment.payload.elements[0].subtitle).toMatch(/99 · Talla XL$/);
+  });
+});

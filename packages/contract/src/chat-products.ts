@@ -21,15 +21,35 @@ export const chatProductMessages = {
   noCatalog: 'La línea de WhatsApp no tiene un catálogo de Meta: agrégalo en Catálogo de Meta y sincroniza los productos',
   notAccepted: (names: string) => `Meta aún no aceptó en el catálogo de la línea: ${names}. Sincroniza el catálogo o revisa sus errores`,
   tooManyCards: `Messenger e Instagram muestran hasta ${MESSENGER_CARDS_MAX} productos por mensaje: elige 10 o menos`,
+  both: 'Envía los productos en productIds o en items, no en los dos',
+  notVariant: (sku: string, product: string) => `La variante ${sku} no es del producto «${product}»: elige una de sus variantes`,
+  variantOutOfStock: (names: string) => `Sin stock: ${names}. Elige otra variante`,
 } as const;
 
-/** POST /api/chats/{id}/products. */
-export const chatProductsInput = z
+/** One product chosen to send, or one of its variants (by its SKU). */
+export const chatProductChoice = z
   .object({
-    productIds: z.array(zId(), { error: chatProductMessages.none }).min(1, chatProductMessages.none).max(CHAT_PRODUCTS_MAX, chatProductMessages.tooMany),
-    text: z.string().trim().max(1024, chatProductMessages.textTooLong).optional(),
+    productId: zId(),
+    variantSku: z.string().trim().min(1, 'Escribe el SKU de la variante').max(60, 'El SKU admite hasta 60 caracteres').toUpperCase().optional(),
   })
   .strict();
+export type ChatProductChoice = z.infer<typeof chatProductChoice>;
+
+/**
+ * POST /api/chats/{id}/products: the products as `productIds` (as issue 30 defined it), or as
+ * `items` when a variant is chosen (decision 0091) — one of the two, 1 to 30 entries.
+ */
+export const chatProductsInput = z
+  .object({
+    productIds: z.array(zId(), { error: chatProductMessages.none }).min(1, chatProductMessages.none).max(CHAT_PRODUCTS_MAX, chatProductMessages.tooMany).optional(),
+    items: z.array(chatProductChoice, { error: chatProductMessages.none }).min(1, chatProductMessages.none).max(CHAT_PRODUCTS_MAX, chatProductMessages.tooMany).optional(),
+    text: z.string().trim().max(1024, chatProductMessages.textTooLong).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.productIds && v.items) ctx.addIssue({ code: 'custom', path: ['items'], message: chatProductMessages.both });
+    else if (!v.productIds && !v.items) ctx.addIssue({ code: 'custom', path: ['productIds'], message: chatProductMessages.none });
+  });
 export type ChatProductsInput = z.infer<typeof chatProductsInput>;
 
 /** One product as a message keeps it: what the thread draws even after the product changes. */
@@ -40,7 +60,16 @@ export const chatProductItem = z.object({
   price: z.number(),
   currency: z.string(),
   image: z.string().optional(),
+  /** What the thread shows under the name: the variant chosen («Talla M · Rojo»), else «N variantes». */
   variant: z.string().optional(),
+  /** A variant chosen (decision 0091): its SKU, size and colour; `price` is then the variant's. */
+  variantSku: z.string().optional(),
+  size: z.string().optional(),
+  color: z.string().optional(),
+  /** Units in stock when sent (the variant's when one was chosen). */
+  stock: z.number().optional(),
+  /** The product's description, short (Telegram's caption). */
+  description: z.string().optional(),
   category: z.string().optional(),
   /** The product on the company's public catalogue. */
   link: z.string().optional(),
@@ -76,6 +105,8 @@ export const chatProductOption = z.object({
   category: z.string().optional(),
   /** WhatsApp: Meta accepted it in the line's catalogue (only those can be sent there). */
   inCatalog: z.boolean(),
+  /** Its sizes and colours, each with its own SKU, stock and price (decision 0091). */
+  variants: z.array(z.object({ sku: z.string(), size: z.string().optional(), color: z.string().optional(), stock: z.number(), price: z.number() })).optional(),
 });
 export type ChatProductOption = z.infer<typeof chatProductOption>;
 export const chatProductsOut = z.object({
@@ -95,11 +126,19 @@ export function productPrice(amount: number, currency: string): string {
   }
 }
 
+/** How a variant is named on cards and texts: «Talla M · Rojo». */
+export function variantLabel(v: { size?: string | null; color?: string | null; sku?: string }): string {
+  const parts = [v.size ? `Talla ${v.size}` : '', v.color ?? ''].filter(Boolean);
+  return parts.length ? parts.join(' · ') : (v.sku ?? '');
+}
+
 /** The thread's one-line preview of a product message. */
 export function productsPreview(p: ChatProductsContent): string {
   const [first] = p.items;
   if (!first) return '🛍️ Productos';
-  return p.items.length === 1 ? `🛍️ Producto: ${first.name}` : `🛍️ ${p.items.length} productos: ${p.items.map((i) => i.name).join(', ')}`;
+  // a variant chosen is named with its product (decision 0091)
+  const named = (i: ChatProductItem) => (i.variantSku && i.variant ? `${i.name} (${i.variant})` : i.name);
+  return p.items.length === 1 ? `🛍️ Producto: ${named(first)}` : `🛍️ ${p.items.length} productos: ${p.items.map(named).join(', ')}`;
 }
 
 /* ---- Meta catalogue sync (decision 0086) ---- */

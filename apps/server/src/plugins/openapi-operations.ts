@@ -193,7 +193,7 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/chats/{id}/templates': { summary: 'Plantillas disponibles para un chat' },
   'POST /api/chats/{id}/template': { id: 'chats.sendTemplate', summary: 'Envía una plantilla en un chat' },
   'GET /api/chats/{id}/products': { id: 'chats.listProducts', summary: 'Productos de la empresa para enviar en un chat (búsqueda, solo con stock)' },
-  'POST /api/chats/{id}/products': { id: 'chats.sendProducts', summary: 'Envía productos en un chat (WhatsApp: producto o lista del catálogo de Meta; Messenger/Instagram: carrusel)' },
+  'POST /api/chats/{id}/products': { id: 'chats.sendProducts', summary: 'Envía productos o variantes (talla, color) en un chat (WhatsApp: producto o lista del catálogo de Meta; Messenger/Instagram: carrusel)' },
   'GET /api/meta-catalog': { id: 'metaCatalog.get', summary: 'Catálogo de Meta de la línea de WhatsApp: su id, la última sincronización y los productos rechazados' },
   'PUT /api/meta-catalog': { id: 'metaCatalog.set', summary: 'Guarda el id del catálogo de Meta de la línea de WhatsApp' },
   'POST /api/meta-catalog/sync': { id: 'metaCatalog.sync', summary: 'Sincroniza los productos con el catálogo de Meta (solo lo que cambió), como tarea' },

@@ -12,7 +12,8 @@ import { mid, wamid } from './meta.js';
  *   with a word in `prohibited` is refused as Meta's commerce policy does. Accepted items are kept.
  * - `POST /v21.0/{phone-number-id}/messages` of `type: interactive` product / product_list: the
  *   catalogue must exist and hold every product_retailer_id; a list needs a text header (≤60), a
- *   body, ≤10 sections each titled (≤24), ≤30 products in all — else Meta's (#131009) error.
+ *   body (≤1024), ≤10 sections each titled (≤24), ≤30 products in all, each retailer id once — else
+ *   Meta's (#131009) error.
  * - `POST /v21.0/{page-id}/messages` of a generic template: ≤10 elements, each with a title ≤80.
  *
  * Other calls fall through to the base fake.
@@ -54,6 +55,8 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
     const action = interactive.action as { catalog_id?: string; product_retailer_id?: string; sections?: Array<{ title?: string; product_items?: Array<{ product_retailer_id?: string }> }> } | undefined;
     const catalog = action?.catalog_id ? state.catalogs.get(action.catalog_id) : undefined;
     if (!catalog) return 'catalog_id is not connected to this WhatsApp Business Account';
+    const body = (interactive.body as { text?: string } | undefined)?.text;
+    if (body && body.length > 1024) return 'body: at most 1024 characters';
     if (interactive.type === 'product') {
       return action?.product_retailer_id && catalog.has(action.product_retailer_id) ? undefined : `Product ${action?.product_retailer_id} not found in catalog`;
     }
@@ -64,6 +67,7 @@ export function fakeMetaCatalog(token: string, catalogIds: string[]): FakeMetaCa
     if (sections.length < 1 || sections.length > 10) return `sections: between 1 and 10 (got ${sections.length})`;
     const ids = sections.flatMap((s) => s.product_items ?? []).map((p) => p.product_retailer_id ?? '');
     if (ids.length > 30) return `product_items: at most 30 in total (got ${ids.length})`;
+    if (new Set(ids).size !== ids.length) return 'product_items: each product_retailer_id once';
     if (sections.some((s) => !s.title || s.title.length > 24)) return 'section title required (at most 24 characters)';
     const missing = ids.find((id) => !catalog.has(id));
     return missing ? `Product ${missing} not found in catalog` : undefined;

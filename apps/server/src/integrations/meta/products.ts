@@ -23,7 +23,11 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
 /** The sections of a WhatsApp product list: one per category (in the order chosen), never more than 10. */
 export function productSections(products: ChatProductsContent): Array<{ title: string; product_items: Array<{ product_retailer_id: string }> }> {
   const byTitle = new Map<string, string[]>();
+  const listed = new Set<string>();
   for (const item of products.items) {
+    // two variants of one product are one item of Meta's catalogue: listed once
+    if (listed.has(item.sku)) continue;
+    listed.add(item.sku);
     const title = cut(item.category?.trim() || 'Productos', WHATSAPP_SECTION_TITLE_MAX);
     byTitle.set(title, [...(byTitle.get(title) ?? []), item.sku]);
   }
@@ -39,15 +43,27 @@ export function productSections(products: ChatProductsContent): Array<{ title: s
 /** The header a product list shows when the agent wrote none. */
 export const defaultHeader = (n: number) => `Te compartimos ${n} productos`;
 
+export const WHATSAPP_BODY_MAX = 1024;
+
+/**
+ * The variants chosen, said in the body (decision 0091): Meta's catalogue holds the products, not
+ * their variants (decision 0086), so the customer reads which size and colour under the product.
+ */
+export function variantLines(products: ChatProductsContent): string {
+  const lines = products.items.filter((i) => i.variantSku).map((i) => `• ${i.name}: ${i.variant} — ${productPrice(i.price, i.currency)}`);
+  return lines.length ? `${lines.length === 1 ? 'Variante elegida' : 'Variantes elegidas'}:\n${lines.join('\n')}` : '';
+}
+
 /** The `interactive` object of a WhatsApp product message. */
 export function whatsappProductInteractive(products: ChatProductsContent, text?: string): object {
-  const body = text?.trim();
+  const variants = variantLines(products);
+  const body = cut([text?.trim(), variants].filter(Boolean).join('\n\n'), WHATSAPP_BODY_MAX) || undefined;
   const catalog_id = products.catalogId;
   const [first] = products.items;
-  if (products.items.length === 1 && first) {
+  if (new Set(products.items.map((i) => i.sku)).size === 1 && first) {
     return { type: 'product', ...(body ? { body: { text: body } } : {}), action: { catalog_id, product_retailer_id: first.sku } };
   }
-  const header = cut(products.header?.trim() || defaultHeader(products.items.length), WHATSAPP_HEADER_MAX);
+  const header = cut(products.header?.trim() || defaultHeader(new Set(products.items.map((i) => i.sku)).size), WHATSAPP_HEADER_MAX);
   return {
     type: 'product_list',
     header: { type: 'text', text: header },
@@ -64,7 +80,8 @@ export function messengerProductMessage(products: ChatProductsContent): object {
       payload: {
         template_type: 'generic',
         elements: products.items.slice(0, MESSENGER_CARDS_MAX).map((item) => ({
-          title: cut(item.name, MESSENGER_TITLE_MAX),
+          // a variant chosen is named in the title (decision 0091): «Polo básico — Talla M · Rojo»
+          title: cut(item.variantSku ? `${item.name} — ${item.variant}` : item.name, MESSENGER_TITLE_MAX),
           subtitle: cut([productPrice(item.price, item.currency), item.variant].filter(Boolean).join(' · '), MESSENGER_TITLE_MAX),
           ...(item.image ? { image_url: item.image } : {}),
           ...(item.link

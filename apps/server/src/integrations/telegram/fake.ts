@@ -2,13 +2,16 @@
  * A fake Telegram Bot API account (decision 0040): the answers of `POST /bot<token>/<method>` for
  * getMe, getChat, sendMessage, sendPhoto and sendDocument (media by URL), with Telegram's error
  * shapes — 401 for another token, 400 «chat not found», 403 «bot was kicked», 429 with
- * `parameters.retry_after`. Served over HTTP by test/fakes/telegram.ts and in-process by the
+ * `parameters.retry_after`. With `parse_mode: 'HTML'` the text must parse (only Telegram's tags,
+ * balanced, `&lt;`/`&gt;`/`&amp;`/`&quot;` entities) and is measured after parsing: a caption holds
+ * 1024 characters, a text 4096. An inline keyboard's URL buttons need an http(s) URL Telegram can
+ * open (not localhost, not a private address): else «BUTTON_URL_INVALID» (decision 0091). Served over HTTP by test/fakes/telegram.ts and in-process by the
  * sandbox (sandbox.ts), so the demo needs no internet.
  */
 export interface FakeChat {
   id: number;
   title: string;
-  type: 'group' | 'supergroup' | 'channel';
+  type: 'private' | 'group' | 'supergroup' | 'channel';
   username?: string;
 }
 export interface FakeSent {
@@ -17,6 +20,47 @@ export interface FakeSent {
   messageId: number;
   text?: string;
   media?: string;
+  parseMode?: string;
+  /** The inline keyboard's buttons, as sent. */
+  buttons?: Array<Array<{ text: string; url?: string }>>;
+}
+
+const TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'tg-spoiler', 'span', 'blockquote']);
+
+/** Telegram's HTML parse: the visible text, or why it cannot be parsed (its own words). */
+export function parseTelegramHtml(html: string): { text: string } | { error: string } {
+  const open: string[] = [];
+  let text = '';
+  const re = /<(\/?)([a-z-]+)(?:\s[^<>]*)?>|&(lt|gt|amp|quot|#\d+);|[<>&]|[^<>&]+/gi;
+  for (const m of html.matchAll(re)) {
+    const [whole, closing, tag, entity] = m;
+    if (tag !== undefined) {
+      const name = tag.toLowerCase();
+      if (!TAGS.has(name)) return { error: `Bad Request: can't parse entities: Unsupported start tag "${name}" at byte offset ${m.index}` };
+      if (closing) {
+        if (open.pop() !== name) return { error: `Bad Request: can't parse entities: Unmatched end tag at byte offset ${m.index}, expected "</${open.at(-1) ?? ''}>", found "</${name}>"` };
+      } else open.push(name);
+    } else if (entity !== undefined) {
+      text += entity === 'lt' ? '<' : entity === 'gt' ? '>' : entity === 'amp' ? '&' : entity === 'quot' ? '"' : String.fromCodePoint(Number(entity.slice(1)));
+    } else if (whole === '<' || whole === '>' || whole === '&') {
+      return { error: `Bad Request: can't parse entities: Unsupported start tag at byte offset ${m.index}` };
+    } else text += whole;
+  }
+  if (open.length) return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1)}"` };
+  return { text };
+}
+
+/** A URL a Telegram button may open: http(s) on a public host. */
+export function publicButtonUrl(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    return !(host === 'localhost' || host.endsWith('.localhost') || /^(127\.|10\.|192\.168\.|169\.254\.|0\.)/.test(host) || /^172\.(1[6-9]|2\d|3[01])\./.test(host) || host === '::1' || !host.includes('.'));
+  } catch {
+    return false;
+  }
 }
 export interface FakeTelegram {
   token: string;
@@ -91,9 +135,28 @@ export function createFakeTelegram(options: { token: string; chats?: FakeChat[];
           const media = method === 'sendPhoto' ? params.photo : method === 'sendDocument' ? params.document : undefined;
           if (method !== 'sendMessage' && (typeof media !== 'string' || !/^https?:\/\//.test(media))) return fail(400, 'Bad Request: wrong remote file identifier specified');
           const text = String((method === 'sendMessage' ? params.text : params.caption) ?? '');
-          if (method === 'sendMessage' && !text.trim()) return fail(400, 'Bad Request: message text is empty');
+          const parseMode = typeof params.parse_mode === 'string' ? params.parse_mode : undefined;
+          let visible = text;
+          if (parseMode === 'HTML') {
+            const parsed = parseTelegramHtml(text);
+            if ('error' in parsed) return fail(400, parsed.error);
+            visible = parsed.text;
+          }
+          if (method === 'sendMessage' && !visible.trim()) return fail(400, 'Bad Request: message text is empty');
+          if (method === 'sendMessage' && [...visible].length > 4096) return fail(400, 'Bad Request: message is too long');
+          if (method !== 'sendMessage' && [...visible].length > 1024) return fail(400, 'Bad Request: message caption is too long');
+          const keyboard = (params.reply_markup as { inline_keyboard?: Array<Array<{ text?: string; url?: string }>> } | undefined)?.inline_keyboard;
+          if (keyboard?.some((row) => row.some((b) => !b.text || (b.url !== undefined && !publicButtonUrl(b.url))))) return fail(400, 'Bad Request: BUTTON_URL_INVALID');
           const messageId = nextMessageId++;
-          fake.sent.push({ method, chatId: chat.id, messageId, text, ...(typeof media === 'string' ? { media } : {}) });
+          fake.sent.push({
+            method,
+            chatId: chat.id,
+            messageId,
+            text,
+            ...(typeof media === 'string' ? { media } : {}),
+            ...(parseMode ? { parseMode } : {}),
+            ...(keyboard ? { buttons: keyboard.map((row) => row.map((b) => ({ text: String(b.text), ...(b.url ? { url: b.url } : {}) }))) } : {}),
+          });
           return answer(200, { ok: true, result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat } });
         }
         default:

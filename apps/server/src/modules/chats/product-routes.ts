@@ -1,5 +1,6 @@
 import {
   CHAT_PRODUCTS_MAX,
+  type ChatProductChoice,
   type ChatProductItem,
   type ChatProductOption,
   type ChatProductsContent,
@@ -10,6 +11,7 @@ import {
   chatProductsQuery,
   companyCurrency,
   MESSENGER_CARDS_MAX,
+  variantLabel,
   zId,
 } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
@@ -33,10 +35,24 @@ interface ProductRow {
   price: string | number;
   stock: number;
   image_url: string | null;
+  description: string | null;
   category: string | null;
-  variants: Array<{ sku?: string; size?: string | null; stock?: number }> | null;
+  variants: Variant[] | null;
   [key: string]: unknown;
 }
+interface Variant {
+  sku?: string;
+  size?: string | null;
+  colorId?: string | null;
+  stock?: number;
+  price?: number | string | null;
+}
+/** A short description as a card or caption carries it. */
+const DESCRIPTION_MAX = 200;
+const shortText = (text: string | null | undefined, max: number) => {
+  const t = (text ?? '').replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+};
 
 /** The WhatsApp line's Meta catalogue (decision 0086) and what Meta accepted in it: product id → retailer id, and the refusals' reasons. */
 async function lineCatalog(db: Db, companyId: string) {
@@ -82,7 +98,21 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
     return k ? `${publicUrl}/catalogo-digital/${k.id}` : `${publicUrl}/catalogo-digital?company=${companyId}`;
   }
 
-  const productColumns = sql`p.id::text as id, p.sku, p.name, p.price, p.stock, p.image_url, c.name as category, p.variants`;
+  const productColumns = sql`p.id::text as id, p.sku, p.name, p.price, p.stock, p.image_url, p.description, c.name as category, p.variants`;
+
+  /** The company's colour names by id (variants name theirs by id). */
+  async function colorsOf(companyId: string): Promise<Map<string, string>> {
+    const rows = await rowsOf<{ id: string; name: string }>(db, sql`select id::text as id, name from colors where company_id = ${companyId}`);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+  const variantOf = (p: ProductRow, v: Variant, colors: Map<string, string>) => ({
+    sku: String(v.sku ?? ''),
+    ...(v.size ? { size: v.size } : {}),
+    ...(v.colorId && colors.get(v.colorId) ? { color: colors.get(v.colorId) } : {}),
+    stock: Number(v.stock ?? 0),
+    // a variant without its own price sells at the product's
+    price: Number(v.price ?? p.price),
+  });
 
   app.get(
     '/chats/:id/products',
@@ -100,7 +130,11 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
             order by p.name, p.id limit ${PICKER_LIMIT * 4}`,
       );
       const needsCatalog = state.channel === 'whatsapp';
-      const [currency, catalog] = await Promise.all([currencyOf(tenant.companyId), needsCatalog ? lineCatalog(db, tenant.companyId) : undefined]);
+      const [currency, catalog, colors] = await Promise.all([
+        currencyOf(tenant.companyId),
+        needsCatalog ? lineCatalog(db, tenant.companyId) : undefined,
+        rows.some((p) => p.variants?.length) ? colorsOf(tenant.companyId) : new Map<string, string>(),
+      ]);
       const payload: ChatProductOption[] = rows
         .filter((p) => !request.query.inStock || stockOf(p) > 0)
         .slice(0, PICKER_LIMIT)
@@ -114,6 +148,7 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
           imageUrl: p.image_url ?? undefined,
           category: p.category ?? undefined,
           inCatalog: needsCatalog ? Boolean(catalog?.accepted.has(p.id)) : true,
+          ...(p.variants?.length ? { variants: p.variants.map((v) => variantOf(p, v, colors)) } : {}),
         }));
       return { payload, needsCatalog, max: CHAT_PRODUCTS_MAX };
     },
@@ -131,7 +166,11 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
       if (state.state === 'window_closed') throw new AppError('CONFLICT', chatProductMessages.windowClosed);
       if (!state.canSend) throw new AppError('CONFLICT', state.reason);
 
-      const ids = [...new Set(request.body.productIds)];
+      // productIds as issue 30 defined them, or items naming a variant (decision 0091); each choice once
+      const asked: ChatProductChoice[] = request.body.items ?? (request.body.productIds ?? []).map((productId) => ({ productId }));
+      const choices = [...new Map(asked.map((c) => [`${c.productId}|${c.variantSku ?? ''}`, c])).values()];
+      const field = request.body.items ? 'items' : 'productIds';
+      const ids = [...new Set(choices.map((c) => c.productId))];
       const rows = await rowsOf<ProductRow>(
         db,
         sql`select ${productColumns} from products p
@@ -142,9 +181,23 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
             )})`,
       );
       // another company's product, or one removed: nothing is sent, nothing stored
-      if (rows.length !== ids.length) throw new AppError('NOT_FOUND', chatProductMessages.notFound, [{ path: 'productIds', msg: chatProductMessages.notFound }]);
+      if (rows.length !== ids.length) throw new AppError('NOT_FOUND', chatProductMessages.notFound, [{ path: field, msg: chatProductMessages.notFound }]);
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const ordered = ids.map((id) => byId.get(id) as ProductRow);
+      const colors = choices.some((c) => c.variantSku) ? await colorsOf(companyId) : new Map<string, string>();
+      // a variant is looked for among its own product's: another product's or another company's SKU is refused
+      const chosen = choices.map((c, i) => {
+        const p = byId.get(c.productId) as ProductRow;
+        if (!c.variantSku) return { p, v: undefined };
+        const found = p.variants?.find((v) => String(v.sku ?? '').toUpperCase() === c.variantSku);
+        if (!found) {
+          const msg = chatProductMessages.notVariant(c.variantSku, p.name);
+          throw new AppError('VALIDATION', msg, [{ path: `items.${i}.variantSku`, msg }]);
+        }
+        return { p, v: variantOf(p, found, colors) };
+      });
+      const soldOut = chosen.filter((c) => c.v && c.v.stock <= 0);
+      if (soldOut.length) throw new AppError('CONFLICT', chatProductMessages.variantOutOfStock(soldOut.map((c) => `${c.p.name} (${variantLabel(c.v ?? {})})`).join('; ')));
+      const ordered = [...new Map(chosen.map((c) => [c.p.id, c.p])).values()];
 
       let catalogId: string | undefined;
       let retailerIds = new Map<string, string>();
@@ -158,21 +211,26 @@ export async function chatProductRoutes(parent: FastifyInstance, chats: ChatServ
         }
         catalogId = catalog.catalogId;
         retailerIds = catalog.accepted;
-      } else if (ordered.length > MESSENGER_CARDS_MAX) {
-        throw new AppError('VALIDATION', chatProductMessages.tooManyCards, [{ path: 'productIds', msg: chatProductMessages.tooManyCards }]);
+      } else if (chosen.length > MESSENGER_CARDS_MAX) {
+        throw new AppError('VALIDATION', chatProductMessages.tooManyCards, [{ path: field, msg: chatProductMessages.tooManyCards }]);
       }
 
       const [currency, link] = await Promise.all([currencyOf(companyId), shopLink(companyId)]);
-      const items: ChatProductItem[] = ordered.map((p) => ({
+      const description = (p: ProductRow) => shortText(p.description, DESCRIPTION_MAX);
+      const items: ChatProductItem[] = chosen.map(({ p, v }) => ({
         id: p.id,
-        // WhatsApp names a product by the retailer id Meta keeps it under (its SKU when it was synced)
+        // WhatsApp names a product by the retailer id Meta keeps it under (its SKU when it was synced);
+        // the catalogue holds products, not variants (decision 0086), so a variant goes as its product
         sku: retailerIds.get(p.id) ?? p.sku,
         name: p.name,
-        price: Number(p.price),
+        price: v ? v.price : Number(p.price),
         currency,
         ...(p.image_url ? { image: p.image_url } : {}),
         ...(p.category ? { category: p.category } : {}),
-        ...(p.variants?.length ? { variant: `${p.variants.length} variantes` } : {}),
+        ...(v
+          ? { variant: variantLabel(v), variantSku: v.sku, ...(v.size ? { size: v.size } : {}), ...(v.color ? { color: v.color } : {}), stock: v.stock }
+          : { ...(p.variants?.length ? { variant: `${p.variants.length} variantes` } : {}), stock: stockOf(p) }),
+        ...(description(p) ? { description: description(p) } : {}),
         link,
       }));
       const products: ChatProductsContent = { ...(catalogId ? { catalogId } : {}), items };

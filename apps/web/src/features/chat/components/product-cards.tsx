@@ -37,7 +37,7 @@ function ProductLink({ href, children }: { href?: string; children: React.ReactN
   );
 }
 
-/** One product sent from the chat (WhatsApp `product`, one Messenger card): its image, name, variant and price. */
+/** One product sent from the chat (WhatsApp `product`, one Messenger card): its image, name, variant (the size and colour chosen, decision 0091) and price. */
 function ProductCard({ item }: { item: Item }) {
   return (
     <Box data-testid="product-card" sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, overflow: 'hidden', bgcolor: 'background.paper', width: 260, maxWidth: '100%' }}>
@@ -47,7 +47,7 @@ function ProductCard({ item }: { item: Item }) {
           <ProductLink href={item.link}>{item.name}</ProductLink>
         </Typography>
         {item.variant && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color={item.variantSku ? 'text.primary' : 'text.secondary'} data-testid="product-variant-label">
             {item.variant}
           </Typography>
         )}
@@ -55,7 +55,7 @@ function ProductCard({ item }: { item: Item }) {
           {productPrice(item.price, item.currency)}
         </Typography>
         <Typography variant="caption" color="text.secondary">
-          SKU {item.sku}
+          SKU {item.variantSku ?? item.sku}
         </Typography>
         {safeMediaUrl(item.link) && (
           <Link href={safeMediaUrl(item.link)} target="_blank" rel="noopener noreferrer" variant="caption">

@@ -80,6 +80,53 @@ describe('the composer’s «Productos» picker', () => {
     expect((await within(dialog).findByTestId('products-refusal')).textContent).toContain('Pasaron más de 24 horas');
   });
 
+  it('opens a product’s variants, chooses one by size and colour (sold-out ones cannot be) and sends it as items', async () => {
+    const polo = option(7, {
+      name: 'Polo básico',
+      price: 20,
+      stock: 6,
+      variants: [
+        { sku: 'POLO-S-1', size: 'S', color: 'Rojo', stock: 4, price: 25 },
+        { sku: 'POLO-M-1', size: 'M', color: 'Rojo', stock: 0, price: 20 },
+        { sku: 'POLO-L-1', size: 'L', stock: 2, price: 20 },
+      ],
+    });
+    const { calls } = fakeApi((call: FakeCall) => {
+      if (call.method === 'GET' && call.path === `/chats/${CHAT}/products`) return { status: 200, body: { payload: [option(1), polo], needsCatalog: true, max: 30 } };
+      if (call.method === 'POST' && call.path === `/chats/${CHAT}/products`) return { status: 201, body: message({ kind: 'interactive', chatId: CHAT }) };
+      return undefined;
+    });
+    const onSent = vi.fn();
+    renderApp(<ProductPicker chatId={CHAT} open onClose={vi.fn()} onSent={onSent} />);
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(/3 variantes/)).toBeTruthy();
+    expect(within(dialog).queryByRole('list', { name: 'Variantes de Polo básico' })).toBeNull();
+    const expand = within(dialog).getByRole('button', { name: 'Elegir talla o color' });
+    expect(expand.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(expand);
+    const variants = within(dialog).getByRole('list', { name: 'Variantes de Polo básico' });
+    expect(within(variants).getAllByTestId('product-variant')).toHaveLength(3);
+    expect(within(variants).getByText('Talla S · Rojo')).toBeTruthy();
+    expect(within(variants).getByText('S/ 25.00')).toBeTruthy();
+    // sold out: marked, and its box cannot be ticked
+    const soldOut = within(variants).getByRole('checkbox', { name: 'Polo básico — Talla M · Rojo' }) as HTMLInputElement;
+    expect(soldOut.disabled).toBe(true);
+    expect(within(variants).getByText('POLO-M-1 · Sin stock')).toBeTruthy();
+    await userEvent.click(within(variants).getByText('Talla M · Rojo'));
+    expect(soldOut.checked).toBe(false);
+    expect(within(dialog).getByTestId('products-chosen').textContent).toContain('0 de 30 elegidos');
+
+    await userEvent.click(within(variants).getByRole('checkbox', { name: 'Polo básico — Talla S · Rojo' }));
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Producto 1' }));
+    expect(within(dialog).getByTestId('products-chosen').textContent).toContain('2 de 30 elegidos');
+    expect(within(dialog).getByRole('button', { name: 'Ocultar variantes (1)' })).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enviar (2)' }));
+    await waitFor(() => expect(onSent).toHaveBeenCalled());
+    const sent = calls.filter((c) => c.method === 'POST');
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body).toEqual({ items: [{ productId: polo.id, variantSku: 'POLO-S-1' }, { productId: option(1).id }] });
+  });
+
   it('outside the 24-hour window asks for a template and opens the template picker', async () => {
     const { calls } = fakeApi(() => undefined);
     const onTemplate = vi.fn();
@@ -126,6 +173,18 @@ describe('products and carts in the thread', () => {
     expect(link.getAttribute('href')).toBe('https://shop.mostrador.app/catalogo-digital/1');
     expect(link.getAttribute('target')).toBe('_blank');
     expect(screen.getByTestId('message-text').textContent).toBe('Mira este');
+  });
+
+  it('a variant sent shows its size, colour, price and SKU on the card', () => {
+    renderApp(
+      <MessageContent
+        message={message({ kind: 'interactive', direction: 'out', text: undefined, content: { products: { items: [{ ...item(1), price: 25, variant: 'Talla S · Rojo', variantSku: 'POLO-S-1', size: 'S', color: 'Rojo' }] } } })}
+      />,
+    );
+    const card = screen.getByTestId('product-card');
+    expect(within(card).getByTestId('product-variant-label').textContent).toBe('Talla S · Rojo');
+    expect(within(card).getByTestId('product-price').textContent).toMatch(/^S\/\s25\.00$/);
+    expect(within(card).getByText('SKU POLO-S-1')).toBeTruthy();
   });
 
   it('several products as a compact list, one line each', () => {

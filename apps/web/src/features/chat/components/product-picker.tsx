@@ -1,4 +1,15 @@
-import { type ChatMessage, type ChatProductOption, type ChatProductsOut, CHAT_PRODUCTS_MAX, MESSENGER_CARDS_MAX, productPrice } from '@mostrador/contract';
+import {
+  type ChatMessage,
+  type ChatProductChoice,
+  type ChatProductOption,
+  type ChatProductsOut,
+  CHAT_PRODUCTS_MAX,
+  MESSENGER_CARDS_MAX,
+  productPrice,
+  variantLabel,
+} from '@mostrador/contract';
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import SendIcon from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
@@ -37,6 +48,10 @@ export const productPickerTexts = {
   loadFailed: 'No se pudieron cargar los productos',
   notInCatalog: 'Aún no está en el catálogo de Meta de la línea (sincronízalo)',
   stock: (n: number) => (n > 0 ? `${n} en stock` : 'Sin stock'),
+  variants: (n: number) => `${n} variantes`,
+  showVariants: 'Elegir talla o color',
+  hideVariants: 'Ocultar variantes',
+  variantsOf: (name: string) => `Variantes de ${name}`,
   chosen: (n: number, max: number) => `${n} de ${max} elegidos`,
   max: (max: number) => `Máximo ${max} productos por mensaje${max === MESSENGER_CARDS_MAX ? ' en Messenger e Instagram' : ' (el límite de WhatsApp)'}`,
   windowClosed: 'Fuera de la ventana de 24 horas los productos no se pueden enviar: envía una plantilla aprobada para retomar la conversación.',
@@ -46,7 +61,7 @@ export const productPickerTexts = {
 export const productPickerApi = {
   list: (chatId: string, q: string, inStock: boolean, signal?: AbortSignal) =>
     api.get<ChatProductsOut>(`/chats/${enc(chatId)}/products`, { query: { q: q || undefined, inStock: inStock || undefined }, overlay: false, notify: false, signal }),
-  send: (chatId: string, body: { productIds: string[]; text?: string }, idempotencyKey: string) =>
+  send: (chatId: string, body: { productIds: string[]; text?: string } | { items: ChatProductChoice[]; text?: string }, idempotencyKey: string) =>
     api.post<ChatMessage>(`/chats/${enc(chatId)}/products`, body, { overlay: false, notify: false, idempotencyKey }),
 };
 
@@ -75,11 +90,21 @@ function Thumb({ src, alt }: { src?: string; alt: string }) {
   );
 }
 
+type Variant = NonNullable<ChatProductOption['variants']>[number];
+/** One entry chosen: a product, or one of its variants. */
+interface Chosen {
+  product: ChatProductOption;
+  variant?: Variant;
+}
+const keyOf = (productId: string, variantSku?: string) => `${productId}|${variantSku ?? ''}`;
+
 /**
  * The composer's «Productos» (issue 30, decision 0085): the company's products searched by
  * name, SKU or category (in stock only if asked), one or several chosen (at most 30 on
  * WhatsApp, 10 on Messenger and Instagram), an optional text, and sent as products. On WhatsApp
- * only those Meta accepted in the line's catalogue can be chosen. Full screen on a phone.
+ * only those Meta accepted in the line's catalogue can be chosen. A product sold in sizes or
+ * colours opens to choose its variants, each with its stock and price; one sold out cannot be
+ * chosen (decision 0091). Full screen on a phone.
  */
 export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed = false, onClose, onSent, onTemplate }: ProductPickerProps) {
   const { companyId } = useSession();
@@ -87,7 +112,8 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [inStock, setInStock] = useState(false);
-  const [chosen, setChosen] = useState<ChatProductOption[]>([]);
+  const [chosen, setChosen] = useState<Chosen[]>([]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string>();
@@ -108,11 +134,25 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
     meta: { quiet: true },
   });
 
-  const isChosen = (id: string) => chosen.some((c) => c.id === id);
-  const toggle = (p: ChatProductOption) => {
+  const isChosen = (id: string, sku?: string) => chosen.some((c) => keyOf(c.product.id, c.variant?.sku) === keyOf(id, sku));
+  const toggle = (product: ChatProductOption, variant?: Variant) => {
     setRefusal(undefined);
-    setChosen((list) => (list.some((c) => c.id === p.id) ? list.filter((c) => c.id !== p.id) : list.length >= max ? list : [...list, p]));
+    const key = keyOf(product.id, variant?.sku);
+    setChosen((list) =>
+      list.some((c) => keyOf(c.product.id, c.variant?.sku) === key)
+        ? list.filter((c) => keyOf(c.product.id, c.variant?.sku) !== key)
+        : list.length >= max
+          ? list
+          : [...list, { product, ...(variant ? { variant } : {}) }],
+    );
   };
+  const toggleExpanded = (id: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const full = chosen.length >= max;
 
   const close = () => {
@@ -126,7 +166,12 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
     setSending(true);
     setRefusal(undefined);
     try {
-      const message = await productPickerApi.send(chatId, { productIds: chosen.map((c) => c.id), ...(text.trim() ? { text: text.trim() } : {}) }, sendKey);
+      const extra = text.trim() ? { text: text.trim() } : {};
+      // without a variant the call is issue 30's productIds; a variant chosen needs items (decision 0091)
+      const body = chosen.some((c) => c.variant)
+        ? { items: chosen.map((c) => ({ productId: c.product.id, ...(c.variant ? { variantSku: c.variant.sku } : {}) })), ...extra }
+        : { productIds: chosen.map((c) => c.product.id), ...extra };
+      const message = await productPickerApi.send(chatId, body, sendKey);
       onSent(message);
       setChosen([]);
       setText('');
@@ -197,6 +242,9 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
                 {products.data?.payload.map((p) => {
                   const selected = isChosen(p.id);
                   const disabled = !p.inCatalog || (!selected && full);
+                  const variants = p.variants ?? [];
+                  const open = expanded.has(p.id);
+                  const variantsChosen = chosen.filter((c) => c.product.id === p.id && c.variant).length;
                   return (
                     <Box component="li" key={p.id}>
                       <Box
@@ -220,7 +268,7 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
                             {p.name}
                           </Typography>
                           <Typography variant="caption" color="text.secondary" component="p" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                            {[p.sku, p.category, productPickerTexts.stock(p.stock)].filter(Boolean).join(' · ')}
+                            {[p.sku, p.category, productPickerTexts.stock(p.stock), variants.length ? productPickerTexts.variants(variants.length) : ''].filter(Boolean).join(' · ')}
                           </Typography>
                           {!p.inCatalog && (
                             <Typography variant="caption" color="warning.main" component="p" sx={{ m: 0 }}>
@@ -232,6 +280,50 @@ export function ProductPicker({ chatId, open, channel = 'whatsapp', windowClosed
                           {productPrice(p.price, p.currency)}
                         </Typography>
                       </Box>
+                      {variants.length > 0 && p.inCatalog && (
+                        <Button
+                          size="small"
+                          onClick={() => toggleExpanded(p.id)}
+                          aria-expanded={open}
+                          aria-controls={`variants-${p.id}`}
+                          endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+                          sx={{ ml: 5.5, textTransform: 'none' }}
+                        >
+                          {open ? productPickerTexts.hideVariants : productPickerTexts.showVariants}
+                          {variantsChosen ? ` (${variantsChosen})` : ''}
+                        </Button>
+                      )}
+                      {open && p.inCatalog && (
+                        <Box component="ul" id={`variants-${p.id}`} aria-label={productPickerTexts.variantsOf(p.name)} sx={{ listStyle: 'none', m: 0, p: 0, pl: { xs: 3, sm: 5.5 }, display: 'grid', gap: 0.25 }}>
+                          {variants.map((v) => {
+                            const label = variantLabel(v);
+                            const on = isChosen(p.id, v.sku);
+                            const soldOut = v.stock <= 0;
+                            const off = soldOut || (!on && full);
+                            return (
+                              <Box component="li" key={v.sku} data-testid="product-variant">
+                                <Box
+                                  component="label"
+                                  sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 0.25, borderRadius: 1, cursor: off ? 'default' : 'pointer', opacity: soldOut ? 0.6 : 1, bgcolor: on ? 'action.selected' : undefined, minWidth: 0 }}
+                                >
+                                  <Checkbox checked={on} disabled={off} onChange={() => toggle(p, v)} slotProps={{ input: { 'aria-label': `${p.name} — ${label}` } }} size="small" />
+                                  <Box sx={{ minWidth: 0, flex: 1 }}>
+                                    <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                                      {label}
+                                    </Typography>
+                                    <Typography variant="caption" color={soldOut ? 'warning.main' : 'text.secondary'} component="p" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                                      {[v.sku, productPickerTexts.stock(v.stock)].join(' · ')}
+                                    </Typography>
+                                  </Box>
+                                  <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+                                    {productPrice(v.price, p.currency)}
+                                  </Typography>
+                                </Box>
+                              </Box>
+                            );
+                          })}
+                        </Box>
+                      )}
                     </Box>
                   );
                 })}
