@@ -37,16 +37,17 @@ function crossSellText(a: ChatAnalysisView): string {
   return a.crossSell.taken ? analysisTexts.offeredTaken : analysisTexts.offered;
 }
 
+/** One line of the rows' grid (a description list: the label, then the value). */
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(96px, auto) minmax(0, 1fr)', columnGap: 1.5, typography: 'body2' }}>
-      <Box component="span" sx={{ color: 'text.secondary' }}>
+    <>
+      <Box component="dt" sx={{ color: 'text.secondary', m: 0 }}>
         {label}
       </Box>
-      <Box component="span" sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Box component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
         {children}
       </Box>
-    </Box>
+    </>
   );
 }
 
@@ -105,17 +106,19 @@ export function AnalysisSection({ analysis, loading, error, platform, heading = 
               <Chip size="small" variant="outlined" label={analysisTexts.quality(analysis.quality)} />
             </Tooltip>
           </Box>
-          <Row label={analysisTexts.motive}>{analysis.motiveLabel}</Row>
-          {analysis.dissatisfactionOriginLabel && <Row label={analysisTexts.origin}>{analysis.dissatisfactionOriginLabel}</Row>}
-          <Row label={analysisTexts.category}>{analysis.categoryLabel}</Row>
-          <Row label={analysisTexts.crossSell}>
-            {crossSellText(analysis)}
-            {analysis.personalisedPromotion && (
-              <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
-                {analysisTexts.promotion}
-              </Box>
-            )}
-          </Row>
+          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.5, typography: 'body2', m: 0 }}>
+            <Row label={analysisTexts.motive}>{analysis.motiveLabel}</Row>
+            {analysis.dissatisfactionOriginLabel && <Row label={analysisTexts.origin}>{analysis.dissatisfactionOriginLabel}</Row>}
+            <Row label={analysisTexts.category}>{analysis.categoryLabel}</Row>
+            <Row label={analysisTexts.crossSell}>
+              {crossSellText(analysis)}
+              {analysis.personalisedPromotion && (
+                <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                  {analysisTexts.promotion}
+                </Box>
+              )}
+            </Row>
+          </Box>
           <Typography variant="caption" color="text.secondary">
             <Tooltip title={fullDateTime(analysis.analyzedAt)}>
               <time dateTime={analysis.analyzedAt}>{analysisTexts.analysedAt(relativeTime(analysis.analyzedAt, now))}</time>
