@@ -25,6 +25,7 @@ const featureExports = [
   { path: 'features/person/(person-sections\\.tsx|use-person\\.ts|texts\\.ts)', why: "the person card: the chat's lead panel shows the same sections, calls and texts" },
   { path: 'features/genial/invoice-cell\\.tsx', why: 'the electronic invoice of an order: the e-commerce and marketplace order lists show it' },
   { path: 'features/leads/lead-csv-actions\\.tsx', why: "the leads' CSV import: RetailRocket's tags import through it" },
+  { path: 'features/chat/components/analysis-section\\.tsx', why: "a chat's analysis (decision 0092): a person's drawer in /lead/todos shows the chat panel's «Análisis»" },
   { path: 'features/dias-frecuencia/frequency-link-button\\.tsx', why: "a lead's frequency link: the lead drawer opens it" },
   { path: 'features/massive-messages/(imagina-preview|campaign-check-card|segment-send-action)\\.tsx', why: "the send's pre-send check, its Imagina preview and a segment's send action: campaigns, the chat's template picker and the segments screen start or show a send" },
   { path: 'features/campaigns/recipients-dialog\\.tsx', why: "the recipients report: the massive history opens a send's report like a campaign chunk's" },

@@ -52,6 +52,7 @@ import { mailchimpRoutes } from './modules/mailchimp/routes.js';
 import { driveRoutes } from './modules/drive/routes.js';
 import { sendingRoutes } from './modules/sending/routes.js';
 import { analysisJobsPlugin } from './modules/llm/analysis-plugin.js';
+import { analysisRoutes } from './modules/analysis/routes.js';
 import { llmRoutes } from './modules/llm/routes.js';
 import { assistantRoutes } from './modules/assistant/routes.js';
 import { messageHistoryRoutes } from './modules/sending/history-routes.js';
@@ -221,6 +222,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(channelRoutes);
       await api.register(chatRoutes);
       await api.register(leadRoutes);
+      // a chat's and a lead's analysis (issue 31, decision 0092)
+      await api.register(analysisRoutes);
       await api.register(leadCsvRoutes);
       await api.register(peopleRoutes);
       await api.register(contactFrequencyRoutes);

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { platforms } from './constants.js';
+
 /**
  * AI analysis of conversations (issue 14): what is known of each chat, as the engines (the
  * embedded Spanish classifier, or an OpenAI-compatible model) answer it and the metrics count
@@ -56,3 +59,34 @@ export interface ChatAnalysis {
   quality: 1 | 2 | 3 | 4 | 5;
   category: AiCategory;
 }
+
+/**
+ * One chat's analysis as the chat's and the lead's calls answer it (issue 31, decision 0092):
+ * the stored answer (chat_analyses) with the screen's Spanish labels, the engine that answered
+ * and when (`analyzedAt`, ISO 8601). `quality` 1–5; cross-selling: the business offered another
+ * product, the customer took it; a personalised promotion was made. Absent when never analysed.
+ */
+export const chatAnalysisOut = z.object({
+  sentiment: z.enum(sentiments),
+  sentimentLabel: z.string(),
+  motive: z.enum(consultationMotives),
+  motiveLabel: z.string(),
+  /** Negative ones only: where the dissatisfaction comes from. */
+  dissatisfactionOrigin: z.enum(dissatisfactionOrigins).optional(),
+  dissatisfactionOriginLabel: z.string().optional(),
+  category: z.enum(aiCategories),
+  categoryLabel: z.string(),
+  quality: z.number().int().min(1).max(5),
+  crossSell: z.object({ offered: z.boolean(), taken: z.boolean() }),
+  personalisedPromotion: z.boolean(),
+  /** embedded | openai: the engine that answered. */
+  engine: z.string(),
+  /** How many of the chat's messages it read. */
+  messages: z.number().int(),
+  analyzedAt: z.string(),
+});
+export type ChatAnalysisView = z.infer<typeof chatAnalysisOut>;
+
+/** A lead's or a person's: the analysis of their latest analysed chat, and which chat it is. */
+export const latestAnalysisOut = chatAnalysisOut.extend({ chatId: z.string(), platform: z.enum(platforms) });
+export type LatestAnalysis = z.infer<typeof latestAnalysisOut>;

@@ -9,6 +9,7 @@ import { mailchimpSyncOut } from './mailchimp-api.js';
 import { audienceSendOut } from './audience-api.js';
 import { googleSyncOut } from './google-people-api.js';
 import { notificationOut } from './notifications.js';
+import { chatAnalysisOut } from './analysis.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -72,6 +73,13 @@ export const chatSummaryOut = z.object({
   updatedAt: z.string(),
 });
 export type ChatSummary = z.infer<typeof chatSummaryOut>;
+
+/**
+ * GET /chats/:id: one chat, as the inbox lists it, with its latest analysis (issue 31, decision
+ * 0092) — absent while the chat was never analysed. The inbox's lists never carry it.
+ */
+export const chatDetailOut = chatSummaryOut.extend({ analysis: chatAnalysisOut.optional() });
+export type ChatDetail = z.infer<typeof chatDetailOut>;
 
 const zs = () => z.string().optional();
 

@@ -62,6 +62,21 @@ export function onWrite(resourceKey: string, check: (input: Record<string, unkno
   writeChecks.set(resourceKey, check);
 }
 
+/**
+ * What a module adds to the record the standard GET of one record answers (issue 31: a lead's
+ * analysis, decision 0092): `shape`, the added fields (optional ones: the response's schema), and
+ * `add`, their values for the record read (in the caller's company). Declared once per resource at
+ * module load, like `onRemoval`, before the routes are registered (the schema is read then).
+ */
+export interface ReadExtra {
+  shape: z.ZodRawShape;
+  add: (db: Db, companyId: string, record: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+const readExtras = new Map<string, ReadExtra>();
+export function onRead(resourceKey: string, extra: ReadExtra) {
+  readExtras.set(resourceKey, extra);
+}
+
 /** Routes of one declared resource: list, get, create, update, delete, as declared. */
 function registerResource(app: FastifyInstance, resource: Resource) {
   const repo = repositoryOf(resource, app.secrets);
@@ -110,9 +125,13 @@ function registerResource(app: FastifyInstance, resource: Resource) {
     );
   }
   if (ops.has('get')) {
-    r.get(`${base}/:id`, { config: permission('read'), schema: { tags, params: idParams, response: { 200: resource.entity } } }, (req) =>
-      repo.get(db, tenantOf(req), req.params.id),
-    );
+    const extra = readExtras.get(resource.key);
+    const entity = extra ? resource.entity.extend(extra.shape) : resource.entity;
+    r.get(`${base}/:id`, { config: permission('read'), schema: { tags, params: idParams, response: { 200: entity } } }, async (req) => {
+      const tenant = tenantOf(req);
+      const record = await repo.get(db, tenant, req.params.id);
+      return extra ? { ...record, ...(await extra.add(db, tenant.companyId, record)) } : record;
+    });
   }
   if (ops.has('create')) {
     r.post(base, { config: permission('create'), schema: { tags, body: resource.input, response: { 201: resource.entity } } }, async (req, reply) => {

@@ -60,6 +60,8 @@ export const chatKeys = {
   inbox: (companyId: CompanyId, filters: Omit<ChatInboxQuery, 'page' | 'limit'>) => [...chatBase.all, 'inbox', { companyId, ...filters }] as const,
   threads: () => [...chatBase.all, 'thread'] as const,
   thread: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'thread', chatId, companyId] as const,
+  /** GET /chats/:id: one chat with its analysis (decision 0092). */
+  detail: (chatId: string, companyId: CompanyId) => [...chatBase.all, 'detail', chatId, companyId] as const,
   person: (cleanLeadId: string, companyId: CompanyId) => [...chatBase.all, 'person', cleanLeadId, companyId] as const,
   people: () => [...chatBase.all, 'person'] as const,
   byLead: (leadId: string | undefined, platform: string | undefined, companyId: CompanyId) => [...chatBase.all, 'by-lead', leadId, platform, companyId] as const,

@@ -1,5 +1,6 @@
 import {
   CHAT_LIST_LIMIT,
+  type ChatDetail,
   type ChatInboxQuery,
   type ChatMessage,
   type ChatSummary,
@@ -25,6 +26,8 @@ export type InboxFilters = Omit<ChatInboxQuery, 'page' | 'limit'>;
 export const chatApi = {
   inbox: (filters: InboxFilters, page: number, signal?: AbortSignal) =>
     api.get<Page<ChatSummary>>('/chats/get_chats', { query: { ...filters, page, limit: CHAT_LIST_LIMIT }, overlay: false, signal }),
+  /** One chat with its latest analysis (decision 0092): the panel's «Análisis»; a failure shows there, not in the snackbar. */
+  detail: (chatId: string, signal?: AbortSignal) => api.get<ChatDetail>(`/chats/${enc(chatId)}`, { overlay: false, notify: false, signal }),
   thread: (chatId: string, before: string | undefined, signal?: AbortSignal) =>
     api.get<ChatThread>(`/chats/${enc(chatId)}/messages`, { query: { before }, overlay: false, signal }),
   threadByLead: (leadId: string, platform: Platform) =>
@@ -68,5 +71,24 @@ export function usePersonChats(cleanLeadId: string | undefined) {
     queryFn: ({ signal }) => chatApi.byCleanLead(cleanLeadId ?? '', signal),
     enabled: !!cleanLeadId,
     meta: { quiet: true },
+  });
+}
+
+/**
+ * The chat's analysis (GET /chats/:id). The analysis jobs write it some seconds after the
+ * customer's messages and tell no one: it is asked again when a new message shows in the chat
+ * (`lastMessageAt`) and every minute while the panel is open.
+ */
+export function useChatAnalysis(chatId: string, lastMessageAt: string | undefined) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: [...chatKeys.detail(chatId, companyId), lastMessageAt ?? ''],
+    queryFn: ({ signal }) => chatApi.detail(chatId, signal),
+    select: (chat) => chat.analysis,
+    // a new message's refetch keeps showing what was there (the same chat only)
+    placeholderData: (previous, query) => (query?.queryKey[2] === chatId ? previous : undefined),
+    refetchInterval: 60_000,
+    meta: { quiet: true },
+    retry: false,
   });
 }

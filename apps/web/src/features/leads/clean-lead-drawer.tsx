@@ -1,4 +1,4 @@
-import { type ChatSummary, choiceOf, contactFrequencyChoices, leadStatusLabels, resources } from '@mostrador/contract';
+import { type ChatSummary, choiceOf, type LatestAnalysis, contactFrequencyChoices, leadStatusLabels, resources } from '@mostrador/contract';
 import CloseIcon from '@mui/icons-material/Close';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -19,6 +19,7 @@ import { formatInstant } from '../../components/crud/cell-value';
 import { useRefOptions, useResourceRecord } from '../../components/crud/use-resource';
 import { ChannelIcon, channelLabel } from '../../components/ui/channel-icon';
 import { usePersonChats } from '../chat/api';
+import { AnalysisSection } from '../chat/components/analysis-section';
 import { FrequencyLinkButton } from '../dias-frecuencia/frequency-link-button';
 import { DetailRow } from '../../components/detail-row';
 
@@ -54,6 +55,8 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
   const lead = record.data;
   const labels = Array.isArray(lead?.mostradorLabels) ? (lead.mostradorLabels as string[]) : [];
   const details = newestFirst(lead?.details);
+  // GET /clean-leads/:id answers the person's latest analysed chat's (decision 0092)
+  const analysis = lead?.analysis as LatestAnalysis | undefined;
   const status = typeof lead?.status === 'string' ? (leadStatusLabels as Record<string, string>)[lead.status] : undefined;
 
   return (
@@ -100,6 +103,7 @@ export function CleanLeadDrawer({ id, onClose }: { id: string | undefined; onClo
             </Row>
           </Box>
         )}
+        {lead && <AnalysisSection analysis={analysis} platform={analysis?.platform} heading="subtitle" />}
         {lead && (
           <Box component="section" aria-labelledby={`${titleId}-details`}>
             <Typography id={`${titleId}-details`} variant="subtitle2" component="h3" gutterBottom>

@@ -26,7 +26,8 @@ import { chatApi } from '../api';
 import { DuplicatesSection, errorFor, InlineEdit, PersonContacts, PersonConversations } from '../../person/person-sections';
 import { channelsOf, personTexts } from '../../person/texts';
 import { usePerson, useUpdatePerson } from '../../person/use-person';
-import { usePersonChats } from '../api';
+import { useChatAnalysis, usePersonChats } from '../api';
+import { AnalysisSection } from './analysis-section';
 import { storeChatSummary } from '../hooks/use-chat-data';
 import { channelNames, chatTexts } from '../texts';
 
@@ -172,6 +173,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
   const canEdit = permissions.can('leads', 'update');
   const lead = chat.lead;
   const update = useUpdateLead(chat);
+  const analysis = useChatAnalysis(chat._id, chat.lastMessageAt);
   const agents = useRefOptions(['agentes'], !!lead);
   // the person's chats stay live through the chat screen's events; a change reloads the person
   const personChats = usePersonChats(lead?.cleanLeadId);
@@ -302,6 +304,8 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
             </Field>
           </>
         )}
+        <Divider />
+        <AnalysisSection analysis={analysis.data} loading={analysis.isLoading} error={analysis.isError} />
       </Box>
       {lead?.cleanLeadId && (
         <>
