@@ -54,6 +54,10 @@ describe('embedded classifier', () => {
     const training = new Set([...customerPhrases.map(([t]) => t), ...businessPhrases.map(([t]) => t), ...offerReplies.map(([t]) => t)].map(normalise));
     const shared = sample.map((r) => r[4]).filter((text) => training.has(normalise(text)));
     expect(shared).toEqual([]);
+    // the unseen set too (bench/analysis-sample/UNSEEN.md): it measures messages unlike the training
+    const unseen = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/unseen.json', import.meta.url), 'utf8')) as string[][];
+    expect(unseen.length).toBe(240);
+    expect(unseen.map((r) => r[4]).filter((text) => training.has(normalise(text)))).toEqual([]);
   });
 });
 
