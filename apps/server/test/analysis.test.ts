@@ -57,7 +57,10 @@ describe('embedded classifier', () => {
     // the unseen set too (bench/analysis-sample/UNSEEN.md): it measures messages unlike the training
     const unseen = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/unseen.json', import.meta.url), 'utf8')) as string[][];
     expect(unseen.length).toBe(240);
-    expect(unseen.map((r) => r[4]).filter((text) => training.has(normalise(text)))).toEqual([]);
+    // (emoji-only messages aside: any two of them normalise alike, «🙏❤️» and a training «❤️🙏»)
+    const worded = unseen.map((r) => r[4]).filter((text) => /\p{L}/u.test(text));
+    expect(worded.length).toBeGreaterThan(200);
+    expect(worded.filter((text) => training.has(normalise(text)))).toEqual([]);
   });
 });
 
