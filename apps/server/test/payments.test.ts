@@ -179,6 +179,9 @@ describe('notification', () => {
       { ...good, headers: { ...good.headers, 'x-request-id': 'otra-solicitud' } },
       { ...good, url: good.url.replace(payment.id, String(Number(payment.id) + 1)) },
       { ...good, headers: { ...good.headers, 'x-signature': 'ts=1,v1=zz' } },
+      // rightly signed, but captured four days ago and replayed, or dated ahead of the clock
+      { ...good, headers: { ...good.headers, 'x-signature': signNotification(SECRET, payment.id, good.headers['x-request-id'], String(Math.floor(Date.now() / 1000) - 4 * 86400)) } },
+      { ...good, headers: { ...good.headers, 'x-signature': signNotification(SECRET, payment.id, good.headers['x-request-id'], String(Math.floor(Date.now() / 1000) + 3600)) } },
     ];
     for (const c of cases) {
       const res = await t.app.inject(c);
@@ -187,6 +190,16 @@ describe('notification', () => {
     }
     expect(await statusOf(id)).toBe('created');
     expect((await paymentRows(id)).map((r) => r.status)).toEqual(['link']);
+  });
+
+  it('a retry Mercado Pago signed a day ago (or with its ts in milliseconds) is still taken', async () => {
+    const { id, preferenceId } = await linked();
+    const payment = mp.account.pay(preferenceId);
+    const late = notification(chile, payment.id, SECRET, { ts: String(Math.floor(Date.now() / 1000) - 86400) });
+    expect((await t.app.inject(late)).json().result).toBe('moved');
+    const inMs = notification(chile, payment.id, SECRET, { requestId: 'a1b2c3d4-0000-4ec2-aaaa-9e8b1d2f3c4d', ts: String(Date.now()) });
+    expect((await t.app.inject(inMs)).statusCode).toBe(200);
+    expect(await statusOf(id)).toBe('paid');
   });
 
   it('an approved payment of another amount or currency is refused and flagged on the order', async () => {

@@ -18,8 +18,32 @@ export function signNotification(secret: string, dataId: string, requestId: stri
   return `ts=${ts},v1=${v1}`;
 }
 
-/** Whether the header is a valid signature of this notification; compared in constant time. */
-export function verifySignature(secret: string, header: string | undefined, dataId: string | undefined, requestId: string | undefined): boolean {
+/**
+ * How old a signed notification may be (decision 0104). Mercado Pago retries an unanswered
+ * notification for up to a day and more, and what a notification says is never trusted (the
+ * payment is read from the API), so the window is wide: it refuses a captured signature replayed
+ * days later, never a late retry. A `ts` ahead of the clock by more than a few minutes is refused
+ * too. `ts` is in seconds, as the docs show; one in milliseconds is read as such.
+ */
+export const SIGNATURE_MAX_AGE_S = 72 * 3600;
+export const SIGNATURE_MAX_SKEW_S = 5 * 60;
+
+function fresh(ts: string, nowMs: number): boolean {
+  if (!/^\d{1,16}$/.test(ts)) return false;
+  const n = Number(ts);
+  const seconds = n > 1e12 ? n / 1000 : n;
+  const age = nowMs / 1000 - seconds;
+  return age <= SIGNATURE_MAX_AGE_S && age >= -SIGNATURE_MAX_SKEW_S;
+}
+
+/** Whether the header is a valid, recent signature of this notification; compared in constant time. */
+export function verifySignature(
+  secret: string,
+  header: string | undefined,
+  dataId: string | undefined,
+  requestId: string | undefined,
+  nowMs: number = Date.now(),
+): boolean {
   if (!header || !secret) return false;
   const parts = new Map(
     header.split(',').map((p) => {
@@ -29,7 +53,7 @@ export function verifySignature(secret: string, header: string | undefined, data
   );
   const ts = parts.get('ts');
   const v1 = parts.get('v1');
-  if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return false;
+  if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1) || !fresh(ts, nowMs)) return false;
   const expected = createHmac('sha256', secret).update(signatureManifest(dataId, requestId, ts)).digest('hex');
   // the one comparison of secrets (lib/safe-equal.ts, decision 0061)
   return safeEqual(v1.toLowerCase(), expected);
