@@ -341,7 +341,7 @@ describe('Messenger and Instagram', () => {
     ]);
     const [chat] = await t.sql<{ id: string; unread_count: number }>('select id, unread_count from chats where lead_id = $1', [leads[0].id]);
     expect(chat.unread_count).toBe(2);
-    const messages = await t.sql<{ kind: string; media_url: string | null }>('select kind, media_url from chat_messages where chat_id = $1 order by created_at', [chat.id]);
+    const messages = await t.sql<{ kind: string; media_url: string | null }>('select kind, media_url from chat_messages where chat_id = $1 order by sent_at, created_at', [chat.id]);
     expect(messages).toMatchObject([{ kind: 'text' }, { kind: 'image', media_url: 'https://scontent.xx.fbcdn.net/foto.jpg' }]);
   });
 

@@ -30,6 +30,8 @@ export const chatAnalyses = pgTable(
     /** How many of the chat's messages it saw, and the time of the last one. */
     messages: integer('messages').notNull(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    /** The chat's chat_windows.last_arrived_at it read (decision 0106): a customer message arrived after it makes the chat dirty. */
+    arrivedSeenAt: timestamp('arrived_seen_at', { withTimezone: true }),
     analyzedAt: timestamp('analyzed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('chat_analyses_company_analyzed_idx').on(t.companyId, t.analyzedAt)],

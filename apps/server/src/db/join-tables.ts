@@ -186,6 +186,11 @@ export const chatWindows = pgTable('chat_windows', {
     .notNull()
     .references(() => companies.id, { onDelete: 'cascade' }),
   lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }).notNull(),
+  /**
+   * When the customer's latest message reached us, by the server's clock (decision 0106): what is
+   * new for the analysis, whatever time the provider stamped on the message.
+   */
+  lastArrivedAt: timestamp('last_arrived_at', { withTimezone: true }),
 });
 
 /**

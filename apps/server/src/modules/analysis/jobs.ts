@@ -14,10 +14,23 @@ export const BATCH = 100;
 
 /**
  * A chat is dirty when its latest message is newer than what its analysis saw, or it has
- * messages and no analysis: no flag to write, the inbox's own `last_message_at` says it.
+ * messages and no analysis: no flag to write, the inbox's own `last_message_at` says it — or when
+ * a customer message reached us after the analysis read the chat, by our clock (decision 0106: a
+ * message delivered late carries the provider's earlier time, older than a reply we stamped).
+ * Read with `w`, the chat's chat_windows row (left join).
  */
 const dirty = (companyId: string | SQL) => sql`c.company_id = ${companyId} and c.last_message_at is not null
-  and (a.chat_id is null or a.last_message_at is null or c.last_message_at::timestamptz > a.last_message_at)`;
+  and (a.chat_id is null or a.last_message_at is null or c.last_message_at::timestamptz > a.last_message_at
+       or (w.last_arrived_at is not null and (a.arrived_seen_at is null or w.last_arrived_at > a.arrived_seen_at)))`;
+const withWindow = sql`left join chat_windows w on w.chat_id = c.id and w.company_id = c.company_id`;
+/** last_arrived_at as text, to the microsecond (written back as it was read). */
+const arrived = sql`to_char(w.last_arrived_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as arrived`;
+interface ChatToRead extends Record<string, unknown> {
+  id: string;
+  last_message_at: string | null;
+  contact_name: string | null;
+  arrived: string | null;
+}
 
 /**
  * Conversation analysis as jobs (issue 14, decision 0044). An inbound message wakes its company's
@@ -63,12 +76,14 @@ interface Answered {
   engine: string;
   messages: number;
   upTo: Date | null;
+  /** The chat's last_arrived_at as read before its messages. */
+  arrivedSeen: string | null;
 }
 
 /** The upsert of answers: the analysis's columns from a JSON array, only for chats of the company that still exist. */
 function upsertStatement(companyId: string, rows: Answered[]): SQL {
   const json = JSON.stringify(
-    rows.map(({ chatId, analysis: a, engine, messages, upTo }) => ({
+    rows.map(({ chatId, analysis: a, engine, messages, upTo, arrivedSeen }) => ({
       chat_id: chatId,
       sentiment: a.sentiment,
       motive: a.motive,
@@ -81,20 +96,21 @@ function upsertStatement(companyId: string, rows: Answered[]): SQL {
       engine,
       messages,
       last_message_at: upTo ? upTo.toISOString() : null,
+      arrived_seen_at: arrivedSeen,
     })),
   );
   return sql`insert into chat_analyses (chat_id, company_id, sentiment, motive, dissatisfaction_origin, cross_sell_offered, cross_sell_taken,
-        personalised_promotion, quality, category, engine, messages, last_message_at, analyzed_at)
+        personalised_promotion, quality, category, engine, messages, last_message_at, arrived_seen_at, analyzed_at)
       select x.chat_id, c.company_id, x.sentiment, x.motive, x.dissatisfaction_origin, x.cross_sell_offered, x.cross_sell_taken,
-        x.personalised_promotion, x.quality, x.category, x.engine, x.messages, x.last_message_at, now()
+        x.personalised_promotion, x.quality, x.category, x.engine, x.messages, x.last_message_at, x.arrived_seen_at, now()
         from jsonb_to_recordset(${json}::jsonb) as x(chat_id uuid, sentiment text, motive text, dissatisfaction_origin text, cross_sell_offered boolean,
-          cross_sell_taken boolean, personalised_promotion boolean, quality smallint, category text, engine text, messages integer, last_message_at timestamptz)
+          cross_sell_taken boolean, personalised_promotion boolean, quality smallint, category text, engine text, messages integer, last_message_at timestamptz, arrived_seen_at timestamptz)
         join chats c on c.id = x.chat_id and c.company_id = ${companyId}
         order by x.chat_id
       on conflict (chat_id) do update set sentiment = excluded.sentiment, motive = excluded.motive, dissatisfaction_origin = excluded.dissatisfaction_origin,
         cross_sell_offered = excluded.cross_sell_offered, cross_sell_taken = excluded.cross_sell_taken, personalised_promotion = excluded.personalised_promotion,
         quality = excluded.quality, category = excluded.category, engine = excluded.engine, messages = excluded.messages,
-        last_message_at = excluded.last_message_at, analyzed_at = excluded.analyzed_at
+        last_message_at = excluded.last_message_at, arrived_seen_at = excluded.arrived_seen_at, analyzed_at = excluded.analyzed_at
       where chat_analyses.company_id = excluded.company_id
       returning chat_id`;
 }
@@ -136,14 +152,15 @@ export function createAnalysisJobs({
   /** Analyses the given chats of the company (or its dirty ones, BATCH at most); returns how many it wrote. */
   async function analyzeCompany(companyId: string, chatIds?: string[]): Promise<{ analyzed: number; more: boolean }> {
     const chats = chatIds
-      ? await rowsOf<{ id: string; last_message_at: string | null; contact_name: string | null }>(
+      ? await rowsOf<ChatToRead>(
           db,
-          sql`select c.id, c.last_message_at, c.contact_name from chats c where c.company_id = ${companyId} and c.id = any(${`{${chatIds.join(',')}}`}::uuid[])`,
+          sql`select c.id, c.last_message_at, c.contact_name, ${arrived} from chats c ${withWindow}
+              where c.company_id = ${companyId} and c.id = any(${`{${chatIds.join(',')}}`}::uuid[])`,
         )
-      : await rowsOf<{ id: string; last_message_at: string | null; contact_name: string | null }>(
+      : await rowsOf<ChatToRead>(
           db,
-          sql`select c.id, c.last_message_at, c.contact_name from chats c left join chat_analyses a on a.chat_id = c.id and a.company_id = c.company_id
-              where ${dirty(companyId)} order by c.last_message_at desc limit ${BATCH + 1}`,
+          sql`select c.id, c.last_message_at, c.contact_name, ${arrived} from chats c left join chat_analyses a on a.chat_id = c.id and a.company_id = c.company_id
+              ${withWindow} where ${dirty(companyId)} order by c.last_message_at desc limit ${BATCH + 1}`,
         );
     const batch = chats.slice(0, BATCH);
     if (batch.length === 0) return { analyzed: 0, more: false };
@@ -195,7 +212,7 @@ export function createAnalysisJobs({
       const seen = chat.last_message_at ? new Date(chat.last_message_at) : newest;
       const upTo = newest && seen && newest > seen ? newest : (seen ?? null);
       if (!answered.length) waitingSince = performance.now();
-      answered.push({ chatId: chat.id, analysis: a, engine: a.engine ?? engine.name, messages: messages.length, upTo });
+      answered.push({ chatId: chat.id, analysis: a, engine: a.engine ?? engine.name, messages: messages.length, upTo, arrivedSeen: chat.arrived });
       if (performance.now() - waitingSince >= FLUSH_MS) await flush();
     }
     // `engine.concurrency` chats in flight (a paid model's calls wait on the network; the embedded engine: one at a time)
@@ -232,7 +249,7 @@ export function createAnalysisJobs({
       db,
       sql`select co.id as company_id from companies co where exists (
             select 1 from chats c left join chat_analyses a on a.chat_id = c.id and a.company_id = c.company_id
-            where ${dirty(sql`co.id`)})`,
+            ${withWindow} where ${dirty(sql`co.id`)})`,
     );
     for (const c of companies) await jobs.send(ANALYSIS_QUEUE, { companyId: c.company_id }, { singletonKey: c.company_id, singletonSeconds: 30 });
     return companies.length;

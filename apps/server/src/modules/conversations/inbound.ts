@@ -243,13 +243,22 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       // the customer wrote: the 24-hour window of the chat runs from their latest message (decision 0014);
       // Mostrador's own note (an order from the digital catalogue) does not open it
       // (with the chat's update, in one round trip)
+      // and when it reached us by our clock (decision 0106: what is new for the analysis)
       const opensWindow = m.internal
         ? sql``
-        : sql`with w as (insert into chat_windows (chat_id, company_id, last_inbound_at) values (${chatId}, ${c}, ${m.timestamp})
-            on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at)) `;
+        : sql`with w as (insert into chat_windows (chat_id, company_id, last_inbound_at, last_arrived_at) values (${chatId}, ${c}, ${m.timestamp}, clock_timestamp())
+            on conflict (chat_id) do update set last_inbound_at = greatest(chat_windows.last_inbound_at, excluded.last_inbound_at),
+              last_arrived_at = greatest(chat_windows.last_arrived_at, excluded.last_arrived_at)) `;
+      // the preview is the customer's newest message by the customer's own clock (the provider's), compared
+      // with their earlier messages, not with a reply our clock stamped while this one was on its way
+      // (decision 0106); the statement reads chat_windows as it was before its own upsert
+      const newestOfCustomer = m.internal
+        ? sql`false`
+        : sql`coalesce((select w0.last_inbound_at <= ${m.timestamp}::timestamptz from chat_windows w0 where w0.chat_id = ${chatId}), true)`;
       // and the chat is open again, resolved or snoozed (its snooze time forgotten: decisions 0027, 0076)
       await tx.execute(sql`${opensWindow}update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', snoozed_until = null, updated_at = now(),
-          last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${preview} else last_message_preview end,
+          last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz or ${newestOfCustomer}
+            then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end
         where company_id = ${c} and id = ${chatId}`);
       return { status: 'processed', effects: [{ type: 'message.created', chatId, messageId: inserted.id }] };
