@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -11,15 +13,15 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../../config.js';
 import { type DriveStorage, inlineDisposition, type StorageAction, type StorageLog, StorageUnavailable, safeStoragePart as safe, storageMessages } from './storage.js';
 
 type S3Config = Extract<StorageConfig, { kind: 's3' }>;
 
-/** lib-storage's part: S3's smallest (5 MiB); an upload under it goes as one PutObject. */
+/** A multipart upload's part: S3's smallest (5 MiB); an upload under it goes as one PutObject. */
 export const S3_PART_BYTES = 5 * 1024 * 1024;
 /** Parts of one upload in flight at once: memory per upload is about (this + 1) parts. */
 const PARTS_IN_FLIGHT = 2;
@@ -32,8 +34,8 @@ const isMissing = (error: unknown) => ['NoSuchKey', 'NotFound'].includes(errorNa
 
 /**
  * Drive's bytes in an S3-compatible bucket (decision 0105): `{S3_PREFIX}{company}/{sha256}`,
- * uploads streamed to `{S3_PREFIX}.staging/{random}` (lib-storage: one PutObject, or a multipart
- * upload of 5 MiB parts for a larger file) and copied into place once their hash is known, reads
+ * uploads streamed to `{S3_PREFIX}.staging/{random}` (one PutObject, or a multipart upload of
+ * 5 MiB parts, two in flight, for a larger file) and copied into place once their hash is known, reads
  * with a single Range, a company's bytes listed and deleted by prefix, and presigned GetObject
  * links for the providers. Nothing touches the local disk. Every failure of the store becomes a
  * StorageUnavailable (503) in Spanish; the log keeps the store's status and code, never its body.
@@ -70,34 +72,85 @@ export function s3Storage(config: S3Config, log?: StorageLog): DriveStorage {
     kind: 's3',
     async stage() {
       const key = `${config.prefix}.staging/${randomBytes(12).toString('hex')}`;
-      const body = new PassThrough();
-      const upload = new Upload({ client, params: { Bucket, Key: key, Body: body }, partSize: S3_PART_BYTES, queueSize: PARTS_IN_FLIGHT, leavePartsOnError: false });
+      // the bytes wait here until a part is full; an upload under one part goes as one PutObject
+      let buffered: Buffer[] = [];
+      let bufferedBytes = 0;
+      let created: Promise<string> | undefined;
+      let nextPart = 1;
+      const parts: Array<{ PartNumber: number; ETag: string }> = [];
+      const inFlight = new Set<Promise<void>>();
       let failed: unknown;
-      const done = upload.done().then(
-        () => undefined,
-        (error: unknown) => {
-          failed = error;
-          throw error;
-        },
-      );
-      // a failure is read where it is awaited (write, finish); never an unhandled rejection
-      done.catch(() => {});
       let state: 'open' | 'finished' | 'kept' | 'gone' = 'open';
+      const take = () => {
+        const data = buffered.length === 1 ? buffered[0] : Buffer.concat(buffered);
+        buffered = [];
+        bufferedBytes = 0;
+        return data;
+      };
+      const uploadPart = (Body: Buffer) => {
+        const PartNumber = nextPart++;
+        created ??= client.send(new CreateMultipartUploadCommand({ Bucket, Key: key })).then((r) => {
+          if (!r.UploadId) throw new Error('CreateMultipartUpload sin UploadId');
+          return r.UploadId;
+        });
+        const part = created
+          .then((UploadId) => client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body })))
+          .then((r) => {
+            parts.push({ PartNumber, ETag: r.ETag ?? '' });
+          })
+          .catch((error: unknown) => {
+            failed ??= error;
+          })
+          .finally(() => inFlight.delete(part));
+        inFlight.add(part);
+      };
+      const aborted = async () => {
+        await Promise.all(inFlight);
+        const UploadId = await created?.catch(() => undefined);
+        if (UploadId) {
+          await client
+            .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId }))
+            .catch((error: unknown) => log?.warn({ storage: 's3', status: statusOf(error), code: errorName(error) }, 'S3: no se canceló una subida por partes'));
+        }
+      };
       return {
         async write(chunk) {
           if (failed) throw failure('save', failed);
-          // the store reads as fast as it takes the parts; a failed upload reads no more
-          if (!body.write(chunk)) await Promise.race([once(body, 'drain'), done]).catch((error: unknown) => Promise.reject(failure('save', error)));
+          buffered.push(chunk);
+          bufferedBytes += chunk.length;
+          while (bufferedBytes >= S3_PART_BYTES) {
+            const all = take();
+            uploadPart(all.subarray(0, S3_PART_BYTES));
+            if (all.length > S3_PART_BYTES) {
+              buffered = [all.subarray(S3_PART_BYTES)];
+              bufferedBytes = all.length - S3_PART_BYTES;
+            }
+          }
+          // backpressure: the upload reads no further while its parts in flight are not taken
+          while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
           if (failed) throw failure('save', failed);
         },
         async finish() {
-          body.end();
-          await done.catch((error: unknown) => Promise.reject(failure('save', error)));
+          if (failed) throw failure('save', failed);
+          try {
+            if (!created) await client.send(new PutObjectCommand({ Bucket, Key: key, Body: take() }));
+            else {
+              if (bufferedBytes) uploadPart(take());
+              await Promise.all(inFlight);
+              if (failed) throw failed;
+              parts.sort((a, b) => a.PartNumber - b.PartNumber);
+              await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId: await created, MultipartUpload: { Parts: parts } }));
+            }
+          } catch (error) {
+            failed ??= error;
+            throw failure('save', error);
+          }
           state = 'finished';
         },
         async keepAs(companyId, sha256) {
+          const Key = keyOf(companyId, sha256);
           try {
-            await client.send(new CopyObjectCommand({ Bucket, Key: keyOf(companyId, sha256), CopySource: `${Bucket}/${key}` }));
+            await client.send(new CopyObjectCommand({ Bucket, Key, CopySource: `${Bucket}/${key}` }));
           } catch (error) {
             throw failure('save', error);
           }
@@ -107,26 +160,26 @@ export function s3Storage(config: S3Config, log?: StorageLog): DriveStorage {
         async discard() {
           const was = state;
           state = 'gone';
-          if (was === 'open') {
-            await upload.abort().catch(() => {});
-            body.destroy();
-            await done.catch(() => {});
-          } else if (was === 'finished') {
+          buffered = [];
+          if (was === 'open') await aborted();
+          else if (was === 'finished') {
             await deleteKey(key).catch((error: unknown) => log?.warn({ storage: 's3', status: statusOf(error), code: errorName(error) }, 'S3: no se borró un archivo en preparación'));
           }
         },
       };
     },
     async write(companyId, sha256, bytes) {
+      const Key = keyOf(companyId, sha256);
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(companyId, sha256), Body: bytes }));
+        await client.send(new PutObjectCommand({ Bucket, Key, Body: bytes }));
       } catch (error) {
         throw failure('save', error);
       }
     },
     async read(companyId, sha256, range) {
+      const Key = keyOf(companyId, sha256);
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(companyId, sha256), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
         const stream = answer.Body as Readable | undefined;
         return stream instanceof Readable ? stream : Readable.from([]);
       } catch (error) {
@@ -135,8 +188,9 @@ export function s3Storage(config: S3Config, log?: StorageLog): DriveStorage {
       }
     },
     async exists(companyId, sha256) {
+      const Key = keyOf(companyId, sha256);
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(companyId, sha256) }));
+        await client.send(new HeadObjectCommand({ Bucket, Key }));
         return true;
       } catch (error) {
         if (isMissing(error)) return false;
@@ -144,8 +198,9 @@ export function s3Storage(config: S3Config, log?: StorageLog): DriveStorage {
       }
     },
     async remove(companyId, sha256) {
+      const Key = keyOf(companyId, sha256);
       try {
-        await deleteKey(keyOf(companyId, sha256));
+        await deleteKey(Key);
       } catch (error) {
         throw failure('delete', error);
       }
