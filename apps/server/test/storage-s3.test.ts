@@ -459,10 +459,11 @@ describe('the product with Drive on S3', () => {
       language: { code: 'es' },
       components: [{ type: 'header', parameters: [{ type: 'document', document: { link: file.url } }] }, { type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }],
     });
-    const document = (header?.components?.[0].parameters[0] as { document: { link: string; filename: string } }).document;
+    const [first, second] = header?.components ?? [];
+    const document = (first.parameters[0] as { document: { link: string; filename: string } }).document;
     expect(new URL(document.link).origin).toBe(s3.url);
     expect(document.filename).toBe('Lista de precios.pdf');
-    expect(header?.components?.[1]).toEqual({ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] });
+    expect(second).toEqual({ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] });
     expect(existsSync(path.join(dataDir, 'drive'))).toBe(false);
   }, 60_000);
 });
