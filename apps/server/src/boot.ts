@@ -4,6 +4,7 @@ import { type Config, loadConfig } from './config.js';
 import { type Database, migrateDatabase, openDatabase } from './db/database.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { ensureModulePermissions } from './modules/corporations/service.js';
+import { storageOf } from './modules/drive/storage-of.js';
 import { seedDemo } from './seed/demo.js';
 
 export interface Booted {
@@ -28,6 +29,15 @@ export async function boot(
     const seeded = config.seed ? await seedDemo(database.db, createSecretBox(config.secretsKey)) : false;
     await ensureModulePermissions(database.db);
     const app = await buildApp({ config, database, logger: options.logger });
+    // Drive's store answers (decision 0105): a bucket that does not is said now, in the log, and
+    // /api/health/ready says it until it does (the server still starts: chats work without files)
+    if (!(await storageOf(config, app.log).check())) {
+      app.log.error(
+        config.storage.kind === 's3'
+          ? `S3: el bucket ${config.storage.bucket} no responde o rechaza las credenciales: Drive no sube ni sirve archivos hasta que responda`
+          : `Drive: no se puede escribir en ${config.dataDir}/drive`,
+      );
+    }
     await app.realtime.start();
     const work = options.work ?? config.workers === 'inline';
     await app.jobs.start({ work });

@@ -15,7 +15,7 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('Puerto HTTP de la SPA y la API'),
   HOST: z.string().default('0.0.0.0').describe('Interfaz donde escucha el servidor'),
   DATABASE_URL: z.string().optional().describe('PostgreSQL (postgres://usuario:clave@host:5432/base); sin ella, PGlite embebida en DATA_DIR'),
-  DATA_DIR: z.string().default('./data').describe('Carpeta de la base embebida, la clave local y los archivos de Drive (relativa a donde se ejecutó npm)'),
+  DATA_DIR: z.string().default('./data').describe('Carpeta de la base embebida, la clave local y los archivos de Drive sin S3_BUCKET (relativa a donde se ejecutó npm)'),
   PUBLIC_URL: z.string().optional().describe('URL pública del producto (enlaces de correo, webhooks, archivos de Drive); https marca la cookie Secure'),
   JWT_SECRET: z.string().min(32).optional().describe('Firma de los tokens de acceso (≥ 32 caracteres); obligatoria en producción'),
   SECRETS_KEY: z.string().min(32).optional().describe('Clave (≥ 32 caracteres) que cifra las credenciales de integraciones: sin ella no se leen las guardadas'),
@@ -75,6 +75,28 @@ export const envSchema = z.object({
   WEBHOOK_DELIVERY_LANES: z.coerce.number({ error: 'WEBHOOK_DELIVERY_LANES es un número' }).int().min(1).max(256).default(32).describe('Entregas de webhooks de salida que un proceso envía a la vez (en orden por suscripción y elemento)'),
   /** The name OUTBOUND_ALLOW_PRIVATE_URLS had when only the LLM base URL was judged (decision 0046): still read. */
   LLM_ALLOW_PRIVATE_URLS: z.enum(['0', '1'], { error: "LLM_ALLOW_PRIVATE_URLS debe ser '0' o '1'" }).optional().describe('Nombre anterior de OUTBOUND_ALLOW_PRIVATE_URLS (se sigue leyendo)'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'S3_BUCKET debe ser un nombre de bucket (3 a 63 minúsculas, dígitos, puntos o guiones)' })
+    .optional()
+    .describe('Bucket S3 (o compatible) donde van los archivos de Drive; sin él, quedan en DATA_DIR/drive'),
+  S3_ENDPOINT: z.url({ error: 'S3_ENDPOINT debe ser una URL' }).optional().describe('Endpoint de un almacenamiento compatible con S3 (MinIO, R2, Spaces: https://minio.interno:9000); sin él, AWS S3 de S3_REGION'),
+  S3_REGION: z.string().min(1).default('us-east-1').describe('Región del bucket (la que firma las solicitudes; auto en R2)'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional().describe('Clave de acceso de S3; sin ella (ni S3_SECRET_ACCESS_KEY), la cadena de credenciales de AWS (variables AWS_*, rol de la instancia)'),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional().describe('Secreto de la clave de acceso de S3'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: "S3_FORCE_PATH_STYLE debe ser 'true' o 'false'" }).optional().describe('true: {endpoint}/{bucket}/{clave} en vez de {bucket}.{endpoint} (MinIO); por defecto true con S3_ENDPOINT'),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)*$/, { error: "S3_PREFIX son carpetas terminadas en '/', como mostrador/ o prod/media/" })
+    .default('')
+    .describe("Carpeta dentro del bucket donde van los archivos (mostrador/), para compartir el bucket; vacío por defecto"),
+  S3_SIGNED_URL_SECONDS: z.coerce
+    .number({ error: 'S3_SIGNED_URL_SECONDS es un número de segundos' })
+    .int()
+    .min(60)
+    .max(604_800)
+    .default(3600)
+    .describe('Segundos que vale el enlace firmado de un archivo que se entrega a WhatsApp, Messenger o Telegram para que lo descarguen'),
   METRICS_TOKEN: z.string().min(32, { error: 'METRICS_TOKEN debe tener al menos 32 caracteres' }).optional().describe('Token (≥ 32 caracteres) que /metrics exige como Bearer; sin él, /metrics solo responde a esta misma máquina'),
 });
 
@@ -206,6 +228,51 @@ export interface Config {
   automation: { timerLeaseSeconds: number };
   /** The bearer token /metrics asks for; without it only a scraper on this machine reads it (decision 0066). */
   metricsToken?: string;
+  /**
+   * Where Drive's bytes are kept (decisions 0056, 0105): the local disk under DATA_DIR/drive (the
+   * embedded default), or an S3-compatible bucket when S3_BUCKET is set.
+   */
+  storage: StorageConfig;
+}
+
+export type StorageConfig =
+  | { kind: 'file' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle: boolean;
+      /** Both or neither: without them the SDK's own chain (AWS_* variables, the instance's role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      /** '' or folders ending in '/'. */
+      prefix: string;
+      /** How long a link handed to a provider stays valid. */
+      signedUrlSeconds: number;
+    };
+
+/** S3_* settings that mean nothing without S3_BUCKET. */
+const s3Settings = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+
+function storageOf(e: z.infer<typeof envSchema>): StorageConfig {
+  if (!e.S3_BUCKET) {
+    const stray = s3Settings.filter((k) => e[k]);
+    if (stray.length) throw new Error(`${stray.join(', ')} sin S3_BUCKET: falta el bucket donde van los archivos de Drive (o quita esas variables para guardarlos en DATA_DIR/drive)`);
+    return { kind: 'file' };
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new Error('S3_ACCESS_KEY_ID y S3_SECRET_ACCESS_KEY van juntas: define las dos, o ninguna para usar la cadena de credenciales de AWS');
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+    forcePathStyle: (e.S3_FORCE_PATH_STYLE ?? (e.S3_ENDPOINT ? 'true' : 'false')) === 'true',
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    prefix: e.S3_PREFIX,
+    signedUrlSeconds: e.S3_SIGNED_URL_SECONDS,
+  };
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -278,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhooks: { timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS, lanes: e.WEBHOOK_DELIVERY_LANES },
     automation: { timerLeaseSeconds: e.AUTOMATION_TIMER_LEASE_SECONDS },
     metricsToken: e.METRICS_TOKEN || undefined,
+    storage: storageOf(e),
     ...overrides,
   };
 }

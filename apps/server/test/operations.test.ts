@@ -32,7 +32,7 @@ describe('GET /api/health/ready', () => {
   it('is ready, without a token, when the database, its migrations, the queue and a worker are', async () => {
     const res = await ready();
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'ok', queue: 'ok', worker: 'ok' } });
+    expect(res.json()).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'ok', queue: 'ok', worker: 'ok', storage: 'ok' } });
   });
 
   it('is not ready when no worker has beaten lately, and is again when a separate worker process starts', async () => {
@@ -40,7 +40,7 @@ describe('GET /api/health/ready', () => {
     await staleWorkers();
     const down = await ready();
     expect(down.statusCode).toBe(503);
-    expect(down.json().checks).toEqual({ database: 'ok', migrations: 'ok', queue: 'ok', worker: 'error' });
+    expect(down.json().checks).toEqual({ database: 'ok', migrations: 'ok', queue: 'ok', worker: 'error', storage: 'ok' });
     expect(down.json().errors.msg).toMatch(/ningún worker procesa trabajos/);
     // what an answer to anyone says: states and a Spanish message, no host, pid or version
     expect(Object.keys(down.json()).sort()).toEqual(['checks', 'errors', 'status']);

@@ -128,6 +128,8 @@ export const readinessChecks = z.object({
   migrations: z.enum(['ok', 'error']),
   queue: z.enum(['ok', 'error']),
   worker: z.enum(['ok', 'error']),
+  /** Drive's store: the disk under DATA_DIR/drive can be written, or the S3 bucket answers (decision 0105). */
+  storage: z.enum(['ok', 'error']),
 });
 export const readyResponse = z.object({ status: z.literal('ok'), checks: readinessChecks });
 export const notReadyResponse = z.object({ status: z.literal('error'), checks: readinessChecks, errors: z.object({ msg: z.string() }) });

@@ -25,6 +25,8 @@ export interface OutboundContent {
   kind: OutboundMessageKind;
   text?: string;
   mediaUrl?: string;
+  /** A document's name as WhatsApp shows it, when the link's last segment is not the name (a signed link of Drive's bucket). */
+  fileName?: string;
   /** WhatsApp only: an approved template (`type: template`); `text` is then its rendered copy, never sent (decision 0038). */
   template?: TemplatePayload;
   /** WhatsApp: `biz_opaque_callback_data`, echoed in the message's status webhooks (the outbox id; decision 0041). */
@@ -131,7 +133,7 @@ export function whatsappBodies(to: string, content: OutboundContent): object[] {
   if (content.kind === 'audio') {
     return [{ ...base, type: 'audio', audio: { link: content.mediaUrl } }, ...(caption ? [textBody(caption)] : [])];
   }
-  const filename = content.kind === 'document' && content.mediaUrl ? fileNameOf(content.mediaUrl) : undefined;
+  const filename = content.kind === 'document' && content.mediaUrl ? (content.fileName?.slice(0, 240) ?? fileNameOf(content.mediaUrl)) : undefined;
   const media = { link: content.mediaUrl, ...(caption ? { caption } : {}), ...(filename ? { filename } : {}) };
   return [{ ...base, type: content.kind, [content.kind]: media }];
 }

@@ -28,6 +28,8 @@ import { ownerCondition } from '../../resources/owned-rows.js';
 import { createInbound } from '../conversations/inbound.js';
 import { SEND_QUEUE } from '../../jobs/sending-queues.js';
 import { type ChatEffect, previewOf } from '../conversations/effects.js';
+import { providerLinks } from '../drive/provider-links.js';
+import { storageOf } from '../drive/storage-of.js';
 import { publishChatEffect } from './events.js';
 import { CHAT_WAKE_QUEUE, type ChatSendJob, type ChatWakeJob, SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from './jobs.js';
 import { chatMessage, messageColumns, notFound, toMessage, windowUntil } from './queries.js';
@@ -102,7 +104,7 @@ export interface ChatServiceDeps {
   secrets: Pick<SecretBox, 'open' | 'seal'>;
   realtime: Pick<Realtime, 'publish'>;
   jobs: Pick<JobQueue, 'send'>;
-  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'sandboxStatusSeconds'>;
+  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'sandboxStatusSeconds'> & Partial<Pick<Config, 'storage' | 'dataDir' | 'publicUrl'>>;
   log: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void };
 }
 
@@ -119,6 +121,10 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
   const client: MessageClient =
     config.sendProvider === 'graph' ? createGraphClient(config.graphApiUrl) : createSandboxClient(config.sandboxStatusSeconds);
   const inbound = createInbound(secrets);
+  // with Drive on S3 the provider downloads a Drive file from a signed link of the bucket (decision 0105)
+  // (the storage of these settings: the one the app's routes use)
+  const links =
+    config.storage?.kind === 's3' && config.publicUrl ? providerLinks(db, storageOf(config as Pick<Config, 'storage' | 'dataDir'>, log), config.publicUrl, log) : undefined;
   const publish = (companyId: string, effect: ChatEffect) => publishChatEffect(db, realtime, companyId, effect, log);
 
   /** The chats to write to: platform, window and the person's id on the platform. */
@@ -265,7 +271,7 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
   async function deliver(companyId: string, chatId: string, messageId: string, target: SendTarget, content: OutboundContent): Promise<ChatMessage> {
     let result: Awaited<ReturnType<MessageClient['send']>>;
     try {
-      result = await client.send(target, content);
+      result = await client.send(target, links ? await links.content(companyId, content) : content);
     } catch (error) {
       const reason = error instanceof ProviderError ? error.reason : 'Error interno al enviar el mensaje';
       if (!(error instanceof ProviderError)) log.error({ err: error, chatId }, 'error inesperado al enviar un mensaje');

@@ -7,7 +7,7 @@ import { companies, memberships } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { containsPattern, listRules, pageResult } from '../../lib/list.js';
 import { type Tenant, tenantOf } from '../../plugins/auth.js';
-import { fileStorage } from '../drive/storage.js';
+import { storageOf } from '../drive/storage-of.js';
 
 const idParams = z.object({ id: zId() });
 const rules = listRules(companySortFields, Object.keys(companyOut.shape));
@@ -143,7 +143,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         await tx.delete(companies).where(eq(companies.id, id));
       });
       // its Drive files' bytes go with its rows (decision 0056)
-      await fileStorage(app.settings.dataDir)
+      await storageOf(app.settings, app.log)
         .removeCompany(id)
         .catch((error: unknown) => app.log.warn({ err: error, companyId: id }, 'Drive: no se pudieron borrar los archivos de la compañía'));
       return { status: 200, _id: id, msg: successMessages.deleted };

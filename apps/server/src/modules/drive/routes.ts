@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DRIVE_MAX_BYTES,
   DRIVE_UNSUPPORTED,
@@ -30,7 +29,8 @@ import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { writeDemoDriveBytes } from '../../seed/assets/demo-drive.js';
 import { nameFor, SNIFF_BYTES, sniff } from './sniff.js';
-import { type DriveStorage, fileStorage } from './storage.js';
+import { storageOf } from './storage-of.js';
+import { type DriveStorage, inlineDisposition } from './storage.js';
 
 type Row = typeof driveFiles.$inferSelect & { uploaderFirst: string | null; uploaderLast: string | null };
 
@@ -44,12 +44,6 @@ const lockBytes = (db: Db, companyId: string, sha256: string) => db.execute(sql`
  */
 export const DRIVE_CACHE_CONTROL = 'public, max-age=60';
 
-/** «foto.png» as a header value: an ASCII fallback and the UTF-8 name (RFC 6266). */
-function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 /**
  * Drive, the company's media library (issue 15, decision 0056): uploads streamed to the storage
  * with the type read from the bytes and WhatsApp's limit of each kind, the list with its folders,
@@ -59,7 +53,8 @@ function contentDisposition(name: string): string {
  */
 export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.database;
-  const storage: DriveStorage = fileStorage(app.settings.dataDir);
+  // the disk under DATA_DIR/drive, or the S3 bucket (decision 0105): one per process, shared with the chats' sender
+  const storage: DriveStorage = storageOf(app.settings, app.log);
   const publicUrl = app.settings.publicUrl;
   const tags = ['drive'];
   // the demo's files (seed/assets/demo-drive.ts): their bytes in this server's storage when missing
@@ -110,7 +105,7 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
         const body = request.body as Readable | undefined;
         if (!body || typeof (body as Readable)[Symbol.asyncIterator] !== 'function') throw new AppError('VALIDATION', 'El archivo está vacío');
 
-        // the first bytes say what the file is; then the rest streams to a staging file, hashed and counted
+        // the first bytes say what the file is; then the rest streams to the storage's staging place, hashed and counted
         const hash = createHash('sha256');
         let head = Buffer.alloc(0);
         let size = 0;
@@ -120,7 +115,7 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
         const staged = await storage.stage();
         const write = async (chunk: Buffer) => {
           hash.update(chunk);
-          if (!staged.stream.write(chunk)) await once(staged.stream, 'drain');
+          await staged.write(chunk);
         };
         try {
           for await (const data of body) {
@@ -163,8 +158,7 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
             }
           }
           if (refusal || !sniffed || !kind) throw refusal ?? new AppError('VALIDATION', DRIVE_UNSUPPORTED);
-          staged.stream.end();
-          await once(staged.stream, 'close');
+          await staged.finish();
         } catch (error) {
           await staged.discard();
           // a body cut short by the browser is not a server error
@@ -184,7 +178,7 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
             if (existing) return { id: existing.id, duplicate: true };
             const id = randomBytes(18).toString('base64url');
             await tx.insert(driveFiles).values({ companyId, id, folder, name, mimeType: type.mimeType, kind: type.kind, size, sha256, uploadedBy: userId });
-            await storage.keep(companyId, sha256, staged.path);
+            await staged.keepAs(companyId, sha256);
             return { id, duplicate: false };
           })
           .finally(() => staged.discard());
@@ -292,11 +286,16 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('x-content-type-options', 'nosniff')
       // the public address is for anyone to fetch and show: WhatsApp, Messenger, a page that links it (decision 0063)
       .header('cross-origin-resource-policy', 'cross-origin')
-      .header('content-disposition', contentDisposition(file.name))
+      .header('content-disposition', inlineDisposition(file.name))
       .header('accept-ranges', 'bytes')
       .header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    if (!(await storage.exists(file.companyId, file.sha256))) throw new AppError('NOT_FOUND', 'El archivo no existe');
+    // a HEAD asks the storage whether the bytes are there, without reading them (Fastify drains a body it drops)
+    const bytesOf = async (range?: { start: number; end: number }) => {
+      const body = request.method === 'HEAD' ? ((await storage.exists(file.companyId, file.sha256)) ? Readable.from([]) : undefined) : await storage.read(file.companyId, file.sha256, range);
+      if (!body) throw new AppError('NOT_FOUND', 'El archivo no existe');
+      return body;
+    };
     const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
     if (range && (range[1] || range[2])) {
       let start = range[1] ? Number(range[1]) : Math.max(0, file.size - Number(range[2]));
@@ -307,13 +306,15 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply.status(416).header('content-range', `bytes */${file.size}`).type('application/json; charset=utf-8').send({ errors: { code: 'BAD_REQUEST', msg: 'El rango pedido está fuera del archivo' } });
       }
       start = Math.max(0, start);
+      const part = await bytesOf({ start, end });
       return reply
         .status(206)
         .header('content-range', `bytes ${start}-${end}/${file.size}`)
         .header('content-length', end - start + 1)
-        .send(storage.read(file.companyId, file.sha256, { start, end }));
+        .send(part);
     }
+    const bytes = await bytesOf();
     reply.header('content-length', file.size);
-    return reply.send(storage.read(file.companyId, file.sha256));
+    return reply.send(bytes);
   });
 };

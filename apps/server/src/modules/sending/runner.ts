@@ -9,6 +9,8 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { SANDBOX_STATUS_QUEUE, type SandboxStatusJob } from '../chats/service.js';
+import { providerLinks } from '../drive/provider-links.js';
+import { storageOf } from '../drive/storage-of.js';
 import { classify, type Outcome, Pacer, sleep } from './pacing.js';
 import { contentOf, payloadOf, planChunk, type RecipientValues, textOf } from './planning.js';
 import { SEND_QUEUE } from '../../jobs/sending-queues.js';
@@ -66,7 +68,7 @@ export interface RunnerDeps {
   secrets: Pick<SecretBox, 'open'>;
   realtime: Pick<Realtime, 'publish'>;
   jobs: Pick<JobQueue, 'send'>;
-  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'sandboxStatusSeconds' | 'whatsappThroughput'>;
+  config: Pick<Config, 'sendProvider' | 'graphApiUrl' | 'sandboxStatusSeconds' | 'whatsappThroughput'> & Partial<Pick<Config, 'storage' | 'dataDir' | 'publicUrl'>>;
   log: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void; info?: (obj: unknown, msg?: string) => void };
   client?: MessageClient;
   /** Tests: a shorter reconcile wait. */
@@ -92,6 +94,9 @@ export function createSendingRunner(deps: RunnerDeps) {
   const { db, secrets, realtime, jobs, config, log } = deps;
   const client: MessageClient = deps.client ?? messageClientOf(config);
   const reconcileAfter = deps.reconcileAfterMs ?? RECONCILE_AFTER_MS;
+  // with Drive on S3 a template's media header goes as a signed link of the bucket (decision 0105)
+  const links =
+    config.storage?.kind === 's3' && config.publicUrl ? providerLinks(db, storageOf(config as Pick<Config, 'storage' | 'dataDir'>, log), config.publicUrl, log) : undefined;
   // progress goes to the company's browsers after each step (send.progress)
   const publish = (companyId: string, ids: string[]) => publishSends({ db, realtime, log }, companyId, ids);
 
@@ -282,7 +287,8 @@ export function createSendingRunner(deps: RunnerDeps) {
     function dispatchOne(row: Claimed, channel: ChannelKind, line: { accountId: string; accessToken?: string }) {
       const p = (async () => {
         try {
-          const template = payloadOf(send.content, row.values);
+          const payload = payloadOf(send.content, row.values);
+          const template = links ? await links.template(send.company_id, payload) : payload;
           const result = await client.send(
             { channel, accountId: line.accountId, accessToken: line.accessToken, to: row.phone },
             { kind: 'text', text: template ? undefined : textOf(send.content, row.values), template, callbackData: row.id },

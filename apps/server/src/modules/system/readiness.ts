@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { readinessChecks } from '@mostrador/contract';
 import type { Database } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { DriveStorage } from '../drive/storage.js';
 import { HEARTBEAT_SECONDS } from '../../jobs/queue.js';
 
 type Checks = z.infer<typeof readinessChecks>;
@@ -27,20 +28,28 @@ const failures: Record<Check, string> = {
   database: 'la base de datos no responde',
   migrations: 'la base de datos no tiene todas las migraciones de esta versión (reinicia el servidor para que las aplique)',
   queue: 'la cola de trabajos (pg-boss) no está iniciada o su esquema no responde',
+  storage: 'el almacenamiento de archivos no responde: la carpeta DATA_DIR/drive no se puede escribir, o el bucket S3_BUCKET no responde o rechaza las credenciales (el log dice qué contestó)',
   worker: `ningún worker procesa trabajos: no hay latido de un worker en los últimos ${WORKER_STALE_SECONDS} s (WORKERS=inline en el servidor o procesos npm run worker)`,
 };
 
 /**
  * Whether this process can take traffic (decision 0066): the database answers, it has every
- * migration of this build, the job queue is started here and its schema answers, and some
- * process — this one with WORKERS=inline, or a separate `npm run worker` — works jobs. The
+ * migration of this build, the job queue is started here and its schema answers, some process —
+ * this one with WORKERS=inline, or a separate `npm run worker` — works jobs, and Drive's store
+ * answers (the disk can be written, the S3 bucket answers; decision 0105). The
  * answer names states only: no host, pid, count or version an attacker could use.
  */
-export async function readiness(database: Pick<Database, 'pool'>, jobs: Pick<JobQueue, 'started'>): Promise<{ checks: Checks; failing: string[] }> {
-  const checks: Checks = { database: 'error', migrations: 'error', queue: 'error', worker: 'error' };
+export async function readiness(
+  database: Pick<Database, 'pool'>,
+  jobs: Pick<JobQueue, 'started'>,
+  storage: Pick<DriveStorage, 'check'>,
+): Promise<{ checks: Checks; failing: string[] }> {
+  const checks: Checks = { database: 'error', migrations: 'error', queue: 'error', worker: 'error', storage: 'error' };
   const passes = async (check: Check, probe: () => Promise<boolean>) => {
     checks[check] = (await probe().catch(() => false)) ? 'ok' : 'error';
   };
+  // the store answers apart from the database: asked at the same time
+  const stored = passes('storage', () => storage.check());
   await passes('database', async () => (await database.pool.query('select 1')).rowCount === 1);
   // nothing else can answer without the database: the rest stay failing, only the database is named
   if (checks.database === 'ok') {
@@ -57,6 +66,7 @@ export async function readiness(database: Pick<Database, 'pool'>, jobs: Pick<Job
       return rows[0]?.alive === true;
     });
   }
+  await stored;
   const failing = checks.database === 'ok' ? (Object.keys(checks) as Check[]).filter((c) => checks[c] === 'error') : ['database' as const];
   return { checks, failing: failing.map((c) => failures[c]) };
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
+import { storageOf } from '../drive/storage-of.js';
 import { readiness } from './readiness.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -28,7 +29,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health/ready',
     { config: { public: true }, schema: { tags: ['system'], response: { 200: readyResponse, 503: notReadyResponse } } },
     async (_request, reply) => {
-      const { checks, failing } = await readiness(app.database, app.jobs);
+      const { checks, failing } = await readiness(app.database, app.jobs, storageOf(app.settings, app.log));
       reply.header('cache-control', 'no-store');
       if (!failing.length) return { status: 'ok' as const, checks };
       return reply.status(503).send({ status: 'error' as const, checks, errors: { msg: `El servidor no está listo: ${failing.join('; ')}` } });
