@@ -9,7 +9,7 @@
  *   cd bench && MISSES=1 node --import tsx analysis-dev.ts   # and the misreads
  */
 import { readFileSync } from 'node:fs';
-import { sentiments } from '@mostrador/contract';
+import { aiCategories, consultationMotives, sentiments } from '@mostrador/contract';
 import { analyzeConversation, classifyMessage, trainedModels } from '../apps/server/src/modules/analysis/embedded.js';
 
 type Row = [country: string, sentiment: 'pos' | 'neu' | 'neg', motive: string, category: string, text: string];
@@ -24,8 +24,26 @@ const started = performance.now();
 const models = trainedModels();
 console.log(`trained in ${models.trainedInMs.toFixed(0)} ms (with imports ${(performance.now() - started).toFixed(0)} ms)`);
 
+/** Macro-F1 over the labels the expected answers use. */
+function macroF1(labels: readonly string[], pairs: Array<[expected: string, got: string]>) {
+  let sum = 0;
+  let present = 0;
+  for (const l of labels) {
+    const actual = pairs.filter(([e]) => e === l).length;
+    if (!actual) continue;
+    present++;
+    const tp = pairs.filter(([e, g]) => e === l && g === l).length;
+    const predicted = pairs.filter(([, g]) => g === l).length;
+    const p = predicted ? tp / predicted : 0;
+    const r = tp / actual;
+    sum += p + r ? (2 * p * r) / (p + r) : 0;
+  }
+  return sum / present;
+}
+
 for (const [name, rows] of sets) {
-  const got = rows.map((r) => analyzeConversation({ messages: [{ direction: 'in', text: r[4] }] }).sentiment);
+  const analyses = rows.map((r) => analyzeConversation({ messages: [{ direction: 'in', text: r[4] }] }));
+  const got = analyses.map((a) => a.sentiment);
   const m = new Map(sentiments.map((e) => [e, new Map(sentiments.map((g) => [g, 0]))]));
   rows.forEach((r, i) => {
     const row = m.get(sentimentOf[r[1]]);
@@ -45,6 +63,9 @@ for (const [name, rows] of sets) {
   }
   const confusion = sentiments.map((e) => sentiments.map((g) => m.get(e)?.get(g) ?? 0).join('/')).join('  ');
   console.log(`${name.padEnd(6)} sentiment macro-F1 ${(f1s / 3).toFixed(3)} · ${parts.join(' · ')} · confusion pos/neu/neg rows ${confusion}`);
+  const motive = macroF1(consultationMotives, rows.map((r, i) => [r[2], analyses[i].motive]));
+  const category = macroF1(aiCategories, rows.map((r, i) => [r[3], analyses[i].category]));
+  console.log(`${''.padEnd(6)} motive macro-F1 ${motive.toFixed(3)} · category macro-F1 ${category.toFixed(3)}`);
   if (process.env.MISSES) {
     rows.forEach((r, i) => {
       if (got[i] === sentimentOf[r[1]]) return;
