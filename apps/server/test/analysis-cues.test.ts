@@ -32,6 +32,22 @@ describe('cues: negation', () => {
     expect(cues('no, gracias').cue_neg).toBeUndefined();
     expect(cues('no gracias').cue_thanks).toBeUndefined();
   });
+  it('a «por qué no…?» is a complaint, a neutral phrase with «sin» or «no sé» negates nothing', () => {
+    expect(cues('¿por qué no contestan?')).toMatchObject({ cue_neg: 1 });
+    expect(cues('¿por qué no contestan?').cue_qneg).toBeUndefined();
+    const plain = cuesOf(clauseTokensOf('sin azúcar tienen?'));
+    expect(plain.plain).toEqual([0, 1]);
+    expect(featuresOf('sin azúcar tienen?')[`neg_${wordInfo('azucar').stem}`]).toBeUndefined();
+    expect(featuresOf('sin azúcar tienen?')[wordInfo('azucar').stem]).toBeDefined();
+    expect(featuresOf('sin stock otra vez')[`neg_${wordInfo('stock').stem}`]).toBeDefined();
+  });
+  it('after a «pero» is what the customer means', () => {
+    expect(cues('me encantó pero llegó tarde')).toMatchObject({ cue_but_neg: 1 });
+    expect(cues('llegó tarde pero me encantó')).toMatchObject({ cue_but_pos: 1 });
+    // and the words before it weigh half
+    const f = featuresOf('me encantó pero llegó tarde');
+    expect(f[wordInfo('encanto').stem]).toBe(f[wordInfo('tarde').stem] / 2);
+  });
   it('intensifiers and phrases weigh more', () => {
     expect(cues('es malo')).toMatchObject({ cue_neg: 1 });
     expect(cues('es malo').cue_neg2).toBeUndefined();

@@ -65,6 +65,8 @@ describe('embedded classifier', () => {
     const dev = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/dev.json', import.meta.url), 'utf8')) as string[][];
     expect(dev.length).toBeGreaterThanOrEqual(200);
     expect(dev.map((r) => r[4]).filter((text) => /\p{L}/u.test(text) && training.has(normalise(text)))).toEqual([]);
+    const check = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/check.json', import.meta.url), 'utf8')) as string[][];
+    expect(check.map((r) => r[4]).filter((text) => /\p{L}/u.test(text) && training.has(normalise(text)))).toEqual([]);
   });
 });
 

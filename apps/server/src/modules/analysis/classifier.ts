@@ -23,7 +23,8 @@ const SHOUTING = /\p{Lu}{3}/u;
 export function featuresOf(text: string): Record<string, number> {
   const tokens = clauseTokensOf(text);
   const info = tokens.map(wordInfo);
-  const { features, sarcastic } = cuesOf(tokens, info);
+  const { features, sarcastic, plain, contrast } = cuesOf(tokens, info);
+  const before: string[] = [];
   let negated = 0;
   let lexicon = 0;
   let previous = '';
@@ -42,7 +43,8 @@ export function featuresOf(text: string): Record<string, number> {
       previous = '';
       continue;
     }
-    const { lexicon: lex, stem: s, negator } = info[i];
+    const { lexicon: lex, stem: s } = info[i];
+    const negator = info[i].negator && !(plain.length > 0 && plain.includes(i));
     if (negator) {
       features[word] = 1;
       negated = 3;
@@ -51,6 +53,7 @@ export function featuresOf(text: string): Record<string, number> {
     }
     const feature = negated > 0 ? `neg_${s}` : s;
     features[feature] = 1;
+    if (i < contrast) before.push(feature);
     const polarity = senticon[lex];
     if (polarity !== undefined) lexicon += negated > 0 ? -polarity : polarity;
     if (previous) features[`${previous}_${s}`] = 1;
@@ -68,6 +71,8 @@ export function featuresOf(text: string): Record<string, number> {
   for (const k in features) if (!k.startsWith('cue_')) n++;
   const weight = 3 / Math.sqrt(Math.max(1, n));
   for (const k in features) if (!k.startsWith('cue_')) features[k] = weight;
+  // before a «pero» the words weigh half: «me encantó pero llegó tarde» ends as a complaint
+  for (const k of before) features[k] = weight / 2;
   // the shape: shouting, «??», «!!»
   if (SHOUTING.test(text)) {
     const letters = text.match(LETTER)?.length ?? 0;

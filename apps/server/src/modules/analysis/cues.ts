@@ -42,7 +42,10 @@ const NEG2 = `pesimo pesima pesimos horrible horribles terrible terribles fatal 
   harto harta   basura  asco asqueroso inaceptable intolerable abuso abusivo
   cochinada chafa garron chapuza cutre ladilla bodrio falsificado chiviado trucho bamba
   grosero grosera groseros maleducado maleducada maleducados prepotente irrespetuoso irrespetuosa
-  denunciar denuncia indecopi sernac profeco engano enganaron enganado enganada`;
+  denunciar denuncia indecopi sernac profeco engano enganaron enganado enganada
+  inservible inutil inutiles incompetente incompetentes irresponsable irresponsables sinverguenza sinverguenzas
+  ridiculo ridicula absurdo espantoso espantosa deficiente mediocre penoso penosa patetico patetica rateros chantas
+  conchudos cabreado cabreada cabreo arrecho arrechera emputado encabronado timaron estafaron funar funa`;
 const NEG1 = `malo mala malos malas mal peor peores roto rota rotos rotas rompio rompieron rajado rajada quebrado quebrada
   danado danada malogrado malogrado malogro defectuoso defectuosa fallado fallada falla fallas averiado estropeado
   abollado aplastado aplastada manchado manchada sucio sucia descosido destenido destino vencido vencida
@@ -54,7 +57,8 @@ const NEG1 = `malo mala malos malas mal peor peores roto rota rotos rotas rompio
   reclamo reclamar reclamacion queja quejas quejarme exijo exigo devuelvanme cancelen cancelenme anulen anulenme anulad cancelad
   penca fome lata roche gacho  jartera chungo peo chato chata nefasto nefasta lamentable deplorable
   triste tristeza preocupada preocupado frustrado frustrada frustrante desesperada desesperado
-  caro cara carisimo carisima costoso robo`;
+  caro cara carisimo carisima costoso robo informales informal desorganizados desastrosos arrepiento arrepentida
+  arrepentido bajon papelon embarrada embarraron paila perdieron perdido extraviado devolverme reclamando quejarme`;
 const POS2 = `excelente excelentes genial geniales perfecto perfecta perfectos buenisimo buenisima buenisimos increible increibles
   maravilla maravilloso maravillosa espectacular hermoso hermosa hermosos precioso preciosa preciosos bellisimo bellisima
   lindisimo lindisima divino divina encanta encanto encantaron encantada encantado encantadora fascina fascino
@@ -63,11 +67,13 @@ const POS2 = `excelente excelentes genial geniales perfecto perfecta perfectos b
   fantastico fantastica estupendo estupenda fenomenal riquisimo riquisima delicioso deliciosa
   chevere bacan bacanes bakan bkn bacano chido chidos chida padrisimo regio regia filete buenazo buenaza 
   joya groso copado copada mola molan guay chulo chula majo maja majisimo majisima chollo nitido
-  rapidisimo rapidisima puntuales amabilisima amabilisimo top`;
+  rapidisimo rapidisima puntuales amabilisima amabilisimo top chingon chingona chulada golazo recomendadisimo
+  recomendadisima guapisimo guapisima preciosidad belleza bellezas encantadores lindura hermosura`;
 const POS1 = `bueno buena buenos buenas rico rica amable amables atentos lindo linda lindos bonito bonita bello bella bellos
   encantador gusta gusto gustaron gustan rapido rapida rapidos puntual eficiente eficientes
   barbaro barbara brutal fino exito exitos felicitaciones felicidades bendiciones bendiga
-  amor amo aman seriedad profesionales profesional confiable confiables`;
+  amor amo aman seriedad profesionales profesional confiable confiables juicioso juiciosos cumplidos
+  agradable agradables`;
 /** Verbs that are no cue alone and a complaint when negated: «no funciona», «nunca llegó», «nadie contesta». */
 const FUNC = `funciona funcionan funciono sirve sirven sirvio llega llegan llego llegado llegaron prende prendio enciende carga cargan
   anda responde responden respondieron respondio contesta contestan contestaron atiende atienden atendieron resuelve
@@ -125,7 +131,7 @@ const PHRASES: Array<[string, Kind, number]> = [
   ['no hay apuro|drama|rollo|problema|problemas|cuidado;no hay de que;no pasa nada', 'negneg', 1],
   ['sin problema|problemas|queja|quejas;ninguna|ningun queja|problema|reclamo;no me quejo', 'negneg', 1],
   ['no esta|estuvo|es mal;nada mal', 'negneg', 1],
-  ['no me han|habian quedado mal;nunca me han|habian quedado|fallado', 'negneg', 2],
+  ['no|nunca me han|habian quedado mal;nunca me han|habian fallado', 'negneg', 2],
   ['de nada', 'pos', 1],
   // thanks that are not thanks
   ['gracias por|para nada', 'neg', 2],
@@ -134,6 +140,10 @@ const PHRASES: Array<[string, Kind, number]> = [
   ['que padre|chido|chimba|nota|buena|bueno|buen|lindo|linda|bonito|bonita|rico|rica|bien|amables|amable|rapido|rapidos|lujo|maravilla|felicidad|alegria|belleza|hermoso|hermosa', 'pos', 2],
   ['bien|muy|super|re padre|padres', 'pos', 2],
   ['la raja', 'pos', 2],
+  ['que paja;de la pm;a toda madre;poca madre;de poca;de pelos;de pinga;que nota;una nota;gracias totales;de corazon', 'pos', 2],
+  ['terrible|terriblemente bueno|buena|buenos|bacan|lindo|linda|rico|rica|rapido|amable', 'pos', 2],
+  ['te|se pasaste|paso|pasaron|luciste|lucio|lucieron', 'pos', 1],
+  ['100 recomendado|recomendados|recomendada', 'pos', 2],
   ['de lujo|diez|primera;de otro mundo', 'pos', 2],
   ['un siete|diez|amor|sol|crack|capo|lujo;una joya|maravilla|pasada|chimba', 'pos', 2],
   ['diez puntos;10 de 10;10 10;cinco|5 estrellas;al cien|100', 'pos', 2],
@@ -145,7 +155,15 @@ const PHRASES: Array<[string, Kind, number]> = [
   // complaints in a few words
   ['se pasaron|pasan|pasaste con', 'neg', 2],
   ['mala onda|nota|atencion|calidad|leche|experiencia;mal servicio|trato', 'neg', 2],
-  ['que mal|malo|mala|feo|fea|lata|penca|roche|boleta|oso|chasco|desastre|verguenza|asco|caro|cara|caros|caras|carisimo|carero|rabia|fastidio|horror', 'neg', 2],
+  ['me|nos quedaron|quedaste|quedo mal;la cagaron|embarraron|regaron;se cago;valio madre;de la chingada;de pena;hasta las narices;ni en pedo', 'neg', 2],
+  ['no compren|compres;no les|le|os compren;eviten esta|este|comprar;tengan cuidado', 'neg', 2],
+  ['voy a publicar|contar|exponer|subir|escrachar;en redes sociales', 'neg', 1],
+  ['que me|nos devuelvan|devuelvas|devolvais|reembolsen', 'neg', 2],
+  ['_ dias|semanas|horas|meses esperando', 'neg', 1],
+  ['sigo|seguimos|sigue|siguen|todavia|aun esperando|espero', 'neg', 1],
+  ['aun|todavia nada;hasta ahora|ahorita nada', 'neg', 1],
+  ['hasta cuando', 'neg', 1],
+  ['que mal|malo|mala|feo|fea|lata|penca|roche|boleta|oso|chasco|desastre|verguenza|asco|caro|cara|caros|caras|carisimo|carero|rabia|fastidio|horror|pereza|embarrada|palta|bajon|papelon|raza|cabreo|arrechera|ladilla|mamera|jartera|decepcion|tristeza|frustracion|desorden|porqueria|basura|estafa|abuso', 'neg', 2],
   ['hecho|hecha|hechos polvo|pedazos|trizas|mierda|bolsa', 'neg', 2],
   ['que poca madre;hasta la madre;poca seriedad;falta de respeto|seriedad|profesionalismo', 'neg', 2],
   ['tomadura de pelo;vaya tela|manera|forma|servicio;menudo timo;menuda estafa|chapuza;un robo', 'neg', 2],
@@ -162,7 +180,7 @@ const PHRASES: Array<[string, Kind, number]> = [
   ['soles|pesos|euros|dolares|bolivares de mas', 'neg', 2],
   ['cobro|cargo|cobros|cargos doble|duplicado|duplicados;dos veces el mismo', 'neg', 2],
   ['y nada', 'neg', 1],
-  ['hasta ahora|ahorita|hoy nada', 'neg', 1],
+  ['hasta hoy nada', 'neg', 1],
   ['sigo|sigue|siguen|seguimos|todavia|aun sin', 'neg', 1],
   ['ni siquiera|un|una|el|la|caso|idea|respuesta', 'neg', 1],
   ['me tienen hart*|cans*|podrid*|chat*|aburrid*|loc*|frit*', 'neg', 2],
@@ -241,6 +259,7 @@ export interface WordInfo {
   negator: boolean;
   brk: boolean;
   emoji: boolean;
+  contrast: boolean;
 }
 const infos = new Map<string, WordInfo>();
 const SPECIAL = /^(?:[?!,]|emoji\w+|jaja)$/;
@@ -260,6 +279,7 @@ export function wordInfo(word: string): WordInfo {
     negator: NEGATORS.has(word),
     brk: word === ',' || word === '?' || word === '!',
     emoji: word.startsWith('emoji'),
+    contrast: word === 'pero' || word === 'sino',
   };
   if (infos.size < 50_000) infos.set(word, info);
   return info;
@@ -270,6 +290,10 @@ export interface CueReading {
   features: Record<string, number>;
   /** Token indexes of a sarcastic opener: their words are not read as praise (empty: none). */
   sarcastic: number[];
+  /** Token indexes of neutral phrases that start with a negation («sin azúcar», «no sé si»): no negation there. */
+  plain: number[];
+  /** The index of the last «pero» (-1: none): what comes before it weighs less. */
+  contrast: number;
 }
 
 /** A message's cues as they are read, clause by clause. */
@@ -292,6 +316,8 @@ class Reading {
   openerValue = 0;
   firstClauseNeg = 0;
   negAfterOpener = 0;
+  /** The praise and complaint read before a «pero» (the last one): what follows it is what the customer means. */
+  before?: { pos: number; neg: number };
 
   private complaint(v: number) {
     if (this.clause === 0) this.firstClauseNeg += v;
@@ -365,14 +391,22 @@ const matchAt = (info: WordInfo[], i: number): Phrase | undefined => {
  */
 export function cuesOf(tokens: string[], info: WordInfo[] = tokens.map(wordInfo)): CueReading {
   const n = tokens.length;
-  // which tokens are inside a clause that ends with a question mark
+  // which tokens are inside a clause that ends with a question mark — unless it asks why
+  // («¿por qué no contestan?» is a complaint, «¿no llega hoy?» a question)
   const question = new Array<boolean>(n);
   for (let i = n - 1, q = false; i >= 0; i--) {
     if (tokens[i] === '?') q = true;
     else if (tokens[i] === ',' || tokens[i] === '!') q = false;
     question[i] = q;
   }
+  for (let i = 0; i < n; i++) {
+    const start = i === 0 || info[i - 1].brk;
+    const why = tokens[i] === 'porque' || (tokens[i] === 'por' && tokens[i + 1] === 'que');
+    if (start && why && question[i]) for (let j = i; j < n && question[j] && !info[j].brk; j++) question[j] = false;
+  }
   const r = new Reading();
+  const plain: number[] = [];
+  let contrast = -1;
   for (let i = 0; i < n; i++) {
     const w = info[i];
     if (w.brk) {
@@ -387,7 +421,10 @@ export function cuesOf(tokens: string[], info: WordInfo[] = tokens.map(wordInfo)
     if (matched) {
       const len = matched.tokens.length;
       // a phrase that starts with a negation carries it: it is not negated again
-      if (w.negator) r.negated = 0;
+      if (w.negator) {
+        r.negated = 0;
+        if (matched.kind === 'neutral') for (let j = 0; j < len; j++) plain.push(i + j);
+      }
       r.add(matched, i, len, question[i], true);
       i += len - 1;
       if (r.negated > 0) r.negated = Math.max(0, r.negated - len);
@@ -396,6 +433,16 @@ export function cuesOf(tokens: string[], info: WordInfo[] = tokens.map(wordInfo)
     }
     if (w.negator) {
       r.negated = 3;
+      continue;
+    }
+    if (w.contrast) {
+      // «me encantó pero llegó tarde»: the clause after it says how it ended
+      r.pos /= 2;
+      r.neg /= 2;
+      r.before = { pos: r.pos, neg: r.neg };
+      contrast = i;
+      r.negated = 0;
+      r.boost = 0;
       continue;
     }
     const cue = w.cue;
@@ -440,6 +487,11 @@ export function cuesOf(tokens: string[], info: WordInfo[] = tokens.map(wordInfo)
   if (thanks >= 1) features.cue_thanks = 1;
   if (thanks >= 2) features.cue_thanks2 = 1;
   if (sarcastic.length > 0) features.cue_sarcasm = 1;
+  if (r.before) {
+    const after = { pos: r.pos - r.before.pos, neg: r.neg - r.before.neg };
+    if (after.neg > after.pos) features.cue_but_neg = 1;
+    else if (after.pos > after.neg) features.cue_but_pos = 1;
+  }
   if (rep > 0) features.cue_rep = 1;
-  return { features, sarcastic };
+  return { features, sarcastic, plain, contrast };
 }

@@ -3,11 +3,11 @@
  * (ñ kept as n, as nlp.js's Spanish stemmer and lexicon do), WhatsApp spelling spelled out ("q",
  * "xq", "pq", "tb", "xfa"…), runs of a repeated letter cut ("buenooo" → "bueno"), laughter as one
  * token, and emojis as sentiment cues (`emojipos`, `emojineg`, and `emojiiro` for the ironic
- * 🙃). Question marks stay as `?` tokens: a question is a feature (motives, unanswered questions).
+ * 🙃 and 🥲). Question marks stay as `?` tokens: a question is a feature (motives, unanswered questions).
  */
-const POSITIVE_EMOJI = /[😀😃😄😁😊🙂😉😍🥰😘😻🤗🤩😎👍👌🙌👏💪💯🎉🥳✨⭐🌟💖💕💗💓💞💙💚💛🧡💜❤♥🔥✅🙏☺😋😇🫶🤝💐🌹🥹💝💘👑🏆🤙✌😌🎁]/gu;
-const NEGATIVE_EMOJI = /[😡😠🤬😤😞😔😟😕🙁☹😢😭😩😫😣😖👎💔🙄😒😑😐😬🤦😰😨😱🤮🤢❌⚠😪😓😥🤡🖕💩😾🫠🤨🫤⏳⌛]/gu;
-const IRONIC_EMOJI = /🙃/gu;
+const POSITIVE_EMOJI = /[😀😃😄😁😊🙂😉😍🥰😘😻🤗🤩😎👍👌🙌👏💪💯🎉🥳✨⭐🌟💖💕💗💓💞💙💚💛🧡💜❤♥🔥✅🙏☺😋😇🫶🤝💐🌹🥹💝💘👑🏆🤙✌😌🎁😗😙😚😛😜🤪😝🤭🤟🤘✔☑💫🎊🎈🥇🌷🌸🌺🌻🍾🥂🤍🩷🩵🤎💟❣💌😸😺🙆]/gu;
+const NEGATIVE_EMOJI = /[😡😠🤬😤😞😔😟😕🙁☹😢😭😩😫😣😖👎💔🙄😒😑😐😬🤦😰😨😱🤮🤢❌⚠😪😓😥🤡🖕💩😾🫠🤨🫤⏳⌛⏰\u{1F550}-\u{1F567}😿🙅🚫⛔☠👿📉😵😧😦]/gu;
+const IRONIC_EMOJI = /[🙃🥲]/gu;
 const LAUGH_EMOJI = /[😂🤣😆😅]/gu;
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point goes on its own, the joiner, variation selector and skin tones included
 const OTHER_PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu;
