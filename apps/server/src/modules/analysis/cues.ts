@@ -73,7 +73,7 @@ const POS1 = `bueno buena buenos buenas rico rica amable amables atentos lindo l
   encantador gusta gusto gustaron gustan rapido rapida rapidos puntual eficiente eficientes
   barbaro barbara brutal fino exito exitos felicitaciones felicidades bendiciones bendiga
   amor amo aman seriedad profesionales profesional confiable confiables juicioso juiciosos cumplidos
-  agradable agradables`;
+  agradable agradables emocion emocionada emocionado ilusion ilusionada`;
 /** Verbs that are no cue alone and a complaint when negated: «no funciona», «nunca llegó», «nadie contesta». */
 const FUNC = `funciona funcionan funciono sirve sirven sirvio llega llegan llego llegado llegaron prende prendio enciende carga cargan
   anda responde responden respondieron respondio contesta contestan contestaron atiende atienden atendieron resuelve
@@ -158,6 +158,7 @@ const PHRASES: Array<[string, Kind, number]> = [
   ['me|nos quedaron|quedaste|quedo mal;la cagaron|embarraron|regaron;se cago;valio madre;de la chingada;de pena;hasta las narices;ni en pedo', 'neg', 2],
   ['no compren|compres;no les|le|os compren;eviten esta|este|comprar;tengan cuidado', 'neg', 2],
   ['voy a publicar|contar|exponer|subir|escrachar;en redes sociales', 'neg', 1],
+  ['mejor compro|pido|busco en|a otro|otra|la;me voy a|con otra|otro|la competencia;compro|comprare|pedire en otro|otra lado|tienda|parte;con la competencia', 'neg', 2],
   ['que me|nos devuelvan|devuelvas|devolvais|reembolsen', 'neg', 2],
   ['_ dias|semanas|horas|meses esperando', 'neg', 1],
   ['sigo|seguimos|sigue|siguen|todavia|aun esperando|espero', 'neg', 1],

@@ -431,4 +431,9 @@ export const complaintPhrases: CustomerPhrase[] = [
   ['buenas, mi compra nunca llegó', 'neg', 'envio', 'postventa', 'entrega'],
   ['hola, el producto vino con defecto', 'neg', 'reclamo', 'postventa', 'producto'],
   ['me siento engañada con esta compra', 'neg', 'otro', 'soporte', 'atencion'],
+  // — leaving
+  ['mejor compro en otro lado, ustedes no cumplen', 'neg', 'compra', 'postventa', 'otro'],
+  ['me voy con la competencia, al menos contestan', 'neg', 'compra', 'postventa', 'otro'],
+  ['si no me responden hoy cancelo y compro en otra tienda', 'neg', 'otro', 'soporte', 'demora'],
+  ['a ese precio prefiero comprar en la competencia', 'neg', 'precio', 'venta', 'precio'],
 ];

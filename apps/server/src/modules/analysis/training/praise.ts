@@ -207,4 +207,8 @@ export const praisePhrases: CustomerPhrase[] = [
   ['wow, qué belleza, cuánto sale?', 'pos', 'compra', 'venta'],
   ['me fascina todo lo que venden', 'pos', 'otro', 'venta'],
   ['lo necesito ya, está hermoso', 'pos', 'compra', 'venta'],
+  // — enthusiasm
+  ['qué emoción, ya quiero que llegue!', 'pos', 'compra', 'venta'],
+  ['por fin llegó y es hermoso!!', 'pos', 'envio', 'postventa'],
+  ['estoy ilusionada con el vestido, apártamelo', 'pos', 'compra', 'venta'],
 ];
