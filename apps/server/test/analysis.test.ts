@@ -61,6 +61,12 @@ describe('embedded classifier', () => {
     const worded = unseen.map((r) => r[4]).filter((text) => /\p{L}/u.test(text));
     expect(worded.length).toBeGreaterThan(200);
     expect(worded.filter((text) => training.has(normalise(text)))).toEqual([]);
+    // and the dev set the classifier is tuned on (bench/analysis-sample/DEV.md): tuned on, never trained on
+    const dev = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/dev.json', import.meta.url), 'utf8')) as string[][];
+    expect(dev.length).toBeGreaterThanOrEqual(200);
+    expect(dev.map((r) => r[4]).filter((text) => /\p{L}/u.test(text) && training.has(normalise(text)))).toEqual([]);
+    const check = JSON.parse(readFileSync(new URL('../../../bench/analysis-sample/check.json', import.meta.url), 'utf8')) as string[][];
+    expect(check.map((r) => r[4]).filter((text) => /\p{L}/u.test(text) && training.has(normalise(text)))).toEqual([]);
   });
 });
 

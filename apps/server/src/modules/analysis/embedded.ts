@@ -36,13 +36,15 @@ let models: Models | undefined;
 export function trainedModels(): Models {
   if (models) return models;
   const started = performance.now();
+  // the customer's phrases are read once for the four classifiers that learn them
+  const read = customerPhrases.map(([t, s, m, c, o]) => [featuresOf(t), s, m, c, o] as const);
   const built = {
-    sentiment: new MessageClassifier(sentiments, customerPhrases.map(([t, s]) => [t, sentimentOf[s]] as const)),
-    motive: new MessageClassifier(consultationMotives, customerPhrases.map(([t, , m]) => [t, m] as const)),
-    category: new MessageClassifier(aiCategories, customerPhrases.map(([t, , , c]) => [t, c] as const)),
+    sentiment: new MessageClassifier(sentiments, read.map(([f, s]) => [f, sentimentOf[s]] as const)),
+    motive: new MessageClassifier(consultationMotives, read.map(([f, , m]) => [f, m] as const)),
+    category: new MessageClassifier(aiCategories, read.map(([f, , , c]) => [f, c] as const)),
     origin: new MessageClassifier(
       dissatisfactionOrigins,
-      customerPhrases.filter((p) => p[1] === 'neg').map(([t, , , , o]) => [t, o ?? 'otro'] as const),
+      read.filter((p) => p[1] === 'neg').map(([f, , , , o]) => [f, o ?? 'otro'] as const),
     ),
     business: new MessageClassifier(['crossSell', 'promotion', 'other'] as const, businessPhrases),
     reply: new MessageClassifier(['accepts', 'declines', 'other'] as const, offerReplies),

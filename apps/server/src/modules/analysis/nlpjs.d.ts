@@ -10,5 +10,6 @@ declare module '@nlpjs/neural' {
     constructor(settings?: { iterations?: number; errorThresh?: number; learningRate?: number; momentum?: number; alpha?: number; log?: boolean });
     train(corpus: Array<{ input: Record<string, number>; output: Record<string, number> }>): { iterations: number; error: number };
     run(input: Record<string, number>): Record<string, number> | undefined;
+    fromJSON(json: { settings: Record<string, unknown>; features: string[]; intents: string[]; perceptrons: number[][] }): void;
   }
 }

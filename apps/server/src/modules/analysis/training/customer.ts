@@ -1,4 +1,7 @@
 import type { AiCategory, ConsultationMotive, DissatisfactionOrigin } from '@mostrador/contract';
+import { complaintPhrases } from './complaints.js';
+import { praisePhrases } from './praise.js';
+import { questionPhrases } from './questions.js';
 
 /**
  * The embedded engine's training phrases for a customer's messages (decision 0044): written for
@@ -11,7 +14,7 @@ import type { AiCategory, ConsultationMotive, DissatisfactionOrigin } from '@mos
  */
 export type CustomerPhrase = [string, 'pos' | 'neu' | 'neg', ConsultationMotive, AiCategory, DissatisfactionOrigin?];
 
-export const customerPhrases: CustomerPhrase[] = [
+const firstPhrases: CustomerPhrase[] = [
   // — price, neutral
   ['hola, cuánto cuesta el polo negro?', 'neu', 'precio', 'venta'],
   ['buenas tardes, me pasa precio de la casaca talla M', 'neu', 'precio', 'venta'],
@@ -310,3 +313,6 @@ export const customerPhrases: CustomerPhrase[] = [
   ['mejor otro día', 'neu', 'otro', 'venta'],
   ['viene con cargador?', 'neu', 'otro', 'venta'],
 ];
+
+/** All of them: the first ones (issue 14) and issue 31's complaints, praise and neutral messages. */
+export const customerPhrases: CustomerPhrase[] = [...firstPhrases, ...complaintPhrases, ...praisePhrases, ...questionPhrases];
