@@ -342,7 +342,7 @@ describe('the funnel: conversion between stages and median time in each, from th
     const unassigned = recent.stages.find((s) => s.stage === 'sin-asignar');
     expect(unassigned?.entered).toBeGreaterThan(10);
     expect(unassigned?.medianSeconds).toBeGreaterThan(0);
-    expect(recent.stages.filter((s) => s.custom).map((s) => s.name)).toEqual(expect.arrayContaining(['Cotización enviada', 'Esperando pago', 'Sin respuesta']));
+    expect(recent.stages.filter((s) => s.custom).map((s) => s.name)).toEqual(expect.arrayContaining(['Respondido por el bot', 'Cotización enviada', 'Esperando pago', 'Sin respuesta']));
     expect(recent.stages.filter((s) => s.custom).every((s) => s.entered > 0)).toBe(true);
   });
 });

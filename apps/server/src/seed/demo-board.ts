@@ -5,8 +5,8 @@ type Path = readonly string[];
 
 /**
  * The pipeline board of the demo (/lead/tablero, decision 0099). The company's stages are the
- * lead-stages examples («Cotización enviada» and «Esperando pago» in «Informado al agente»,
- * «Sin respuesta» in «Re-conectar»); here some leads go into them, and every demo lead gets the
+ * lead-stages examples («Respondido por el bot» in «Sin asignar», «Cotización enviada» and
+ * «Esperando pago» in «Informado al agente», «Sin respuesta» in «Re-conectar»); here some leads go into them, and every demo lead gets the
  * history a real one would have — it came in «Sin asignar» when it wrote first, an agent took
  * it, and so on to where it is now — so «Embudo de etapas» shows conversions and times on a
  * fresh start. Runs last: the history is rebuilt from where the other seeds left each lead.
@@ -23,6 +23,7 @@ export async function seedDemoBoard(db: Db, companyId: string): Promise<void> {
   const quote = stage('Cotización enviada');
   const waiting = stage('Esperando pago');
   const silent = stage('Sin respuesta');
+  const bot = stage('Respondido por el bot');
 
   // some worked leads a step further on, in the company's own stages (the status stays theirs)
   const into = async (id: string | undefined, status: string, every: number, offset: number) => {
@@ -34,6 +35,7 @@ export async function seedDemoBoard(db: Db, companyId: string): Promise<void> {
   await into(quote, 'informado-al-agente', 3, 1);
   await into(waiting, 'informado-al-agente', 3, 2);
   await into(silent, 're-conectar', 2, 1);
+  await into(bot, 'sin-asignar', 3, 0);
 
   // the way each lead came to where it is: the columns it passed through
   const paths: Record<string, readonly Path[]> = {
@@ -56,6 +58,7 @@ export async function seedDemoBoard(db: Db, companyId: string): Promise<void> {
   if (quote) paths[quote] = [['sin-asignar', 'informado-al-agente', quote]];
   if (quote && waiting) paths[waiting] = [['sin-asignar', 'informado-al-agente', quote, waiting]];
   if (silent) paths[silent] = [['sin-asignar', 'informado-al-agente', 're-conectar', silent]];
+  if (bot) paths[bot] = [['sin-asignar', bot]];
   const { rows: leads } = await db.execute<{ id: string; status: string; stage_id: string | null; created_at: Date; user_id: string | null }>(
     sql`select l.id::text, l.status, l.stage_id::text, l.created_at, a.user_id::text
           from leads l left join agentes a on a.company_id = l.company_id and a.id = l.agente_id

@@ -25,6 +25,7 @@ export const leadStages = defineResource({
   sortable: ['name', 'position'],
   unique: ['name'],
   examples: [
+    { name: 'Respondido por el bot', mapsTo: 'sin-asignar', position: 1 },
     { name: 'Cotización enviada', mapsTo: 'informado-al-agente', position: 1 },
     { name: 'Esperando pago', mapsTo: 'informado-al-agente', position: 2 },
     { name: 'Sin respuesta', mapsTo: 're-conectar', position: 1 },
