@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments, the pipeline board',
     path: [
       modules([
         'analysis',
@@ -59,6 +59,7 @@ const layers = [
         'assistant',
         'recovery',
         'payments',
+        'lead-board',
       ]),
     ],
   },

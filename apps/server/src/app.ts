@@ -20,6 +20,7 @@ import { channelRoutes } from './modules/channels/routes.js';
 import { chatRoutes } from './modules/chats/routes.js';
 import { contactFrequencyRoutes } from './modules/contact-frequency/routes.js';
 import { leadCsvRoutes } from './modules/leads/csv-routes.js';
+import { leadBoardRoutes } from './modules/lead-board/routes.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
@@ -222,6 +223,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(channelRoutes);
       await api.register(chatRoutes);
       await api.register(leadRoutes);
+      await api.register(leadBoardRoutes);
       // a chat's and a lead's analysis (issue 31, decision 0092)
       await api.register(analysisRoutes);
       await api.register(leadCsvRoutes);

@@ -53,3 +53,4 @@ export * from './scheduled-messages.js';
 export * from './assistant.js';
 export * from './recovery.js';
 export * from './payments.js';
+export * from './lead-board.js';

@@ -28,6 +28,7 @@ export const facebookLabelsTable = tableFor(resources["facebook-labels"]);
 export const gravityFormsTable = tableFor(resources["gravity-forms"]);
 export const groupsTable = tableFor(resources["groups"]);
 export const imaginaTemplateMessagesTable = tableFor(resources["imagina_template_messages"]);
+export const leadStagesTable = tableFor(resources["lead-stages"]);
 export const leadsTable = tableFor(resources["leads"]);
 export const llmTrackerTable = tableFor(resources["llm-tracker"]);
 export const locacionesTable = tableFor(resources["locaciones"]);
@@ -81,6 +82,7 @@ export const resourceTables: Record<string, ReturnType<typeof tableFor>> = {
   "gravity-forms": gravityFormsTable,
   "groups": groupsTable,
   "imagina_template_messages": imaginaTemplateMessagesTable,
+  "lead-stages": leadStagesTable,
   "leads": leadsTable,
   "llm-tracker": llmTrackerTable,
   "locaciones": locacionesTable,

@@ -41,11 +41,13 @@ function columnFor(field: string, schema: z.ZodType): PgColumnBuilderBase {
 type Columns = Record<string, AnyPgColumn>;
 /**
  * Indexes a resource's own reads need beyond what its declaration gives (written here, the
- * server's, not in the contract): the inbox by status in its order, last activity first
+ * server's, not in the contract): the pipeline board's columns (decision 0099), the inbox by status in its order, last activity first
  * (decision 0076), and the snoozed chats the minute sweep wakes — a partial index, so it holds
  * only the few chats snoozed now and the sweep reads those across companies.
  */
 const serverIndexes: Record<string, (t: Columns) => IndexBuilder[]> = {
+  // the pipeline board (decision 0099): a column is a status and a stage (none: the status's own), newest first
+  leads: (t) => [index('leads_board_idx').on(t.companyId, t.status, t.stageId, t.createdAt, t.id)],
   chats: (t) => [
     index('chats_status_activity_idx').on(t.companyId, t.status, t.lastMessageAt, t.id),
     index('chats_snoozed_until_idx').on(t.snoozedUntil).where(sql`${t.snoozedUntil} is not null`),

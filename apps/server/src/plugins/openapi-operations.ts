@@ -30,8 +30,8 @@ export const tagTable: readonly TagDeclaration[] = [
   {
     name: 'leads',
     displayName: 'Leads y personas',
-    description: 'Leads, leads limpios (personas), contactos, etiquetas, importación y exportación CSV, días de frecuencia',
-    modules: ['leads', 'clean-leads', 'contactos', 'mostrador-labels', 'facebook-labels', 'people', 'dias-frecuencia'],
+    description: 'Leads, el tablero de etapas, leads limpios (personas), contactos, etiquetas, importación y exportación CSV, días de frecuencia',
+    modules: ['leads', 'lead-board', 'lead-stages', 'clean-leads', 'contactos', 'mostrador-labels', 'facebook-labels', 'people', 'dias-frecuencia'],
   },
   {
     name: 'conversaciones',
@@ -115,6 +115,10 @@ export interface OperationDeclaration {
 /** By `METHOD /api/path` (the OpenAPI path). */
 export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/health': { id: 'system.health', summary: 'Salud del servidor' },
+  'GET /api/lead-board': { id: 'leadBoard.get', summary: 'El tablero de leads: cada columna (estado o etapa) con su cuenta, el valor de sus órdenes abiertas y sus primeras tarjetas' },
+  'GET /api/lead-board/columns/{stage}': { id: 'leadBoard.column', summary: 'Más tarjetas de una columna del tablero («Ver más»), desde el cursor' },
+  'POST /api/lead-board/move': { id: 'leadBoard.move', summary: 'Mueve un lead a otra columna del tablero, con las mismas reglas que cambiar su estado', errors: ['409'] },
+  'GET /api/lead-board/funnel': { id: 'leadBoard.funnel', summary: 'Embudo de etapas: conversión entre etapas y tiempo mediano en cada una, del historial' },
   'GET /api/audit-log': { id: 'auditLog.list', summary: 'Registro de auditoría: quién cambió qué, cuándo y desde dónde (por cursor)' },
   'GET /api/audit-log.csv': { id: 'auditLog.export', summary: 'Exporta el registro de auditoría en CSV', produces: 'csv' },
   'GET /api/api-keys': { id: 'apiKeys.list', summary: 'Lista las claves de API de la compañía (sin su secreto)' },

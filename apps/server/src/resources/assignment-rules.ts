@@ -1,4 +1,4 @@
-import { type Assignment, type Resource, settleAssignment, workingStatuses } from '@mostrador/contract';
+import { type Assignment, type LeadStatus, leadStatusLabels, type Resource, settleAssignment, workingStatuses } from '@mostrador/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { AppError } from '../lib/errors.js';
@@ -34,7 +34,7 @@ export function clearedReference(resourceKey: string, field: string): Record<str
 
 /** Whether a write of `input` needs the stored record to be settled (update only). */
 export function needsCurrent(resource: Resource, input: Record<string, unknown>): boolean {
-  if (assigned.has(resource.key) && ('agenteId' in input || 'status' in input)) return true;
+  if (assigned.has(resource.key) && ('agenteId' in input || 'status' in input || 'stageId' in input)) return true;
   return agentFields(resource).some((f) => f in input);
 }
 
@@ -77,11 +77,31 @@ export async function settleWrite(
     await assertTieable(db, tenant, input.userId, current?._id as string | undefined);
   }
 
+  // a board stage brings its status (decision 0099); then the status rules apply to it like to any status
+  if (resource.key === 'leads' && typeof input.stageId === 'string') input = await withStageStatus(db, tenant, input);
   if (assigned.has(resource.key) && ('agenteId' in input || 'status' in input)) {
     const settled = settleAssignment((current ?? {}) as Assignment, input as Assignment);
     return { ...input, ...settled };
   }
   return input;
+}
+
+/**
+ * A lead written into a company stage (lead-stages) takes the status the stage maps onto; naming
+ * another status with it is a Spanish 400, nothing written. The stage is the company's (the
+ * references were checked before).
+ */
+async function withStageStatus(db: Db, tenant: Tenant, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { rows } = await db.execute<{ name: string; maps_to: LeadStatus }>(
+    sql`select name, maps_to from lead_stages where company_id = ${tenant.companyId} and id = ${input.stageId as string}::uuid`,
+  );
+  const stage = rows[0];
+  if (!stage) return input;
+  if (input.status !== undefined && input.status !== stage.maps_to) {
+    const msg = `La etapa «${stage.name}» es parte de «${leadStatusLabels[stage.maps_to]}»: el estado debe ser ese`;
+    throw new AppError('VALIDATION', msg, [{ path: 'status', msg }]);
+  }
+  return { ...input, status: stage.maps_to };
 }
 
 /** One agent per user and company, and only members of the company (409 / 400 in Spanish). */

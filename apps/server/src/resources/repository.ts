@@ -1,7 +1,7 @@
 import { columnNameOf, idsAtPath, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type ListQuery, ownedRows, type Page, type Resource, tableNameOf, totalPagesOf } from '@mostrador/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { requestActor } from '../db/actor.js';
+import { requestActor, requestOrigin } from '../db/actor.js';
 import { MASKED, originSql } from '../db/audit.js';
 import type { Db } from '../db/database.js';
 import { resourceCounts } from '../db/schema.js';
@@ -147,6 +147,17 @@ export function repositoryFor(
   const auditInsert = (action: 'create' | 'update' | 'delete', from: SQL, rowAlias: string, changes: SQL) =>
     sql`insert into audit_log (company_id, actor, ip, user_agent, action, entity, entity_id, changes)
         select ${sql.raw(rowAlias)}.company_id, ${originSql()}, ${action}, ${resource.key}, ${sql.raw(rowAlias)}.id::text, ${changes} from ${from}`;
+  /**
+   * Tables whose triggers record who changed a row (the pipeline board's history of leads,
+   * decision 0099): the write's statement names the request's caller for them, transaction-local
+   * (`mostrador.caller`), in a CTE the statement reads — no round trip. Nothing outside a request.
+   */
+  const namesCaller = resource.key === 'leads';
+  const callerCte = () => {
+    const { actor } = requestOrigin();
+    return namesCaller && actor.type !== 'system' ? sql`who as (select set_config('mostrador.caller', ${JSON.stringify(actor)}, true) as v), ` : sql``;
+  };
+  const callerJoin = () => (namesCaller && requestOrigin().actor.type !== 'system' ? sql` cross join who` : sql``);
   /** A row as the database wrote it (column names, driver values) as drizzle's `returning()` answers it. */
   const tableColumns = Object.entries(getTableColumns(table));
   const rowOf = (raw: Record<string, unknown>): Row => {
@@ -564,7 +575,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
           .values({ ...sealSecrets(input), companyId: tenant.companyId } as never)
           .returning();
         const { rows } = await tx
-          .execute(sql`with r as (${insert.getSQL()}), audited as (${auditInsert('create', sql`r`, 'r', changesSql(null, 'r'))}) select * from r`)
+          .execute(sql`with ${callerCte()}r as (${insert.getSQL()}), audited as (${auditInsert('create', sql`r`, 'r', changesSql(null, 'r'))}) select r.* from r${callerJoin()}`)
           .catch(uniqueViolation);
         return toWire(rowOf(rows[0] as Record<string, unknown>));
       });
@@ -591,7 +602,7 @@ select ${authColumns.map((c) => `a.${c}`).join(', ')}, (${gate}) as gate, p.* fr
           .returning();
         const { rows } = await tx
           .execute(
-            sql`with b as (${before.getSQL()}), r as (${update.getSQL()}), audited as (${auditInsert('update', sql`b join r on r.id = b.id`, 'r', changesSql('b', 'r'))}) select * from r`,
+            sql`with ${callerCte()}b as (${before.getSQL()}), r as (${update.getSQL()}), audited as (${auditInsert('update', sql`b join r on r.id = b.id`, 'r', changesSql('b', 'r'))}) select r.* from r${callerJoin()}`,
           )
           .catch(uniqueViolation);
         if (!rows[0]) throw new AppError('NOT_FOUND');

@@ -8,13 +8,16 @@ import { demoRecords } from './demo-records.js';
 
 type Row = Record<string, unknown>;
 
+/** References another seed sets with care instead of round-robin: a lead's board stage (seed/demo-board.ts). */
+const placedElsewhere = new Set(['leads.stageId']);
+
 /**
  * References a seed fills: those to other resources. A field that may point at its own
  * resource stays empty, and so does one pointing at a generated list of people (a chat's
  * lead, a lead's clean lead): such links are identities, not something to deal round-robin.
  */
 const linksOf = (r: Resource) =>
-  Object.entries(r.refs).filter(([path, keys]) => !isNestedRef(path) && !keys.includes(r.key) && !keys.some((k) => k in demoRecords));
+  Object.entries(r.refs).filter(([path, keys]) => !isNestedRef(path) && !keys.includes(r.key) && !keys.some((k) => k in demoRecords) && !placedElsewhere.has(`${r.key}.${path}`));
 
 /** Resources in an order where every referenced resource comes first. */
 function dependencyOrder(): Resource[] {

@@ -1,3 +1,4 @@
+import { seedDemoBoard } from './demo-board.js';
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import type { SecretBox } from '../lib/secret-box.js';
@@ -127,6 +128,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoPayments(tx, peru.id, admin?.id ?? null, secrets);
     // the line's Meta catalogue synced and products sent in two chats (issue 30, decisions 0085 and 0086)
     await seedDemoMetaCatalog(tx, peru.id);
+    // the pipeline board: leads in the company's stages and the history of how each got there (decision 0099); last
+    await seedDemoBoard(tx, peru.id);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

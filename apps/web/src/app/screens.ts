@@ -55,6 +55,8 @@ import SupportAgent from '@mui/icons-material/SupportAgent';
 import Telegram from '@mui/icons-material/Telegram';
 import Textsms from '@mui/icons-material/Textsms';
 import Tune from '@mui/icons-material/Tune';
+import ViewColumn from '@mui/icons-material/ViewColumn';
+import ViewKanban from '@mui/icons-material/ViewKanban';
 import ViewModule from '@mui/icons-material/ViewModule';
 import VpnKey from '@mui/icons-material/VpnKey';
 import WebhookIcon from '@mui/icons-material/Webhook';
@@ -216,6 +218,9 @@ export const screens: ScreenEntry[] = [
   { path: '/seguimiento-gpt', group: 'metrics', label: 'Seguimiento GPT', icon: Psychology, module: 'metrics', resource: 'llm-tracker', load: () => import('../features/llm/llm-tracker-screen'), page: () => import('../features/llm/llm-tracker-page') },
   // Leads: the summary, then one list per bucket (features/leads/buckets.ts); /lead/todos has its filter bar
   { path: '/resumen-leads', group: 'leads', label: 'Resumen de leads', icon: Insights, module: 'leads', page: () => import('../features/leads/lead-summary-page') },
+  // the pipeline board and the company's own stages on it (decision 0099)
+  { path: '/lead/tablero', group: 'leads', label: 'Tablero', icon: ViewKanban, module: 'leads', page: () => import('../features/leads/board/board-page') },
+  { path: '/lead/etapas', group: 'leads', label: 'Etapas del tablero', icon: ViewColumn, module: 'leads', resource: 'lead-stages', load: () => import('../features/leads/lead-stages-screen') },
   ...leadBuckets.map(({ slug, path, label, icon }): ScreenEntry =>
     slug === 'todos'
       ? { path, group: 'leads', label, icon, module: 'leads', page: () => import('../features/leads/all-leads-page') }

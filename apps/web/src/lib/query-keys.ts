@@ -92,6 +92,10 @@ export const personKeys = {
 /** Under the leads' keys, so a lead moved or assigned refreshes the summary too. */
 export const leadQueryKeys = {
   summary: (query: object) => [...resourceKeys('leads').all, 'summary', query] as const,
+  /** The pipeline board (/lead/tablero, decision 0099): under the leads, so a lead saved anywhere refreshes it. */
+  boards: () => [...resourceKeys('leads').all, 'board'] as const,
+  board: (companyId: CompanyId, filters: object) => [...resourceKeys('leads').all, 'board', { companyId, ...filters }] as const,
+  funnel: (companyId: CompanyId, range: object) => [...resourceKeys('leads').all, 'funnel', { companyId, ...range }] as const,
   /** The leads a template's preview fills its variables from (under the leads' lists: a lead saved refreshes it). */
   templatePreview: (companyId: CompanyId, text: string) => ['leads', 'list', { companyId, templatePreview: text }] as const,
 };

@@ -26,6 +26,7 @@ import { gravityForms } from './gravity-forms.js';
 import { groups } from './groups.js';
 import { imaginaTemplateMessages } from './imagina-template-messages.js';
 import { leads } from './leads.js';
+import { leadStages } from './lead-stages.js';
 import { llmTracker } from './llm-tracker.js';
 import { locaciones } from './locaciones.js';
 import { mailchimpContacts } from './mailchimp-contacts.js';
@@ -142,6 +143,7 @@ export const resources = {
   'marketplace-orders': marketplaceOrders,
   // leads and labels
   leads,
+  'lead-stages': leadStages,
   'clean-leads': cleanLeads,
   contactos,
   'mostrador-labels': mostradorLabels,

@@ -62,6 +62,11 @@ export const leads = defineResource({
     platformUserId: zOptionalText(200).optional(),
     /** The clean lead (one per person) this lead was merged into, by normalised phone or e-mail. */
     cleanLeadId: zRefId(),
+    /**
+     * The company's own board stage the lead is in (lead-stages, decision 0099), one that maps
+     * onto its status; empty: the status's own column. Setting it alone sets the status too.
+     */
+    stageId: zRefId(),
   },
   refs: {
     telefonoId: 'telefonos',
@@ -69,11 +74,12 @@ export const leads = defineResource({
     mostradorLabels: 'mostrador-labels',
     audienceId: 'facebook-audiences',
     cleanLeadId: 'clean-leads',
+    stageId: 'lead-stages',
   },
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'telefono', 'email'],
   sortable: ['name', 'status'],
-  filterable: ['status', 'platform', 'agenteId', 'mostradorLabels', 'cleanLeadId', 'telefonoId', 'telefono', 'email', 'createdAt'],
+  filterable: ['status', 'platform', 'agenteId', 'mostradorLabels', 'cleanLeadId', 'telefonoId', 'telefono', 'email', 'stageId', 'createdAt'],
   examples: [
     {
       name: 'María Fernández',
