@@ -234,6 +234,128 @@ describe('moving a card: the same write as a status change, one history row, not
   });
 });
 
+describe('open orders\' value kept per column (decision 0099)', () => {
+  const kept = (company: string) =>
+    t.sql<{ currency: string; status: string; stage_key: string; total: string }>(
+      `select currency, status, stage_key, sum(total)::text as total from lead_board_values where company_id = $1
+        group by 1, 2, 3 having sum(total) <> 0 order by 1, 2, 3`,
+      [company],
+    );
+  const computed = (company: string) =>
+    t.sql<{ currency: string; status: string; stage_key: string; total: string }>(
+      `select o.currency, l.status, coalesce(l.stage_id::text, '') as stage_key, sum(o.total::numeric)::text as total
+         from orders o join leads l on l.company_id = o.company_id and l.id = o.lead_id
+        where o.company_id = $1 and o.status in ('created', 'paid', 'shipped')
+        group by 1, 2, 3 having sum(o.total::numeric) <> 0 order by 1, 2, 3`,
+      [company],
+    );
+
+  it('agrees with the orders after every kind of write to orders and leads, and the board shows it', async () => {
+    const company = (await ok(admin, 'POST', '/companies', peru, { name: 'Tablero valores', country: 'PE' }))._id;
+    const stage = await ok(admin, 'POST', '/lead-stages', company, { name: 'Negociando', mapsTo: 'informado-al-agente', position: 1 });
+    const leads: string[] = [];
+    for (const [i, status] of ['sin-asignar', 'informado-al-agente', 're-conectar', 'compra-realizada'].entries()) {
+      leads.push((await ok(admin, 'POST', '/leads', company, { name: `Cliente ${i}`, platform: 'whatsapp', status }))._id);
+    }
+    const order = (code: string, lead: string | null, status: string, total: number, currency = 'PEN') =>
+      t.sql<{ id: string }>(
+        `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id)
+         values ($1, $2, $3, 'chat', 'Cliente', '51955443322', '{"name":"Cliente","telefono":"51955443322"}', '[]', $4, $4, $5, $6) returning id`,
+        [company, code, status, total, currency, lead],
+      );
+    // a pseudo-random but repeatable run of writes: orders in, out, repriced, moved between leads; leads moved and deleted
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const statuses = ['created', 'paid', 'shipped', 'done', 'cancelled'];
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const lead = leads[next(leads.length)];
+      const step = next(6);
+      if (step === 0 || ids.length === 0) {
+        ids.push((await order(`V-${i}`, next(5) === 0 ? null : lead, statuses[next(5)], 10 + next(9000) / 100, next(4) === 0 ? 'USD' : 'PEN'))[0].id);
+      } else if (step === 1) {
+        await t.sql('update orders set status = $2 where id = $1', [ids[next(ids.length)], statuses[next(5)]]);
+      } else if (step === 2) {
+        await t.sql('update orders set total = $2 where id = $1', [ids[next(ids.length)], 5 + next(5000) / 100]);
+      } else if (step === 3) {
+        await t.sql('update orders set lead_id = $2 where id = $1', [ids[next(ids.length)], lead]);
+      } else if (step === 4) {
+        const to = [['sin-asignar', null], ['re-conectar', null], ['informado-al-agente', stage._id], ['informado-al-agente', null], ['compra-fallida', null]][next(5)];
+        await t.sql('update leads set status = $2, stage_id = $3 where id = $1', [lead, to[0], to[1]]);
+      } else {
+        await t.sql('delete from orders where id = $1', [ids.splice(next(ids.length), 1)[0]]);
+      }
+      // a touch that changes nothing of an order's open value writes nothing
+      if (i === 20) await t.sql('update orders set updated_at = now() where company_id = $1', [company]);
+    }
+    // two orders' statuses in one statement, and a lead deleted with its orders kept
+    await t.sql(`update orders set status = case when status = 'created' then 'paid' else 'created' end where company_id = $1 and status in ('created', 'cancelled')`, [company]);
+    await t.sql('delete from leads where id = $1', [leads[3]]);
+    expect(await kept(company)).toEqual(await computed(company));
+    // the unfiltered board (kept values) and a filtered one (counted) say the same per column
+    const all = await board(company);
+    const filtered = await board(company, '?platform=whatsapp');
+    expect(all.columns.map((c) => [c.stage, c.openOrderValue])).toEqual(filtered.columns.map((c) => [c.stage, c.openOrderValue]));
+    const pen = (await computed(company)).filter((r) => r.currency === 'PEN').reduce((n, r) => n + Number(r.total), 0);
+    expect(all.columns.reduce((n, c) => n + c.openOrderValue, 0)).toBeCloseTo(pen, 6);
+    expect(pen).toBeGreaterThan(0);
+  });
+});
+
+describe('open orders\' value while a lead moves at the same time', () => {
+  // PGlite has one connection: two open transactions at once exist only on PostgreSQL
+  it.runIf(process.env.TEST_DATABASE_URL)('an order priced while its lead is being moved lands in the column the lead ends in', async () => {
+    const company = (await ok(admin, 'POST', '/companies', peru, { name: 'Tablero carrera', country: 'PE' }))._id;
+    const lead = (await ok(admin, 'POST', '/leads', company, { name: 'Cliente carrera', platform: 'whatsapp', status: 'sin-asignar' }))._id;
+    const mover = await t.database.pool.connect();
+    try {
+      await mover.query('begin');
+      await mover.query(`update leads set status = 're-conectar' where id = $1`, [lead]);
+      // the order is written on another connection while the move is not committed
+      const ordered = t.sql(
+        `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id)
+         values ($1, 'C-RACE1', 'created', 'chat', 'Cliente', '51955443322', '{"name":"Cliente","telefono":"51955443322"}', '[]', 75, 75, 'PEN', $2)`,
+        [company, lead],
+      );
+      await new Promise((r) => setTimeout(r, 150));
+      await mover.query('commit');
+      await ordered;
+    } finally {
+      mover.release();
+    }
+    const b = await board(company);
+    expect(column(b, 're-conectar').openOrderValue).toBe(75);
+    expect(column(b, 'sin-asignar').openOrderValue).toBe(0);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('a lead moved while an order of it is being written carries that order once it commits', async () => {
+    const company = (await ok(admin, 'POST', '/companies', peru, { name: 'Tablero carrera 2', country: 'PE' }))._id;
+    const lead = (await ok(admin, 'POST', '/leads', company, { name: 'Cliente carrera', platform: 'whatsapp', status: 'sin-asignar' }))._id;
+    const seller = await t.database.pool.connect();
+    try {
+      await seller.query('begin');
+      await seller.query(
+        `insert into orders (company_id, code, status, source, customer_name, telefono, customer, items, subtotal, total, currency, lead_id)
+         values ($1, 'C-RACE2', 'created', 'chat', 'Cliente', '51955443322', '{"name":"Cliente","telefono":"51955443322"}', '[]', 60, 60, 'PEN', $2)`,
+        [company, lead],
+      );
+      // the lead is moved on another connection while the order is not committed
+      const moved = t.sql(`update leads set status = 're-conectar' where id = $1`, [lead]);
+      await new Promise((r) => setTimeout(r, 150));
+      await seller.query('commit');
+      await moved;
+    } finally {
+      seller.release();
+    }
+    const b = await board(company);
+    expect(column(b, 're-conectar').openOrderValue).toBe(60);
+    expect(column(b, 'sin-asignar').openOrderValue).toBe(0);
+  });
+});
+
 describe('«Ver más» and filters', () => {
   let company: string;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { leadsTable } from './resource-tables.js';
 
 /**
@@ -53,4 +53,24 @@ export const leadBoardCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.status, t.stageKey, t.shard] })],
+);
+
+/**
+ * Open orders' value per column and currency (decision 0099, «valor de pedidos abiertos»), kept by
+ * triggers on orders (an order entering, leaving or changing its open value) and on leads (a lead
+ * moving carries its open orders' value to its new column; a deleted one takes it away): the
+ * unfiltered board reads one index range however many leads and orders the company has. Sharded
+ * by backend like the counts; numeric, so many small deltas add up exactly.
+ */
+export const leadBoardValues = pgTable(
+  'lead_board_values',
+  {
+    companyId: uuid('company_id').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    stageKey: text('stage_key').notNull(),
+    shard: smallint('shard').notNull().default(0),
+    total: numeric('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.currency, t.status, t.stageKey, t.shard] })],
 );

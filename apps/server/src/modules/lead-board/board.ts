@@ -90,23 +90,29 @@ const keyOf = (status: string, stageKey: string) => `${status}|${stageKey}`;
 
 /**
  * Leads and open orders' value per column. Unfiltered, for a caller who sees every lead: the
- * trigger-kept counts (one index range); otherwise counted. Open orders (created, paid, shipped)
+ * trigger-kept counts and values (one index range each, migrations lead_board and board_values);
+ * otherwise counted. Open orders (created, paid, shipped)
  * in the company's currency, by their lead's column.
  */
 async function totalsOf(db: Db, tenant: Tenant, filters: BoardFilters, currency: string) {
   const scope = leadScope(tenant, filters);
-  const counts = narrowed(tenant, filters)
-    ? sql`select l.status, coalesce(l.stage_id::text, '') as stage_key, count(*)::bigint as n from leads l where ${scope} group by 1, 2`
-    : sql`select status, stage_key, sum(n)::bigint as n from lead_board_counts where company_id = ${tenant.companyId} group by 1, 2`;
+  const kept = !narrowed(tenant, filters);
+  const counts = kept
+    ? sql`select status, stage_key, sum(n)::float8 as value from lead_board_counts where company_id = ${tenant.companyId} group by 1, 2`
+    : sql`select l.status, coalesce(l.stage_id::text, '') as stage_key, count(*)::float8 as value from leads l where ${scope} group by 1, 2`;
+  const values = kept
+    ? sql`select status, stage_key, sum(total)::float8 as value from lead_board_values
+           where company_id = ${tenant.companyId} and currency = ${currency} group by 1, 2`
+    : sql`select l.status, coalesce(l.stage_id::text, '') as stage_key, sum(o.total)::float8 as value
+            from orders o join leads l on l.id = o.lead_id
+           where o.company_id = ${tenant.companyId} and o.status in (${sql.join(openOrderStatuses.map((s) => sql`${s}`), sql`, `)})
+             and o.currency = ${currency} and ${scope}
+           group by 1, 2`;
   const rows = await rowsOf<{ kind: 'n' | 'v'; status: string; stage_key: string; value: string | number }>(
     db,
-    sql`select 'n' as kind, c.status, c.stage_key, c.n::float8 as value from (${counts}) c
+    sql`select 'n' as kind, c.status, c.stage_key, c.value from (${counts}) c
         union all
-        select 'v', l.status, coalesce(l.stage_id::text, ''), sum(o.total)::float8
-          from orders o join leads l on l.id = o.lead_id
-         where o.company_id = ${tenant.companyId} and o.status in (${sql.join(openOrderStatuses.map((s) => sql`${s}`), sql`, `)})
-           and o.currency = ${currency} and ${scope}
-         group by 2, 3`,
+        select 'v', v.status, v.stage_key, v.value from (${values}) v`,
   );
   const counted = new Map<string, number>();
   const valued = new Map<string, number>();
