@@ -46,7 +46,7 @@ describe('a chat’s analysis in the chat’s and the lead’s calls', () => {
     [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
     peru = admin.company('Demo Perú');
     acmeCo = acme.company('Acme');
-    // a demo person with two chats (two leads), and a chat of another person
+    // a demo person with two chats (two leads), and a chat of another person (the inbox's newest open one, so its first page lists it)
     const [p] = await t.sql<{ clean_lead_id: string; chats: string[]; leads: string[] }>(
       `select l.clean_lead_id, array_agg(c.id::text order by c.id) as chats, array_agg(l.id::text order by c.id) as leads
          from chats c join leads l on l.id = c.lead_id and l.company_id = c.company_id
@@ -57,7 +57,8 @@ describe('a chat’s analysis in the chat’s and the lead’s calls', () => {
     person = p;
     const [other] = await t.sql<{ id: string; lead_id: string }>(
       `select c.id, c.lead_id from chats c join leads l on l.id = c.lead_id
-        where c.company_id = $1 and l.clean_lead_id is distinct from $2 order by c.id limit 1`,
+        where c.company_id = $1 and l.clean_lead_id is distinct from $2 and c.status = 'open'
+        order by c.last_message_at desc, c.id desc limit 1`,
       [peru, person.clean_lead_id],
     );
     lone = other;

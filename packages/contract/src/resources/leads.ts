@@ -76,6 +76,7 @@ export const leads = defineResource({
     cleanLeadId: 'clean-leads',
     stageId: 'lead-stages',
   },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
   defaultSort: { field: 'createdAt', order: 'desc' },
   searchable: ['name', 'telefono', 'email'],
   sortable: ['name', 'status'],
