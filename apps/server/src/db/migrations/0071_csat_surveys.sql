@@ -33,4 +33,5 @@ CREATE TABLE "csat_surveys" (
 ALTER TABLE "csat_surveys" ADD CONSTRAINT "csat_surveys_chat_id_chats_id_fk" FOREIGN KEY ("chat_id") REFERENCES "public"."chats"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "csat_surveys_resolution_uq" ON "csat_surveys" USING btree ("company_id","chat_id","resolution_event_id");--> statement-breakpoint
 CREATE INDEX "csat_surveys_company_resolved_idx" ON "csat_surveys" USING btree ("company_id","resolved_at");--> statement-breakpoint
-CREATE INDEX "csat_surveys_chat_idx" ON "csat_surveys" USING btree ("company_id","chat_id","resolved_at");
+CREATE INDEX "csat_surveys_chat_idx" ON "csat_surveys" USING btree ("company_id","chat_id","resolved_at");--> statement-breakpoint
+CREATE INDEX "csat_surveys_pending_idx" ON "csat_surveys" USING btree ("company_id","chat_id") WHERE status = 'pending';

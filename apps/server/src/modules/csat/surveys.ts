@@ -52,7 +52,8 @@ interface Claimed extends Record<string, unknown> {
  * Claims the round's surveys in one statement: per event whose chat is WhatsApp and whose company had
  * the survey on when it was resolved (turned on before it), and that is the chat's latest resolution asked about, a row (pending while the chat is still resolved, else not sent: it was reopened
  * first), the agent the resolution is credited to (the resolving user's agent, else the lead's).
- * Answers the pending ones, the earlier round's included (a crash between claim and send).
+ * Answers the pending ones, the earlier round's included (a crash between claim and send). An older
+ * resolution handed again (a replay) after a newer one of the chat was asked about is never claimed.
  */
 export async function claimSurveys(db: Db, events: Resolved[]): Promise<Claimed[]> {
   if (!events.length) return [];
@@ -73,14 +74,13 @@ export async function claimSurveys(db: Db, events: Resolved[]): Promise<Claimed[
             join chats c on c.company_id = r.company and c.id = r.chat and c.platform = 'whatsapp'
             join csat_settings s on s.company_id = r.company and s.enabled and r.at >= s.enabled_at
             left join leads l on l.company_id = c.company_id and l.id = c.lead_id
-           -- an older resolution handed again (a replay) after a newer one was asked about: never
            where not exists (select 1 from csat_surveys n where n.company_id = c.company_id and n.chat_id = c.id and n.resolved_at > r.at)
           on conflict (company_id, chat_id, resolution_event_id) do nothing
           returning id, company_id, chat_id, style, question, status)
         select id::text, company_id::text, chat_id::text, style, question from ins where status = 'pending'
         union
         select v.id::text, v.company_id::text, v.chat_id::text, v.style, v.question
-          from csat_surveys v join r on v.company_id = r.company and v.chat_id = r.chat and v.resolution_event_id = r.event
+          from r cross join lateral (select * from csat_surveys v where v.company_id = r.company and v.chat_id = r.chat and v.resolution_event_id = r.event) v
          where v.status = 'pending'`,
   );
 }
