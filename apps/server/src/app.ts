@@ -82,6 +82,7 @@ import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/route
 import { automationRoutes } from './modules/automation/routes.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { businessHoursRoutes } from './modules/business-hours/routes.js';
+import { csatRoutes } from './modules/csat/routes.js';
 import { auditLogRoutes } from './modules/audit-log/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 
@@ -255,6 +256,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(automationRoutes);
       await api.register(recoveryRoutes);
       await api.register(businessHoursRoutes);
+      await api.register(csatRoutes);
       await api.register(auditLogRoutes);
       await api.register(notificationRoutes);
       await api.register(paymentRoutes);

@@ -10,6 +10,7 @@ import { audienceSendOut } from './audience-api.js';
 import { googleSyncOut } from './google-people-api.js';
 import { notificationOut } from './notifications.js';
 import { chatAnalysisOut } from './analysis.js';
+import { chatCsatOut, csatStyles } from './csat.js';
 import { platforms } from './constants.js';
 import { zId, zOptionalText, zUrl } from './fields.js';
 import { CHAT_LIST_LIMIT } from './list-query.js';
@@ -78,7 +79,11 @@ export type ChatSummary = z.infer<typeof chatSummaryOut>;
  * GET /chats/:id: one chat, as the inbox lists it, with its latest analysis (issue 31, decision
  * 0092) — absent while the chat was never analysed. The inbox's lists never carry it.
  */
-export const chatDetailOut = chatSummaryOut.extend({ analysis: chatAnalysisOut.optional() });
+export const chatDetailOut = chatSummaryOut.extend({
+  analysis: chatAnalysisOut.optional(),
+  /** The chat's latest CSAT survey (decision 0100): absent while none was asked. */
+  csat: chatCsatOut.optional(),
+});
 export type ChatDetail = z.infer<typeof chatDetailOut>;
 
 const zs = () => z.string().optional();
@@ -165,6 +170,8 @@ export const messageContent = z.object({
   bot: z.object({ name: z.string(), intent: zs(), handoff: z.boolean().optional() }).optional(),
   /** Products sent from the chat (issue 30, decision 0085): WhatsApp product / product_list, a Messenger/Instagram carousel. */
   products: chatProductsContent.optional(),
+  /** Reply buttons or a list the company sent (a CSAT survey, decision 0100): the options the customer may tap. */
+  choices: z.object({ style: z.enum(csatStyles), options: z.array(z.object({ id: z.string(), title: z.string() })) }).optional(),
 });
 export type MessageContent = z.infer<typeof messageContent>;
 

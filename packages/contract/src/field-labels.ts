@@ -54,6 +54,8 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   campaignId: 'Campaña',
   costLocal: 'Costo (moneda local)',
   enabled: 'Activado',
+  style: 'Forma de la encuesta',
+  question: 'Pregunta',
   inputPriceUsd: 'Precio por millón de tokens de entrada (USD)',
   latencyMs: 'Latencia (ms)',
   monthlyBudgetUsd: 'Presupuesto mensual (USD)',

@@ -76,7 +76,7 @@ export const tagTable: readonly TagDeclaration[] = [
     modules: ['marketplace-sources', 'marketplace-products', 'marketplace-variations', 'marketplace-orders'],
   },
   { name: 'facturacion', displayName: 'Facturación', description: 'Facturas y boletas electrónicas con Genial', modules: ['genial'] },
-  { name: 'metricas', displayName: 'Métricas e IA', description: 'Métricas del negocio, el motor de IA y su consumo', modules: ['metrics', 'llm', 'llm-tracker'] },
+  { name: 'metricas', displayName: 'Métricas e IA', description: 'Métricas del negocio, la satisfacción que dan los clientes, el motor de IA y su consumo', modules: ['metrics', 'csat', 'llm', 'llm-tracker'] },
   {
     name: 'automatizaciones',
     displayName: 'Automatizaciones',
@@ -356,6 +356,9 @@ export const operationTable: Record<string, OperationDeclaration> = {
   'GET /api/massive-messages-logs/{id}/recipients': { summary: 'Destinatarios de un historial masivo' },
   'GET /api/template-messages-logs/export': { summary: 'Exporta el historial de plantillas en CSV', produces: 'csv' },
   'POST /api/metrics/messages_by_channel_by_month': { summary: 'Mensajes por canal y mes' },
+  'GET /api/metrics/csat': { id: 'csat.report', summary: 'La satisfacción (CSAT) que dan los clientes, por agente: encuestas enviadas, respondidas, tasa de respuesta, promedio y satisfechos' },
+  'GET /api/csat/settings': { id: 'csat.settings', summary: 'La encuesta de satisfacción al resolver un chat de WhatsApp: si se envía, su forma y su pregunta' },
+  'PUT /api/csat/settings': { id: 'csat.updateSettings', summary: 'Guarda la encuesta de satisfacción (completa): activada, botones o lista, y la pregunta' },
   'POST /api/metrics/cleanleads_by_month': { summary: 'Leads limpios por mes' },
   'POST /api/metrics/chats_coverage_by_month': { summary: 'Cobertura de chats por mes' },
   'POST /api/metrics/total_messages': { summary: 'Total de mensajes' },

@@ -8,6 +8,8 @@ import { runRules } from '../modules/automation/engine.js';
 import { sendAwayMessages } from '../modules/business-hours/away.js';
 import { automationListens, setTimers } from '../modules/automation/timers.js';
 import { publishChatEffect } from '../modules/chats/events.js';
+import { createChatService } from '../modules/chats/service.js';
+import { askForCsat, recordCsatAnswers } from '../modules/csat/surveys.js';
 import { BOT_ANSWER_QUEUE } from '../modules/dialogflow/answer.js';
 import { botTakes } from '../modules/dialogflow/bots.js';
 import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
@@ -38,6 +40,11 @@ export function listenersOf(app: FastifyInstance): Listener[] {
   const { realtime, jobs, settings, log } = app;
   const notices = createNotificationService(app.database, realtime);
   const rules = engineDepsOf(app);
+  let chats: ReturnType<typeof createChatService> | undefined;
+  const chatService = () => {
+    chats ??= createChatService({ db, secrets: app.secrets, realtime, jobs, config: settings, log });
+    return chats;
+  };
   const listeners: Listener[] = [
     {
       // outbound webhooks (decision 0073): a delivery per event and subscription listening to it,
@@ -66,6 +73,24 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       on: ['message.received'],
       handle: async (events) => {
         await sendAwayMessages(rules, events);
+      },
+    },
+    {
+      // CSAT (decision 0100): a resolved WhatsApp chat of a company with the survey on gets one survey
+      // per resolution (a row keyed by the chat and the event, claimed before the send), through the
+      // chat's send and its 24-hour window; outside it, none, and the reason is kept
+      name: 'csat.ask',
+      on: ['chat.resolved'],
+      handle: async (events) => {
+        await askForCsat({ db, log, send: (companyId, chatId, content, messageId) => chatService().send(companyId, chatId, content, { messageId }) }, events);
+      },
+    },
+    {
+      // the customer's tap on a survey's option (button_reply / list_reply) stores the chat's score
+      name: 'csat.answer',
+      on: ['message.received'],
+      handle: async (events) => {
+        await recordCsatAnswers(db, events);
       },
     },
     {

@@ -253,6 +253,11 @@ export const metricKeys = {
   one: (companyId: CompanyId, name: MetricName, filter: MetricsFilter) => ['metrics', companyId, name, filter] as const,
   adAccount: (companyId: CompanyId) => ['meta-ads', companyId, 'account'] as const,
 };
+/** CSAT (decision 0100): the survey's settings, and the report per agent (under the metrics' key). */
+export const csatKeys = {
+  settings: (companyId: CompanyId) => ['csat', companyId, 'settings'] as const,
+  report: (companyId: CompanyId, from: string, to: string) => ['metrics', companyId, 'csat', { from, to }] as const,
+};
 /** Keys carry the company: switching company never shows the other one's figures. */
 export const llmKeys = {
   all: ['llm'] as const,

@@ -1,6 +1,7 @@
 import { type ChannelKind, type ChatProductsContent, type MessagingTier, messagingTiers, type OutboundMessageKind } from '@mostrador/contract';
 import { sanitizeJson } from '../../lib/third-party-text.js';
 import { reasonOf } from './error-reasons.js';
+import { whatsappChoicesInteractive } from './interactive.js';
 import { messengerProductMessage, whatsappProductInteractive } from './products.js';
 
 /**
@@ -33,6 +34,16 @@ export interface OutboundContent {
   callbackData?: string;
   /** Products from the chat (decision 0085): WhatsApp `interactive` product / product_list, a Messenger/Instagram generic template; `text` is its body. */
   products?: ChatProductsContent;
+  /** WhatsApp reply buttons (at most 3) or a list (at most 10 rows) — a CSAT survey (decision 0100); `text` is its body. */
+  choices?: OutboundChoices;
+}
+
+/** What the customer may tap: each option's id comes back in the button_reply / list_reply webhook. */
+export interface OutboundChoices {
+  style: 'buttons' | 'list';
+  options: Array<{ id: string; title: string }>;
+  /** The list's button (≤ 20 characters). */
+  button?: string;
 }
 
 /** The `template` object of a Cloud API send: name, language code and the components' parameters. */
@@ -126,6 +137,7 @@ export function whatsappBodies(to: string, content: OutboundContent): object[] {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...(content.callbackData ? { biz_opaque_callback_data: content.callbackData } : {}) };
   if (content.template) return [{ ...base, type: 'template', template: content.template }];
   if (content.products) return [{ ...base, type: 'interactive', interactive: whatsappProductInteractive(content.products, content.text) }];
+  if (content.choices) return [{ ...base, type: 'interactive', interactive: whatsappChoicesInteractive(content.choices, content.text ?? '') }];
   const textBody = (body: string) => ({ ...base, type: 'text', text: { body, preview_url: hasLink(body) } });
   if (content.kind === 'text') return [textBody(content.text ?? '')];
   const caption = content.text?.trim() || undefined;

@@ -24,6 +24,12 @@ export function createSandboxClient(stepSeconds: number): MessageClient {
       if (products > 30 || (target.channel !== 'whatsapp' && products > 10)) {
         throw new ProviderError('(sandbox) Meta admite hasta 30 productos por mensaje en WhatsApp y 10 en Messenger e Instagram');
       }
+      // reply buttons and lists (decision 0100): WhatsApp only, at most 3 buttons or 10 rows
+      if (content.choices) {
+        if (target.channel !== 'whatsapp') throw new ProviderError('(sandbox) Los botones de respuesta y las listas solo existen en WhatsApp');
+        const max = content.choices.style === 'buttons' ? 3 : 10;
+        if (content.choices.options.length > max) throw new ProviderError(`(sandbox) WhatsApp admite hasta ${max} opciones en ${content.choices.style === 'buttons' ? 'botones' : 'una lista'}`);
+      }
       const token = randomBytes(12).toString('hex').toUpperCase();
       const messageId = target.channel === 'whatsapp' ? `wamid.SANDBOX${token}` : `m_sandbox_${token.toLowerCase()}`;
       const fails = content.text?.toLowerCase().includes(SANDBOX_FAIL_WORD);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { tenantOf } from '../../plugins/auth.js';
 import { onRead } from '../../resources/crud.js';
 import { chatSummary } from '../chats/queries.js';
+import { csatOfChat } from '../csat/report.js';
 import { analysisOfChat, analysisOfCleanLead, analysisOfLead } from './shown.js';
 
 const idParams = z.object({ id: zId() }).strict();
@@ -41,8 +42,9 @@ export const analysisRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { companyId } = tenantOf(request);
       const chat = await chatSummary(db, companyId, request.params.id);
-      const found = await analysisOfChat(db, companyId, chat._id);
-      return found ? { ...chat, analysis: found } : chat;
+      // beside the analysis' quality, the score the customer gave (the chat's latest CSAT survey, decision 0100)
+      const [found, csat] = await Promise.all([analysisOfChat(db, companyId, chat._id), csatOfChat(db, companyId, chat._id)]);
+      return { ...chat, ...(found ? { analysis: found } : {}), ...(csat ? { csat } : {}) };
     },
   );
 };

@@ -244,8 +244,8 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const [row] = await rowsOf<{ id: string }>(
         tx,
         sql`insert into chat_messages (id, company_id, chat_id, direction, kind, text, media_url, content, status, sent_by, sent_at)
-            values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.products ? 'interactive' : content.kind}, ${content.text ?? null},
-                    ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : options.content ? JSON.stringify(options.content) : null}::jsonb,
+            values (${options.messageId ?? randomUUID()}, ${companyId}, ${chatId}, 'out', ${content.products || content.choices ? 'interactive' : content.kind}, ${content.text ?? null},
+                    ${content.mediaUrl ?? null}, ${content.template ? JSON.stringify({ template: { name: content.template.name, language: content.template.language.code, payload: content.template } }) : options.content ? JSON.stringify(options.content) : content.choices ? JSON.stringify({ choices: content.choices }) : null}::jsonb,
                     'pending', ${options.sentBy ?? null}, ${now})
             on conflict (id) do nothing returning id`,
       );
@@ -372,8 +372,12 @@ export function createChatService({ db, secrets, realtime, jobs, config, log }: 
       const accountId = channel.kind === 'instagram' ? (channel.page_id ?? channel.provider_id) : channel.provider_id;
       // products (decision 0085) go out again as the same products
       const products = message.content?.products;
+      // reply buttons or a list (a CSAT survey, decision 0100) go out again as the same options
+      const choices = (message.content as { choices?: OutboundContent['choices'] } | undefined)?.choices;
       const content: OutboundContent = products
         ? { kind: 'text', text: message.text, products }
+        : choices
+          ? { kind: 'text', text: message.text, choices }
         : { kind: message.kind as OutboundContent['kind'], text: message.text, mediaUrl: message.mediaUrl, template };
       return deliver(companyId, chatId, messageId, { channel: channel.kind, accountId, accessToken, to: recipient }, content);
     },

@@ -1,4 +1,4 @@
-import { type CountryCode, type LeadPlatform, type LeadStatus, normalisePhone, resources } from '@mostrador/contract';
+import { type CountryCode, isCsatReplyId, type LeadPlatform, type LeadStatus, normalisePhone, resources } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { InboundMessage, Provider, ReadReceipt, StatusUpdate } from '../../integrations/meta/events.js';
@@ -255,8 +255,16 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
       const newestOfCustomer = m.internal
         ? sql`false`
         : sql`coalesce((select w0.last_inbound_at <= ${m.timestamp}::timestamptz from chat_windows w0 where w0.chat_id = ${chatId}), true)`;
-      // and the chat is open again, resolved or snoozed (its snooze time forgotten: decisions 0027, 0076)
-      await tx.execute(sql`${opensWindow}update chats set unread_count = coalesce(unread_count, 0) + 1, status = 'open', snoozed_until = null, updated_at = now(),
+      // and the chat is open again, resolved or snoozed (its snooze time forgotten: decisions 0027, 0076) —
+      // except a tap on a CSAT survey's option (decision 0100): it answers the resolution, it does not
+      // reopen the chat (nor count as unread), else resolving it again would ask again
+      const surveyTap = isCsatReplyId(m.content?.interactive?.id);
+      const reopen = surveyTap
+        ? sql`unread_count = case when status = 'closed' then unread_count else coalesce(unread_count, 0) + 1 end,
+              status = case when status = 'closed' then status else 'open' end,
+              snoozed_until = case when status = 'closed' then snoozed_until else null end`
+        : sql`unread_count = coalesce(unread_count, 0) + 1, status = 'open', snoozed_until = null`;
+      await tx.execute(sql`${opensWindow}update chats set ${reopen}, updated_at = now(),
           last_message_preview = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz or ${newestOfCustomer}
             then ${preview} else last_message_preview end,
           last_message_at = case when last_message_at is null or last_message_at::timestamptz <= ${m.timestamp}::timestamptz then ${m.timestamp} else last_message_at end

@@ -79,6 +79,20 @@ export function usePersonChats(cleanLeadId: string | undefined) {
  * customer's messages and tell no one: it is asked again when a new message shows in the chat
  * (`lastMessageAt`) and every minute while the panel is open.
  */
+/** The chat's latest CSAT survey (decision 0100): the same call and cache entry as its analysis. */
+export function useChatCsat(chatId: string, lastMessageAt: string | undefined) {
+  const { companyId } = useSession();
+  return useQuery({
+    queryKey: [...chatKeys.detail(chatId, companyId), lastMessageAt ?? ''],
+    queryFn: ({ signal }) => chatApi.detail(chatId, signal),
+    select: (chat) => chat.csat,
+    placeholderData: (previous, query) => (query?.queryKey[2] === chatId ? previous : undefined),
+    refetchInterval: 60_000,
+    meta: { quiet: true },
+    retry: false,
+  });
+}
+
 export function useChatAnalysis(chatId: string, lastMessageAt: string | undefined) {
   const { companyId } = useSession();
   return useQuery({

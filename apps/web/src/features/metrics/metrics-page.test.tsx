@@ -24,8 +24,18 @@ afterEach(() => {
 });
 
 const nameOf = (call: FakeCall) => call.path.replace('/metrics/', '') as MetricName;
+/** GET /metrics/csat (decision 0100): the customers' scores per agent, shown under «Calidad y categorías IA». */
+const csatReport = {
+  from: '2026-01-01',
+  to: '2026-01-31',
+  timezone: 'America/Lima',
+  agents: [{ agentId: 'a1', agentName: 'Lucía Ramos', sent: 4, answered: 2, responseRate: 0.5, average: 4, satisfiedShare: 0.5, notSent: 0 }],
+  total: { sent: 4, answered: 2, responseRate: 0.5, average: 4, satisfiedShare: 0.5, notSent: 0 },
+};
 const serve = (over: Partial<Record<string, unknown>> = {}) =>
-  fakeApi((call) => (call.path.startsWith('/metrics/') ? { status: 200, body: over[nameOf(call)] ?? answers[nameOf(call)] } : undefined));
+  fakeApi((call) =>
+    call.path === '/metrics/csat' ? { status: 200, body: csatReport } : call.path.startsWith('/metrics/') ? { status: 200, body: over[nameOf(call)] ?? answers[nameOf(call)] } : undefined,
+  );
 const value = (testId: string) => screen.findByTestId(`${testId}-value`).then((el) => el.textContent?.replace(/\u00a0/g, ' '));
 
 describe('/metricas', () => {
@@ -144,6 +154,8 @@ describe('/metricas', () => {
     const quality = renderApp(<MetricsPage />, { route: '/metricas?vista=calidad' });
     expect(await value('quality-average')).toBe('4.1 / 5');
     expect(await value('quality-top-category')).toBe('Venta');
+    // the customers' own score beside the analysis' quality
+    expect(await value('csat-rate')).toBe('50%');
     quality.unmount();
 
     renderApp(<MetricsPage />, { route: '/metricas?vista=compromiso' });

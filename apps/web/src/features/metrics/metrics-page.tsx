@@ -13,6 +13,7 @@ import { channelLabel } from '../../components/ui/channel-icon';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCompanyTimezone } from '../../lib/company-time';
 import type { MetricsQuery } from './api';
+import { CsatSection } from './csat-section';
 import { DEFAULT_PRESET, dayLabel, isPreset, type PresetKey, presetKeys, presetLabels, presetRange, rangeProblem, todayIn } from './model';
 import { useNarrow } from './parts';
 import {
@@ -185,6 +186,12 @@ export function MetricsPage() {
             <SentimentSection query={query} mode={mode} onMode={(m) => update({ modo: m === 'conteos' ? undefined : m })} />
           ) : (
             Section && <Section query={query} />
+          )}
+          {/* the customers' own score beside the analysis' quality (decision 0100; the lead moves it to «Equipo») */}
+          {view.key === 'calidad' && (
+            <Box sx={{ mt: 3 }}>
+              <CsatSection query={query} />
+            </Box>
           )}
         </Box>
       )}

@@ -19,6 +19,7 @@ import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { setPreference, usePreferences } from '../../lib/session-store';
 import { screen as companiesScreen } from '../organization/companies-screen';
+import { CsatCard } from './csat-card';
 
 const cardTitle = { title: { variant: 'h3', component: 'h2' } } as const;
 
@@ -86,6 +87,7 @@ export function SettingsPage() {
             </TextField>
           </CardContent>
         </Card>
+        {permissions.can('settings', 'read') && <CsatCard />}
       </Box>
     </>
   );

@@ -1,4 +1,4 @@
-import type { ChatAnalysisView } from '@mostrador/contract';
+import type { ChatAnalysisView, ChatCsat } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
@@ -28,6 +28,10 @@ export const analysisTexts = {
   /** 'Analizado hace 2 h', 'Analizado ayer', 'Analizado el 21 nov.'. */
   analysedAt: (relative: string) => (/^(hace|ahora|ayer|anteayer)/.test(relative) ? `Analizado ${relative}` : `Analizado el ${relative}`),
   ofChat: (channel: string) => `Del último chat analizado (${channel})`,
+  /** The customer's own score (CSAT, decision 0100), beside the quality. */
+  csat: (label: string) => `Cliente: ${label}`,
+  csatHint: (score: number, agent?: string) => `El cliente calificó la atención con ${score}/5 en la encuesta al resolver el chat${agent ? ` (resolvió ${agent})` : ''}`,
+  csatWaiting: 'Encuesta enviada, sin respuesta',
 } as const;
 
 const sentimentColor = { positive: 'success', neutral: 'default', negative: 'error' } as const;
@@ -53,6 +57,8 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export interface AnalysisSectionProps {
   analysis: ChatAnalysisView | undefined;
+  /** The chat's latest CSAT survey (the chat panel's only). */
+  csat?: ChatCsat;
   loading?: boolean;
   error?: boolean;
   /** A lead's or a person's: the channel of the chat the analysis is of. */
@@ -66,7 +72,24 @@ export interface AnalysisSectionProps {
  * chip, the quality, the motive (and, when negative, where the dissatisfaction comes from), the
  * category, cross-selling and when it was analysed; «Aún sin análisis» when it never was.
  */
-export function AnalysisSection({ analysis, loading, error, platform, heading = 'caption' }: AnalysisSectionProps) {
+/** The customer's score as a chip (answered), or what became of the survey (sent, not sent and why). */
+function CsatChip({ csat }: { csat: ChatCsat }) {
+  if (csat.score !== undefined) {
+    return (
+      <Tooltip title={analysisTexts.csatHint(csat.score, csat.agentName)}>
+        <Chip size="small" variant="outlined" color={csat.score >= 4 ? 'success' : csat.score <= 2 ? 'error' : 'default'} label={analysisTexts.csat(csat.scoreLabel ?? `${csat.score}/5`)} data-testid="analysis-csat" />
+      </Tooltip>
+    );
+  }
+  const label = csat.status === 'sent' ? analysisTexts.csatWaiting : csat.statusLabel;
+  return (
+    <Tooltip title={csat.reason ?? ''}>
+      <Chip size="small" variant="outlined" label={label} data-testid="analysis-csat" />
+    </Tooltip>
+  );
+}
+
+export function AnalysisSection({ analysis, csat, loading, error, platform, heading = 'caption' }: AnalysisSectionProps) {
   const now = useNow();
   return (
     <Box component="section" aria-label={analysisTexts.title} data-testid="chat-analysis" sx={{ display: 'grid', gap: 1 }}>
@@ -96,6 +119,11 @@ export function AnalysisSection({ analysis, loading, error, platform, heading = 
           <Typography variant="caption" color="text.secondary">
             {analysisTexts.emptyHint}
           </Typography>
+          {csat && (
+            <Box sx={{ mt: 0.75 }}>
+              <CsatChip csat={csat} />
+            </Box>
+          )}
         </Box>
       )}
       {analysis && (
@@ -105,6 +133,7 @@ export function AnalysisSection({ analysis, loading, error, platform, heading = 
             <Tooltip title={analysisTexts.qualityHint}>
               <Chip size="small" variant="outlined" label={analysisTexts.quality(analysis.quality)} />
             </Tooltip>
+            {csat && <CsatChip csat={csat} />}
           </Box>
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.5, typography: 'body2', m: 0 }}>
             <Row label={analysisTexts.motive}>{analysis.motiveLabel}</Row>

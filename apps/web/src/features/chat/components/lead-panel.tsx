@@ -26,7 +26,7 @@ import { chatApi } from '../api';
 import { DuplicatesSection, errorFor, InlineEdit, PersonContacts, PersonConversations } from '../../person/person-sections';
 import { channelsOf, personTexts } from '../../person/texts';
 import { usePerson, useUpdatePerson } from '../../person/use-person';
-import { useChatAnalysis, usePersonChats } from '../api';
+import { useChatAnalysis, useChatCsat, usePersonChats } from '../api';
 import { AnalysisSection } from './analysis-section';
 import { storeChatSummary } from '../hooks/use-chat-data';
 import { channelNames, chatTexts } from '../texts';
@@ -174,6 +174,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
   const lead = chat.lead;
   const update = useUpdateLead(chat);
   const analysis = useChatAnalysis(chat._id, chat.lastMessageAt);
+  const csat = useChatCsat(chat._id, chat.lastMessageAt);
   const agents = useRefOptions(['agentes'], !!lead);
   // the person's chats stay live through the chat screen's events; a change reloads the person
   const personChats = usePersonChats(lead?.cleanLeadId);
@@ -305,7 +306,7 @@ export function LeadPanel({ chat, onClose, onBack }: LeadPanelProps) {
           </>
         )}
         <Divider />
-        <AnalysisSection analysis={analysis.data} loading={analysis.isLoading} error={analysis.isError} />
+        <AnalysisSection analysis={analysis.data} csat={csat.data} loading={analysis.isLoading} error={analysis.isError} />
       </Box>
       {lead?.cleanLeadId && (
         <>
