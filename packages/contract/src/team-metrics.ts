@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { METRICS_MAX_DAYS } from './metrics-api.js';
 
 /**
  * How the team answers (issue 31, decision 0094): per agent, team, channel or label, the
@@ -21,8 +22,8 @@ export const teamMeasures = ['business', 'wall'] as const;
 export type TeamMeasure = (typeof teamMeasures)[number];
 export const teamMeasureLabels: Record<TeamMeasure, string> = { business: 'En horario de atención', wall: 'Tiempo corrido (reloj)' };
 
-/** The longest window the report reads (a year and a day). */
-export const TEAM_METRICS_MAX_DAYS = 366;
+/** The longest window the report reads: the metrics screen's (its «Todo el tiempo»). */
+export const TEAM_METRICS_MAX_DAYS = METRICS_MAX_DAYS;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const zDay = () =>

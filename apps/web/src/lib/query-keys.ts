@@ -252,6 +252,8 @@ export const metricKeys = {
   all: ['metrics'] as const,
   one: (companyId: CompanyId, name: MetricName, filter: MetricsFilter) => ['metrics', companyId, name, filter] as const,
   adAccount: (companyId: CompanyId) => ['meta-ads', companyId, 'account'] as const,
+  team: (companyId: CompanyId, query: { from: string; to: string; groupBy: string }) => ['metrics', companyId, 'team', query] as const,
+  teamSettings: (companyId: CompanyId) => ['metrics', companyId, 'team-settings'] as const,
 };
 /** Keys carry the company: switching company never shows the other one's figures. */
 export const llmKeys = {

@@ -28,6 +28,7 @@ import {
   SentimentSection,
   type SentimentMode,
 } from './sections';
+import { TeamSection } from './team-section';
 
 /** The screen's views (`?vista=`), in the order an owner reads them. */
 const views = [
@@ -40,6 +41,7 @@ const views = [
   { key: 'ventas', label: 'Ventas', channels: metricChatChannels },
   { key: 'calidad', label: 'Calidad y categorías IA', channels: metricChatChannels },
   { key: 'compromiso', label: 'Compromiso del cliente', channels: [] },
+  { key: 'equipo', label: 'Equipo', channels: [] },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; channels: readonly MetricChannel[] }>;
 type ViewKey = (typeof views)[number]['key'];
 
@@ -52,6 +54,7 @@ const sectionOf: Record<Exclude<ViewKey, 'sentimiento'>, ComponentType<SectionPr
   ventas: SalesSection,
   calidad: QualitySection,
   compromiso: EngagementSection,
+  equipo: TeamSection,
 };
 
 const channelNotes: Partial<Record<ViewKey, string>> = {
