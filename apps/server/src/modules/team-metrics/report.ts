@@ -96,18 +96,22 @@ function grouping(groupBy: TeamGrouping, companyId: string): { from: SQL; key: S
                                   (select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u where u.id::text = g.key), 'Usuario eliminado'))`,
       };
     case 'team':
+      // the team of the agent (agentes.user_id) who answered first: one hash join, not a lookup per conversation
       return {
-        from: sql`conv`,
-        key: sql`(select a.equipo_de_ventas_id::text from agentes a where a.company_id = ${companyId} and a.user_id = conv.agent_user::text order by a.created_at limit 1)`,
+        from: sql`conv left join (select distinct on (a.user_id) a.user_id, a.equipo_de_ventas_id from agentes a where a.company_id = ${companyId} order by a.user_id, a.created_at) ag
+                  on ag.user_id = conv.agent_user::text`,
+        key: sql`ag.equipo_de_ventas_id::text`,
         name: sql`(select e.name from equipos_de_ventas e where e.company_id = ${companyId} and e.id::text = g.key)`,
       };
     case 'channel':
       return { from: sql`conv`, key: sql`conv.channel`, name: sql`null::text` };
     case 'label':
+      // the company's labels on the conversation's lead (a label deleted is no label); a join the
+      // planner can count, unlike a set-returning function over each lead's labels
       return {
         from: sql`conv left join leads l on l.company_id = ${companyId} and l.id = conv.lead_id
-                  left join lateral jsonb_array_elements_text(case when jsonb_typeof(l.mostrador_labels) = 'array' then l.mostrador_labels else '[]'::jsonb end) lb(id) on true`,
-        key: sql`lb.id`,
+                  left join mostrador_labels lb on lb.company_id = ${companyId} and jsonb_typeof(l.mostrador_labels) = 'array' and l.mostrador_labels ? lb.id::text`,
+        key: sql`lb.id::text`,
         name: sql`(select m.name from mostrador_labels m where m.company_id = ${companyId} and m.id::text = g.key)`,
       };
   }
