@@ -60,6 +60,7 @@ const layers = [
         'recovery',
         'payments',
         'lead-board',
+        'team-metrics',
       ]),
     ],
   },
