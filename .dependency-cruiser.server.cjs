@@ -61,6 +61,7 @@ const layers = [
         'payments',
         'lead-board',
         'csat',
+        'team-metrics',
       ]),
     ],
   },

@@ -21,6 +21,7 @@ import { chatRoutes } from './modules/chats/routes.js';
 import { contactFrequencyRoutes } from './modules/contact-frequency/routes.js';
 import { leadCsvRoutes } from './modules/leads/csv-routes.js';
 import { leadBoardRoutes } from './modules/lead-board/routes.js';
+import { teamMetricsRoutes } from './modules/team-metrics/routes.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { createSessions, type Sessions } from './modules/auth/session.js';
@@ -225,6 +226,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(chatRoutes);
       await api.register(leadRoutes);
       await api.register(leadBoardRoutes);
+      // how the team answers (issue 31, decision 0094)
+      await api.register(teamMetricsRoutes);
       // a chat's and a lead's analysis (issue 31, decision 0092)
       await api.register(analysisRoutes);
       await api.register(leadCsvRoutes);

@@ -34,6 +34,7 @@ export * from './analysis.js';
 export * from './meta-ads-api.js';
 export * from './audience-api.js';
 export * from './metrics-api.js';
+export * from './team-metrics.js';
 export * from './llm-api.js';
 export * from './mailchimp-api.js';
 export * from './gravity-forms-api.js';

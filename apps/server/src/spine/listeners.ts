@@ -16,6 +16,7 @@ import { wakeFacebookLabels } from '../modules/facebook-labels/people.js';
 import { invoiceArrivals, invoicePaidOrders } from '../modules/genial/arrivals.js';
 import { createNotificationService } from '../modules/notifications/service.js';
 import { notePaidOrders } from '../modules/payments/chat-note.js';
+import { recordTeamTimes, TEAM_METRICS_EVENTS } from '../modules/team-metrics/listener.js';
 import { fanOut } from '../modules/webhook-subscriptions/fanout.js';
 import type { Listener } from './dispatcher.js';
 
@@ -123,6 +124,13 @@ export function listenersOf(app: FastifyInstance): Listener[] {
           }
         });
       },
+    },
+    {
+      // how the team answers (decision 0094): each chat's conversations, the customers' waits a
+      // person answered, resolutions and reopenings, in business hours and by the clock
+      name: 'team-metrics',
+      on: TEAM_METRICS_EVENTS,
+      handle: (events) => recordTeamTimes(db, events),
     },
     {
       // a customer wrote: the company's conversation analysis is woken (debounced per company, modules/analysis)

@@ -252,6 +252,8 @@ export const metricKeys = {
   all: ['metrics'] as const,
   one: (companyId: CompanyId, name: MetricName, filter: MetricsFilter) => ['metrics', companyId, name, filter] as const,
   adAccount: (companyId: CompanyId) => ['meta-ads', companyId, 'account'] as const,
+  team: (companyId: CompanyId, query: { from: string; to: string; groupBy: string }) => ['metrics', companyId, 'team', query] as const,
+  teamSettings: (companyId: CompanyId) => ['metrics', companyId, 'team-settings'] as const,
 };
 /** CSAT (decision 0100): the survey's settings, and the report per agent (under the metrics' key). */
 export const csatKeys = {

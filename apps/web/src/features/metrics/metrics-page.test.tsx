@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 const nameOf = (call: FakeCall) => call.path.replace('/metrics/', '') as MetricName;
-/** GET /metrics/csat (decision 0100): the customers' scores per agent, shown under «Calidad y categorías IA». */
+/** GET /metrics/csat (decision 0100): the customers' scores per agent, shown in «Equipo». */
 const csatReport = {
   from: '2026-01-01',
   to: '2026-01-31',
@@ -154,9 +154,12 @@ describe('/metricas', () => {
     const quality = renderApp(<MetricsPage />, { route: '/metricas?vista=calidad' });
     expect(await value('quality-average')).toBe('4.1 / 5');
     expect(await value('quality-top-category')).toBe('Venta');
-    // the customers' own score beside the analysis' quality
-    expect(await value('csat-rate')).toBe('50%');
     quality.unmount();
+
+    // «Equipo»: what the customers said of the team (CSAT) under how fast it answers
+    const team = renderApp(<MetricsPage />, { route: '/metricas?vista=equipo' });
+    expect(await value('csat-rate')).toBe('50%');
+    team.unmount();
 
     renderApp(<MetricsPage />, { route: '/metricas?vista=compromiso' });
     expect(screen.getByTestId('engagement').textContent).toContain('Próximamente');

@@ -29,6 +29,7 @@ import {
   SentimentSection,
   type SentimentMode,
 } from './sections';
+import { TeamSection } from './team-section';
 
 /** The screen's views (`?vista=`), in the order an owner reads them. */
 const views = [
@@ -41,6 +42,7 @@ const views = [
   { key: 'ventas', label: 'Ventas', channels: metricChatChannels },
   { key: 'calidad', label: 'Calidad y categorías IA', channels: metricChatChannels },
   { key: 'compromiso', label: 'Compromiso del cliente', channels: [] },
+  { key: 'equipo', label: 'Equipo', channels: [] },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; channels: readonly MetricChannel[] }>;
 type ViewKey = (typeof views)[number]['key'];
 
@@ -53,6 +55,7 @@ const sectionOf: Record<Exclude<ViewKey, 'sentimiento'>, ComponentType<SectionPr
   ventas: SalesSection,
   calidad: QualitySection,
   compromiso: EngagementSection,
+  equipo: TeamSection,
 };
 
 const channelNotes: Partial<Record<ViewKey, string>> = {
@@ -187,8 +190,8 @@ export function MetricsPage() {
           ) : (
             Section && <Section query={query} />
           )}
-          {/* the customers' own score beside the analysis' quality (decision 0100; the lead moves it to «Equipo») */}
-          {view.key === 'calidad' && (
+          {/* what the customers said of the team (CSAT, decision 0100), under how fast it answers */}
+          {view.key === 'equipo' && (
             <Box sx={{ mt: 3 }}>
               <CsatSection query={query} />
             </Box>
