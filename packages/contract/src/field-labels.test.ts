@@ -17,7 +17,7 @@ const requestSchemas = [
   'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
   'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
-  'metricsFilter', 'audienceIdParams', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
+  'metricsFilter', 'attributionSettings', 'attributionQuery', 'attributionChatsQuery', 'audienceIdParams', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
   'googlePhoneParams', 'googleCredentialsInput', 'googleLeadsQuery',
   'driveUploadQuery', 'driveListQuery', 'driveFilePatch', 'driveIdParams',
 ] as const;

@@ -54,3 +54,4 @@ export * from './assistant.js';
 export * from './recovery.js';
 export * from './payments.js';
 export * from './lead-board.js';
+export * from './attribution-api.js';
