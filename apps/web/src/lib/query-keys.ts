@@ -252,6 +252,9 @@ export const metricKeys = {
   all: ['metrics'] as const,
   one: (companyId: CompanyId, name: MetricName, filter: MetricsFilter) => ['metrics', companyId, name, filter] as const,
   adAccount: (companyId: CompanyId) => ['meta-ads', companyId, 'account'] as const,
+  attribution: (companyId: CompanyId, params: object) => ['metrics', companyId, 'attribution', params] as const,
+  attributionChats: (companyId: CompanyId, params: object) => ['metrics', companyId, 'attribution-chats', params] as const,
+  attributionSettings: (companyId: CompanyId) => ['metrics', companyId, 'attribution-settings'] as const,
 };
 /** Keys carry the company: switching company never shows the other one's figures. */
 export const llmKeys = {

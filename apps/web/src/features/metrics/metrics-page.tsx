@@ -1,4 +1,4 @@
-import { type MetricChannel, metricChannels, metricChatChannels } from '@mostrador/contract';
+import { type AttributionGrouping, attributionGroupings, type MetricChannel, metricChannels, metricChatChannels } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
@@ -13,6 +13,7 @@ import { channelLabel } from '../../components/ui/channel-icon';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCompanyTimezone } from '../../lib/company-time';
 import type { MetricsQuery } from './api';
+import { AttributionSection } from './attribution';
 import { DEFAULT_PRESET, dayLabel, isPreset, type PresetKey, presetKeys, presetLabels, presetRange, rangeProblem, todayIn } from './model';
 import { useNarrow } from './parts';
 import {
@@ -40,10 +41,11 @@ const views = [
   { key: 'ventas', label: 'Ventas', channels: metricChatChannels },
   { key: 'calidad', label: 'Calidad y categorías IA', channels: metricChatChannels },
   { key: 'compromiso', label: 'Compromiso del cliente', channels: [] },
+  { key: 'atribucion', label: 'Atribución', channels: [] },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; channels: readonly MetricChannel[] }>;
 type ViewKey = (typeof views)[number]['key'];
 
-const sectionOf: Record<Exclude<ViewKey, 'sentimiento'>, ComponentType<SectionProps>> = {
+const sectionOf: Record<Exclude<ViewKey, 'sentimiento' | 'atribucion'>, ComponentType<SectionProps>> = {
   ceo: CeoSection,
   'clean-leads': CleanLeadsSection,
   leads: LeadsSection,
@@ -93,7 +95,9 @@ export function MetricsPage() {
   const typeDay = (which: 'desde' | 'hasta', value: string) =>
     update({ rango: undefined, desde: window.from, hasta: window.to, [which]: value || undefined });
 
-  const Section = view.key === 'sentimiento' ? undefined : sectionOf[view.key];
+  const Section = view.key === 'sentimiento' || view.key === 'atribucion' ? undefined : sectionOf[view.key];
+  const byParam = params.get('por');
+  const by: AttributionGrouping = (attributionGroupings as readonly string[]).includes(byParam ?? '') ? (byParam as AttributionGrouping) : 'ad_campaign';
 
   return (
     <>
@@ -183,6 +187,8 @@ export function MetricsPage() {
         <Box key={view.key}>
           {view.key === 'sentimiento' ? (
             <SentimentSection query={query} mode={mode} onMode={(m) => update({ modo: m === 'conteos' ? undefined : m })} />
+          ) : view.key === 'atribucion' ? (
+            <AttributionSection query={query} by={by} onBy={(b) => update({ por: b === 'ad_campaign' ? undefined : b })} />
           ) : (
             Section && <Section query={query} />
           )}
