@@ -62,6 +62,7 @@ const layers = [
         'lead-board',
         'csat',
         'team-metrics',
+        'attribution',
       ]),
     ],
   },

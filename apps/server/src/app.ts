@@ -77,6 +77,7 @@ import { rowScopePlugin } from './plugins/row-scope.js';
 import { applyHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { assignmentRoutes } from './modules/assignment/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
+import { attributionRoutes } from './modules/attribution/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { createDeliverer, type Deliverer } from './modules/webhook-subscriptions/deliver.js';
 import { webhookSubscriptionRoutes } from './modules/webhook-subscriptions/routes.js';
@@ -244,6 +245,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(sendingRoutes);
       await api.register(messageHistoryRoutes);
       await api.register(metricsRoutes);
+      // order attribution and its funnel (issue 31, decisions 0096, 0097)
+      await api.register(attributionRoutes);
       await api.register(llmRoutes);
       await api.register(metaAdsRoutes);
       await api.register(googlePeopleRoutes);

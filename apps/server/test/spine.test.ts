@@ -112,7 +112,7 @@ describe('what follows a customer message runs from its event', () => {
       await t.app.spine.drain();
       expect(created()).toHaveLength(1);
       const receipts = await t.sql<{ listener: string }>('select listener from domain_event_receipts where position = $1 order by listener', [event?.position]);
-      expect(receipts.map((r) => r.listener)).toEqual(['analysis.wake', 'automation', 'away-message', 'bots.answer', 'csat.answer', 'realtime', 'team-metrics', 'webhooks.fanout']);
+      expect(receipts.map((r) => r.listener)).toEqual(['analysis.wake', 'attribution', 'automation', 'away-message', 'bots.answer', 'csat.answer', 'realtime', 'team-metrics', 'webhooks.fanout']);
       // a status the provider reports is heard as message.updated from its event
       const [sent] = await t.sql<{ id: string; chat_id: string }>(
         `insert into chat_messages (company_id, chat_id, direction, kind, text, provider_message_id, status)

@@ -28,6 +28,7 @@ export const auditEntityLabels: Record<string, string> = {
   telegram_settings: 'Bot de Telegram',
   genial_settings: 'Configuración de Genial',
   llm_settings: 'Motor de IA',
+  attribution_settings: 'Atribución de ventas',
   meta_ad_accounts: 'Cuenta publicitaria de Meta',
   business_hours: 'Horario de atención',
   automation_settings: 'Ajustes de las automatizaciones',

@@ -17,7 +17,7 @@ const requestSchemas = [
   'bulkCsvQuery', 'bulkPreviewBody', 'bulkRunQuery', 'marketplaceCountryParams', 'marketplaceCrossoverQuery', 'marketplaceDocumentQuery',
   'marketplaceSyncRunsQuery', 'marketplaceVariationPatch',
   'chunkInput', 'chunkRef', 'campaignRef', 'recipientQuery', 'sendCheckInput', 'massSendInput', 'imaginaSingleInput', 'imaginaBulkInput', 'imaginaMassiveInput', 'metaAdAccountInput',
-  'metricsFilter', 'teamMetricsQuery', 'teamSlaSettingsIn', 'audienceIdParams', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams',
+  'metricsFilter', 'teamMetricsQuery', 'teamSlaSettingsIn', 'audienceIdParams', 'gravityFormParams', 'gravityEntriesQuery', 'mailchimpReportQuery', 'mailchimpIdParams', 'attributionSettings', 'attributionQuery', 'attributionChatsQuery',
   'googlePhoneParams', 'googleCredentialsInput', 'googleLeadsQuery',
   'driveUploadQuery', 'driveListQuery', 'driveFilePatch', 'driveIdParams',
 ] as const;

@@ -56,3 +56,4 @@ export * from './recovery.js';
 export * from './payments.js';
 export * from './lead-board.js';
 export * from './csat.js';
+export * from './attribution-api.js';

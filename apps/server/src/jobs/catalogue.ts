@@ -27,6 +27,11 @@ export interface QueueEntry {
 const EVERY_MINUTE = '* * * * *';
 
 export const queueCatalogue = {
+  'attribution.reattribute': {
+    module: 'attribution',
+    does: "Attributes a company's conversations and orders again after its attribution settings changed (window, last or first touch)",
+    expireInSeconds: 1800,
+  },
   'automation.timers': {
     module: 'automation',
     does: "Fires the automation rules' timers that came due (no reply, no activity, the window closing, an order left in a status), each once",

@@ -17,6 +17,7 @@ import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
 import { seedDemoAds } from './demo-ads.js';
+import { seedDemoAttribution } from './demo-attribution.js';
 import { seedDemoAudiences } from './demo-audiences.js';
 import { seedDemoGoogle } from './demo-google.js';
 import { seedDemoGravity } from './demo-gravity.js';
@@ -130,6 +131,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoMetaCatalog(tx, peru.id);
     // the pipeline board: leads in the company's stages and the history of how each got there (decision 0099); last
     await seedDemoBoard(tx, peru.id);
+    // every conversation and order attributed to its ad, send or «Orgánico», a few sales after a send (decisions 0096, 0097)
+    await seedDemoAttribution(tx, peru.id);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
+import { attributeFromEvents } from '../modules/attribution/listener.js';
 import { engineDepsOf } from '../modules/automation/deps.js';
 import { runRules } from '../modules/automation/engine.js';
 import { sendAwayMessages } from '../modules/business-hours/away.js';
@@ -179,6 +180,15 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'payments.chat-note',
       on: ['order.paid'],
       handle: (events) => notePaidOrders(db, events),
+    },
+    {
+      // attribution (decisions 0096, 0097): an order placed, paid or moved is attributed again to
+      // the conversation and the ad or send before it; a customer starting a conversation gives it
+      // its touch, an agent's first answer its answer time. Recomputed from the tables: a replay
+      // writes the same rows
+      name: 'attribution',
+      on: ['order.created', 'order.paid', 'order.status_changed', 'message.received', 'message.sent', 'chat.assigned'],
+      handle: (events) => attributeFromEvents(db, events),
     },
     {
       // what the product tells people under the header's bell (decision 0075): a webhook

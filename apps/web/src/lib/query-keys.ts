@@ -254,6 +254,9 @@ export const metricKeys = {
   adAccount: (companyId: CompanyId) => ['meta-ads', companyId, 'account'] as const,
   team: (companyId: CompanyId, query: { from: string; to: string; groupBy: string }) => ['metrics', companyId, 'team', query] as const,
   teamSettings: (companyId: CompanyId) => ['metrics', companyId, 'team-settings'] as const,
+  attribution: (companyId: CompanyId, params: object) => ['metrics', companyId, 'attribution', params] as const,
+  attributionChats: (companyId: CompanyId, params: object) => ['metrics', companyId, 'attribution-chats', params] as const,
+  attributionSettings: (companyId: CompanyId) => ['metrics', companyId, 'attribution-settings'] as const,
 };
 /** CSAT (decision 0100): the survey's settings, and the report per agent (under the metrics' key). */
 export const csatKeys = {

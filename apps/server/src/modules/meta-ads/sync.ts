@@ -11,7 +11,8 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * Keeps insights read per ad and day: summed per campaign and day into `ad_spend_daily` (the
- * window `range` replaced first), and each ad's campaign in `meta_ads` for attribution. Answers
+ * window `range` replaced first), per ad and day into `ad_spend_ads_daily` (the same), and each
+ * ad's campaign in `meta_ads` for attribution. Answers
  * the campaign-days kept.
  */
 export async function keepAdSpend(db: Db, companyId: string, rows: CampaignDay[], currency: string, range: { since: string; until: string }): Promise<number> {
@@ -24,6 +25,20 @@ export async function keepAdSpend(db: Db, companyId: string, rows: CampaignDay[]
   const days = [...perCampaign.values()].map((r) => ({ ...r, spend: Math.round(r.spend * 100) / 100, currency }));
   const ads = [...new Map(rows.map((r) => [r.adId, { adId: r.adId, campaignId: r.campaignId, campaignName: r.campaignName }])).values()];
   await db.execute(sql`delete from ad_spend_daily where company_id = ${companyId} and day between ${range.since} and ${range.until}`);
+  // each ad's own spend too (the attribution funnel by ad, decision 0097), the same window replaced
+  await db.execute(sql`delete from ad_spend_ads_daily where company_id = ${companyId} and day between ${range.since} and ${range.until}`);
+  const perAd = new Map<string, { day: string; adId: string; campaignId: string; spend: number }>();
+  for (const r of rows) {
+    const key = `${r.day}|${r.adId}`;
+    const sum = perAd.get(key);
+    perAd.set(key, { day: r.day, adId: r.adId, campaignId: r.campaignId, spend: (sum?.spend ?? 0) + r.spend });
+  }
+  const adDays = [...perAd.values()].map((r) => ({ ...r, spend: Math.round(r.spend * 100) / 100, currency }));
+  for (let i = 0; i < adDays.length; i += 1000) {
+    await db.execute(sql`insert into ad_spend_ads_daily (company_id, day, ad_id, campaign_id, currency, spend)
+      select ${companyId}, x.day, x."adId", x."campaignId", x.currency, x.spend
+        from jsonb_to_recordset(${JSON.stringify(adDays.slice(i, i + 1000))}::jsonb) as x(day date, "adId" text, "campaignId" text, currency text, spend numeric)`);
+  }
   for (let i = 0; i < ads.length; i += 1000) {
     await db.execute(sql`insert into meta_ads (company_id, ad_id, campaign_id, campaign_name)
       select ${companyId}, x."adId", x."campaignId", x."campaignName" from jsonb_to_recordset(${JSON.stringify(ads.slice(i, i + 1000))}::jsonb) as x("adId" text, "campaignId" text, "campaignName" text)

@@ -1,4 +1,4 @@
-import { type MetricChannel, metricChannels, metricChatChannels } from '@mostrador/contract';
+import { type AttributionGrouping, attributionGroupings, type MetricChannel, metricChannels, metricChatChannels } from '@mostrador/contract';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { useCompanyTimezone } from '../../lib/company-time';
 import type { MetricsQuery } from './api';
 import { CsatSection } from './csat-section';
+import { AttributionSection } from './attribution';
 import { DEFAULT_PRESET, dayLabel, isPreset, type PresetKey, presetKeys, presetLabels, presetRange, rangeProblem, todayIn } from './model';
 import { useNarrow } from './parts';
 import {
@@ -43,10 +44,11 @@ const views = [
   { key: 'calidad', label: 'Calidad y categorías IA', channels: metricChatChannels },
   { key: 'compromiso', label: 'Compromiso del cliente', channels: [] },
   { key: 'equipo', label: 'Equipo', channels: [] },
+  { key: 'atribucion', label: 'Atribución', channels: [] },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; channels: readonly MetricChannel[] }>;
 type ViewKey = (typeof views)[number]['key'];
 
-const sectionOf: Record<Exclude<ViewKey, 'sentimiento'>, ComponentType<SectionProps>> = {
+const sectionOf: Record<Exclude<ViewKey, 'sentimiento' | 'atribucion'>, ComponentType<SectionProps>> = {
   ceo: CeoSection,
   'clean-leads': CleanLeadsSection,
   leads: LeadsSection,
@@ -97,7 +99,9 @@ export function MetricsPage() {
   const typeDay = (which: 'desde' | 'hasta', value: string) =>
     update({ rango: undefined, desde: window.from, hasta: window.to, [which]: value || undefined });
 
-  const Section = view.key === 'sentimiento' ? undefined : sectionOf[view.key];
+  const Section = view.key === 'sentimiento' || view.key === 'atribucion' ? undefined : sectionOf[view.key];
+  const byParam = params.get('por');
+  const by: AttributionGrouping = (attributionGroupings as readonly string[]).includes(byParam ?? '') ? (byParam as AttributionGrouping) : 'ad_campaign';
 
   return (
     <>
@@ -187,6 +191,8 @@ export function MetricsPage() {
         <Box key={view.key}>
           {view.key === 'sentimiento' ? (
             <SentimentSection query={query} mode={mode} onMode={(m) => update({ modo: m === 'conteos' ? undefined : m })} />
+          ) : view.key === 'atribucion' ? (
+            <AttributionSection query={query} by={by} onBy={(b) => update({ por: b === 'ad_campaign' ? undefined : b })} />
           ) : (
             Section && <Section query={query} />
           )}
