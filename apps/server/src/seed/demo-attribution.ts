@@ -24,25 +24,26 @@ export async function seedDemoAttribution(db: Db, companyId: string): Promise<vo
      where x.n % 3 = 1`);
   // half of them ordered in that chat the next day
   await db.execute(sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, shippment, items, subtotal, total, currency, lead_id, chat_id, created_at, updated_at)
-    select ${companyId}, 'P-D' || lpad(x.n::text, 5, '0'), (array['done', 'paid', 'created', 'shipped'])[1 + x.n % 4], 'chat', x.name, coalesce(x.telefono, ''),
+    select ${companyId}, 'P-D' || lpad(x.n::text, 5, '0'), (array['done', 'paid', 'created', 'shipped'])[1 + x.n % 4], 'chat', x.name, x.telefono,
            jsonb_build_object('name', x.name, 'telefono', x.telefono), '{"method":"pickup"}'::jsonb,
            jsonb_build_array(jsonb_build_object('productId', p.id, 'sku', p.sku, 'name', p.name, 'quantity', 3, 'unitPrice', p.price, 'total', p.price * 3)),
            p.price * 3, p.price * 3, 'PEN', x.lead_id, m.chat_id, r_at + interval '22 hours', r_at + interval '23 hours'
       from (select r.lead_id, r.message_id, r.created_at as r_at, l.name, l.telefono, row_number() over (order by r.created_at, r.id) as n
               from lead_referrals r join leads l on l.company_id = r.company_id and l.id = r.lead_id
-             where r.company_id = ${companyId} and r.message_id is not null) x
+             where r.company_id = ${companyId} and r.message_id is not null and l.telefono ~ '^[0-9]{8,15}$') x
       join chat_messages m on m.company_id = ${companyId} and m.id = x.message_id
       join lateral (select id, sku, name, price from products where company_id = ${companyId} and price > 0 order by id offset x.n % 4 limit 1) p on true
      where x.n % 2 = 0 and r_at + interval '22 hours' < now()
     on conflict do nothing`);
   await db.execute(sql`insert into orders (company_id, code, status, source, customer_name, telefono, customer, shippment, items, subtotal, total, currency, lead_id, chat_id, created_at, updated_at)
-    select ${companyId}, 'P-E' || lpad(x.n::text, 5, '0'), (array['paid', 'done', 'created'])[1 + x.n % 3], 'chat', x.name, coalesce(x.phone, ''),
+    select ${companyId}, 'P-E' || lpad(x.n::text, 5, '0'), (array['paid', 'done', 'created'])[1 + x.n % 3], 'chat', x.name, x.phone,
            jsonb_build_object('name', x.name, 'telefono', x.phone), '{"method":"pickup"}'::jsonb,
            jsonb_build_array(jsonb_build_object('productId', p.id, 'sku', p.sku, 'name', p.name, 'quantity', 2, 'unitPrice', p.price, 'total', p.price * 2)),
            p.price * 2, p.price * 2, 'PEN', x.lead_id, x.chat_id, x.settled_at + interval '26 hours', x.settled_at + interval '27 hours'
       from (select r.name, r.phone, r.chat_id, r.settled_at, c.lead_id, row_number() over (order by r.settled_at, r.id) as n
               from send_recipients r join chats c on c.company_id = r.company_id and c.id = r.chat_id
-             where r.company_id = ${companyId} and r.status = 'sent' and r.settled_at is not null and c.lead_id is not null) x
+             where r.company_id = ${companyId} and r.status = 'sent' and r.settled_at is not null and c.lead_id is not null
+               and r.phone ~ '^[0-9]{8,15}$') x
       join lateral (select id, sku, name, price from products where company_id = ${companyId} and price > 0 order by id offset x.n % 5 limit 1) p on true
      where x.n % 2 = 1 and x.n <= 12 and x.settled_at + interval '26 hours' < now()
     on conflict do nothing`);
