@@ -32,9 +32,20 @@ const csatReport = {
   agents: [{ agentId: 'a1', agentName: 'Lucía Ramos', sent: 4, answered: 2, responseRate: 0.5, average: 4, satisfiedShare: 0.5, notSent: 0 }],
   total: { sent: 4, answered: 2, responseRate: 0.5, average: 4, satisfiedShare: 0.5, notSent: 0 },
 };
+/** «Equipo»'s own calls (decision 0094): no conversations in the window yet, the default targets. */
+const teamAnswers: Record<string, unknown> = {
+  '/metrics/team': { from: '2026-01-01', to: '2026-01-31', timezone: 'America/Lima', groupBy: 'agent', measure: 'business', firstResponseMinutes: 5, resolutionHours: 24, rows: [] },
+  '/metrics/team/settings': { firstResponseMinutes: 5, resolutionHours: 24, measure: 'business', saved: false, updatedAt: null },
+};
 const serve = (over: Partial<Record<string, unknown>> = {}) =>
   fakeApi((call) =>
-    call.path === '/metrics/csat' ? { status: 200, body: csatReport } : call.path.startsWith('/metrics/') ? { status: 200, body: over[nameOf(call)] ?? answers[nameOf(call)] } : undefined,
+    call.path === '/metrics/csat'
+      ? { status: 200, body: csatReport }
+      : call.path in teamAnswers
+        ? { status: 200, body: teamAnswers[call.path] }
+        : call.path.startsWith('/metrics/')
+          ? { status: 200, body: over[nameOf(call)] ?? answers[nameOf(call)] }
+          : undefined,
   );
 const value = (testId: string) => screen.findByTestId(`${testId}-value`).then((el) => el.textContent?.replace(/\u00a0/g, ' '));
 
