@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
+import { CONVERSIONS_SEND_QUEUE } from '../modules/conversions-api/jobs.js';
+import { recordConversions } from '../modules/conversions-api/record.js';
 import { engineDepsOf } from '../modules/automation/deps.js';
 import { runRules } from '../modules/automation/engine.js';
 import { sendAwayMessages } from '../modules/business-hours/away.js';
@@ -146,6 +148,17 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'payments.chat-note',
       on: ['order.paid'],
       handle: (events) => notePaidOrders(db, events),
+    },
+    {
+      // Meta's Conversions API (decision 0098): a paid order is a Purchase, a lead moved into the
+      // company's qualified status a QualifiedLead — one row per (company, event_id), sent by a job
+      name: 'conversions-api.record',
+      on: ['order.paid', 'lead.status_changed'],
+      handle: async (events) => {
+        for (const companyId of await recordConversions(db, events)) {
+          await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId }, { singletonKey: `conversions:${companyId}`, singletonSeconds: 5 });
+        }
+      },
     },
     {
       // what the product tells people under the header's bell (decision 0075): a webhook
