@@ -155,9 +155,9 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'conversions-api.record',
       on: ['order.paid', 'lead.status_changed'],
       handle: async (events) => {
-        for (const companyId of await recordConversions(db, events)) {
-          await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId }, { singletonKey: `conversions:${companyId}`, singletonSeconds: 5 });
-        }
+        // one job per company and round (no singleton: a job already running would drop the new rows'
+        // wake-up); the send claims rows with a lease, so two jobs never send the same event
+        for (const companyId of await recordConversions(db, events)) await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId });
       },
     },
     {
