@@ -18,6 +18,7 @@ import { refreshSession } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { setPreference, usePreferences } from '../../lib/session-store';
+import { ConversionsCard } from '../conversions-api/conversions-card';
 import { screen as companiesScreen } from '../organization/companies-screen';
 
 const cardTitle = { title: { variant: 'h3', component: 'h2' } } as const;
@@ -86,6 +87,9 @@ export function SettingsPage() {
             </TextField>
           </CardContent>
         </Card>
+        <Box sx={{ gridColumn: { lg: '1 / -1' }, minWidth: 0 }}>
+          <ConversionsCard />
+        </Box>
       </Box>
     </>
   );
