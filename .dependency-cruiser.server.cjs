@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments, the pipeline board',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments, the pipeline board, the Conversions API',
     path: [
       modules([
         'analysis',
@@ -60,6 +60,7 @@ const layers = [
         'recovery',
         'payments',
         'lead-board',
+        'conversions-api',
       ]),
     ],
   },
