@@ -29,6 +29,9 @@ export const REALTIME_LANES = 2;
 /** More of one send's messages than this in a round are not published one by one (campaignBursts). */
 export const CAMPAIGN_BURST = 20;
 
+/** The Conversions API's send waits this long after the first event of a burst, so the burst goes in full batches. */
+const WAKE_SECONDS = 2;
+
 /**
  * Everything that follows a domain event, in one place (decision 0068). Each listener takes the
  * types it names, in the outbox's order; what it does outside the database is keyed by the event
@@ -155,9 +158,12 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'conversions-api.record',
       on: ['order.paid', 'lead.status_changed'],
       handle: async (events) => {
-        // one job per company and round (no singleton: a job already running would drop the new rows'
-        // wake-up); the send claims rows with a lease, so two jobs never send the same event
-        for (const companyId of await recordConversions(db, events)) await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId });
+        // one job per company and 2-second slot, started at the slot's end: a burst of payments goes
+        // in full batches (bench/conversions-api.ts), and no row waits for a wake-up that was dropped
+        // (a job starts after every row of its slot was written); the lease keeps two jobs apart
+        for (const companyId of await recordConversions(db, events)) {
+          await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId }, { singletonKey: `conversions:${companyId}`, singletonSeconds: WAKE_SECONDS, startAfter: WAKE_SECONDS });
+        }
       },
     },
     {

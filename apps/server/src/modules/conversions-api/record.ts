@@ -32,77 +32,97 @@ type LeadFacts = {
 
 export async function recordConversions(db: Db, events: DomainEvent[]): Promise<Set<string>> {
   const woken = new Set<string>();
-  const settingsOf = new Map<string, Settings | null>();
-  for (const e of events) {
-    if (!settingsOf.has(e.companyId)) {
-      const [s] = await rowsOf<Settings>(
-        db,
-        sql`select s.enabled, s.qualified_status, s.send_qualified, c.country from conversion_settings s join companies c on c.id = s.company_id where s.company_id = ${e.companyId}`,
-      );
-      settingsOf.set(e.companyId, s ?? null);
-    }
-    const settings = settingsOf.get(e.companyId);
+  const byCompany = new Map<string, DomainEvent[]>();
+  for (const e of events) byCompany.set(e.companyId, [...(byCompany.get(e.companyId) ?? []), e]);
+  for (const [companyId, own] of byCompany) {
+    const [settings] = await rowsOf<Settings>(
+      db,
+      sql`select s.enabled, s.qualified_status, s.send_qualified, c.country from conversion_settings s join companies c on c.id = s.company_id where s.company_id = ${companyId}`,
+    );
     if (!settings?.enabled) continue;
-    let name: ConversionEventName;
-    let leadId: string | null;
-    let orderId: string | null = null;
-    let value: number | null = null;
-    let currency: string | null = null;
-    if (e.type === 'order.paid') {
-      const p = e.payload as DomainEvent<'order.paid'>['payload'];
-      const [o] = await rowsOf<{ lead_id: string | null; total: string | number; currency: string | null }>(
-        db,
-        sql`select coalesce(o.lead_id, c.lead_id) as lead_id, o.total, o.currency from orders o left join chats c on c.company_id = o.company_id and c.id = o.chat_id
-            where o.company_id = ${e.companyId} and o.id = ${p.orderId}`,
-      );
-      if (!o) continue;
-      name = 'Purchase';
-      leadId = o.lead_id;
-      orderId = p.orderId;
-      value = Number(o.total);
-      currency = o.currency ?? p.currency ?? 'PEN';
-    } else if (e.type === 'lead.status_changed') {
-      const p = e.payload as DomainEvent<'lead.status_changed'>['payload'];
-      if (!settings.send_qualified || p.status !== settings.qualified_status || p.previous === p.status) continue;
-      name = 'QualifiedLead';
-      leadId = p.leadId;
-    } else continue;
-
-    const eventId = conversionEventId(name, orderId ?? (leadId as string));
-    const eventTime = new Date(e.occurredAt);
-    const base = { eventId, name, leadId, orderId, value, currency, eventTime };
-    const lead = leadId ? await leadFacts(db, e.companyId, leadId) : undefined;
-    const built = lead ? buildEvent(lead, base, settings.country as CountryCode) : { reason: conversionsMessages.noLead };
-    const pending = 'payload' in built;
-    const inserted = await rowsOf<{ id: string }>(
+    // a round's orders and leads in one statement each (a burst of payments: bench/conversions-api.ts)
+    const paid = own.filter((e) => e.type === 'order.paid');
+    const orderIds = [...new Set(paid.map((e) => (e.payload as DomainEvent<'order.paid'>['payload']).orderId))];
+    const orders = new Map(
+      (orderIds.length
+        ? await rowsOf<{ id: string; lead_id: string | null; total: string | number; currency: string | null }>(
+            db,
+            sql`select o.id::text, coalesce(o.lead_id, c.lead_id)::text as lead_id, o.total, o.currency
+                  from orders o left join chats c on c.company_id = o.company_id and c.id = o.chat_id
+                 where o.company_id = ${companyId} and o.id = any(${`{${orderIds.join(',')}}`}::uuid[])`,
+          )
+        : []
+      ).map((o) => [o.id, o]),
+    );
+    const wanted: Array<{ name: ConversionEventName; leadId: string | null; orderId: string | null; value: number | null; currency: string | null; eventTime: Date }> = [];
+    for (const e of own) {
+      if (e.type === 'order.paid') {
+        const p = e.payload as DomainEvent<'order.paid'>['payload'];
+        const o = orders.get(p.orderId);
+        if (!o) continue;
+        wanted.push({ name: 'Purchase', leadId: o.lead_id, orderId: p.orderId, value: Number(o.total), currency: o.currency ?? p.currency ?? 'PEN', eventTime: new Date(e.occurredAt) });
+      } else if (e.type === 'lead.status_changed') {
+        const p = e.payload as DomainEvent<'lead.status_changed'>['payload'];
+        if (!settings.send_qualified || p.status !== settings.qualified_status || p.previous === p.status) continue;
+        wanted.push({ name: 'QualifiedLead', leadId: p.leadId, orderId: null, value: null, currency: null, eventTime: new Date(e.occurredAt) });
+      }
+    }
+    if (!wanted.length) continue;
+    const leads = await leadFacts(db, companyId, [...new Set(wanted.map((w) => w.leadId).filter((id): id is string => id !== null))]);
+    const rows = wanted.map((w) => {
+      const eventId = conversionEventId(w.name, w.orderId ?? (w.leadId as string));
+      const lead = w.leadId ? leads.get(w.leadId) : undefined;
+      const built = lead ? buildEvent(lead, { eventId, ...w }, settings.country as CountryCode) : ({ reason: conversionsMessages.noLead } as Built);
+      const pending = 'payload' in built;
+      return {
+        event_id: eventId,
+        event_name: w.name,
+        lead_id: w.leadId,
+        order_id: w.orderId,
+        channel: built.channel ?? null,
+        status: pending ? 'pending' : 'skipped',
+        reason: pending ? null : built.reason,
+        payload: pending ? built.payload : null,
+        value: w.value,
+        currency: w.currency,
+        event_time: w.eventTime.toISOString(),
+        expires_at: pending ? built.expiresAt.toISOString() : null,
+        next_attempt_at: pending ? w.eventTime.toISOString() : null,
+      };
+    });
+    // one row per (company, event_id): an event heard twice, an order paid twice, write one
+    const inserted = await rowsOf<{ status: string }>(
       db,
       sql`insert into conversion_events (company_id, event_id, event_name, lead_id, order_id, channel, status, reason, payload, value, currency, event_time, expires_at, next_attempt_at)
-          values (${e.companyId}, ${eventId}, ${name}, ${leadId}, ${orderId}, ${'channel' in built ? built.channel : null}, ${pending ? 'pending' : 'skipped'},
-                  ${pending ? null : built.reason}, ${pending ? JSON.stringify(built.payload) : null}::jsonb, ${value}, ${currency}, ${eventTime},
-                  ${pending ? built.expiresAt : null}, ${pending ? eventTime : null})
-          on conflict (company_id, event_id) do nothing returning id::text`,
+          select ${companyId}, x.event_id, x.event_name, x.lead_id, x.order_id, x.channel, x.status, x.reason, x.payload, x.value, x.currency, x.event_time, x.expires_at, x.next_attempt_at
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(event_id text, event_name text, lead_id uuid, order_id uuid, channel text, status text, reason text, payload jsonb,
+                 value numeric, currency text, event_time timestamptz, expires_at timestamptz, next_attempt_at timestamptz)
+          on conflict (company_id, event_id) do nothing returning status`,
     );
-    if (pending && inserted.length) woken.add(e.companyId);
+    if (inserted.some((r) => r.status === 'pending')) woken.add(companyId);
   }
   return woken;
 }
 
-async function leadFacts(db: Db, companyId: string, leadId: string): Promise<LeadFacts | undefined> {
-  const [row] = await rowsOf<LeadFacts>(
+async function leadFacts(db: Db, companyId: string, leadIds: string[]): Promise<Map<string, LeadFacts>> {
+  if (!leadIds.length) return new Map();
+  const rows = await rowsOf<LeadFacts>(
     db,
-    sql`select l.id::text, l.platform_user_id, l.telefono, l.email, r.platform as ref_platform, r.referral, r.created_at as clicked_at,
-               (select business_account_id from channels where company_id = l.company_id and kind = 'whatsapp') as waba,
-               (select provider_id from channels where company_id = l.company_id and kind = 'messenger') as page_id,
-               (select provider_id from channels where company_id = l.company_id and kind = 'instagram') as ig_id
+    sql`with ch as (select max(business_account_id) filter (where kind = 'whatsapp') as waba,
+                           max(provider_id) filter (where kind = 'messenger') as page_id,
+                           max(provider_id) filter (where kind = 'instagram') as ig_id
+                      from channels where company_id = ${companyId})
+        select l.id::text, l.platform_user_id, l.telefono, l.email, r.platform as ref_platform, r.referral, r.created_at as clicked_at, ch.waba, ch.page_id, ch.ig_id
           from leads l
+          cross join ch
           left join lateral (select platform, referral, created_at from lead_referrals r where r.company_id = l.company_id and r.lead_id = l.id
                              order by r.created_at desc limit 1) r on true
-         where l.company_id = ${companyId} and l.id = ${leadId}`,
+         where l.company_id = ${companyId} and l.id = any(${`{${leadIds.join(',')}}`}::uuid[])`,
   );
-  return row;
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
-type Built = { payload: object; channel: string; expiresAt: Date } | { reason: string; channel?: string };
+type Built = { payload: object; channel: string; expiresAt: Date; reason?: undefined } | { reason: string; channel?: string };
 
 /** The event as it goes in `data[]`, or why it is not sent. */
 export function buildEvent(

@@ -63,6 +63,8 @@ export async function sendDueConversions(deps: { db: Db; secrets: SecretBox; cli
           where company_id = ${companyId} and id = any(${ids}::uuid[])`);
       out.sent += batch.length;
       log.info({ companyId, events: batch.length, eventsReceived: answer.eventsReceived, fbtraceId: answer.fbtraceId }, 'eventos enviados a la API de conversiones de Meta');
+      // a partial batch was all that was due: what is written from now on wakes its own job
+      if (batch.length < CONVERSION_BATCH_MAX) break;
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       const reason = refusalReason(error);
