@@ -20,6 +20,7 @@ const DATASET = '778899001122334';
 const WABA = '102290129340398';
 const WA_LINE = '109000000098001';
 const PAGE = '230000000098002';
+const IG = '178410000098003';
 
 let t: TestApp;
 let fake: FakeGraph;
@@ -33,7 +34,7 @@ let seq = 0;
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, who: Signed = admin, company = peru) => t.app.inject({ method, url: `/api${url}`, headers: as(who, company), payload });
 const turnOn = (company = peru, who = admin) => call('PUT', '/conversions-api/settings', { enabled: true, datasetId: DATASET, accessToken: TOKEN }, who, company);
 
-async function newLead(company: string, o: { platform?: 'whatsapp' | 'facebook'; clickedDaysAgo?: number | null; ctwaClid?: string; email?: string } = {}) {
+async function newLead(company: string, o: { platform?: 'whatsapp' | 'facebook' | 'instagram'; clickedDaysAgo?: number | null; ctwaClid?: string; email?: string } = {}) {
   const n = seq++;
   const platform = o.platform ?? 'whatsapp';
   const psid = platform === 'whatsapp' ? `5198770${String(n).padStart(4, '0')}` : `71000000000${n}`;
@@ -95,9 +96,9 @@ beforeAll(async () => {
   [admin, acme] = await Promise.all([login(t, demo.admin), login(t, demo.acme)]);
   peru = admin.company('Demo Perú');
   acmeCo = acme.company('Acme');
-  for (const [company, line, page] of [
-    [peru, WA_LINE, PAGE],
-    [acmeCo, '109000000098101', '230000000098102'],
+  for (const [company, line, page, ig] of [
+    [peru, WA_LINE, PAGE, IG],
+    [acmeCo, '109000000098101', '230000000098102', '178410000098103'],
   ]) {
     await t.sql(
       `insert into channels (company_id, kind, provider_id, business_account_id) values ($1, 'whatsapp', $2, $3)
@@ -105,6 +106,7 @@ beforeAll(async () => {
       [company, line, WABA],
     );
     await t.sql(`insert into channels (company_id, kind, provider_id, page_id) values ($1, 'messenger', $2, $2) on conflict (company_id, kind) do update set provider_id = excluded.provider_id`, [company, page]);
+    await t.sql(`insert into channels (company_id, kind, provider_id, page_id) values ($1, 'instagram', $2, $3) on conflict (company_id, kind) do update set provider_id = excluded.provider_id`, [company, ig, page]);
   }
 }, 120_000);
 afterAll(async () => {
@@ -136,6 +138,15 @@ describe('the Conversions API', () => {
     // saved again without a token: the stored one stays
     const kept = await call('PUT', '/conversions-api/settings', { enabled: true, datasetId: DATASET });
     expect(kept.json().tokenSet).toBe(true);
+    // the qualified status is the company's: another one is kept until changed again
+    expect((await call('PUT', '/conversions-api/settings', { enabled: true, qualifiedStatus: 'compra-realizada' })).json().qualifiedStatus).toBe('compra-realizada');
+    expect((await call('PUT', '/conversions-api/settings', { enabled: true })).json()).toMatchObject({ qualifiedStatus: 'compra-realizada', datasetId: DATASET, tokenSet: true });
+    expect((await call('PUT', '/conversions-api/settings', { enabled: true, qualifiedStatus: 'informado-al-agente' })).json().qualifiedStatus).toBe('informado-al-agente');
+    // a role without the integrations' permission neither reads nor changes it
+    const agent = await login(t, demo.agent);
+    const refused = await call('GET', '/conversions-api/settings', undefined, agent, agent.user.companyId);
+    expect(refused.json().errors.code).toBe('FORBIDDEN');
+    expect(refused.body).not.toContain(DATASET);
   });
 
   it('sends a paid order of a click-to-WhatsApp lead as one Purchase with the payload Meta asks', async () => {
@@ -182,12 +193,18 @@ describe('the Conversions API', () => {
     expect(event.custom_data).toBeUndefined();
   });
 
-  it('sends a Messenger lead with the page id and the page-scoped user id', async () => {
+  it('sends a Messenger lead with the page id and the page-scoped user id, an Instagram one with the account and the IGSID', async () => {
     const lead = await newLead(peru, { platform: 'facebook' });
     const order = await paidOrder(peru, lead.id, 80, 'PEN');
     const [event] = await sentOf(`purchase:order:${order}`);
     expect(event).toMatchObject({ messaging_channel: 'messenger', user_data: { page_id: PAGE, page_scoped_user_id: lead.psid } });
     expect((event.user_data as Record<string, unknown>).ctwa_clid).toBeUndefined();
+
+    // Instagram: the account's id and the IGSID
+    const ig = await newLead(peru, { platform: 'instagram' });
+    const igOrder = await paidOrder(peru, ig.id, 60, 'PEN');
+    const [igEvent] = await sentOf(`purchase:order:${igOrder}`);
+    expect(igEvent).toMatchObject({ messaging_channel: 'instagram', user_data: { instagram_business_account_id: IG, ig_sid: ig.psid } });
   });
 
   it('skips an organic lead and a click older than 7 days, saying why', async () => {

@@ -36,8 +36,10 @@ export const conversionSettingsInput = z
       .optional(),
     /** Absent: the stored one is kept. */
     accessToken: z.string().trim().min(20, 'El token de acceso parece incompleto').max(1000, 'El token de acceso es demasiado largo').optional(),
-    qualifiedStatus: z.enum(leadStatuses, { error: 'Elige un estado del lead' }).default('informado-al-agente'),
-    sendQualified: z.boolean().default(true),
+    /** Absent: the stored one is kept (first time: «Informado al agente»). */
+    qualifiedStatus: z.enum(leadStatuses, { error: 'Elige un estado del lead' }).optional(),
+    /** Absent: the stored one is kept (first time: on). */
+    sendQualified: z.boolean().optional(),
   })
   .strict();
 export type ConversionSettingsInput = z.input<typeof conversionSettingsInput>;

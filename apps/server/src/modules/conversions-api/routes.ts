@@ -92,12 +92,14 @@ export const conversionsRoutes: FastifyPluginAsyncZod<{ client?: ConversionsClie
       const datasetId = body.datasetId ?? (before?.dataset_id as string | null | undefined) ?? null;
       const accessToken = body.accessToken ? app.secrets.seal(body.accessToken) : ((before?.access_token as string | null | undefined) ?? null);
       const tokenHint = body.accessToken ? `${isSandboxAdsToken(body.accessToken) ? 'sandbox' : ''}…${body.accessToken.slice(-4)}` : ((before?.token_hint as string | null | undefined) ?? null);
+      const qualifiedStatus = body.qualifiedStatus ?? (before?.qualified_status as string | undefined) ?? 'informado-al-agente';
+      const sendQualified = body.sendQualified ?? (before?.send_qualified as boolean | undefined) ?? true;
       if (body.enabled && !datasetId) throw new AppError('VALIDATION', conversionsMessages.needsDataset, [{ path: 'datasetId', msg: conversionsMessages.needsDataset }]);
       if (body.enabled && !accessToken) throw new AppError('VALIDATION', conversionsMessages.needsToken, [{ path: 'accessToken', msg: conversionsMessages.needsToken }]);
       const [after] = await rowsOf<Record<string, unknown>>(
         tx,
         sql`insert into conversion_settings (company_id, enabled, dataset_id, access_token, token_hint, qualified_status, send_qualified, updated_at)
-            values (${companyId}, ${body.enabled}, ${datasetId}, ${accessToken}, ${tokenHint}, ${body.qualifiedStatus ?? 'informado-al-agente'}, ${body.sendQualified ?? true}, now())
+            values (${companyId}, ${body.enabled}, ${datasetId}, ${accessToken}, ${tokenHint}, ${qualifiedStatus}, ${sendQualified}, now())
             on conflict (company_id) do update set enabled = excluded.enabled, dataset_id = excluded.dataset_id, access_token = excluded.access_token, token_hint = excluded.token_hint,
               qualified_status = excluded.qualified_status, send_qualified = excluded.send_qualified, updated_at = now()
             returning *`,
