@@ -35,7 +35,7 @@ const layers = [
   },
   {
     name: 'features',
-    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments, the pipeline board, the CSAT surveys',
+    comment: 'what builds on the core: analysis, bots, comments, form entries, sending, syncs, marketplaces, metrics, automation rules, business hours, the reply assistant, the sales recovery, payments, the pipeline board, the CSAT surveys, the team response times, attribution, the Conversions API',
     path: [
       modules([
         'analysis',
@@ -63,6 +63,7 @@ const layers = [
         'csat',
         'team-metrics',
         'attribution',
+        'conversions-api',
       ]),
     ],
   },

@@ -31,6 +31,7 @@ const featureExports = [
   { path: 'features/campaigns/recipients-dialog\\.tsx', why: "the recipients report: the massive history opens a send's report like a campaign chunk's" },
   { path: 'features/organization/(users|companies)-screen\\.ts', why: "the users' and companies' resources: a group's members pick users, /configuracion edits the company with the same form" },
   { path: 'features/payments/order-payments\\.tsx', why: "an order's payments (link, manual proof, history): the order's detail in /ordenes shows them" },
+  { path: 'features/conversions-api/conversions-card\\.tsx', why: "Meta's Conversions API settings and event log (decision 0098): /configuracion shows the card" },
 ];
 
 /**

@@ -42,6 +42,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { whatsappTemplateRoutes } from './modules/whatsapp-templates/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { metaAdsRoutes } from './modules/meta-ads/routes.js';
+import { conversionsRoutes } from './modules/conversions-api/routes.js';
 import { googlePeopleRoutes } from './modules/google-people/routes.js';
 import { metaCatalogRoutes } from './modules/meta-catalog/routes.js';
 import { redactedRequest } from './lib/log-redact.js';
@@ -249,6 +250,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       await api.register(attributionRoutes);
       await api.register(llmRoutes);
       await api.register(metaAdsRoutes);
+      await api.register(conversionsRoutes);
       await api.register(googlePeopleRoutes);
       await api.register(metaCatalogRoutes);
       await api.register(gravityFormRoutes);

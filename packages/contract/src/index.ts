@@ -32,6 +32,7 @@ export * from './whatsapp-pricing.js';
 export * from './imagina.js';
 export * from './analysis.js';
 export * from './meta-ads-api.js';
+export * from './conversions-api.js';
 export * from './audience-api.js';
 export * from './metrics-api.js';
 export * from './team-metrics.js';

@@ -81,6 +81,12 @@ export const queueCatalogue = {
     expireInSeconds: 60,
   },
   'chat.snooze-wake': { module: 'chats', does: 'Opens a snoozed chat again when its time comes' },
+  'conversions-api.send': {
+    module: 'conversions-api',
+    does: "Sends a company's pending Purchase and LeadSubmitted events to Meta's Conversions API in batches of up to 1,000, retrying with growing waits within the click's 7 days",
+    schedule: { cron: EVERY_MINUTE, onStart: true },
+    expireInSeconds: 300,
+  },
   'dialogflow.answer': {
     module: 'dialogflow',
     does: "The chat's Dialogflow bot answers one inbound message, or hands the chat to a person",

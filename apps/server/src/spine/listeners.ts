@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../db/database.js';
 import { wakeAnalysis } from '../modules/analysis/jobs.js';
 import { attributeFromEvents } from '../modules/attribution/listener.js';
+import { CONVERSIONS_SEND_QUEUE } from '../modules/conversions-api/jobs.js';
+import { recordConversions } from '../modules/conversions-api/record.js';
 import { engineDepsOf } from '../modules/automation/deps.js';
 import { runRules } from '../modules/automation/engine.js';
 import { sendAwayMessages } from '../modules/business-hours/away.js';
@@ -30,6 +32,9 @@ export const REALTIME_LANES = 2;
 
 /** More of one send's messages than this in a round are not published one by one (campaignBursts). */
 export const CAMPAIGN_BURST = 20;
+
+/** The Conversions API's send waits this long after the first event of a burst, so the burst goes in full batches. */
+const WAKE_SECONDS = 2;
 
 /**
  * Everything that follows a domain event, in one place (decision 0068). Each listener takes the
@@ -189,6 +194,20 @@ export function listenersOf(app: FastifyInstance): Listener[] {
       name: 'attribution',
       on: ['order.created', 'order.paid', 'order.status_changed', 'message.received', 'message.sent', 'chat.assigned'],
       handle: (events) => attributeFromEvents(db, events),
+    },
+    {
+      // Meta's Conversions API (decision 0098): a paid order is a Purchase, a lead moved into the
+      // company's qualified status a LeadSubmitted — one row per (company, event_id), sent by a job
+      name: 'conversions-api.record',
+      on: ['order.paid', 'lead.status_changed'],
+      handle: async (events) => {
+        // one job per company and 2-second slot, started at the slot's end: a burst of payments goes
+        // in full batches (bench/conversions-api.ts), and no row waits for a wake-up that was dropped
+        // (a job starts after every row of its slot was written); the lease keeps two jobs apart
+        for (const companyId of await recordConversions(db, events)) {
+          await jobs.send(CONVERSIONS_SEND_QUEUE, { companyId }, { singletonKey: `conversions:${companyId}`, singletonSeconds: WAKE_SECONDS, startAfter: WAKE_SECONDS });
+        }
+      },
     },
     {
       // what the product tells people under the header's bell (decision 0075): a webhook

@@ -113,7 +113,7 @@ export function messagingTierOf(value: unknown): MessagingTier | null {
 export class ProviderError extends Error {
   constructor(
     readonly reason: string,
-    readonly details: { httpStatus?: number; code?: number; subcode?: number; notFound?: boolean; messageId?: string } = {},
+    readonly details: { httpStatus?: number; code?: number; subcode?: number; notFound?: boolean; messageId?: string; type?: string; fbtraceId?: string } = {},
   ) {
     super(reason);
   }
@@ -166,7 +166,7 @@ export function messengerBodies(to: string, content: OutboundContent): object[] 
   ];
 }
 
-type GraphErrorBody = { error?: { message?: string; error_user_msg?: string; code?: number; error_subcode?: number } };
+type GraphErrorBody = { error?: { message?: string; error_user_msg?: string; code?: number; error_subcode?: number; type?: string; fbtrace_id?: string } };
 
 export function graphFailure(httpStatus: number, body: unknown, prefix: string): ProviderError {
   const e = (body as GraphErrorBody | undefined)?.error;
@@ -176,7 +176,9 @@ export function graphFailure(httpStatus: number, body: unknown, prefix: string):
   // code 100 / subcode 33: the object (a media id) does not exist or is no longer readable
   const notFound = httpStatus === 404 || (code === 100 && subcode === 33);
   // a known code reads as Spanish (integrations/meta/error-reasons.ts), else the provider's words
-  return new ProviderError(reasonOf(code, text, subcode, prefix), { httpStatus, code, subcode, notFound });
+  const type = typeof e?.type === 'string' ? e.type.slice(0, 100) : undefined;
+  const fbtraceId = typeof e?.fbtrace_id === 'string' ? e.fbtrace_id.slice(0, 100) : undefined;
+  return new ProviderError(reasonOf(code, text, subcode, prefix), { httpStatus, code, subcode, notFound, ...(type ? { type } : {}), ...(fbtraceId ? { fbtraceId } : {}) });
 }
 
 async function request(url: string, accessToken: string, init: { method: 'GET' | 'POST' | 'DELETE'; body?: object }): Promise<Response> {

@@ -18,6 +18,7 @@ import { refreshSession } from '../../lib/api-client';
 import { usePermissions } from '../../lib/permissions';
 import { currentMembership, useSession } from '../../lib/session';
 import { setPreference, usePreferences } from '../../lib/session-store';
+import { ConversionsCard } from '../conversions-api/conversions-card';
 import { screen as companiesScreen } from '../organization/companies-screen';
 import { CsatCard } from './csat-card';
 
@@ -88,6 +89,9 @@ export function SettingsPage() {
           </CardContent>
         </Card>
         {permissions.can('settings', 'read') && <CsatCard />}
+        <Box sx={{ gridColumn: { lg: '1 / -1' }, minWidth: 0 }}>
+          <ConversionsCard />
+        </Box>
       </Box>
     </>
   );
