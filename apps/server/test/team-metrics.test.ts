@@ -269,3 +269,14 @@ describe('GET/PUT /metrics/team/settings', () => {
     expect(reversed.body).toContain('anterior o igual');
   });
 });
+
+describe('the demo company', () => {
+  it('shows who answered its conversations and how fast (the demo seed, decision 0094)', async () => {
+    const year = await report('agent', admin.company('Demo Perú'), '2020-01-01', new Date().toISOString().slice(0, 10));
+    const names = year.rows.map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['Carlos Agente', 'Ana Administradora']));
+    const carlos = year.rows.find((r) => r.name === 'Carlos Agente');
+    expect(carlos?.chats).toBeGreaterThan(10);
+    expect(carlos?.firstResponseMedian).not.toBeNull();
+  });
+});

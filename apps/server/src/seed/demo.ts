@@ -17,6 +17,7 @@ import { seedTelegram } from './demo-telegram.js';
 import { seedResources } from './demo-resources.js';
 import { seedDemoTemplates } from './demo-templates.js';
 import { seedDemoAds } from './demo-ads.js';
+import { seedDemoTeam } from './demo-team.js';
 import { seedDemoAttribution } from './demo-attribution.js';
 import { seedDemoAudiences } from './demo-audiences.js';
 import { seedDemoGoogle } from './demo-google.js';
@@ -133,6 +134,8 @@ export async function seedDemo(db: Db, secrets: Pick<SecretBox, 'seal' | 'open'>
     await seedDemoBoard(tx, peru.id);
     // every conversation and order attributed to its ad, send or «Orgánico», a few sales after a send (decisions 0096, 0097)
     await seedDemoAttribution(tx, peru.id);
+    // who answered the demo's conversations and how fast: the «Equipo» view (decision 0094)
+    await seedDemoTeam(tx, peru.id);
     const chile = demoCompanies.find((c) => c.name === 'Demo Chile');
     if (chile)
       await seedDemoBusinessHours(tx, chile.id, 'America/Santiago', [
