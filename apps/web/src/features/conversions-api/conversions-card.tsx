@@ -28,6 +28,7 @@ import { formatDateTime, useCompanyTimezone } from '../../lib/company-time';
 import { formatMoney, useCompanyMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
+import { SaveCancel } from '../../components/ui/save-cancel';
 
 const chipColor: Record<ConversionEventStatus, 'default' | 'success' | 'warning' | 'error'> = { pending: 'warning', sent: 'success', skipped: 'default', failed: 'error' };
 const channelLabel: Record<string, string> = { whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram' };
@@ -155,14 +156,7 @@ export function ConversionsCard() {
               ))}
             </TextField>
             {error && <Alert severity="error">{error}</Alert>}
-            <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-              <Button type="submit" variant="contained" size="small" disabled={save.isPending}>
-                Guardar
-              </Button>
-              <Button size="small" onClick={() => setForm(null)}>
-                Cancelar
-              </Button>
-            </Box>
+            <SaveCancel disabled={save.isPending} onCancel={() => setForm(null)} />
           </Box>
         )}
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>

@@ -12,6 +12,7 @@ import { formatMoney } from '../../lib/money';
 import { usePermissions } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 import { metricKeys } from '../../lib/query-keys';
+import { SaveCancel } from '../../components/ui/save-cancel';
 
 
 /**
@@ -107,14 +108,7 @@ export function AdAccountPanel() {
             type="password"
           />
           {error && <Alert severity="error">{error}</Alert>}
-          <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button type="submit" variant="contained" size="small" disabled={save.isPending || !form.adAccountId.trim() || !form.accessToken.trim()}>
-              Guardar y sincronizar
-            </Button>
-            <Button size="small" onClick={() => setForm(null)}>
-              Cancelar
-            </Button>
-          </Box>
+          <SaveCancel label="Guardar y sincronizar" disabled={save.isPending || !form.adAccountId.trim() || !form.accessToken.trim()} onCancel={() => setForm(null)} />
         </Box>
       )}
     </Box>

@@ -34,6 +34,7 @@ import { useSession } from '../../lib/session';
 import type { MetricsQuery } from './api';
 import { formatNumber, formatShare } from './model';
 import { Empty, Loaded, Panel, Stack, useNarrow } from './parts';
+import { SaveCancel } from '../../components/ui/save-cancel';
 
 /** A duration in seconds as people say it: «45 s», «3 min», «1 h 20 min», «2 d 3 h»; «—» when there is none. */
 export function formatDuration(seconds: number | null): string {
@@ -199,14 +200,7 @@ function TargetsPanel({ settings }: { settings: TeamSlaSettingsOut }) {
               </MenuItem>
             ))}
           </TextField>
-          <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button type="submit" variant="contained" size="small" disabled={save.isPending}>
-              Guardar
-            </Button>
-            <Button size="small" onClick={() => setForm(null)}>
-              Cancelar
-            </Button>
-          </Box>
+          <SaveCancel disabled={save.isPending} onCancel={() => setForm(null)} />
           {error && (
             <Alert severity="error" sx={{ flex: '1 1 100%' }}>
               {error}
