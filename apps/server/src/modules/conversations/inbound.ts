@@ -108,8 +108,11 @@ export function createInbound(secrets: Pick<SecretBox, 'seal'>) {
         return { status: 'processed', effects: [{ type: 'message.updated', chatId: gone.chat_id, messageId: gone.id }] };
       }
       if (m.kind === 'reaction' && m.content?.reactionTo?.mid) {
-        // a reaction belongs on the message it reacts to (an empty emoji removes it)
+        // a reaction belongs on the message it reacts to (an empty emoji removes it); looked for under
+        // the person's lock, so a message of theirs being stored meanwhile is either found here or,
+        // committed after this reaction, takes it as an orphan (below): never both missed
         const { mid, emoji } = m.content.reactionTo;
+        await lockOn(tx, `${c}:${platform}:${m.from}`);
         const [target] = await rowsOf<{ id: string; chat_id: string }>(
           tx,
           sql`update chat_messages set content = case when ${emoji} = '' then coalesce(content, '{}'::jsonb) - 'reaction'
