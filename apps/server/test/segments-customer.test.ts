@@ -187,6 +187,22 @@ describe('segments by what the customer did', () => {
       createdBy: null,
     });
     expect(mass.map((p) => p.clean_lead_id)).toEqual([people.Ana]);
+    // the campaign's plan counts the same people (GET programmed-chunks)
+    await t.sql(
+      `insert into whatsapp_templates (company_id, business_account_id, provider_id, name, language, category, status, body, body_examples, variable_fields)
+       values ($1, 'waba-0101', '7101001', 'promo_0101', 'es_PE', 'MARKETING', 'APPROVED', 'Hola {{1}}', '["María"]', '["nombre"]')`,
+      [company],
+    );
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/marketing-campaigns',
+      headers: peru,
+      payload: { name: 'Campaña 0101', segmentId, channel: 'whatsapp', templateName: 'promo_0101', chunkSize: 1, status: 'pending' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const plan = await t.app.inject({ method: 'GET', url: `/api/marketing-campaigns/${made.json()._id}/programmed-chunks`, headers: peru });
+    expect(plan.statusCode, plan.body).toBe(200);
+    expect(plan.json()).toMatchObject({ audience: 2, chunkSize: 1, chunks: 2 });
     // the same filters in another company pick nobody of this one
     expect(await segmentAudience(db, chile, { lastSentiments: ['negative'], mostradorLabelIds: [label] })).toBe(0);
   });
