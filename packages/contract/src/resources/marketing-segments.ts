@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { consultationMotives, sentiments } from '../analysis.js';
 import { defineResource } from '../define-resource.js';
 import { formMessages } from '../messages-es.js';
-import { zEnum, zId, zOptionalText, zText } from '../fields.js';
+import { requiredOr, zAmount, zEnum, zId, zInteger, zOptionalText, zText } from '../fields.js';
 import { countryCodes } from '../phone.js';
 import { leadPlatforms, leadStatuses } from './leads.js';
 
@@ -21,11 +22,30 @@ export const segmentFrequencyLabels: Record<SegmentFrequency, string> = {
 
 const zDay = () => z.string({ error: 'Escribe una fecha' }).regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'Escribe la fecha como AAAA-MM-DD');
 
+/** The most days a «días desde» filter takes (a hundred years). */
+export const SEGMENT_MAX_DAYS = 36_500;
+const zDays = () =>
+  z
+    .int({ error: requiredOr('Escribe un número entero de días') })
+    .min(0, 'Los días no pueden ser negativos')
+    .max(SEGMENT_MAX_DAYS, `Como máximo ${SEGMENT_MAX_DAYS} días`);
+
+/** The customer filters' ranges (decision 0101): each «mínimo» at most its «máximo», worded in Spanish on the «máximo». */
+export const segmentRanges = [
+  { min: 'ordersMin', max: 'ordersMax', message: 'El mínimo de pedidos no puede ser mayor que el máximo' },
+  { min: 'revenueMin', max: 'revenueMax', message: 'El mínimo de ingresos pagados no puede ser mayor que el máximo' },
+  { min: 'daysSinceOrderMin', max: 'daysSinceOrderMax', message: 'El mínimo de días desde el último pedido no puede ser mayor que el máximo' },
+  { min: 'daysSinceMessageMin', max: 'daysSinceMessageMax', message: 'El mínimo de días desde el último mensaje no puede ser mayor que el máximo' },
+] as const;
+
 /**
  * What picks a segment's clean leads, each optional and combined with AND (decision 0039): any of
  * its Mostrador labels, one of its statuses, a lead on one of its channels, one of its agents, a
  * phone of one of its countries, created between two days (the company's calendar days, inclusive)
- * and a contact-frequency preference.
+ * and a contact-frequency preference. What the customer did (decision 0101): the sentiment and
+ * motive of their latest analysed chat, none with an open complaint, how many orders (not
+ * cancelled) and how much paid revenue (paid, shipped or done; in the company's currency), and
+ * how many days since their last order and since their last message (the company's calendar days).
  */
 export const segmentFilters = z
   .object({
@@ -37,9 +57,27 @@ export const segmentFilters = z
     createdFrom: zDay().optional(),
     createdTo: zDay().optional(),
     frequencies: z.array(zEnum(segmentFrequencies)).max(segmentFrequencies.length, formMessages.tooLong).optional(),
+    lastSentiments: z.array(zEnum(sentiments)).max(sentiments.length, formMessages.tooLong).optional(),
+    lastMotives: z.array(zEnum(consultationMotives)).max(consultationMotives.length, formMessages.tooLong).optional(),
+    excludeOpenComplaint: z.boolean({ error: formMessages.invalid }).optional(),
+    ordersMin: zInteger().optional(),
+    ordersMax: zInteger().optional(),
+    revenueMin: zAmount().optional(),
+    revenueMax: zAmount().optional(),
+    daysSinceOrderMin: zDays().optional(),
+    daysSinceOrderMax: zDays().optional(),
+    daysSinceMessageMin: zDays().optional(),
+    daysSinceMessageMax: zDays().optional(),
   })
   .strict()
-  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, { message: 'La fecha «desde» va antes de «hasta»', path: ['createdTo'] });
+  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, { message: 'La fecha «desde» va antes de «hasta»', path: ['createdTo'] })
+  .superRefine((f, ctx) => {
+    for (const r of segmentRanges) {
+      const min = f[r.min];
+      const max = f[r.max];
+      if (min !== undefined && max !== undefined && min > max) ctx.addIssue({ code: 'custom', message: r.message, path: [r.max] });
+    }
+  });
 export type SegmentFilters = z.infer<typeof segmentFilters>;
 
 /**
@@ -70,5 +108,6 @@ export const marketingSegments = defineResource({
     { name: 'Todos los de Instagram', filters: { platforms: ['instagram'] } },
     { name: 'Perú, escriben cada semana', description: 'Aceptan un mensaje por semana', filters: { countries: ['PE'], frequencies: ['weekly'] } },
     { name: 'Clientes de WhatsApp en Perú', description: 'Escriben por WhatsApp desde un número peruano', filters: { platforms: ['whatsapp'], countries: ['PE'] } },
+    { name: 'Compradores contentos', description: 'Dos pedidos o más, sin reclamo abierto', filters: { ordersMin: 2, excludeOpenComplaint: true, daysSinceOrderMax: 90 } },
   ],
 });

@@ -1,8 +1,8 @@
-import { countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages } from '@mostrador/contract';
+import { companyCurrency, countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages, usdTo } from '@mostrador/contract';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { audit } from '../../db/audit.js';
-import type { Db } from '../../db/database.js';
+import { type Db, rowsOf } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
 import { agentesTable, cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -32,15 +32,100 @@ function frequencyCondition(f: SegmentFrequency): SQL {
   return sql`(${notOut} and ${days} >= 23)`;
 }
 
+/** Order statuses whose total is paid revenue (as the team metrics and the funnel count them). */
+const PAID = sql.raw(`('paid', 'shipped', 'done')`);
+/** Per-USD rates of the currencies the product knows (`usdTo`), as a relation `fx(currency, rate)`. */
+const rates = () => sql.raw(`(values ${Object.entries(usdTo).map(([c, r]) => `('${c}', ${r}::numeric)`).join(', ')}) as fx(currency, rate)`);
+
+/** What a segment's condition needs of its company: the calendar's time zone and the currency revenue is counted in. */
+export interface SegmentScope {
+  timezone: string;
+  currency: string;
+}
+/** The company's time zone, and its currency (`companyCurrency`) when the product knows its rate (`usdTo`), else USD: as companies/currency.ts `currencyOf`, read here so leads need not import companies. */
+export async function segmentScopeOf(db: Db, companyId: string): Promise<SegmentScope> {
+  const [timezone, [company]] = await Promise.all([
+    timezoneOf(db, companyId),
+    rowsOf<{ country: string; currency: string | null }>(db, sql`select country, settings->>'currency' as currency from companies where id = ${companyId}`),
+  ]);
+  const currency = companyCurrency(company?.currency, company?.country ?? '');
+  return { timezone, currency: currency in usdTo ? currency : 'USD' };
+}
+
+/**
+ * What the customer did (decision 0101), as conditions on clean_leads correlated by its id and
+ * company (another company's chats, analyses and orders never count): the sentiment and motive of
+ * their latest analysed chat; no open complaint (a chat not closed whose analysis is negative or
+ * about a «reclamo»); their orders (not cancelled) and paid revenue (paid, shipped, done; in the
+ * company's currency, at the product's rates; an order in a currency without a rate adds
+ * nothing); the company's calendar days since their last order and since their last message
+ * (theirs, not ours). Someone without orders or messages has no «días desde»: such a filter
+ * leaves them out.
+ */
+function customerConditions(f: SegmentFilters, { timezone, currency }: SegmentScope): SQL[] {
+  const out: SQL[] = [];
+  const today = sql`(now() at time zone ${timezone})::date`;
+  // a local day's start as an instant: days since ≥ n ⇔ before the start of (today − n + 1); ≤ n ⇔ from the start of (today − n)
+  const dayStart = (daysAgo: number) => sql`((${today} - ${daysAgo}::int)::timestamp at time zone ${timezone})`;
+  const since = (ts: SQL, min?: number, max?: number) => [
+    ...(min !== undefined ? [sql`${ts} < ${dayStart(min - 1)}`] : []),
+    ...(max !== undefined ? [sql`${ts} >= ${dayStart(max)}`] : []),
+  ];
+  if (f.lastSentiments?.length || f.lastMotives?.length) {
+    const wanted: SQL[] = [];
+    if (f.lastSentiments?.length) wanted.push(sql`last.sentiment = any(${textArray(f.lastSentiments)})`);
+    if (f.lastMotives?.length) wanted.push(sql`last.motive = any(${textArray(f.lastMotives)})`);
+    out.push(sql`exists (select 1 from (select a.sentiment, a.motive
+        from leads l join chats c on c.company_id = l.company_id and c.lead_id = l.id
+        join chat_analyses a on a.company_id = c.company_id and a.chat_id = c.id
+       where l.company_id = ${cl.companyId} and l.clean_lead_id = ${cl.id}
+       order by a.last_message_at desc nulls last, a.analyzed_at desc limit 1) last
+      where ${sql.join(wanted, sql` and `)})`);
+  }
+  if (f.excludeOpenComplaint) {
+    out.push(sql`not exists (select 1
+        from leads l join chats c on c.company_id = l.company_id and c.lead_id = l.id and c.status <> 'closed'
+        join chat_analyses a on a.company_id = c.company_id and a.chat_id = c.id
+       where l.company_id = ${cl.companyId} and l.clean_lead_id = ${cl.id} and (a.sentiment = 'negative' or a.motive = 'reclamo'))`);
+  }
+  const count = sql`count(*) filter (where o.status <> 'cancelled')`;
+  const revenue = sql`coalesce(round(sum(o.total::numeric / fx.rate * ${Number(usdTo[currency] ?? 1)}::numeric) filter (where o.status in ${PAID}), 2), 0)`;
+  const lastOrder = sql`max(o.created_at) filter (where o.status <> 'cancelled')`;
+  const orderChecks = [
+    ...(f.ordersMin !== undefined ? [sql`${count} >= ${f.ordersMin}`] : []),
+    ...(f.ordersMax !== undefined ? [sql`${count} <= ${f.ordersMax}`] : []),
+    ...(f.revenueMin !== undefined ? [sql`${revenue} >= ${f.revenueMin}::numeric`] : []),
+    ...(f.revenueMax !== undefined ? [sql`${revenue} <= ${f.revenueMax}::numeric`] : []),
+    ...since(lastOrder, f.daysSinceOrderMin, f.daysSinceOrderMax),
+  ];
+  if (orderChecks.length) {
+    // one aggregate over the person's orders answers every order filter (no orders: 0 orders, 0 revenue, no last order)
+    out.push(sql`coalesce((select ${sql.join(orderChecks, sql` and `)}
+        from orders o join leads l on l.company_id = o.company_id and l.id = o.lead_id left join ${rates()} on fx.currency = o.currency
+       where l.company_id = ${cl.companyId} and l.clean_lead_id = ${cl.id}), false)`);
+  }
+  const messageChecks = since(sql`max(m.sent_at)`, f.daysSinceMessageMin, f.daysSinceMessageMax);
+  if (messageChecks.length) {
+    out.push(sql`coalesce((select ${sql.join(messageChecks, sql` and `)}
+        from leads l join chats c on c.company_id = l.company_id and c.lead_id = l.id
+        join chat_messages m on m.company_id = c.company_id and m.chat_id = c.id and m.direction = 'in'
+       where l.company_id = ${cl.companyId} and l.clean_lead_id = ${cl.id}), false)`);
+  }
+  return out;
+}
+
 /**
  * The clean leads of a segment, as a condition on clean_leads (decision 0039): any of its labels,
  * one of its statuses, a lead on one of its platforms (a clean lead is on a channel when one of
  * its leads is), one of its agents, a phone of one of its countries (by dialling code), created
- * between two calendar days of `timezone` (inclusive), one of its frequency preferences. A
- * segment without filters is every clean lead of the company.
+ * between two calendar days of the company's time zone (inclusive), one of its frequency
+ * preferences, and what the customer did (`customerConditions`, decision 0101). A segment without
+ * filters is every clean lead of the company. Campaign chunks, massive sends, the preview, the
+ * massive labels and the Mailchimp sync all read their people through this one condition.
  */
-export function segmentCondition(filters: SegmentFilters | null | undefined, timezone = 'America/Lima'): SQL {
+export function segmentCondition(filters: SegmentFilters | null | undefined, scope: SegmentScope = { timezone: 'America/Lima', currency: 'PEN' }): SQL {
   const conditions: SQL[] = [];
+  const timezone = scope.timezone;
   if (filters?.mostradorLabelIds?.length) conditions.push(sql`${cl.mostradorLabels} ?| ${textArray(filters.mostradorLabelIds)}`);
   if (filters?.statuses?.length) conditions.push(inArray(cl.status, filters.statuses));
   if (filters?.platforms?.length) conditions.push(cleanLeadOnPlatform(filters.platforms));
@@ -52,6 +137,7 @@ export function segmentCondition(filters: SegmentFilters | null | undefined, tim
   if (filters?.createdFrom) conditions.push(sql`${cl.createdAt} >= (${filters.createdFrom}::date)::timestamp at time zone ${timezone}`);
   if (filters?.createdTo) conditions.push(sql`${cl.createdAt} < (${filters.createdTo}::date + 1)::timestamp at time zone ${timezone}`);
   if (filters?.frequencies?.length) conditions.push(sql`(${sql.join(filters.frequencies.map(frequencyCondition), sql` or `)})`);
+  if (filters) conditions.push(...customerConditions(filters, scope));
   return conditions.length ? (and(...conditions) as SQL) : sql`true`;
 }
 
@@ -75,7 +161,7 @@ export async function setLabelsMassive(
       .where(and(eq(marketingSegmentsTable.companyId, tenant.companyId), eq(marketingSegmentsTable.id, input.segmentId)));
     if (!segment) throw new AppError('VALIDATION', 'El segmento no existe en esta compañía', [{ path: 'segmentId', msg: 'No existe en esta compañía' }]);
     await assertCompanyLabels(tx, tenant, labels, 'mostradorLabelIds');
-    const inSegment = and(eq(cl.companyId, tenant.companyId), segmentCondition(segment.filters as SegmentFilters | null, await timezoneOf(tx as unknown as Db, tenant.companyId))) as SQL;
+    const inSegment = and(eq(cl.companyId, tenant.companyId), segmentCondition(segment.filters as SegmentFilters | null, await segmentScopeOf(tx as unknown as Db, tenant.companyId))) as SQL;
     const wanted = textArray(labels);
     const current = sql`coalesce(${cl.mostradorLabels}, '[]'::jsonb)`;
     const updated = await tx.execute(sql`
@@ -145,7 +231,7 @@ export async function previewSegment(db: Db, tenant: Tenant, filters: SegmentFil
     const found = await db.select({ id: ag.id }).from(agentesTable).where(and(eq(ag.companyId, tenant.companyId), inArray(ag.id, agents)));
     if (found.length < agents.length) throw new AppError('VALIDATION', 'Algún agente no existe en esta compañía', [{ path: 'filters.agenteIds', msg: 'No existe en esta compañía' }]);
   }
-  const where = and(eq(cl.companyId, tenant.companyId), segmentCondition(filters, await timezoneOf(db, tenant.companyId))) as SQL;
+  const where = and(eq(cl.companyId, tenant.companyId), segmentCondition(filters, await segmentScopeOf(db, tenant.companyId))) as SQL;
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(cleanLeadsTable).where(where);
   const rows = (await db
     .select({ id: cl.id, name: cl.name, telefono: cl.telefono, email: cl.email, status: cl.status, agenteId: cl.agenteId, updatedAt: cl.updatedAt })

@@ -1,8 +1,7 @@
 import type { SegmentFilters } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
-import { segmentCondition } from './labels-massive.js';
-import { timezoneOf } from './summary.js';
+import { segmentCondition, segmentScopeOf } from './labels-massive.js';
 
 /**
  * How many of the company's clean leads a segment's filters pick now (in the company's time
@@ -17,7 +16,7 @@ export async function segmentAudience(db: Db, companyId: string, filters: Segmen
           sql`, `,
         )})`
       : sql`false`
-    : segmentCondition(filters, await timezoneOf(db, companyId));
+    : segmentCondition(filters, await segmentScopeOf(db, companyId));
   const [{ n }] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from clean_leads where company_id = ${companyId} and ${where}`);
   return Number(n);
 }

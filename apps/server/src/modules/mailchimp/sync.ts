@@ -9,8 +9,7 @@ import type { Realtime } from '../../lib/realtime.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type FinishedRun, finishedRun, type OnSyncFinished, runSyncRun, SyncFailed, type SyncOutcome, throttledPublish } from '../../lib/sync-run.js';
 import type { SegmentFilters } from '../leads/labels-massive.js';
-import { segmentCondition } from '../leads/labels-massive.js';
-import { timezoneOf } from '../leads/summary.js';
+import { segmentCondition, segmentScopeOf } from '../leads/labels-massive.js';
 
 /**
  * The Mailchimp sync (decision 0051) on the sync-run engine (lib/sync-run.ts), run by the
@@ -252,7 +251,7 @@ export function createMailchimpSync(deps: MailchimpSyncDeps) {
       ? await rowsOf<{ filters: SegmentFilters | null }>(db, sql`select filters from marketing_segments where id = ${row.segmentId} and company_id = ${row.companyId}`)
       : [];
     const conditions: SQL[] = [sql`${cl.companyId} = ${row.companyId}`, sql`coalesce(${cl.mostradorLabels}, '[]'::jsonb) ?| ${`{${labelIds.join(',')}}`}::text[]`];
-    if (segment) conditions.push(segmentCondition(segment.filters, await timezoneOf(db, row.companyId)));
+    if (segment) conditions.push(segmentCondition(segment.filters, await segmentScopeOf(db, row.companyId)));
     const people = sql.join(conditions, sql` and `);
     // the sync's people, taken once (a resumed run keeps the list its first run took)
     await db.transaction(async (tx) => {

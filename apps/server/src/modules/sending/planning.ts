@@ -16,8 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.js';
 import type { TemplatePayload } from '../../integrations/meta/send.js';
-import { segmentCondition } from '../leads/labels-massive.js';
-import { timezoneOf } from '../leads/summary.js';
+import { segmentCondition, segmentScopeOf } from '../leads/labels-massive.js';
 import { toTemplatePayload } from '../../integrations/meta/template-mapping.js';
 
 /**
@@ -99,7 +98,7 @@ export async function chunkPeople(
       ? sql`clean_leads.id in (${sql.join(c.cleanLeadIds.map((id) => sql`${id}`), sql`, `)})`
       : sql`false`
     : filters
-      ? segmentCondition(filters, await timezoneOf(db, companyId))
+      ? segmentCondition(filters, await segmentScopeOf(db, companyId))
       : sql`false`;
   const people = await rowsOf<{
     id: string;

@@ -1,4 +1,4 @@
-import { countries, leadStatusLabels, platformLabels, resources, segmentFrequencyLabels } from '@mostrador/contract';
+import { consultationMotiveLabels, countries, leadStatusLabels, platformLabels, resources, segmentFrequencyLabels, sentimentLabels } from '@mostrador/contract';
 import { createElement } from 'react';
 import { defineScreen } from '../../components/crud/types';
 import { SegmentSendAction } from '../massive-messages/segment-send-action';
@@ -8,7 +8,9 @@ const countryLabels = Object.fromEntries(countries.map((c) => [c.code, c.name]))
 
 /**
  * /marketing/segmentos (decision 0039): a segment is a saved filter over clean leads; its form
- * counts and samples who is in it as it is edited.
+ * counts and samples who is in it as it is edited. What the customer did (decision 0101): their
+ * latest analysed chat, an open complaint, their orders and paid revenue, the days since their
+ * last order and message.
  */
 export const screen = defineScreen({
   resource: resources['marketing-segments'],
@@ -32,6 +34,17 @@ export const screen = defineScreen({
         createdFrom: { label: 'Creados desde', widget: 'date' },
         createdTo: { label: 'Creados hasta', widget: 'date' },
         frequencies: { label: 'Frecuencia de contacto', options: segmentFrequencyLabels, helperText: 'La que eligió el cliente en /dias-frecuencia' },
+        lastSentiments: { label: 'Último sentimiento', options: sentimentLabels, helperText: 'El de su última conversación analizada' },
+        lastMotives: { label: 'Último motivo de consulta', options: consultationMotiveLabels, helperText: 'El de su última conversación analizada' },
+        excludeOpenComplaint: { label: 'Excluir con reclamo abierto', helperText: 'Deja fuera a quien tiene un chat sin cerrar con sentimiento negativo o un reclamo' },
+        ordersMin: { label: 'Pedidos (mínimo)', helperText: 'Pedidos no cancelados' },
+        ordersMax: { label: 'Pedidos (máximo)' },
+        revenueMin: { label: 'Ingresos pagados (mínimo)', money: true, helperText: 'Pedidos pagados, enviados o entregados, en la moneda de la empresa' },
+        revenueMax: { label: 'Ingresos pagados (máximo)', money: true },
+        daysSinceOrderMin: { label: 'Días desde el último pedido (mínimo)' },
+        daysSinceOrderMax: { label: 'Días desde el último pedido (máximo)' },
+        daysSinceMessageMin: { label: 'Días desde su último mensaje (mínimo)', helperText: 'El último mensaje que escribió el cliente' },
+        daysSinceMessageMax: { label: 'Días desde su último mensaje (máximo)' },
       },
     },
   },
