@@ -279,7 +279,8 @@ test('settings: the company settings are saved and the items per page preference
   await expect(page.getByRole('heading', { name: 'Configuración', level: 1 })).toBeVisible();
   await page.getByRole('combobox', { name: 'Moneda' }).click();
   await page.getByRole('option', { name: 'Sol peruano (PEN)' }).click();
-  await page.getByRole('button', { name: 'Guardar' }).click();
+  // the company's own card (the page's other cards — the CSAT survey, the Conversions API — save their own)
+  await page.getByRole('region', { name: 'Compañía' }).getByRole('button', { name: 'Guardar' }).click();
   await expect(snackbar(page)).toHaveText('Registro actualizado con éxito');
 
   await page.getByRole('combobox', { name: 'Registros por página' }).click();

@@ -56,7 +56,7 @@ export function SettingsPage() {
     <>
       <PageHeader title="Configuración" subtitle="Los datos de la compañía y tus preferencias" />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '3fr 2fr' }, alignItems: 'start' }}>
-        <Card>
+        <Card component="section" aria-label="Compañía">
           <CardHeader title="Compañía" subheader={membership?.company.name} slotProps={cardTitle} />
           <CardContent sx={{ pt: 0 }}>
             {!canEdit ? (
