@@ -2,7 +2,7 @@ import { llmMessages, type LlmSettingsOut, type LlmSummaryOut, usdTo } from '@mo
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BATCH, createAnalysisJobs } from '../src/modules/analysis/jobs.js';
 import { ESTIMATED_COMPLETION_TOKENS, estimatePromptTokens } from '../src/modules/analysis/openai-engine.js';
-import { currencyOf } from '../src/modules/companies/currency.js';
+import { currencyOf } from '../src/db/company-currency.js';
 import { outboundSettings } from '../src/integrations/outbound.js';
 import { companyAnalyzers, PAID_CONCURRENCY } from '../src/modules/llm/analyzer.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from './fakes/openai.js';

@@ -1,6 +1,6 @@
 import type { SuggestedProduct } from '@mostrador/contract';
 import type { Db } from '../../db/database.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { type CatalogueIndex, catalogueIndex, colorKey, type IndexedProduct } from './catalogue-index.js';
 import {
   AFTER_SALE,

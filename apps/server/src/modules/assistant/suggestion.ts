@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { llmErrorOf } from '../analysis/openai-engine.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { timezoneOf } from '../leads/summary.js';
 import { llmSettingsOf, monthOf, recordCall, reserveBudget, settleBudget } from '../llm/ledger.js';
 import { catalogueIndex } from './catalogue-index.js';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Db, rowsOf } from '../../db/database.js';
 import { audit } from '../../db/audit.js';
 import { tenantOf } from '../../plugins/auth.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { timezoneOf } from '../leads/summary.js';
 import { windowOf } from '../metrics/window.js';
 import { settingsOf } from './attribute.js';

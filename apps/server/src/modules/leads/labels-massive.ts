@@ -1,8 +1,9 @@
-import { companyCurrency, countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages, usdTo } from '@mostrador/contract';
+import { countries, SEGMENT_SAMPLE_SIZE, type SegmentFilters, type SegmentFrequency, successMessages, usdTo } from '@mostrador/contract';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { audit } from '../../db/audit.js';
-import { type Db, rowsOf } from '../../db/database.js';
+import { currencyOf } from '../../db/company-currency.js';
+import type { Db } from '../../db/database.js';
 import { mailchimpLabelSyncs } from '../../db/join-tables.js';
 import { agentesTable, cleanLeadsTable, marketingSegmentsTable } from '../../db/resource-tables.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -42,14 +43,10 @@ export interface SegmentScope {
   timezone: string;
   currency: string;
 }
-/** The company's time zone, and its currency (`companyCurrency`) when the product knows its rate (`usdTo`), else USD: as companies/currency.ts `currencyOf`, read here so leads need not import companies. */
+/** The company's time zone and the currency its money is shown in (`currencyOf`). */
 export async function segmentScopeOf(db: Db, companyId: string): Promise<SegmentScope> {
-  const [timezone, [company]] = await Promise.all([
-    timezoneOf(db, companyId),
-    rowsOf<{ country: string; currency: string | null }>(db, sql`select country, settings->>'currency' as currency from companies where id = ${companyId}`),
-  ]);
-  const currency = companyCurrency(company?.currency, company?.country ?? '');
-  return { timezone, currency: currency in usdTo ? currency : 'USD' };
+  const [timezone, currency] = await Promise.all([timezoneOf(db, companyId), currencyOf(db, companyId)]);
+  return { timezone, currency };
 }
 
 /**

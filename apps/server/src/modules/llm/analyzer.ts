@@ -5,7 +5,7 @@ import { embeddedAnalyzer } from '../analysis/embedded.js';
 import { analyzeWithOpenAi, ESTIMATED_COMPLETION_TOKENS, estimatePromptTokens, llmErrorOf } from '../analysis/openai-engine.js';
 import type { Analyzer } from '../analysis/types.js';
 import { timezoneOf } from '../leads/summary.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { llmSettingsOf, monthOf, recordCall, reserveBudget, settleBudget } from './ledger.js';
 
 /**

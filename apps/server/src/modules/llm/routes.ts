@@ -17,7 +17,7 @@ import { AppError } from '../../lib/errors.js';
 import { tenantOf } from '../../plugins/auth.js';
 import { llmErrorOf, testOpenAiConnection } from '../analysis/openai-engine.js';
 import { timezoneOf } from '../leads/summary.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { llmSettingsOf, type LlmSettingsRow, monthOf, recordCall, settleBudget } from './ledger.js';
 import { llmSummary } from './summary.js';
 

@@ -4,7 +4,7 @@ import { type Db, rowsOf } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { Tenant } from '../../plugins/auth.js';
 import { timezoneOf } from '../leads/summary.js';
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import { llmSettingsOf, monthOf, nextMonthStart } from './ledger.js';
 
 type Sums = {

@@ -1,4 +1,4 @@
-import { currencyOf } from '../companies/currency.js';
+import { currencyOf } from '../../db/company-currency.js';
 import {
   type MassAudience,
   type MassMessage,

@@ -1,6 +1,6 @@
 import { companyCurrency, usdTo } from '@mostrador/contract';
 import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/database.js';
+import { type Db, rowsOf } from './database.js';
 
 /** The company's currency (`companyCurrency`: the session's rule) when a rate to it is known (`usdTo`), else USD: what USD costs are shown in. */
 export async function currencyOf(db: Db, companyId: string): Promise<string> {
